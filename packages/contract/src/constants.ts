@@ -1,0 +1,37 @@
+/** Business constants of SPEC §9 and the limits of DESIGN §6. */
+export const RECENT_SONGS_MAX = 10;
+export const ALERT_HIDE_MS = 3000;
+export const AUTH_CHECK_INTERVAL_MS = 300_000;
+export const SONG_LOAD_RETRY_MS = 5000;
+export const SONG_LOAD_MAX_FAILURES = 5;
+export const PREMIUM_PRELOAD_DELAY_MS = 2000;
+export const PLAYLIST_POPUP_CLOSE_MS = 1000;
+export const GREETING_AFTERNOON_HOUR = 12;
+export const GREETING_EVENING_HOUR = 18;
+
+/** Local-storage keys of SPEC §3. */
+export const StorageKeys = {
+  user: 'userdata',
+  recentSongs: 'song',
+  downloadedSongs: 'downloadedSong',
+} as const;
+
+export const AUDIO_MAX_BYTES = 200 * 1024 * 1024;
+export const IMAGE_MAX_BYTES = 15 * 1024 * 1024;
+export const THUMBNAIL_WIDTHS = [64, 300, 640] as const;
+export type ThumbnailWidth = (typeof THUMBNAIL_WIDTHS)[number];
+
+export const AUDIO_MIME_TYPES = [
+  'audio/mpeg',
+  'audio/flac',
+  'audio/ogg',
+  'audio/opus',
+  'audio/mp4',
+  'audio/aac',
+  'audio/wav',
+] as const;
+export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+export const PLAYLIST_TYPE_MAX = 40;
+export const NAME_MAX = 200;
+export const PAGE_LIMIT_MAX = 500;

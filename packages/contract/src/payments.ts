@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { User } from './users.js';
+
+export const PlanId = z.enum(['monthly', 'yearly']);
+export type PlanId = z.infer<typeof PlanId>;
+
+export const Plan = z.object({
+  id: PlanId,
+  name: z.string(),
+  amountCents: z.number().int(),
+  currency: z.string(),
+  periodDays: z.number().int(),
+});
+export type Plan = z.infer<typeof Plan>;
+
+export const OrderStatus = z.enum(['pending', 'paid', 'failed']);
+export const Order = z.object({
+  id: z.number().int(),
+  plan: PlanId,
+  amountCents: z.number().int(),
+  currency: z.string(),
+  provider: z.enum(['demo', 'stripe']),
+  status: OrderStatus,
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});
+export type Order = z.infer<typeof Order>;
+
+/** Only the plan id is taken from the client; any amount sent along is ignored. */
+export const CheckoutRequest = z.object({ plan: PlanId });
+export const CheckoutResponse = z.object({ order: Order, redirectUrl: z.string().nullable() });
+export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
+
+/** Demo provider test cards (documented in the README). */
+export const DemoCards = { success: '4242424242424242', declined: '4000000000000002' } as const;
+
+export const DemoPayRequest = z.object({
+  cardNumber: z.string().transform((v) => v.replace(/\s+/g, '')).pipe(z.string().regex(/^\d{12,19}$/, 'Enter a valid card number')),
+  expiry: z.string().regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Expiry must be MM/YY'),
+  cvc: z.string().regex(/^\d{3,4}$/, 'CVC must be 3 or 4 digits'),
+});
+export type DemoPayRequest = z.infer<typeof DemoPayRequest>;
+export const DemoPayResponse = z.object({ order: Order, user: User });
+export type DemoPayResponse = z.infer<typeof DemoPayResponse>;

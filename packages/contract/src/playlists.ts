@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { NAME_MAX, PLAYLIST_TYPE_MAX } from './constants.js';
+
+/** Playlist JSON of DESIGN §4; songIds are in playlist order. */
+export const Playlist = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  type: z.string(),
+  isPublic: z.boolean(),
+  imgLink: z.string().nullable(),
+  userId: z.number().int(),
+  songIds: z.array(z.number().int()),
+});
+export type Playlist = z.infer<typeof Playlist>;
+
+const BooleanField = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+
+/** Multipart fields of create/update; `songs` is a JSON array of song ids. */
+export const PlaylistFormFields = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(NAME_MAX),
+  type: z.string().trim().max(PLAYLIST_TYPE_MAX, `Type must be at most ${PLAYLIST_TYPE_MAX} characters`).default(''),
+  isPublic: BooleanField.default(false),
+  songs: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return [];
+      try {
+        const parsed = z.array(z.number().int().positive()).parse(JSON.parse(raw));
+        return [...new Set(parsed)];
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'songs must be a JSON array of song ids' });
+        return z.NEVER;
+      }
+    }),
+});
+export type PlaylistFormFields = z.infer<typeof PlaylistFormFields>;
+
+export const PlaylistOrderRequest = z.object({ songIds: z.array(z.number().int().positive()) });
+export type PlaylistOrderRequest = z.infer<typeof PlaylistOrderRequest>;

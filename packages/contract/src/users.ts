@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { Paging } from './common.js';
+
+export const Role = z.enum(['USER', 'ADMIN']);
+export type Role = z.infer<typeof Role>;
+
+export const Gender = z.enum(['male', 'female', 'other', 'unspecified']);
+export type Gender = z.infer<typeof Gender>;
+
+export const Username = z
+  .string()
+  .trim()
+  .min(3, 'Username must be at least 3 characters')
+  .max(32, 'Username must be at most 32 characters')
+  .regex(/^[A-Za-z0-9_.-]+$/, 'Username may use letters, digits, dot, dash and underscore');
+export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email('Enter a valid email address'));
+export const Password = z
+  .string()
+  .min(8, 'Password must be at least 8 characters')
+  .max(128, 'Password must be at most 128 characters');
+export const Address = z.string().trim().max(300, 'Address must be at most 300 characters');
+
+/** User JSON of DESIGN §4. `premium` is derived: true while premiumUntil lies in the future. */
+export const User = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  gender: Gender.nullable(),
+  role: Role,
+  address: z.string().nullable(),
+  image: z.string().nullable(),
+  premium: z.boolean(),
+  premiumUntil: z.string().nullable(),
+});
+export type User = z.infer<typeof User>;
+
+export const RegisterRequest = z.object({
+  username: Username,
+  email: Email,
+  password: Password,
+  gender: Gender.optional(),
+  address: Address.optional(),
+});
+export type RegisterRequest = z.infer<typeof RegisterRequest>;
+
+export const LoginRequest = z.object({
+  /** Username or email. */
+  username: z.string().trim().min(1, 'Enter your username or email').max(254),
+  password: z.string().min(1, 'Enter your password').max(128),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+/**
+ * PUT /api/users/{id}. Self: profile fields, and a new password together with currentPassword.
+ * Admin: additionally role and premium (true grants indefinitely, false revokes) or an explicit premiumUntil.
+ */
+export const UpdateUserRequest = z
+  .object({
+    username: Username.optional(),
+    email: Email.optional(),
+    gender: Gender.nullable().optional(),
+    address: Address.nullable().optional(),
+    password: Password.optional(),
+    currentPassword: z.string().max(128).optional(),
+    role: Role.optional(),
+    premium: z.boolean().optional(),
+    premiumUntil: z.iso.datetime().nullable().optional(),
+  })
+  .strict();
+export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;
+
+export const UserSort = z.enum(['username', 'email', 'role', 'premiumUntil', 'createdAt']);
+export const UserListQuery = Paging.extend({
+  q: z.string().trim().max(100).optional(),
+  sort: UserSort.optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+});
+export type UserListQuery = z.infer<typeof UserListQuery>;
+
+export const UserListResponse = z.object({ users: z.array(User), total: z.number().int() });
+export type UserListResponse = z.infer<typeof UserListResponse>;
