@@ -35,7 +35,10 @@ export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
 export const DemoCards = { success: '4242424242424242', declined: '4000000000000002' } as const;
 
 export const DemoPayRequest = z.object({
-  cardNumber: z.string().transform((v) => v.replace(/\s+/g, '')).pipe(z.string().regex(/^\d{12,19}$/, 'Enter a valid card number')),
+  cardNumber: z
+    .string()
+    .transform((v) => v.replace(/\s+/g, ''))
+    .pipe(z.string().regex(/^\d{12,19}$/, 'Enter a valid card number')),
   expiry: z.string().regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Expiry must be MM/YY'),
   cvc: z.string().regex(/^\d{3,4}$/, 'CVC must be 3 or 4 digits'),
 });
