@@ -13,6 +13,7 @@ export const ErrorCodes = {
   rateLimited: 'rate-limited',
   badOrigin: 'bad-origin',
   paymentDeclined: 'payment-declined',
+  paymentsUnavailable: 'payments-unavailable',
   internal: 'internal-error',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

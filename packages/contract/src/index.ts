@@ -9,3 +9,4 @@ export * from './playlists.js';
 export * from './search.js';
 export * from './songs.js';
 export * from './users.js';
+export * from './plays.js';

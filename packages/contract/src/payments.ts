@@ -45,3 +45,19 @@ export const DemoPayRequest = z.object({
 export type DemoPayRequest = z.infer<typeof DemoPayRequest>;
 export const DemoPayResponse = z.object({ order: Order, user: User });
 export type DemoPayResponse = z.infer<typeof DemoPayResponse>;
+
+/** Answer of GET /api/payment/plans (server-side prices). */
+export const PlansResponse = z.array(Plan);
+export const OrdersResponse = z.array(Order);
+
+/** Server texts of the payment endpoints besides those in ServerMessages. */
+export const PaymentMessages = {
+  paymentsDisabled: 'Payments are not enabled on this server',
+  providerUnavailable: 'The payment provider could not be reached. Please try again later.',
+  orderNotOpen: 'This order is no longer open for payment. Start a new checkout.',
+  demoUnknownCard: `This is a demo checkout: use the test card ${DemoCards.success} (or ${DemoCards.declined} to see a decline)`,
+  cardExpired: 'This card has expired',
+} as const;
+
+/** Answer of POST /api/payment/webhook once the delivery verified. */
+export const WebhookAck = z.object({ received: z.literal(true) });

@@ -38,3 +38,26 @@ export type PlaylistFormFields = z.infer<typeof PlaylistFormFields>;
 
 export const PlaylistOrderRequest = z.object({ songIds: z.array(z.number().int().positive()) });
 export type PlaylistOrderRequest = z.infer<typeof PlaylistOrderRequest>;
+
+/** Server texts of the playlist endpoints besides those in ServerMessages (spec texts). */
+export const PlaylistMessages = {
+  playlistDeleted: 'Playlist deleted',
+  songNotInPlaylist: 'Song is not in this playlist',
+  songNotFound: 'Song not found',
+  orderNotPermutation: 'The new order must list every song of the playlist exactly once',
+  unknownSongs: 'Unknown song ids:',
+} as const;
+
+/**
+ * Fields of PUT /api/playlists/updatePlaylist/{id} (multipart, or JSON without the image): only what is sent changes.
+ * `songs`, when sent, replaces the whole list in the given order; `removeImage=true` drops the cover.
+ */
+export const PlaylistUpdateFields = z.object({
+  name: PlaylistFormFields.shape.name.optional(),
+  type: z.string().trim().max(PLAYLIST_TYPE_MAX, `Type must be at most ${PLAYLIST_TYPE_MAX} characters`).optional(),
+  isPublic: BooleanField.optional(),
+  songs: PlaylistFormFields.shape.songs.optional(),
+  removeImage: BooleanField.optional(),
+});
+export type PlaylistUpdateFields = z.infer<typeof PlaylistUpdateFields>;
+export const PlaylistListResponse = z.array(Playlist);

@@ -23,3 +23,5 @@ export const payloadTooLarge = (message: string, field?: string) =>
   new HttpError(413, ErrorCodes.payloadTooLarge, message, field);
 export const unsupportedMediaType = (message: string, field?: string) =>
   new HttpError(415, ErrorCodes.unsupportedMediaType, message, field);
+export const tooManyRequests = (message: string) => new HttpError(429, ErrorCodes.rateLimited, message);
+export const badOrigin = (message: string) => new HttpError(403, ErrorCodes.badOrigin, message);

@@ -1,0 +1,72 @@
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { Dialect } from './db/database.js';
+import { createSessionsRepository } from './modules/auth/sessions.repository.js';
+import type { DB } from './db/schema.js';
+import type { App, AppDeps } from './http/app-types.js';
+import { generateRequestId, loggerOptions } from './logger.js';
+import { installAuth } from './modules/auth/auth.plugin.js';
+import { SessionStore } from './modules/auth/session-store.js';
+import { registerModules } from './modules/index.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerHealth } from './plugins/health.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
+import { registerSecurity } from './plugins/security.js';
+import { registerWebApp } from './plugins/web-app.js';
+import type { BlobStore } from './storage/blob-store.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Kysely<DB>;
+  dialect: Dialect;
+  blobs?: BlobStore | null;
+  /** A ready pino logger; by default one is made from config.logLevel. */
+  logger?: FastifyBaseLogger;
+}
+
+/** JSON bodies only; uploads go through multipart with their own limits. */
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Fastify accepts a hop count at runtime but its types do not; a hop count is "trust the nearest n proxies". */
+function trustProxyOption(value: Config['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
+/** Builds the whole HTTP app without listening: main.ts listens, tests use app.inject(). */
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config } = options;
+  const deps: AppDeps = { config, db: options.db, dialect: options.dialect, blobs: options.blobs ?? null };
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config) }),
+    genReqId: generateRequestId,
+    trustProxy: trustProxyOption(config.trustProxy),
+    bodyLimit: JSON_BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await registerSecurity(app, config);
+  await app.register(cookie);
+  // Compressible text only (JSON, HTML, JS, CSS); audio and images are already compressed. Media routes opt out with
+  // `compress: false` so Range answers are never re-encoded.
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
+  await registerRateLimit(app);
+  await registerOpenApi(app);
+
+  installAuth(app, new SessionStore(createSessionsRepository(options.db), config.sessionTtlSeconds));
+  registerHealth(app, options.db, options.dialect);
+  await registerModules(app, deps);
+  await registerWebApp(app, config.webDist);
+  return app;
+}

@@ -1,0 +1,147 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const cwd = '/srv/tonearm';
+
+function errorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env, cwd);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = loadConfig({}, cwd);
+    expect(config).toMatchObject({
+      port: 4000,
+      host: '0.0.0.0',
+      dataDir: path.resolve(cwd, 'data'),
+      databaseUrl: null,
+      publicUrl: null,
+      sessionTtlSeconds: 30 * 24 * 3600,
+      nodeEnv: 'development',
+      logLevel: 'info',
+      demo: true,
+      paymentProvider: 'demo',
+      prices: { monthlyCents: 499, yearlyCents: 4990, currency: 'EUR' },
+      stripe: { secretKey: null, webhookSecret: null },
+      trustProxy: false,
+      authRateLimitPerMinute: 10,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        DATA_DIR: '/var/lib/tonearm',
+        DATABASE_URL: 'postgres://u:p@db:5432/tonearm',
+        PUBLIC_URL: 'https://music.example.org/',
+        SESSION_TTL: '12h',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        DEMO: '0',
+        PAYMENT_PROVIDER: 'stripe',
+        PRICE_MONTHLY_CENTS: '999',
+        PRICE_YEARLY_CENTS: '9990',
+        CURRENCY: 'usd',
+        STRIPE_SECRET_KEY: 'sk_test_1',
+        STRIPE_WEBHOOK_SECRET: 'whsec_1',
+        TRUST_PROXY: '2',
+        AUTH_RATE_LIMIT: '5',
+      },
+      cwd,
+    );
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/tonearm',
+      databaseUrl: 'postgres://u:p@db:5432/tonearm',
+      publicUrl: 'https://music.example.org',
+      sessionTtlSeconds: 12 * 3600,
+      nodeEnv: 'production',
+      logLevel: 'warn',
+      demo: false,
+      paymentProvider: 'stripe',
+      prices: { monthlyCents: 999, yearlyCents: 9990, currency: 'USD' },
+      stripe: { secretKey: 'sk_test_1', webhookSecret: 'whsec_1' },
+      trustProxy: 2,
+      authRateLimitPerMinute: 5,
+    });
+  });
+
+  it('resolves a relative DATA_DIR against the working directory', () => {
+    expect(loadConfig({ DATA_DIR: 'music' }, cwd).dataDir).toBe('/srv/tonearm/music');
+  });
+
+  it.each([
+    ['', true],
+    ['1', true],
+    ['on', true],
+    ['0', false],
+    ['false', false],
+    ['no', false],
+  ])('reads DEMO=%j as %s', (value, expected) => {
+    expect(loadConfig({ DEMO: value }, cwd).demo).toBe(expected);
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['1', 1],
+    ['10.0.0.0/8,127.0.0.1', '10.0.0.0/8,127.0.0.1'],
+  ])('reads TRUST_PROXY=%j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }, cwd).trustProxy).toBe(expected);
+  });
+
+  it('takes SESSION_TTL as plain seconds too', () => {
+    expect(loadConfig({ SESSION_TTL: '3600' }, cwd).sessionTtlSeconds).toBe(3600);
+  });
+
+  it('keeps the demo payment provider out of production unless asked for', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }, cwd).paymentProvider).toBe('none');
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'demo' }, cwd).paymentProvider).toBe('demo');
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'wh' }, cwd).paymentProvider).toBe('stripe');
+  });
+
+  it('is silent by default under NODE_ENV=test', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('silent');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'Invalid configuration: PORT must be at most 65535 (got "70000")'],
+    [
+      { DATABASE_URL: 'mysql://secret@x/db' },
+      'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL',
+    ],
+    [{ PUBLIC_URL: 'music.example.org' }, 'PUBLIC_URL must be an http:// or https:// URL'],
+    [{ SESSION_TTL: 'forever' }, 'SESSION_TTL must be a number of seconds or a duration like 45m, 12h or 30d'],
+    [{ SESSION_TTL: '5' }, 'SESSION_TTL must be at least 60 seconds'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV must be development, production or test (got "staging")'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ DEMO: 'maybe' }, 'DEMO must be one of 1, 0, true, false, yes, no, on, off'],
+    [{ PAYMENT_PROVIDER: 'paypal' }, 'PAYMENT_PROVIDER must be demo, stripe or none'],
+    [{ PRICE_MONTHLY_CENTS: '4.99' }, 'PRICE_MONTHLY_CENTS must be a whole number'],
+    [{ PRICE_YEARLY_CENTS: '0' }, 'PRICE_YEARLY_CENTS must be at least 1'],
+    [{ CURRENCY: 'euro' }, 'CURRENCY must be a three-letter ISO 4217 code such as EUR'],
+    [{ PAYMENT_PROVIDER: 'stripe' }, 'STRIPE_SECRET_KEY is required when PAYMENT_PROVIDER is stripe'],
+    [{ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk' }, 'STRIPE_WEBHOOK_SECRET is required'],
+    [{ WEB_DIST: 'nowhere' }, 'WEB_DIST has no index.html (/srv/tonearm/nowhere)'],
+  ])('rejects %j with a one-line message naming the variable', (env, expected) => {
+    const error = errorOf(env);
+    expect(error.message).toContain(expected);
+    expect(error.message).not.toContain('\n');
+    expect(error.variable).toBe(expected.replace('Invalid configuration: ', '').split(' ')[0]);
+  });
+
+  it('never echoes a secret in the message', () => {
+    expect(errorOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' }).message).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,220 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export type NodeEnv = 'development' | 'production' | 'test';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type PaymentProviderName = 'demo' | 'stripe' | 'none';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute; holds the SQLite file and the local blobs. */
+  dataDir: string;
+  /** postgres:// URL; null means the embedded SQLite database in dataDir. */
+  databaseUrl: string | null;
+  /** External origin without a trailing slash, e.g. https://music.example.org; null when not configured. */
+  publicUrl: string | null;
+  sessionTtlSeconds: number;
+  nodeEnv: NodeEnv;
+  logLevel: LogLevel;
+  /** Seed the demo catalogue on first start. */
+  demo: boolean;
+  paymentProvider: PaymentProviderName;
+  prices: { monthlyCents: number; yearlyCents: number; currency: string };
+  /** apiUrl (STRIPE_API_URL) points the Stripe client elsewhere, e.g. at stripe-mock; absent means api.stripe.com. */
+  stripe: { secretKey: string | null; webhookSecret: string | null; apiUrl?: string };
+  /** Passed to Fastify's trustProxy: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
+  trustProxy: boolean | number | string;
+  /** Built web app to serve; null when it has not been built. */
+  webDist: string | null;
+  /** Login and register attempts allowed per IP and minute. */
+  authRateLimitPerMinute: number;
+}
+
+/** A bad environment variable. The message is one line naming the variable, fit to print on its own. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60;
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : v));
+
+const flag = (fallback: boolean) =>
+  optionalText.pipe(
+    z
+      .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], {
+        error: 'must be one of 1, 0, true, false, yes, no, on, off',
+      })
+      .optional()
+      .transform((v) => (v === undefined ? fallback : ['1', 'true', 'yes', 'on'].includes(v))),
+  );
+
+const integer = (fallback: number, min: number, max: number) =>
+  optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, `must be a whole number between ${min} and ${max}`)
+      .transform(Number)
+      .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .optional()
+      .transform((v) => v ?? fallback),
+  );
+
+/** Seconds, or a number with a unit s, m, h or d (e.g. 12h, 30d). */
+const duration = (fallback: number) =>
+  optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+[smhd]?$/, 'must be a number of seconds or a duration like 45m, 12h or 30d')
+      .transform((v) => {
+        const unit = /[smhd]$/.test(v) ? v.slice(-1) : 's';
+        return Number.parseInt(v, 10) * (DURATION_UNITS[unit] ?? 1);
+      })
+      .pipe(z.number().min(60, 'must be at least 60 seconds'))
+      .optional()
+      .transform((v) => v ?? fallback),
+  );
+
+const httpUrl = (what: string) =>
+  z.string().refine((v) => {
+    try {
+      const url = new URL(v);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, `must be ${what}`);
+
+const EnvSchema = z.object({
+  PORT: integer(4000, 0, 65_535),
+  HOST: optionalText.transform((v) => v ?? '0.0.0.0'),
+  DATA_DIR: optionalText.transform((v) => v ?? './data'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  PUBLIC_URL: optionalText.pipe(
+    httpUrl('an http:// or https:// URL such as https://music.example.org')
+      .transform((v) => new URL(v).origin)
+      .optional(),
+  ),
+  SESSION_TTL: duration(THIRTY_DAYS_SECONDS),
+  NODE_ENV: optionalText.pipe(
+    z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).optional(),
+  ),
+  LOG_LEVEL: optionalText.pipe(
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .optional(),
+  ),
+  DEMO: flag(true),
+  PAYMENT_PROVIDER: optionalText.pipe(
+    z.enum(['demo', 'stripe', 'none'], { error: 'must be demo, stripe or none' }).optional(),
+  ),
+  PRICE_MONTHLY_CENTS: integer(499, 1, 100_000_000),
+  PRICE_YEARLY_CENTS: integer(4990, 1, 100_000_000),
+  CURRENCY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code such as EUR')
+      .transform((v) => v.toUpperCase())
+      .optional()
+      .transform((v) => v ?? 'EUR'),
+  ),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_API_URL: optionalText.pipe(httpUrl('an http:// or https:// URL such as http://localhost:12111').optional()),
+  TRUST_PROXY: optionalText,
+  WEB_DIST: optionalText,
+  AUTH_RATE_LIMIT: integer(10, 1, 1_000_000),
+});
+
+type Env = Record<string, string | undefined>;
+
+/** Never echoed in error messages: they may carry passwords. */
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+function defaultPaymentProvider(nodeEnv: NodeEnv, stripeKey: string | undefined): PaymentProviderName {
+  if (stripeKey !== undefined) return 'stripe';
+  // The demo provider takes test cards, so it is never on by default where real customers are.
+  return nodeEnv === 'production' ? 'none' : 'demo';
+}
+
+function resolveWebDist(raw: string | undefined, cwd: string): string | null {
+  if (raw !== undefined) {
+    const dir = path.resolve(cwd, raw);
+    if (!existsSync(path.join(dir, 'index.html'))) throw new ConfigError('WEB_DIST', `has no index.html (${dir})`);
+    return dir;
+  }
+  return existsSync(path.join(DEFAULT_WEB_DIST, 'index.html')) ? DEFAULT_WEB_DIST : null;
+}
+
+/** Reads the configuration from environment variables; throws ConfigError on the first bad value. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = typeof issue?.path[0] === 'string' ? issue.path[0] : 'environment';
+    const got = SECRET_VARIABLES.has(variable) ? undefined : env[variable];
+    const shown = got === undefined ? '' : ` (got "${got.length > 60 ? `${got.slice(0, 60)}…` : got}")`;
+    throw new ConfigError(variable, `${issue?.message ?? 'is invalid'}${shown}`);
+  }
+  const e = parsed.data;
+  const nodeEnv = e.NODE_ENV ?? 'development';
+  const paymentProvider = e.PAYMENT_PROVIDER ?? defaultPaymentProvider(nodeEnv, e.STRIPE_SECRET_KEY);
+  if (paymentProvider === 'stripe' && e.STRIPE_SECRET_KEY === undefined) {
+    throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_PROVIDER is stripe');
+  }
+  if (paymentProvider === 'stripe' && e.STRIPE_WEBHOOK_SECRET === undefined) {
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when PAYMENT_PROVIDER is stripe');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL ?? null,
+    publicUrl: e.PUBLIC_URL ?? null,
+    sessionTtlSeconds: e.SESSION_TTL,
+    nodeEnv,
+    logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    demo: e.DEMO,
+    paymentProvider,
+    prices: { monthlyCents: e.PRICE_MONTHLY_CENTS, yearlyCents: e.PRICE_YEARLY_CENTS, currency: e.CURRENCY },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY ?? null,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+      ...(e.STRIPE_API_URL === undefined ? {} : { apiUrl: e.STRIPE_API_URL }),
+    },
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    webDist: resolveWebDist(e.WEB_DIST, cwd),
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT,
+  };
+}

@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface AppDatabase {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** Where the SQLite file lives (ignored with databaseUrl). */
+  dataDir: string;
+  /** postgres:// URL; when null or absent the embedded SQLite database is used. */
+  databaseUrl?: string | null;
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+}
+
+export const SQLITE_FILE_NAME = 'tonearm.db';
+
+/*
+ * COUNT(*) and other bigint results come back from pg as strings; SQLite gives numbers. Parsing int8 as a number keeps
+ * repositories dialect-agnostic; every int8 we produce (counts, sums of sizes) stays far below 2^53.
+ */
+const INT8_OID = 20;
+const builtinParser = pg.types.getTypeParser as (id: number, format?: string) => unknown;
+const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((id: number, format?: string) =>
+    id === INT8_OID && format !== 'binary'
+      ? (value: string) => Number(value)
+      : builtinParser(id, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+function openSqlite(dataDir: string): SqliteDatabase.Database {
+  mkdirSync(dataDir, { recursive: true });
+  const sqlite = new SqliteDatabase(path.join(dataDir, SQLITE_FILE_NAME));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  return sqlite;
+}
+
+/** Opens the configured database: PostgreSQL when a URL is given, else `${dataDir}/tonearm.db`. */
+export function createDatabase(options: DatabaseOptions): AppDatabase {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, types: pgTypes });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // Kysely's destroy() ends the pool.
+    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  }
+  const sqlite = openSqlite(options.dataDir);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+}

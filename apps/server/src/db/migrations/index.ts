@@ -1,0 +1,38 @@
+import { inspect } from 'node:util';
+import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { initialMigration } from './001-initial.js';
+import { searchMigration } from './002-search.js';
+
+/**
+ * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
+ * tests. Append new migrations with the next number; never edit one that has shipped.
+ */
+export const migrations: Record<string, Migration> = {
+  '001-initial': initialMigration,
+  '002-search': searchMigration,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+
+function migrator<T>(db: Kysely<T>): Migrator {
+  return new Migrator({ db, provider });
+}
+
+function unwrap(result: MigrationResultSet): string[] {
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === 'Error');
+    const reason = result.error instanceof Error ? result.error.message : inspect(result.error);
+    throw new Error(`Migration ${failed?.migrationName ?? '(setup)'} failed: ${reason}`, { cause: result.error });
+  }
+  return (result.results ?? []).map((r) => r.migrationName);
+}
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
+  return unwrap(await migrator(db).migrateToLatest());
+}
+
+/** Reverts the most recent migration; returns the names reverted. */
+export async function migrateDown<T>(db: Kysely<T>): Promise<string[]> {
+  return unwrap(await migrator(db).migrateDown());
+}

@@ -1,0 +1,188 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabases } from '../../../test/harness.js';
+import type { AppDatabase } from '../database.js';
+import { dialectOf } from '../dialect.js';
+import { migrateDown, migrateToLatest, migrations } from './index.js';
+
+const TABLES = ['artists', 'likes', 'orders', 'playlist_songs', 'playlists', 'plays', 'sessions', 'songs', 'users'];
+const now = new Date().toISOString();
+
+async function tableNames(database: AppDatabase): Promise<string[]> {
+  const tables = await database.db.introspection.getTables();
+  return tables.map((t) => t.name).sort();
+}
+
+describe.each(testDatabases())('migrations on %s', (dialect) => {
+  let database: (AppDatabase & { dataDir: string }) | undefined;
+
+  afterEach(async () => {
+    await database?.destroy();
+    database = undefined;
+  });
+
+  async function fresh() {
+    database = await createTestDatabase(dialect);
+    return database;
+  }
+
+  async function insertUser(d: AppDatabase, username: string, email: string) {
+    return d.db
+      .insertInto('users')
+      .values({ username, email, password_hash: 'x', role: 'USER', created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  }
+
+  it('creates every table, reverts every migration, and re-applies cleanly', async () => {
+    const d = await fresh();
+    expect(dialectOf(d.db)).toBe(dialect);
+    expect(await tableNames(d)).toEqual(expect.arrayContaining(TABLES));
+    expect(await migrateToLatest(d.db)).toEqual([]);
+
+    const reverted: string[] = [];
+    for (let step = await migrateDown(d.db); step.length > 0; step = await migrateDown(d.db)) reverted.push(...step);
+    expect(reverted).toEqual(Object.keys(migrations).reverse());
+    expect(await tableNames(d)).toEqual([]);
+
+    expect(await migrateToLatest(d.db)).toEqual(Object.keys(migrations));
+    expect(await tableNames(d)).toEqual(expect.arrayContaining(TABLES));
+  });
+
+  it('makes usernames and emails unique regardless of case', async () => {
+    const d = await fresh();
+    await insertUser(d, 'Alice', 'alice@example.test');
+    await expect(insertUser(d, 'alice', 'other@example.test')).rejects.toThrow();
+    await expect(insertUser(d, 'bob', 'alice@example.test')).rejects.toThrow();
+    await expect(insertUser(d, 'bob', 'bob@example.test')).resolves.toBeDefined();
+  });
+
+  it('cascades a deleted user to sessions, playlists, likes and plays, and keeps the orders', async () => {
+    const d = await fresh();
+    const { id: userId } = await insertUser(d, 'carol', 'carol@example.test');
+    const { id: artistId } = await d.db
+      .insertInto('artists')
+      .values({ name: 'Band' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { id: songId } = await d.db
+      .insertInto('songs')
+      .values({
+        name: 'Song',
+        genre: 'Pop',
+        artist_id: artistId,
+        audio_key: 'a.mp3',
+        audio_sha256: 'abc',
+        mime: 'audio/mpeg',
+        size_bytes: 10,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { id: playlistId } = await d.db
+      .insertInto('playlists')
+      .values({ owner_id: userId, name: 'Mine', type: '', is_public: 0, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await d.db
+      .insertInto('playlist_songs')
+      .values({ playlist_id: playlistId, song_id: songId, position: 0, added_at: now })
+      .execute();
+    await d.db.insertInto('likes').values({ user_id: userId, song_id: songId, created_at: now }).execute();
+    await d.db.insertInto('plays').values({ user_id: userId, song_id: songId, played_at: now }).execute();
+    await d.db.insertInto('sessions').values({ id: 'h', user_id: userId, expires_at: now, created_at: now }).execute();
+    await d.db
+      .insertInto('orders')
+      .values({
+        user_id: userId,
+        plan: 'monthly',
+        amount_cents: 499,
+        currency: 'EUR',
+        provider: 'demo',
+        provider_ref: 'ref-1',
+        status: 'paid',
+        created_at: now,
+      })
+      .execute();
+
+    await d.db.deleteFrom('users').where('id', '=', userId).execute();
+
+    for (const table of ['sessions', 'playlists', 'playlist_songs', 'likes', 'plays'] as const) {
+      const { count } = await d.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      expect(count, table).toBe(0);
+    }
+    const order = await d.db.selectFrom('orders').selectAll().executeTakeFirstOrThrow();
+    expect(order.user_id).toBeNull();
+
+    await d.db.deleteFrom('artists').where('id', '=', artistId).execute();
+    const song = await d.db.selectFrom('songs').selectAll().executeTakeFirstOrThrow();
+    expect(song.artist_id).toBeNull();
+  });
+
+  it('refuses duplicates the schema promises to prevent', async () => {
+    const d = await fresh();
+    await d.db.insertInto('artists').values({ name: 'Same' }).execute();
+    await expect(d.db.insertInto('artists').values({ name: 'Same' }).execute()).rejects.toThrow();
+    const order = {
+      plan: 'monthly',
+      amount_cents: 1,
+      currency: 'EUR',
+      provider: 'stripe',
+      status: 'pending' as const,
+      created_at: now,
+    };
+    await d.db
+      .insertInto('orders')
+      .values({ ...order, provider_ref: 'cs_1' })
+      .execute();
+    await expect(
+      d.db
+        .insertInto('orders')
+        .values({ ...order, provider_ref: 'cs_1' })
+        .execute(),
+    ).rejects.toThrow();
+    // Orders without a provider reference yet do not collide.
+    await d.db.insertInto('orders').values([order, order]).execute();
+    await expect(
+      sql`insert into users (username, email, password_hash, role, created_at)
+      values ('x1', 'x1@e.t', 'h', 'ROOT', ${now})`.execute(d.db),
+    ).rejects.toThrow();
+  });
+
+  it('enforces foreign keys', async () => {
+    const d = await fresh();
+    await expect(
+      d.db.insertInto('sessions').values({ id: 'h', user_id: 999, expires_at: now, created_at: now }).execute(),
+    ).rejects.toThrow();
+  });
+
+  it('indexes every foreign key and request-path lookup', async () => {
+    const d = await fresh();
+    const indexes =
+      dialect === 'postgres'
+        ? await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`.execute(
+            d.db,
+          )
+        : await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(d.db);
+    const names = indexes.rows.map((r) => r.name);
+    for (const expected of [
+      'users_username_lower_unique',
+      'sessions_user_id_idx',
+      'songs_artist_id_idx',
+      'songs_genre_idx',
+      'playlists_owner_id_idx',
+      'playlist_songs_position_idx',
+      'playlist_songs_song_id_idx',
+      'likes_song_id_idx',
+      'plays_user_played_idx',
+      'plays_song_id_idx',
+      'orders_user_id_idx',
+      'orders_provider_ref_unique',
+    ]) {
+      expect(names).toContain(expected);
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/*
+ * Kysely types of every table (DESIGN §3). Portable conventions, the same on SQLite and PostgreSQL:
+ * ids are integer autoincrement; timestamps are ISO-8601 UTC strings (`new Date().toISOString()`), which sort
+ * correctly as text; booleans are integers 0/1. Column names are snake_case.
+ */
+
+export type RoleValue = 'USER' | 'ADMIN';
+export type OrderStatusValue = 'pending' | 'paid' | 'failed';
+
+export interface UsersTable {
+  id: Generated<number>;
+  /** As typed at registration; uniqueness is case-insensitive (unique index on lower(username)). */
+  username: string;
+  /** Stored lower-cased, so the plain unique constraint is case-insensitive. */
+  email: string;
+  password_hash: string;
+  gender: string | null;
+  address: string | null;
+  role: RoleValue;
+  premium_until: string | null;
+  image_key: string | null;
+  subsonic_secret: string | null;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** sha256 hex of the opaque token the browser holds; the token itself is never stored. */
+  id: string;
+  user_id: number;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface ArtistsTable {
+  id: Generated<number>;
+  name: string;
+  image_key: string | null;
+}
+
+export interface SongsTable {
+  id: Generated<number>;
+  name: string;
+  genre: string;
+  /** Null once the artist is deleted (songs keep playing as "Unknown artist"). */
+  artist_id: number | null;
+  audio_key: string;
+  audio_sha256: string;
+  mime: string;
+  size_bytes: number;
+  duration_ms: number | null;
+  image_key: string | null;
+  created_at: string;
+}
+
+export interface PlaylistsTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  type: string;
+  /** 0 or 1. */
+  is_public: number;
+  image_key: string | null;
+  created_at: string;
+}
+
+export interface PlaylistSongsTable {
+  playlist_id: number;
+  song_id: number;
+  position: number;
+  added_at: string;
+}
+
+export interface LikesTable {
+  user_id: number;
+  song_id: number;
+  created_at: string;
+}
+
+export interface PlaysTable {
+  id: Generated<number>;
+  user_id: number;
+  song_id: number;
+  played_at: string;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  /** Null once the user is deleted: the payment record itself is kept. */
+  user_id: number | null;
+  plan: string;
+  amount_cents: number;
+  currency: string;
+  provider: string;
+  provider_ref: string | null;
+  status: OrderStatusValue;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  artists: ArtistsTable;
+  songs: SongsTable;
+  playlists: PlaylistsTable;
+  playlist_songs: PlaylistSongsTable;
+  likes: LikesTable;
+  plays: PlaysTable;
+  orders: OrdersTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ArtistRow = Selectable<ArtistsTable>;
+export type SongRow = Selectable<SongsTable>;
+export type PlaylistRow = Selectable<PlaylistsTable>;
+export type PlaylistSongRow = Selectable<PlaylistSongsTable>;
+export type LikeRow = Selectable<LikesTable>;
+export type PlayRow = Selectable<PlaysTable>;
+export type OrderRow = Selectable<OrdersTable>;

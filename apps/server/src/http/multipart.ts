@@ -1,0 +1,124 @@
+import type { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { App } from './app-types.js';
+import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from './errors.js';
+
+/**
+ * Multipart forms read as a stream: each file part goes straight to its handler (e.g. media's stageImage, which streams
+ * it to a staged blob with a size guard), so an upload is never held in memory. Text fields are collected as strings.
+ */
+export interface MultipartSpec<T> {
+  /** The accepted file fields and how each is consumed. Any other file field is a 400. */
+  files: Readonly<Record<string, (file: Readable) => Promise<T>>>;
+  /** Undoes a consumed file when the form as a whole fails (e.g. discards staged blobs). Must not throw. */
+  discard: (consumed: T[]) => Promise<void>;
+  /**
+   * The largest file the handlers accept. The parser's own cut-off sits one byte above, so the handler's guard (with
+   * its specific message) trips first.
+   */
+  maxFileBytes: number;
+  /** Per text field; default 256 KiB (a long JSON array of song ids fits). */
+  maxFieldBytes?: number;
+  /** Default 20. */
+  maxFields?: number;
+}
+
+export interface MultipartForm<T> {
+  fields: Record<string, string>;
+  files: Record<string, T>;
+}
+
+export const MultipartMessages = {
+  notMultipart: 'Send this form as multipart/form-data',
+  malformed: 'The form data could not be read',
+  tooManyParts: 'The form has too many fields or files',
+  fieldTooLong: (field: string) => `${field} is too long`,
+  unexpectedFile: (field: string) => `Unexpected file field ${field}`,
+  duplicateFile: (field: string) => `Send only one file as ${field}`,
+} as const;
+
+const DEFAULT_FIELD_BYTES = 256 * 1024;
+const DEFAULT_FIELDS = 20;
+
+/**
+ * Registers the multipart parser on `scope`. Call it inside a module's own encapsulated plugin (app.register), so
+ * several modules can each register it without clashing decorators.
+ */
+export async function registerMultipart(scope: App): Promise<void> {
+  await scope.register(multipart, { throwFileSizeLimit: true });
+}
+
+/** Maps the parser's own failures (limits, broken bodies) to our error answers; anything else passes through. */
+function toHttpError(error: unknown): unknown {
+  if (error instanceof HttpError || typeof error !== 'object' || error === null) return error;
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return unsupportedMediaType(MultipartMessages.notMultipart);
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return payloadTooLarge(MultipartMessages.tooManyParts);
+    case 'FST_PROTO_VIOLATION':
+      return badRequest(MultipartMessages.malformed);
+    default: {
+      // Busboy reports a truncated or garbled body as a plain Error ("Unexpected end of form", "Malformed part ...").
+      const message = error instanceof Error ? error.message : '';
+      if (code === 'FST_MP_PREMATURE_CLOSE' || /form|part|boundary|multipart/i.test(message)) {
+        return badRequest(MultipartMessages.malformed);
+      }
+      return error;
+    }
+  }
+}
+
+/**
+ * Reads a multipart request. On any failure every file already consumed is discarded before the error propagates,
+ * so a bad form leaves nothing behind.
+ */
+export async function readMultipart<T>(request: FastifyRequest, spec: MultipartSpec<T>): Promise<MultipartForm<T>> {
+  if (!request.isMultipart()) throw unsupportedMediaType(MultipartMessages.notMultipart);
+  const fields: Record<string, string> = {};
+  const files: Record<string, T> = {};
+  const maxFieldBytes = spec.maxFieldBytes ?? DEFAULT_FIELD_BYTES;
+  const fileFields = Object.keys(spec.files);
+  try {
+    const parts = request.parts({
+      limits: {
+        fileSize: spec.maxFileBytes + 1,
+        // One spare, so an unexpected or repeated file gets its specific 400 rather than a generic limit error.
+        files: fileFields.length + 1,
+        fields: spec.maxFields ?? DEFAULT_FIELDS,
+        fieldSize: maxFieldBytes,
+        parts: fileFields.length + 1 + (spec.maxFields ?? DEFAULT_FIELDS),
+      },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.valueTruncated) throw payloadTooLarge(MultipartMessages.fieldTooLong(part.fieldname), part.fieldname);
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        continue;
+      }
+      const handler = Object.hasOwn(spec.files, part.fieldname) ? spec.files[part.fieldname] : undefined;
+      if (part.filename === '' && handler !== undefined) {
+        // An empty <input type="file"> is sent as a nameless, empty part: it means "no file".
+        part.file.resume();
+        continue;
+      }
+      if (handler === undefined) {
+        part.file.resume();
+        throw badRequest(MultipartMessages.unexpectedFile(part.fieldname), part.fieldname);
+      }
+      if (Object.hasOwn(files, part.fieldname)) {
+        part.file.resume();
+        throw badRequest(MultipartMessages.duplicateFile(part.fieldname), part.fieldname);
+      }
+      files[part.fieldname] = await handler(part.file);
+    }
+  } catch (error) {
+    await spec.discard(Object.values(files));
+    throw toHttpError(error);
+  }
+  return { fields, files };
+}

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrations/index.js';
+import { prepareCatalogueStorage } from './maintenance/startup.js';
+import { LocalBlobStore } from './storage/local-blob-store.js';
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      // One line an operator can act on; a stack trace would only bury it.
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const database = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  await migrateToLatest(database.db);
+  const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+
+  const app = await buildApp({ config, db: database.db, dialect: database.dialect, blobs });
+  await prepareCatalogueStorage({ db: database.db, dialect: database.dialect, store: blobs, demo: config.demo, log: app.log });
+
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    app
+      .close()
+      .then(() => database.destroy())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ dialect: database.dialect, dataDir: config.dataDir }, 'Tonearm is listening');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? `Tonearm failed to start: ${error.message}` : error);
+  process.exit(1);
+});

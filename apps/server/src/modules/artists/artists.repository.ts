@@ -1,0 +1,112 @@
+import { sql, type Kysely } from 'kysely';
+import type { ArtistRow, DB } from '../../db/schema.js';
+
+/** An artist row with the ids of its songs (oldest first). */
+export interface ArtistWithSongs extends ArtistRow {
+  songIds: number[];
+}
+
+export interface ArtistsRepository {
+  /** Every artist, by name, each with its song ids: two queries, whatever the number of artists. */
+  list(): Promise<ArtistWithSongs[]>;
+  /** The artists with these ids (any order), each with its song ids. */
+  listByIds(ids: readonly number[]): Promise<ArtistWithSongs[]>;
+  find(id: number): Promise<ArtistRow | undefined>;
+  findWithSongs(id: number): Promise<ArtistWithSongs | undefined>;
+  /** Case-insensitive lookup, with the database's lower() on both sides as the unique index uses it. */
+  findByName(name: string): Promise<ArtistRow | undefined>;
+  insert(name: string, imageKey: string | null): Promise<ArtistRow>;
+  update(id: number, changes: { name?: string; image_key?: string | null }): Promise<void>;
+  /** Detaches the artist's songs (they stay, as "Unknown artist") and deletes the artist, in one transaction. */
+  delete(id: number): Promise<void>;
+  /** Runs `work` in one transaction with a repository bound to it; a throw rolls everything back. */
+  inTransaction<T>(work: (artists: ArtistsRepository) => Promise<T>): Promise<T>;
+}
+
+export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
+  async function withSongIds(artists: ArtistRow[]): Promise<ArtistWithSongs[]> {
+    if (artists.length === 0) return [];
+    let query = db
+      .selectFrom('songs')
+      .select(['id', 'artist_id'])
+      .where('artist_id', 'is not', null)
+      .orderBy('id', 'asc');
+    // One artist (or a few): use the artist_id index; the whole list: one scan of songs instead of N lookups.
+    if (artists.length <= 100)
+      query = query.where(
+        'artist_id',
+        'in',
+        artists.map((a) => a.id),
+      );
+    const songs = await query.execute();
+    const byArtist = new Map<number, number[]>();
+    for (const song of songs) {
+      if (song.artist_id === null) continue;
+      const ids = byArtist.get(song.artist_id);
+      if (ids) ids.push(song.id);
+      else byArtist.set(song.artist_id, [song.id]);
+    }
+    return artists.map((artist) => ({ ...artist, songIds: byArtist.get(artist.id) ?? [] }));
+  }
+
+  return {
+    async list() {
+      const artists = await db.selectFrom('artists').selectAll().orderBy('name', 'asc').orderBy('id', 'asc').execute();
+      return withSongIds(artists);
+    },
+
+    async listByIds(ids) {
+      if (ids.length === 0) return [];
+      const artists = await db
+        .selectFrom('artists')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute();
+      return withSongIds(artists);
+    },
+
+    find(id) {
+      return db.selectFrom('artists').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async findWithSongs(id) {
+      const artist = await db.selectFrom('artists').selectAll().where('id', '=', id).executeTakeFirst();
+      if (artist === undefined) return undefined;
+      const [withSongs] = await withSongIds([artist]);
+      return withSongs;
+    },
+
+    findByName(name) {
+      return db
+        .selectFrom('artists')
+        .selectAll()
+        .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`)
+        .executeTakeFirst();
+    },
+
+    insert(name, imageKey) {
+      return db
+        .insertInto('artists')
+        .values({ name, image_key: imageKey })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    async update(id, changes) {
+      if (Object.keys(changes).length === 0) return;
+      await db.updateTable('artists').set(changes).where('id', '=', id).execute();
+    },
+
+    async delete(id) {
+      await db.transaction().execute(async (trx) => {
+        // Explicit rather than relying on ON DELETE SET NULL alone, so the search index triggers see the change too.
+        await trx.updateTable('songs').set({ artist_id: null }).where('artist_id', '=', id).execute();
+        await trx.deleteFrom('artists').where('id', '=', id).execute();
+      });
+    },
+
+    inTransaction(work) {
+      return db.transaction().execute((trx) => work(createArtistsRepository(trx)));
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { ServerMessages, type Artist } from '@tonearm/contract';
+import { uniqueViolation } from '../../db/errors.js';
+import { conflict, notFound } from '../../http/errors.js';
+import type { BlobReleaser } from '../../maintenance/blob-release.js';
+import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
+import { toArtistJson } from './artist-json.js';
+import type { ArtistsRepository } from './artists.repository.js';
+
+export interface ArtistChanges {
+  /** Absent: keep the name. */
+  name?: string;
+  /** Null: keep the image. */
+  image: StagedImage | null;
+}
+
+function nameTakenOnRace(error: unknown): never {
+  const violated = uniqueViolation(error);
+  if (violated !== null && (violated.includes('name') || violated.includes('artists'))) {
+    throw conflict(ServerMessages.artistExists, 'name');
+  }
+  throw error;
+}
+
+/**
+ * Artists and their photos. A photo is committed together with the row; a replaced or orphaned photo is released once
+ * no row references it. Deleting an artist keeps its songs, which then play as "Unknown artist".
+ */
+export class ArtistsService {
+  constructor(
+    private readonly artists: ArtistsRepository,
+    private readonly releaseBlobs: BlobReleaser,
+  ) {}
+
+  async list(): Promise<Artist[]> {
+    return (await this.artists.list()).map(toArtistJson);
+  }
+
+  async get(id: number): Promise<Artist> {
+    const artist = await this.artists.findWithSongs(id);
+    if (artist === undefined) throw notFound(ServerMessages.artistNotFound);
+    return toArtistJson(artist);
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return (await this.artists.find(id)) !== undefined;
+  }
+
+  /** The artist of that name (case-insensitive), or a new one without a photo: for imports. */
+  async findOrCreate(name: string): Promise<number> {
+    const existing = await this.artists.findByName(name);
+    if (existing !== undefined) return existing.id;
+    try {
+      return (await this.artists.insert(name, null)).id;
+    } catch (error) {
+      // Another writer created it between the lookup and the insert.
+      const raced = uniqueViolation(error) === null ? undefined : await this.artists.findByName(name);
+      if (raced === undefined) throw error;
+      return raced.id;
+    }
+  }
+
+  async create(name: string, image: StagedImage | null): Promise<Artist> {
+    try {
+      if ((await this.artists.findByName(name)) !== undefined) throw conflict(ServerMessages.artistExists, 'name');
+      const id = await this.artists.inTransaction(async (artists) => {
+        const row = await artists.insert(name, image?.originalKey ?? null);
+        await commitAll([image]);
+        return row.id;
+      });
+      return await this.get(id);
+    } catch (error) {
+      await discardAll([image]);
+      return nameTakenOnRace(error);
+    }
+  }
+
+  async update(id: number, changes: ArtistChanges): Promise<Artist> {
+    const { image } = changes;
+    let previousImage: string | null;
+    try {
+      const current = await this.artists.find(id);
+      if (current === undefined) throw notFound(ServerMessages.artistNotFound);
+      previousImage = current.image_key;
+      if (changes.name !== undefined) {
+        const holder = await this.artists.findByName(changes.name);
+        if (holder !== undefined && holder.id !== id) throw conflict(ServerMessages.artistExists, 'name');
+      }
+      await this.artists.inTransaction(async (artists) => {
+        await artists.update(id, {
+          ...(changes.name === undefined ? {} : { name: changes.name }),
+          ...(image === null ? {} : { image_key: image.originalKey }),
+        });
+        await commitAll([image]);
+      });
+    } catch (error) {
+      await discardAll([image]);
+      return nameTakenOnRace(error);
+    }
+    if (image !== null && image.originalKey !== previousImage) await this.releaseBlobs({ image: [previousImage] });
+    return this.get(id);
+  }
+
+  async remove(id: number): Promise<void> {
+    const current = await this.artists.find(id);
+    if (current === undefined) throw notFound(ServerMessages.artistNotFound);
+    await this.artists.delete(id);
+    await this.releaseBlobs({ image: [current.image_key] });
+  }
+}

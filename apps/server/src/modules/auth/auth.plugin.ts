@@ -1,0 +1,81 @@
+import { ServerMessages } from '@tonearm/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import type { UserRow } from '../../db/schema.js';
+import type { App } from '../../http/app-types.js';
+import { forbidden, unauthorized } from '../../http/errors.js';
+import type { SessionStore } from './session-store.js';
+
+export const SESSION_COOKIE = 'tonearm_session';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessionStore: SessionStore;
+  }
+  interface FastifyRequest {
+    /** Memoized session lookup of this request; use currentUser(request). */
+    currentUserLookup: Promise<UserRow | null> | null;
+  }
+}
+
+/** Makes sessions available to every route: call once on the root instance, before any module registers. */
+export function installAuth(app: App, store: SessionStore): void {
+  app.decorate('sessionStore', store);
+  app.decorateRequest('currentUserLookup', null);
+}
+
+export function sessionToken(request: FastifyRequest): string | undefined {
+  return request.cookies[SESSION_COOKIE];
+}
+
+/** The signed-in user (fresh from the database, once per request), or null. */
+export function currentUser(request: FastifyRequest): Promise<UserRow | null> {
+  if (request.currentUserLookup === null) {
+    const token = sessionToken(request);
+    request.currentUserLookup =
+      token === undefined ? Promise.resolve(null) : request.server.sessionStore.resolve(token);
+  }
+  return request.currentUserLookup;
+}
+
+/** The signed-in user, or a 401. */
+export async function requireUser(request: FastifyRequest): Promise<UserRow> {
+  const user = await currentUser(request);
+  if (user === null) throw unauthorized(ServerMessages.notAuthenticated);
+  return user;
+}
+
+/** An administrator, or 401 (no session) / 403 (signed in, not an admin). */
+export async function requireAdmin(request: FastifyRequest): Promise<UserRow> {
+  const user = await requireUser(request);
+  if (user.role !== 'ADMIN') throw forbidden(ServerMessages.forbidden);
+  return user;
+}
+
+/**
+ * Just the user id of the session, answered from a per-process memory cache for a few seconds after each database
+ * check: for hot paths such as audio range requests, where a query per request is too much. Logout and user deletion
+ * clear the cache entry in this process immediately; other instances notice within the cache period.
+ */
+export async function sessionUserId(request: FastifyRequest): Promise<number | null> {
+  const token = sessionToken(request);
+  return token === undefined ? null : request.server.sessionStore.resolveUserId(token);
+}
+
+function isSecure(request: FastifyRequest, config: Config): boolean {
+  return config.publicUrl?.startsWith('https:') === true || request.protocol === 'https';
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: isSecure(request, config),
+    maxAge: config.sessionTtlSeconds,
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config): void {
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure: isSecure(request, config) });
+}

@@ -1,0 +1,50 @@
+import { LoginRequest, RegisterRequest, ServerMessages, User } from '@tonearm/contract';
+import type { App, AppDeps } from '../../http/app-types.js';
+import { sendText, textResponse } from '../../http/text-response.js';
+import { perMinute } from '../../plugins/rate-limit.js';
+import { toUserJson } from '../users/user-json.js';
+import type { AuthService } from './auth.service.js';
+import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from './auth.plugin.js';
+
+const tags = ['auth'];
+
+export function authRoutes(app: App, { config }: AppDeps, auth: AuthService): void {
+  const attempts = perMinute(config.authRateLimitPerMinute);
+
+  app.post(
+    '/api/auth/register',
+    {
+      config: attempts,
+      schema: { tags, body: RegisterRequest, response: { 201: textResponse(ServerMessages.userRegistered) } },
+    },
+    async (request, reply) => {
+      await auth.register(request.body);
+      sendText(reply, 201, ServerMessages.userRegistered);
+      return reply;
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    { config: attempts, schema: { tags, body: LoginRequest, response: { 200: User } } },
+    async (request, reply) => {
+      const { user, token } = await auth.login(request.body, sessionToken(request));
+      setSessionCookie(request, reply, config, token);
+      return toUserJson(user);
+    },
+  );
+
+  app.post('/api/auth/logout', { schema: { tags } }, async (request, reply) => {
+    await auth.logout(sessionToken(request));
+    clearSessionCookie(request, reply, config);
+    return reply.status(204).send();
+  });
+
+  app.get('/api/auth/me', { schema: { tags, response: { 200: User } } }, async (request) =>
+    toUserJson(await requireUser(request)),
+  );
+
+  app.get('/api/auth/ping', { schema: { tags, response: { 200: textResponse(ServerMessages.pong) } } }, (_, reply) => {
+    sendText(reply, 200, ServerMessages.pong);
+  });
+}

@@ -1,0 +1,45 @@
+import { ServerMessages, type LoginRequest, type RegisterRequest } from '@tonearm/contract';
+import type { UserRow } from '../../db/schema.js';
+import { unauthorized } from '../../http/errors.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import type { UsersService } from '../users/users.service.js';
+import { verifyAgainstDummy, verifyPassword } from './password.js';
+import type { SessionStore } from './session-store.js';
+
+export interface LoginResult {
+  user: UserRow;
+  token: string;
+  expiresAt: Date;
+}
+
+export class AuthService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly usersService: UsersService,
+    private readonly sessions: SessionStore,
+  ) {}
+
+  register(input: RegisterRequest): Promise<UserRow> {
+    return this.usersService.register(input);
+  }
+
+  /**
+   * Unknown user and wrong password give the same answer after the same amount of hashing work. A successful login
+   * replaces the browser's previous session (rotation), so a token planted before login is useless after it.
+   */
+  async login(input: LoginRequest, previousToken: string | undefined): Promise<LoginResult> {
+    const user = await this.users.findByLogin(input.username);
+    const valid =
+      user === undefined
+        ? await verifyAgainstDummy(input.password)
+        : await verifyPassword(user.password_hash, input.password);
+    if (user === undefined || !valid) throw unauthorized(ServerMessages.invalidCredentials);
+    if (previousToken !== undefined) await this.sessions.revoke(previousToken);
+    const { token, expiresAt } = await this.sessions.create(user.id);
+    return { user, token, expiresAt };
+  }
+
+  async logout(token: string | undefined): Promise<void> {
+    if (token !== undefined) await this.sessions.revoke(token);
+  }
+}

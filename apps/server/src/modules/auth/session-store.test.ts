@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabases } from '../../../test/harness.js';
+import type { AppDatabase } from '../../db/database.js';
+import { SessionStore, hashToken } from './session-store.js';
+import { createSessionsRepository } from './sessions.repository.js';
+
+describe.each(testDatabases())('SessionStore on %s', (dialect) => {
+  let database: AppDatabase;
+  let userId: number;
+  let now: number;
+  let store: SessionStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    const user = await database.db
+      .insertInto('users')
+      .values({ username: 'u', email: 'u@e.t', password_hash: 'x', role: 'USER', created_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    userId = user.id;
+    now = Date.parse('2030-01-01T00:00:00Z');
+    store = new SessionStore(createSessionsRepository(database.db), 3600, 5000, () => now);
+  });
+  afterAll(async () => {
+    await database.destroy();
+  });
+
+  it('resolves a fresh token to its user and stores only the hash', async () => {
+    const { token, expiresAt } = await store.create(userId);
+    expect(expiresAt.getTime()).toBe(now + 3600 * 1000);
+    expect((await store.resolve(token))?.id).toBe(userId);
+    const rows = await database.db.selectFrom('sessions').select('id').execute();
+    expect(rows.map((r) => r.id)).toContain(hashToken(token));
+    expect(rows.map((r) => r.id)).not.toContain(token);
+  });
+
+  it('rejects tokens that are not ours without asking the database', async () => {
+    expect(await store.resolve('short')).toBeNull();
+    expect(await store.resolveUserId('x'.repeat(100))).toBeNull();
+  });
+
+  it('answers resolveUserId from memory within the cache period, and from the database after it', async () => {
+    const { token } = await store.create(userId);
+    expect(await store.resolveUserId(token)).toBe(userId);
+    // Removed behind the store's back (another instance): still cached for a moment, then gone.
+    await database.db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+    expect(await store.resolveUserId(token)).toBe(userId);
+    now += 5001;
+    expect(await store.resolveUserId(token)).toBeNull();
+  });
+
+  it('forgets a revoked token at once', async () => {
+    const { token } = await store.create(userId);
+    expect(await store.resolveUserId(token)).toBe(userId);
+    await store.revoke(token);
+    expect(await store.resolveUserId(token)).toBeNull();
+    expect(await store.resolve(token)).toBeNull();
+  });
+
+  it('ends every session of a user except the one kept', async () => {
+    const kept = await store.create(userId);
+    const other = await store.create(userId);
+    expect(await store.resolveUserId(other.token)).toBe(userId);
+    await store.revokeAllOfUser(userId, kept.token);
+    expect(await store.resolveUserId(other.token)).toBeNull();
+    expect(await store.resolveUserId(kept.token)).toBe(userId);
+  });
+
+  it('treats an expired session as absent and deletes it', async () => {
+    const { token } = await store.create(userId);
+    expect(await store.resolveUserId(token)).toBe(userId);
+    now += 3600 * 1000;
+    expect(await store.resolveUserId(token)).toBeNull();
+    expect(await store.resolve(token)).toBeNull();
+    const row = await database.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', hashToken(token))
+      .executeTakeFirst();
+    expect(row).toBeUndefined();
+  });
+});

@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { UserRow } from '../../db/schema.js';
+import type { SessionsRepository } from './sessions.repository.js';
+
+/** A 32-byte token in base64url is 43 characters; anything else cannot be ours and costs no query. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const CACHE_MAX_ENTRIES = 10_000;
+
+interface CachedSession {
+  userId: number;
+  expiresAtMs: number;
+  cachedUntilMs: number;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Opaque session tokens (DESIGN §7). The browser holds a random token; the database holds only its sha256, so a
+ * leaked database cannot be replayed as cookies.
+ */
+export class SessionStore {
+  /** token hash → user id, for the audio hot path (see resolveUserId). */
+  private readonly cache = new Map<string, CachedSession>();
+
+  constructor(
+    private readonly repository: SessionsRepository,
+    private readonly ttlSeconds: number,
+    private readonly cacheMs = 5000,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async create(userId: number): Promise<{ token: string; expiresAt: Date }> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock();
+    const expiresAt = new Date(now + this.ttlSeconds * 1000);
+    await this.repository.deleteExpiredOfUser(userId, new Date(now).toISOString());
+    await this.repository.insert({
+      id: hashToken(token),
+      user_id: userId,
+      expires_at: expiresAt.toISOString(),
+      created_at: new Date(now).toISOString(),
+    });
+    return { token, expiresAt };
+  }
+
+  /** The user of a live session, or null. An expired session is deleted on sight. */
+  async resolve(token: string): Promise<UserRow | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const id = hashToken(token);
+    const found = await this.repository.findWithUser(id);
+    if (found === undefined) return null;
+    if (Date.parse(found.session.expires_at) <= this.clock()) {
+      await this.revokeHash(id);
+      return null;
+    }
+    return found.user;
+  }
+
+  /**
+   * The user id of a live session, answered from memory for up to `cacheMs` after a database check, for requests
+   * that only need "who is this" many times a second (audio range requests). revoke() and revokeAllOfUser() clear
+   * the entries of this process at once; another instance may still accept a revoked token for up to `cacheMs`.
+   */
+  async resolveUserId(token: string): Promise<number | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const id = hashToken(token);
+    const now = this.clock();
+    const cached = this.cache.get(id);
+    if (cached !== undefined && now < cached.cachedUntilMs && now < cached.expiresAtMs) return cached.userId;
+    this.cache.delete(id);
+    const session = await this.repository.find(id);
+    if (session === undefined) return null;
+    const expiresAtMs = Date.parse(session.expires_at);
+    if (expiresAtMs <= now) {
+      await this.revokeHash(id);
+      return null;
+    }
+    if (this.cache.size >= CACHE_MAX_ENTRIES) {
+      const oldest = this.cache.keys().next();
+      if (oldest.done !== true) this.cache.delete(oldest.value);
+    }
+    this.cache.set(id, { userId: session.user_id, expiresAtMs, cachedUntilMs: now + this.cacheMs });
+    return session.user_id;
+  }
+
+  async revoke(token: string): Promise<void> {
+    if (TOKEN_PATTERN.test(token)) await this.revokeHash(hashToken(token));
+  }
+
+  /** Ends every session of a user (password change, deletion), optionally keeping the caller's own. */
+  async revokeAllOfUser(userId: number, exceptToken?: string): Promise<void> {
+    const exceptId = exceptToken !== undefined && TOKEN_PATTERN.test(exceptToken) ? hashToken(exceptToken) : undefined;
+    await this.repository.deleteAllOfUser(userId, exceptId);
+    this.forgetUser(userId, exceptId);
+  }
+
+  /** Drops cached entries of a user whose sessions were removed by other means (e.g. ON DELETE CASCADE). */
+  forgetUser(userId: number, exceptId?: string): void {
+    for (const [id, entry] of this.cache) {
+      if (entry.userId === userId && id !== exceptId) this.cache.delete(id);
+    }
+  }
+
+  private async revokeHash(id: string): Promise<void> {
+    this.cache.delete(id);
+    await this.repository.delete(id);
+  }
+}

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import type { DB, SessionRow, UserRow } from '../../db/schema.js';
+
+export interface SessionsRepository {
+  insert(session: SessionRow): Promise<void>;
+  /** The session and its user, whatever the expiry (the caller decides). */
+  findWithUser(id: string): Promise<{ session: SessionRow; user: UserRow } | undefined>;
+  find(id: string): Promise<SessionRow | undefined>;
+  delete(id: string): Promise<void>;
+  deleteExpiredOfUser(userId: number, nowIso: string): Promise<void>;
+  deleteAllOfUser(userId: number, exceptId?: string): Promise<void>;
+}
+
+export function createSessionsRepository(db: Kysely<DB>): SessionsRepository {
+  return {
+    async insert(session) {
+      await db.insertInto('sessions').values(session).execute();
+    },
+
+    async findWithUser(id) {
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
+        .select('sessions.created_at as session_created_at')
+        .where('sessions.id', '=', id)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const { session_id, session_expires_at, session_created_at, ...user } = row;
+      return {
+        session: { id: session_id, user_id: user.id, expires_at: session_expires_at, created_at: session_created_at },
+        user,
+      };
+    },
+
+    find(id) {
+      return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async delete(id) {
+      await db.deleteFrom('sessions').where('id', '=', id).execute();
+    },
+
+    async deleteExpiredOfUser(userId, nowIso) {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', nowIso).execute();
+    },
+
+    async deleteAllOfUser(userId, exceptId) {
+      let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+      if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+      await query.execute();
+    },
+  };
+}

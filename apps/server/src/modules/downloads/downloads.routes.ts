@@ -1,0 +1,45 @@
+// Brings in the `compress` route option's type (the plugin itself is registered by the app).
+import type {} from '@fastify/compress';
+import { IdParam, ServerMessages } from '@tonearm/contract';
+import type { App } from '../../http/app-types.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { requireUser } from '../auth/auth.plugin.js';
+import { sendBlob } from '../media/send-blob.js';
+import { isPremium } from '../users/user-json.js';
+import { attachmentDisposition, downloadFilename } from './download-filename.js';
+import type { DownloadsRepository } from './downloads.repository.js';
+
+/** Revalidated every time: whether the caller may download can change (premium lapses), the bytes cannot. */
+const DOWNLOAD_CACHE_CONTROL = 'private, no-cache';
+
+/**
+ * GET /api/songs/{id}/download: the audio file as an attachment, for premium users and admins (DESIGN §4). Everyone
+ * else signed in gets a 403 that points to the payment page.
+ */
+export function downloadsRoutes(app: App, store: BlobStore | null, songs: DownloadsRepository): void {
+  app.get(
+    '/api/songs/:id/download',
+    { compress: false, schema: { tags: ['songs'], params: IdParam } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      if (user.role !== 'ADMIN' && !isPremium(user)) throw forbidden(ServerMessages.premiumRequired);
+      const song = await songs.findSong(request.params.id);
+      const stat = song && store ? await store.stat('audio', song.audioKey) : null;
+      if (!song || !store || !stat) throw notFound(ServerMessages.notFound);
+      const path = store.localPath('audio', song.audioKey);
+      reply.header(
+        'content-disposition',
+        attachmentDisposition(downloadFilename(song.artistName, song.name, song.audioKey)),
+      );
+      return sendBlob(request, reply, {
+        ...(path === null ? { store, kind: 'audio' as const } : { path }),
+        key: song.audioKey,
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        mime: song.mime,
+        cacheControl: DOWNLOAD_CACHE_CONTROL,
+      });
+    },
+  );
+}

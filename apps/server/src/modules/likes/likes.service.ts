@@ -1,0 +1,32 @@
+import { ServerMessages, type Song } from '@tonearm/contract';
+import { isoNow } from '../../db/errors.js';
+import { notFound } from '../../http/errors.js';
+import type { SongsService, Viewer } from '../songs/songs.service.js';
+import type { LikesRepository } from './likes.repository.js';
+
+/** Likes are per user: `likeSong` in every Song answer reflects the caller's own. */
+export class LikesService {
+  constructor(
+    private readonly likes: LikesRepository,
+    private readonly songs: SongsService,
+  ) {}
+
+  async like(viewer: Viewer, songId: number): Promise<void> {
+    await this.assertSong(songId);
+    await this.likes.like(viewer.id, songId, isoNow());
+  }
+
+  async unlike(viewer: Viewer, songId: number): Promise<void> {
+    await this.assertSong(songId);
+    await this.likes.unlike(viewer.id, songId);
+  }
+
+  /** The Liked view: most recently liked first. */
+  liked(viewer: Viewer, limit?: number, offset?: number): Promise<Song[]> {
+    return this.songs.listLiked(viewer, limit, offset);
+  }
+
+  private async assertSong(songId: number): Promise<void> {
+    if (!(await this.songs.exists(songId))) throw notFound(ServerMessages.notFound);
+  }
+}

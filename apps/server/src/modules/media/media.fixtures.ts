@@ -1,0 +1,142 @@
+/**
+ * Test fixtures: small but real media files built in code (no binary files in the repo), and a bare Fastify error
+ * handler answering HttpError the way the app does. Used only by the media, storage and demo tests.
+ */
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { encodeWav } from '../../demo/wav.js';
+import { HttpError } from '../../http/errors.js';
+
+/** A WAV of a 440 Hz tone, `seconds` long. */
+export function wavFile(seconds: number, sampleRate = 8000): Buffer {
+  const samples = new Float32Array(Math.round(seconds * sampleRate));
+  for (let i = 0; i < samples.length; i++) samples[i] = 0.5 * Math.sin((2 * Math.PI * 440 * i) / sampleRate);
+  return encodeWav(samples, sampleRate);
+}
+
+/** `frames` silent MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz, CBR: 417 bytes, 1152 samples each). */
+export function mp3File(frames: number, layerBits = 0b01): Buffer {
+  const frame = Buffer.alloc(417);
+  frame[0] = 0xff;
+  frame[1] = 0xe0 | (0b11 << 3) | (layerBits << 1) | 1; // MPEG-1, the given layer, no CRC
+  frame[2] = 0x90; // 128 kbit/s, 44.1 kHz, no padding
+  frame[3] = 0xc4; // mono
+  return Buffer.concat(Array.from({ length: frames }, () => frame));
+}
+
+/** A FLAC stream header announcing `totalSamples` samples (no audio frames: enough to type and time it). */
+export function flacFile(totalSamples: number, sampleRate = 44_100): Buffer {
+  const streamInfo = Buffer.alloc(34);
+  streamInfo.writeUInt16BE(4096, 0);
+  streamInfo.writeUInt16BE(4096, 2);
+  // sample rate (20 bits) | channels - 1 (3) | bits per sample - 1 (5) | total samples (36)
+  const packed = (BigInt(sampleRate) << 44n) | (1n << 41n) | (15n << 36n) | BigInt(totalSamples);
+  streamInfo.writeBigUInt64BE(packed, 10);
+  return Buffer.concat([Buffer.from('fLaC', 'latin1'), Buffer.from([0x80, 0, 0, 34]), streamInfo]);
+}
+
+/** The first Ogg page of an Opus or a Vorbis stream. */
+export function oggFile(codec: 'opus' | 'vorbis'): Buffer {
+  const packet =
+    codec === 'opus'
+      ? Buffer.concat([Buffer.from('OpusHead', 'latin1'), Buffer.from([1, 1, 0x38, 0x01, 0x80, 0xbb, 0, 0, 0, 0, 0])])
+      : Buffer.concat([
+          Buffer.from('\x01vorbis', 'latin1'),
+          Buffer.from([0, 0, 0, 0, 1, 0x44, 0xac, 0, 0]),
+          Buffer.alloc(12),
+          Buffer.from([0xb8, 1]),
+        ]);
+  const header = Buffer.alloc(28);
+  header.write('OggS', 0, 'latin1');
+  header[5] = 0x02; // first page of the stream
+  header.writeUInt32LE(1, 14); // stream serial number
+  header[26] = 1; // one segment
+  header[27] = packet.length;
+  return Buffer.concat([header, packet]);
+}
+
+/** An ADTS AAC frame header (MPEG-4, no CRC) and some payload. */
+export function adtsFile(): Buffer {
+  return Buffer.concat([Buffer.from([0xff, 0xf1, 0x50, 0x80, 0x02, 0x1f, 0xfc]), Buffer.alloc(9)]);
+}
+
+/**
+ * A minimal ISO-BMFF file: `ftyp` with `brand`, and a `moov` with one 30 s track whose handler is `handler`
+ * (`soun` for audio, `vide` for video).
+ */
+export function mp4File(brand: string, handler: 'soun' | 'vide'): Buffer {
+  const mp4a = box(
+    'mp4a',
+    Buffer.alloc(6),
+    u16(1),
+    u32(0, 0),
+    Buffer.from([0, 2, 0, 16, 0, 0, 0, 0]),
+    u32((44_100 << 16) >>> 0),
+  );
+  const stbl = box(
+    'stbl',
+    box('stsd', u32(0, 1), mp4a),
+    box('stts', u32(0, 1, 1292, 1024)),
+    box('stsc', u32(0, 1, 1, 2, 1)),
+    box('stsz', u32(0, 0, 2, 50, 50)),
+    box('stco', u32(0, 1, 0)),
+  );
+  const trak = box(
+    'trak',
+    box('tkhd', u32(7, 0, 0, 1, 0, 30_000), Buffer.alloc(60)),
+    box(
+      'mdia',
+      box('mdhd', u32(0, 0, 0, 44_100, 44_100 * 30), Buffer.from([0x55, 0xc4, 0, 0])),
+      box('hdlr', u32(0, 0), Buffer.from(handler, 'latin1'), u32(0, 0, 0), Buffer.from('x\0', 'latin1')),
+      box('minf', stbl),
+    ),
+  );
+  return Buffer.concat([
+    box('ftyp', Buffer.from(brand.padEnd(4), 'latin1'), u32(512), Buffer.from('isomiso2mp41', 'latin1')),
+    box('moov', box('mvhd', u32(0, 0, 0, 1000, 30_000), Buffer.alloc(80)), trak),
+    box('mdat', Buffer.alloc(100)),
+  ]);
+}
+
+/** A real, decodable image of the given size and format. */
+export async function imageFile(
+  width: number,
+  height: number,
+  format: 'png' | 'jpeg' | 'webp' | 'gif',
+  exifOrientation?: number,
+): Promise<Buffer> {
+  let image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
+  if (exifOrientation !== undefined) image = image.withMetadata({ orientation: exifOrientation });
+  return image.toFormat(format).toBuffer();
+}
+
+/** Answers HttpError as `{"error":{"code","message","field?"}}`, as the app's error handler does. */
+export function useHttpErrors(app: FastifyInstance): void {
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof HttpError) {
+      const field = error.field === undefined ? {} : { field: error.field };
+      return reply.code(error.status).send({ error: { code: error.code, message: error.message, ...field } });
+    }
+    return reply.code(500).send({ error: { code: 'internal-error', message: String(error) } });
+  });
+}
+
+function box(type: string, ...payloads: Buffer[]): Buffer {
+  const body = Buffer.concat(payloads);
+  const header = Buffer.alloc(8);
+  header.writeUInt32BE(8 + body.length, 0);
+  header.write(type, 4, 'latin1');
+  return Buffer.concat([header, body]);
+}
+
+function u32(...values: number[]): Buffer {
+  const bytes = Buffer.alloc(4 * values.length);
+  values.forEach((value, index) => bytes.writeUInt32BE(value, 4 * index));
+  return bytes;
+}
+
+function u16(value: number): Buffer {
+  const bytes = Buffer.alloc(2);
+  bytes.writeUInt16BE(value, 0);
+  return bytes;
+}

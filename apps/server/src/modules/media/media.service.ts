@@ -1,0 +1,237 @@
+import type { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { AUDIO_MAX_BYTES, IMAGE_MAX_BYTES, THUMBNAIL_WIDTHS, type ThumbnailWidth } from '@tonearm/contract';
+import { payloadTooLarge, unsupportedMediaType } from '../../http/errors.js';
+import type { BlobStore, StagedBlob } from '../../storage/blob-store.js';
+import { InvalidBlobKeyError } from '../../storage/blob-key.js';
+import {
+  AudioMessages,
+  DEFAULT_IMAGE_WIDTH,
+  IMAGE_MAX_PIXELS,
+  ImageMessages,
+  THUMBNAIL_FORMAT,
+} from './media.formats.js';
+import { detectImageFormat, inspectAudio, stageMetered } from './upload-inspect.js';
+
+/** Staged bytes and the key they become visible under once committed. */
+export interface PendingBlob {
+  readonly staged: StagedBlob;
+  readonly key: string;
+}
+
+/** Anything `commitAll`/`discardAll` handle: the result of `stageAudio` or `stageImage`. */
+export interface StagedMedia {
+  readonly blobs: readonly PendingBlob[];
+}
+
+export interface StagedAudio extends StagedMedia {
+  readonly staged: StagedBlob;
+  /** `<sha256>.<ext>`: content-addressed, the value for `songs.audio_key`. */
+  readonly key: string;
+  readonly sha256: string;
+  readonly mime: string;
+  readonly ext: string;
+  readonly size: number;
+  readonly durationMs: number | null;
+}
+
+export interface StagedImage extends StagedMedia {
+  /** `<sha256>.<ext>` of the upload as sent: the value for `image_key` columns. Never served (it may carry EXIF). */
+  readonly originalKey: string;
+  readonly sha256: string;
+  readonly mime: string;
+  /** `<sha256>-<width>.webp` per thumbnail width. */
+  readonly thumbnailKeys: Readonly<Record<ThumbnailWidth, string>>;
+}
+
+export interface AudioStageOptions {
+  /** Defaults to AUDIO_MAX_BYTES. */
+  maxBytes?: number;
+}
+
+export interface ImageStageOptions {
+  /** Defaults to IMAGE_MAX_BYTES. */
+  maxBytes?: number;
+  /** Defaults to IMAGE_MAX_PIXELS. */
+  maxPixels?: number;
+}
+
+/**
+ * Stages an uploaded audio file: streams it to a temp blob (413 past the limit), hashes it on the way, checks the
+ * magic bytes (415 unless MP3, FLAC, OGG/Opus, M4A/AAC or WAV) and reads its duration. Nothing is visible until
+ * `commitAll`; on any error the staged bytes are already gone.
+ */
+export async function stageAudio(
+  store: BlobStore,
+  source: Readable | Buffer,
+  field = 'songFile',
+  options: AudioStageOptions = {},
+): Promise<StagedAudio> {
+  const maxBytes = options.maxBytes ?? AUDIO_MAX_BYTES;
+  const { staged, sha256 } = await stageMetered(store, 'audio', source, {
+    maxBytes,
+    tooLarge: () => payloadTooLarge(AudioMessages.tooLarge(maxBytes), field),
+  });
+  try {
+    const { format, durationMs } = await inspectAudio(staged.tempPath, field, AudioMessages.wrongType);
+    const key = `${sha256}.${format.ext}`;
+    return {
+      staged,
+      key,
+      sha256,
+      mime: format.mime,
+      ext: format.ext,
+      size: staged.size,
+      durationMs,
+      blobs: [{ staged, key }],
+    };
+  } catch (error) {
+    await staged.discard();
+    throw error;
+  }
+}
+
+/**
+ * Stages an uploaded image and its WebP thumbnails (64, 300 and 640 px wide, turned upright by EXIF, never enlarged):
+ * 413 past the byte or pixel limit, 415 unless JPEG, PNG or WebP (or when it cannot be decoded). Nothing is visible
+ * until `commitAll`; on any error every staged byte is already gone.
+ */
+export async function stageImage(
+  store: BlobStore,
+  source: Readable | Buffer,
+  field = 'imageFile',
+  options: ImageStageOptions = {},
+): Promise<StagedImage> {
+  const maxBytes = options.maxBytes ?? IMAGE_MAX_BYTES;
+  const { staged, sha256 } = await stageMetered(store, 'image', source, {
+    maxBytes,
+    tooLarge: () => payloadTooLarge(ImageMessages.tooLarge(maxBytes), field),
+  });
+  const blobs: PendingBlob[] = [];
+  try {
+    const format = await detectImageFormat(staged.tempPath, field, ImageMessages.wrongType);
+    const originalKey = `${sha256}.${format.ext}`;
+    blobs.push({ staged, key: originalKey });
+    const thumbnailKeys = {} as Record<ThumbnailWidth, string>;
+    for (const [width, bytes] of await renderThumbnails(
+      staged.tempPath,
+      field,
+      options.maxPixels ?? IMAGE_MAX_PIXELS,
+    )) {
+      const key = thumbnailKey(sha256, width);
+      blobs.push({ staged: await store.stage('image', bytes), key });
+      thumbnailKeys[width] = key;
+    }
+    return { originalKey, sha256, mime: format.mime, thumbnailKeys, blobs };
+  } catch (error) {
+    await staged.discard();
+    await discardBlobs(blobs);
+    throw error;
+  }
+}
+
+async function renderThumbnails(
+  filePath: string,
+  field: string,
+  maxPixels: number,
+): Promise<[ThumbnailWidth, Buffer][]> {
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ width, height } = await sharp(filePath).metadata());
+  } catch {
+    throw unsupportedMediaType(ImageMessages.unreadable, field);
+  }
+  if (!width || !height) throw unsupportedMediaType(ImageMessages.unreadable, field);
+  if (width * height > maxPixels) throw payloadTooLarge(ImageMessages.tooManyPixels(maxPixels), field);
+
+  // One at a time: peak memory stays that of a single decode, which matters for large photos.
+  const thumbnails: [ThumbnailWidth, Buffer][] = [];
+  for (const thumbnailWidth of THUMBNAIL_WIDTHS) {
+    try {
+      const bytes = await sharp(filePath, { limitInputPixels: maxPixels, failOn: 'error' })
+        .autoOrient()
+        // The height cap keeps a freak panorama (100 × 100000) from producing a huge "thumbnail".
+        .resize({ width: thumbnailWidth, height: thumbnailWidth * 3, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 80 })
+        .toBuffer();
+      thumbnails.push([thumbnailWidth, bytes]);
+    } catch {
+      throw unsupportedMediaType(ImageMessages.unreadable, field);
+    }
+  }
+  return thumbnails;
+}
+
+/**
+ * Makes every staged blob visible under its key (atomic renames). Call it as the last step inside the DB transaction
+ * that writes the rows referencing the keys: if a commit fails, the transaction rolls back and the not yet committed
+ * blobs are discarded; blobs committed before a failure are unreferenced and removed by the start-up sweep.
+ */
+export async function commitAll(items: readonly (StagedMedia | null | undefined)[]): Promise<void> {
+  const blobs = items.flatMap((item) => item?.blobs ?? []);
+  for (const [index, blob] of blobs.entries()) {
+    try {
+      await blob.staged.commit(blob.key);
+    } catch (error) {
+      await discardBlobs(blobs.slice(index));
+      throw error;
+    }
+  }
+}
+
+/**
+ * Removes every staged blob that was not committed. Never throws, so it is safe in a `catch` that rethrows the real
+ * error; a temp file it cannot remove is left to `BlobStore.sweepTemp`.
+ */
+export async function discardAll(items: readonly (StagedMedia | null | undefined)[]): Promise<void> {
+  await discardBlobs(items.flatMap((item) => item?.blobs ?? []));
+}
+
+async function discardBlobs(blobs: readonly PendingBlob[]): Promise<void> {
+  await Promise.allSettled(blobs.map((blob) => blob.staged.discard()));
+}
+
+/**
+ * Deletes an image and its thumbnails. Images are content-addressed, so two rows can share one (the same cover on two
+ * songs): call this only once no row references `originalKey` any more.
+ */
+export async function deleteImageSet(store: BlobStore, originalKey: string): Promise<void> {
+  const match = ORIGINAL_IMAGE_KEY.exec(originalKey);
+  if (!match?.[1]) throw new InvalidBlobKeyError(originalKey);
+  const sha256 = match[1];
+  await Promise.all([
+    store.delete('image', originalKey),
+    ...THUMBNAIL_WIDTHS.map((width) => store.delete('image', thumbnailKey(sha256, width))),
+  ]);
+}
+
+const ORIGINAL_IMAGE_KEY = /^([0-9a-f]{64})\.(?:jpg|png|webp)$/;
+
+/** Whether `key` names an uploaded image as `stageImage` keys it (`<sha256>.<jpg|png|webp>`). */
+export function isOriginalImageKey(key: string): boolean {
+  return ORIGINAL_IMAGE_KEY.test(key);
+}
+
+/**
+ * The blob served for an image at a width: its `<sha256>-<width>.webp` thumbnail (640 when no width is given). Null
+ * when `originalKey` is not an image key made by `stageImage`.
+ */
+export function imageKeyFor(originalKey: string, width: ThumbnailWidth = DEFAULT_IMAGE_WIDTH): string | null {
+  const sha256 = ORIGINAL_IMAGE_KEY.exec(originalKey)?.[1];
+  return sha256 ? thumbnailKey(sha256, width) : null;
+}
+
+function thumbnailKey(sha256: string, width: ThumbnailWidth): string {
+  return `${sha256}-${width}.${THUMBNAIL_FORMAT.ext}`;
+}
+
+/** The URL path of a song's audio on this server (what `Song.link` points at). */
+export function audioUrl(audioKey: string): string {
+  return `/media/audio/${audioKey}`;
+}
+
+/** The URL path of an image on this server (what `imgLink`/`image` point at); no width means the 640 px thumbnail. */
+export function imageUrl(originalKey: string, width?: ThumbnailWidth): string {
+  return width === undefined ? `/media/images/${originalKey}` : `/media/images/${originalKey}?w=${width}`;
+}

@@ -1,0 +1,295 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { DB, PlaylistRow } from '../../db/schema.js';
+
+export interface NewPlaylist {
+  owner_id: number;
+  name: string;
+  type: string;
+  is_public: number;
+  image_key: string | null;
+  created_at: string;
+}
+
+export interface PlaylistPatch {
+  name?: string;
+  type?: string;
+  is_public?: number;
+  image_key?: string | null;
+}
+
+export type PlaylistScope = { kind: 'all' } | { kind: 'visible'; userId: number } | { kind: 'owner'; ownerId: number };
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** A write that names songs: either done, or refused because some ids are not in the catalogue (nothing written). */
+export type SongsWrite<T> = { ok: T } | { missingSongs: number[] };
+
+export type AddSongResult = 'added' | 'duplicate' | 'no-song' | 'no-playlist';
+
+export interface PlaylistsRepository {
+  find(id: number): Promise<PlaylistRow | undefined>;
+  /** Song ids of each playlist, in position order. */
+  songIds(playlistIds: readonly number[]): Promise<Map<number, number[]>>;
+  list(scope: PlaylistScope, page: Page): Promise<PlaylistRow[]>;
+  userExists(id: number): Promise<boolean>;
+  /**
+   * Inserts the playlist and its songs (positions 0..n-1) in one transaction; `beforeCommit` runs last inside it (it
+   * commits the cover blobs), so a failure anywhere leaves neither row nor blob.
+   */
+  create(
+    playlist: NewPlaylist,
+    songIds: readonly number[],
+    beforeCommit: () => Promise<void>,
+  ): Promise<SongsWrite<PlaylistRow>>;
+  /**
+   * Updates the playlist and, when `songIds` is given, replaces its songs with that list (songs already present keep
+   * their added_at). One transaction; `beforeCommit` as for create. Undefined `ok` when the playlist is gone.
+   */
+  update(
+    id: number,
+    patch: PlaylistPatch,
+    songIds: readonly number[] | undefined,
+    addedAt: string,
+    beforeCommit: () => Promise<void>,
+  ): Promise<SongsWrite<PlaylistRow | undefined>>;
+  delete(id: number): Promise<boolean>;
+  /** Appends a song at the end. */
+  addSong(playlistId: number, songId: number, addedAt: string): Promise<AddSongResult>;
+  /** Removes a song and closes the gap, so positions stay 0..n-1. False when the song was not in the playlist. */
+  removeSong(playlistId: number, songId: number): Promise<boolean>;
+  /**
+   * Rewrites the order in one transaction: `plan` receives the current song ids (position order) and answers the new
+   * order (or throws to refuse, leaving everything as it was).
+   */
+  reorder(playlistId: number, plan: (current: number[]) => readonly number[]): Promise<boolean>;
+}
+
+/** Keeps IN lists and multi-row inserts well under SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+async function existingSongIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
+  const found = new Set<number>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db.selectFrom('songs').select('id').where('id', 'in', part).execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+async function missingSongs(db: Db, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = await existingSongIds(db, ids);
+  return [...new Set(ids)].filter((id) => !found.has(id));
+}
+
+async function currentSongs(db: Db, playlistId: number): Promise<{ song_id: number; added_at: string }[]> {
+  return db
+    .selectFrom('playlist_songs')
+    .select(['song_id', 'added_at'])
+    .where('playlist_id', '=', playlistId)
+    .orderBy('position')
+    .orderBy('added_at')
+    .orderBy('song_id')
+    .execute();
+}
+
+/**
+ * Makes the positions of a playlist 0..n-1 again, keeping their order, and answers n. Gaps appear when a song is
+ * removed here or deleted from the catalogue (its rows cascade away); only rows whose position changes are written.
+ */
+async function packPositions(db: Db, playlistId: number): Promise<number> {
+  const rows = await db
+    .selectFrom('playlist_songs')
+    .select(['song_id', 'position'])
+    .where('playlist_id', '=', playlistId)
+    .orderBy('position')
+    .orderBy('added_at')
+    .orderBy('song_id')
+    .execute();
+  for (const [index, row] of rows.entries()) {
+    if (row.position === index) continue;
+    await db
+      .updateTable('playlist_songs')
+      .set({ position: index })
+      .where('playlist_id', '=', playlistId)
+      .where('song_id', '=', row.song_id)
+      .execute();
+  }
+  return rows.length;
+}
+
+/** Answers the number of songs, first packing the positions when they have a gap (cheap check: max + 1 = count). */
+async function densePositions(db: Db, playlistId: number): Promise<number> {
+  const stats = await db
+    .selectFrom('playlist_songs')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max<number | null>('position').as('max')])
+    .where('playlist_id', '=', playlistId)
+    .executeTakeFirstOrThrow();
+  return (stats.max ?? -1) + 1 === stats.count ? stats.count : packPositions(db, playlistId);
+}
+
+/** Replaces the songs of a playlist by `songs`, in that order, positions 0..n-1. */
+async function writeSongs(
+  db: Db,
+  playlistId: number,
+  songs: readonly { song_id: number; added_at: string }[],
+): Promise<void> {
+  await db.deleteFrom('playlist_songs').where('playlist_id', '=', playlistId).execute();
+  const rows = songs.map((song, position) => ({ playlist_id: playlistId, ...song, position }));
+  for (const part of chunks(rows)) await db.insertInto('playlist_songs').values(part).execute();
+}
+
+export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): PlaylistsRepository {
+  /** PostgreSQL: serialises writers of one playlist (positions are read, then written). SQLite runs one at a time. */
+  const lockPlaylist = (trx: Transaction<DB>, id: number) =>
+    trx
+      .selectFrom('playlists')
+      .select('id')
+      .where('id', '=', id)
+      .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst();
+
+  return {
+    find(id) {
+      return db.selectFrom('playlists').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async songIds(playlistIds) {
+      const result = new Map<number, number[]>(playlistIds.map((id) => [id, []]));
+      for (const part of chunks([...new Set(playlistIds)])) {
+        const rows = await db
+          .selectFrom('playlist_songs')
+          .select(['playlist_id', 'song_id'])
+          .where('playlist_id', 'in', part)
+          .orderBy('playlist_id')
+          .orderBy('position')
+          .orderBy('added_at')
+          .orderBy('song_id')
+          .execute();
+        for (const row of rows) result.get(row.playlist_id)?.push(row.song_id);
+      }
+      return result;
+    },
+
+    list(scope, page) {
+      let query = db.selectFrom('playlists').selectAll();
+      if (scope.kind === 'owner') query = query.where('owner_id', '=', scope.ownerId);
+      if (scope.kind === 'visible') {
+        query = query.where((eb) => eb.or([eb('owner_id', '=', scope.userId), eb('is_public', '=', 1)]));
+      }
+      return query.orderBy('id').limit(page.limit).offset(page.offset).execute();
+    },
+
+    async userExists(id) {
+      return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+
+    create(playlist, songIds, beforeCommit) {
+      return db.transaction().execute(async (trx) => {
+        const missing = await missingSongs(trx, songIds);
+        if (missing.length > 0) return { missingSongs: missing };
+        const row = await trx.insertInto('playlists').values(playlist).returningAll().executeTakeFirstOrThrow();
+        const songs = songIds.map((song_id) => ({ song_id, added_at: playlist.created_at }));
+        await writeSongs(trx, row.id, songs);
+        await beforeCommit();
+        return { ok: row };
+      });
+    },
+
+    update(id, patch, songIds, addedAt, beforeCommit) {
+      return db.transaction().execute(async (trx): Promise<SongsWrite<PlaylistRow | undefined>> => {
+        if ((await lockPlaylist(trx, id)) === undefined) return { ok: undefined };
+        if (songIds !== undefined) {
+          const missing = await missingSongs(trx, songIds);
+          if (missing.length > 0) return { missingSongs: missing };
+          const before = new Map((await currentSongs(trx, id)).map((s) => [s.song_id, s.added_at]));
+          await writeSongs(
+            trx,
+            id,
+            songIds.map((song_id) => ({ song_id, added_at: before.get(song_id) ?? addedAt })),
+          );
+        }
+        const row =
+          Object.keys(patch).length === 0
+            ? await trx.selectFrom('playlists').selectAll().where('id', '=', id).executeTakeFirst()
+            : await trx.updateTable('playlists').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+        await beforeCommit();
+        return { ok: row };
+      });
+    },
+
+    async delete(id) {
+      // playlist_songs rows go with it (ON DELETE CASCADE).
+      const result = await db.deleteFrom('playlists').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    addSong(playlistId, songId, addedAt) {
+      return db.transaction().execute(async (trx): Promise<AddSongResult> => {
+        if ((await lockPlaylist(trx, playlistId)) === undefined) return 'no-playlist';
+        if ((await missingSongs(trx, [songId])).length > 0) return 'no-song';
+        const present = await trx
+          .selectFrom('playlist_songs')
+          .select('song_id')
+          .where('playlist_id', '=', playlistId)
+          .where('song_id', '=', songId)
+          .executeTakeFirst();
+        if (present !== undefined) return 'duplicate';
+        const count = await densePositions(trx, playlistId);
+        await trx
+          .insertInto('playlist_songs')
+          .values({ playlist_id: playlistId, song_id: songId, position: count, added_at: addedAt })
+          .execute();
+        return 'added';
+      });
+    },
+
+    removeSong(playlistId, songId) {
+      return db.transaction().execute(async (trx) => {
+        if ((await lockPlaylist(trx, playlistId)) === undefined) return false;
+        const removed = await trx
+          .deleteFrom('playlist_songs')
+          .where('playlist_id', '=', playlistId)
+          .where('song_id', '=', songId)
+          .returning('position')
+          .executeTakeFirst();
+        if (removed === undefined) return false;
+        await trx
+          .updateTable('playlist_songs')
+          .set((eb) => ({ position: eb('position', '-', 1) }))
+          .where('playlist_id', '=', playlistId)
+          .where('position', '>', removed.position)
+          .execute();
+        await densePositions(trx, playlistId);
+        return true;
+      });
+    },
+
+    reorder(playlistId, plan) {
+      return db.transaction().execute(async (trx) => {
+        if ((await lockPlaylist(trx, playlistId)) === undefined) return false;
+        const songs = await currentSongs(trx, playlistId);
+        const addedAt = new Map(songs.map((s) => [s.song_id, s.added_at]));
+        const order = plan(songs.map((s) => s.song_id));
+        await writeSongs(
+          trx,
+          playlistId,
+          order.map((song_id) => ({ song_id, added_at: addedAt.get(song_id) ?? '' })),
+        );
+        return true;
+      });
+    },
+  };
+}

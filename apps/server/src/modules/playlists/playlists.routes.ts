@@ -1,0 +1,186 @@
+import {
+  IMAGE_MAX_BYTES,
+  IdParam,
+  Paging,
+  Playlist,
+  PlaylistFormFields,
+  PlaylistListResponse,
+  PlaylistMessages,
+  PlaylistOrderRequest,
+  PlaylistUpdateFields,
+  ServerMessages,
+} from '@tonearm/contract';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App, AppDeps } from '../../http/app-types.js';
+import { badRequest, unsupportedMediaType } from '../../http/errors.js';
+import { MultipartMessages, readMultipart } from '../../http/multipart.js';
+import { sendText, textResponse } from '../../http/text-response.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { requireUser } from '../auth/auth.plugin.js';
+import { commitAll, discardAll, stageImage, type StagedImage } from '../media/media.service.js';
+import { toPlaylistJson } from './playlist-json.js';
+import type { CoverUpload, PlaylistView, PlaylistsService } from './playlists.service.js';
+
+const tags = ['playlists'];
+const PlaylistSongParams = z.object({
+  playlistId: z.coerce.number().int().positive(),
+  songId: z.coerce.number().int().positive(),
+});
+
+/** The multipart field of the cover image. */
+export const COVER_FIELD = 'image';
+
+interface PlaylistForm {
+  fields: Record<string, unknown>;
+  cover: StagedImage | null;
+}
+
+const present = (view: PlaylistView) => toPlaylistJson(view.row, view.songIds);
+
+/**
+ * The create/edit form: multipart (with an optional cover streamed to a staged blob), or JSON without a cover (where
+ * `songs` may also be a plain array). Anything else is a 415.
+ */
+async function readPlaylistForm(request: FastifyRequest, blobs: BlobStore | null): Promise<PlaylistForm> {
+  if (request.isMultipart()) {
+    if (blobs === null) throw new Error('playlist covers need a blob store');
+    const form = await readMultipart<StagedImage>(request, {
+      files: { [COVER_FIELD]: (file) => stageImage(blobs, file, COVER_FIELD) },
+      discard: (staged) => discardAll(staged),
+      maxFileBytes: IMAGE_MAX_BYTES,
+    });
+    return { fields: form.fields, cover: form.files[COVER_FIELD] ?? null };
+  }
+  const body: unknown = request.body;
+  if (request.headers['content-type']?.startsWith('application/json') !== true) {
+    throw unsupportedMediaType(MultipartMessages.notMultipart);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('Request body must be a JSON object');
+  }
+  const fields = { ...(body as Record<string, unknown>) };
+  if (Array.isArray(fields.songs)) fields.songs = JSON.stringify(fields.songs);
+  return { fields, cover: null };
+}
+
+function parseFields<T>(schema: z.ZodType<T>, fields: Record<string, unknown>): T {
+  const parsed = schema.safeParse(fields);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const dotted = issue?.path.join('.');
+  const field = dotted === '' ? undefined : dotted;
+  const missing = issue?.code === 'invalid_type' && issue.message.endsWith('received undefined');
+  throw badRequest(missing ? `${field ?? 'value'} is required` : (issue?.message ?? 'Invalid playlist'), field);
+}
+
+/** Runs `work` with the staged cover as a CoverUpload; whatever happens, a cover that was not committed is removed. */
+async function withCover<T>(cover: StagedImage | null, work: (upload: CoverUpload | null) => Promise<T>): Promise<T> {
+  try {
+    return await work(cover && { key: cover.originalKey, commit: () => commitAll([cover]) });
+  } finally {
+    // A no-op for committed blobs; removes the staged bytes after any failure.
+    await discardAll([cover]);
+  }
+}
+
+/** DESIGN §4 Playlist. Every route needs a session; the service decides owner/admin/public access. */
+export function playlistsRoutes(app: App, { blobs }: AppDeps, playlists: PlaylistsService): void {
+  app.get(
+    '/api/playlists',
+    { schema: { tags, querystring: Paging, response: { 200: PlaylistListResponse } } },
+    async (request) => (await playlists.list(await requireUser(request), request.query)).map(present),
+  );
+
+  app.get(
+    '/api/playlists/admin',
+    { schema: { tags, querystring: Paging, response: { 200: PlaylistListResponse } } },
+    async (request) => (await playlists.listAll(await requireUser(request), request.query)).map(present),
+  );
+
+  app.get(
+    '/api/playlists/user/:id',
+    { schema: { tags, params: IdParam, querystring: Paging, response: { 200: PlaylistListResponse } } },
+    async (request) => {
+      const actor = await requireUser(request);
+      return (await playlists.listOfUser(actor, request.params.id, request.query)).map(present);
+    },
+  );
+
+  app.get('/api/playlists/:id', { schema: { tags, params: IdParam, response: { 200: Playlist } } }, async (request) =>
+    present(await playlists.get(await requireUser(request), request.params.id)),
+  );
+
+  app.post('/api/playlists', { schema: { tags, response: { 201: Playlist } } }, async (request, reply) => {
+    const actor = await requireUser(request);
+    const { fields, cover } = await readPlaylistForm(request, blobs);
+    const view = await withCover(cover, (upload) =>
+      playlists.create(actor, parseFields(PlaylistFormFields, fields), upload),
+    );
+    return reply.status(201).send(present(view));
+  });
+
+  app.put(
+    '/api/playlists/updatePlaylist/:id',
+    { schema: { tags, params: IdParam, response: { 200: Playlist } } },
+    async (request) => {
+      const actor = await requireUser(request);
+      await playlists.assertWritable(actor, request.params.id);
+      const { fields, cover } = await readPlaylistForm(request, blobs);
+      const view = await withCover(cover, (upload) =>
+        playlists.update(actor, request.params.id, parseFields(PlaylistUpdateFields, fields), upload),
+      );
+      return present(view);
+    },
+  );
+
+  app.put(
+    '/api/playlists/:id/order',
+    { schema: { tags, params: IdParam, body: PlaylistOrderRequest, response: { 200: Playlist } } },
+    async (request) => {
+      const actor = await requireUser(request);
+      return present(await playlists.reorder(actor, request.params.id, request.body.songIds));
+    },
+  );
+
+  app.put(
+    '/api/playlists/:playlistId/songs/:songId',
+    {
+      schema: { tags, params: PlaylistSongParams, response: { 200: textResponse(ServerMessages.songAddedToPlaylist) } },
+    },
+    async (request, reply) => {
+      const actor = await requireUser(request);
+      await playlists.addSong(actor, request.params.playlistId, request.params.songId);
+      sendText(reply, 200, ServerMessages.songAddedToPlaylist);
+      return reply;
+    },
+  );
+
+  app.delete(
+    '/api/playlists/:playlistId/songs/:songId',
+    {
+      schema: {
+        tags,
+        params: PlaylistSongParams,
+        response: { 200: textResponse(ServerMessages.songRemovedFromPlaylist) },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requireUser(request);
+      await playlists.removeSong(actor, request.params.playlistId, request.params.songId);
+      sendText(reply, 200, ServerMessages.songRemovedFromPlaylist);
+      return reply;
+    },
+  );
+
+  app.delete(
+    '/api/playlists/:id',
+    { schema: { tags, params: IdParam, response: { 200: textResponse(PlaylistMessages.playlistDeleted) } } },
+    async (request, reply) => {
+      const actor = await requireUser(request);
+      await playlists.remove(actor, request.params.id);
+      sendText(reply, 200, PlaylistMessages.playlistDeleted);
+      return reply;
+    },
+  );
+}

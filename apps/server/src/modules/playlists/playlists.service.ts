@@ -1,0 +1,172 @@
+import {
+  PAGE_LIMIT_MAX,
+  PlaylistMessages,
+  ServerMessages,
+  type PlaylistFormFields,
+  type PlaylistUpdateFields,
+} from '@tonearm/contract';
+import type { PlaylistRow, UserRow } from '../../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { isPermutationOf } from './playlist-order.rules.js';
+import type { Page, PlaylistPatch, PlaylistScope, PlaylistsRepository, SongsWrite } from './playlists.repository.js';
+
+/** Who is asking. */
+export type Actor = Pick<UserRow, 'id' | 'role'>;
+
+/** A playlist with its song ids in order: what the routes present. */
+export interface PlaylistView {
+  row: PlaylistRow;
+  songIds: number[];
+}
+
+/** A staged cover image: its key, and the commit that makes it visible (run inside the DB transaction). */
+export interface CoverUpload {
+  key: string;
+  commit: () => Promise<void>;
+}
+
+const isAdmin = (actor: Actor) => actor.role === 'ADMIN';
+const isOwner = (actor: Actor, playlist: PlaylistRow) => playlist.owner_id === actor.id;
+
+const playlistNotFound = () => notFound(ServerMessages.notFound);
+
+function unwrapSongs<T>(result: SongsWrite<T>): T {
+  if ('missingSongs' in result) {
+    throw badRequest(`${PlaylistMessages.unknownSongs} ${result.missingSongs.join(', ')}`, 'songs');
+  }
+  return result.ok;
+}
+
+const noCover = () => Promise.resolve();
+
+/**
+ * Playlists (DESIGN §4). Reading: public playlists to every signed-in user, private ones to their owner and admins
+ * only; to anyone else a private playlist does not exist (404). Writing: the owner or an admin; another user who can
+ * see a public playlist gets 403.
+ */
+export class PlaylistsService {
+  constructor(
+    private readonly playlists: PlaylistsRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** GET /api/playlists: own and public ones; admins see all. */
+  list(actor: Actor, page: Partial<Page>): Promise<PlaylistView[]> {
+    const scope: PlaylistScope = isAdmin(actor) ? { kind: 'all' } : { kind: 'visible', userId: actor.id };
+    return this.listScope(scope, page);
+  }
+
+  /** GET /api/playlists/admin: every playlist, admins only. */
+  listAll(actor: Actor, page: Partial<Page>): Promise<PlaylistView[]> {
+    if (!isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    return this.listScope({ kind: 'all' }, page);
+  }
+
+  /** GET /api/playlists/user/{id}: all of a user's playlists, to that user or an admin. */
+  async listOfUser(actor: Actor, userId: number, page: Partial<Page>): Promise<PlaylistView[]> {
+    if (actor.id !== userId && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    if (actor.id !== userId && !(await this.playlists.userExists(userId))) throw notFound(ServerMessages.notFound);
+    return this.listScope({ kind: 'owner', ownerId: userId }, page);
+  }
+
+  async get(actor: Actor, id: number): Promise<PlaylistView> {
+    return this.view(await this.readable(actor, id));
+  }
+
+  async create(actor: Actor, fields: PlaylistFormFields, cover: CoverUpload | null): Promise<PlaylistView> {
+    const row = unwrapSongs(
+      await this.playlists.create(
+        {
+          owner_id: actor.id,
+          name: fields.name,
+          type: fields.type,
+          is_public: fields.isPublic ? 1 : 0,
+          image_key: cover?.key ?? null,
+          created_at: this.now().toISOString(),
+        },
+        fields.songs,
+        cover?.commit ?? noCover,
+      ),
+    );
+    return { row, songIds: [...fields.songs] };
+  }
+
+  /** Refuses early (before an upload is read) when the caller may not change this playlist. */
+  async assertWritable(actor: Actor, id: number): Promise<void> {
+    await this.writable(actor, id);
+  }
+
+  async update(
+    actor: Actor,
+    id: number,
+    fields: PlaylistUpdateFields,
+    cover: CoverUpload | null,
+  ): Promise<PlaylistView> {
+    await this.writable(actor, id);
+    const patch: PlaylistPatch = {};
+    if (fields.name !== undefined) patch.name = fields.name;
+    if (fields.type !== undefined) patch.type = fields.type;
+    if (fields.isPublic !== undefined) patch.is_public = fields.isPublic ? 1 : 0;
+    if (cover !== null) patch.image_key = cover.key;
+    else if (fields.removeImage === true) patch.image_key = null;
+    const row = unwrapSongs(
+      await this.playlists.update(id, patch, fields.songs, this.now().toISOString(), cover?.commit ?? noCover),
+    );
+    if (row === undefined) throw playlistNotFound();
+    return this.view(row);
+  }
+
+  async remove(actor: Actor, id: number): Promise<void> {
+    await this.writable(actor, id);
+    if (!(await this.playlists.delete(id))) throw playlistNotFound();
+  }
+
+  async addSong(actor: Actor, playlistId: number, songId: number): Promise<void> {
+    await this.writable(actor, playlistId);
+    const result = await this.playlists.addSong(playlistId, songId, this.now().toISOString());
+    if (result === 'no-playlist') throw playlistNotFound();
+    if (result === 'no-song') throw notFound(PlaylistMessages.songNotFound);
+    if (result === 'duplicate') throw conflict(ServerMessages.songAlreadyInPlaylist);
+  }
+
+  async removeSong(actor: Actor, playlistId: number, songId: number): Promise<void> {
+    await this.writable(actor, playlistId);
+    if (!(await this.playlists.removeSong(playlistId, songId))) throw notFound(PlaylistMessages.songNotInPlaylist);
+  }
+
+  /** The new order must be a permutation of the current songs (checked inside the transaction). */
+  async reorder(actor: Actor, playlistId: number, songIds: readonly number[]): Promise<PlaylistView> {
+    await this.writable(actor, playlistId);
+    const done = await this.playlists.reorder(playlistId, (current) => {
+      if (!isPermutationOf(current, songIds)) throw badRequest(PlaylistMessages.orderNotPermutation, 'songIds');
+      return songIds;
+    });
+    if (!done) throw playlistNotFound();
+    return this.get(actor, playlistId);
+  }
+
+  private async listScope(scope: PlaylistScope, page: Partial<Page>): Promise<PlaylistView[]> {
+    const rows = await this.playlists.list(scope, { limit: page.limit ?? PAGE_LIMIT_MAX, offset: page.offset ?? 0 });
+    const songIds = await this.playlists.songIds(rows.map((row) => row.id));
+    return rows.map((row) => ({ row, songIds: songIds.get(row.id) ?? [] }));
+  }
+
+  private async view(row: PlaylistRow): Promise<PlaylistView> {
+    const songIds = await this.playlists.songIds([row.id]);
+    return { row, songIds: songIds.get(row.id) ?? [] };
+  }
+
+  /** A private playlist of someone else does not exist for the caller: same 404 as a missing one. */
+  private async readable(actor: Actor, id: number): Promise<PlaylistRow> {
+    const playlist = await this.playlists.find(id);
+    if (playlist === undefined) throw playlistNotFound();
+    if (playlist.is_public !== 1 && !isOwner(actor, playlist) && !isAdmin(actor)) throw playlistNotFound();
+    return playlist;
+  }
+
+  private async writable(actor: Actor, id: number): Promise<PlaylistRow> {
+    const playlist = await this.readable(actor, id);
+    if (!isOwner(actor, playlist) && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    return playlist;
+  }
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+export interface RecentPlayRow {
+  songId: number;
+  playedAt: string;
+}
+
+export interface PlaysRepository {
+  songExists(songId: number): Promise<boolean>;
+  /** Appends a play and trims the user's history to its newest `keep` plays, in one transaction. */
+  record(userId: number, songId: number, playedAt: string, keep: number): Promise<void>;
+  /** The user's distinct songs by their latest play, most recent first. */
+  recent(userId: number, limit: number): Promise<RecentPlayRow[]>;
+}
+
+export function createPlaysRepository(db: Kysely<DB>): PlaysRepository {
+  return {
+    async songExists(songId) {
+      return (await db.selectFrom('songs').select('id').where('id', '=', songId).executeTakeFirst()) !== undefined;
+    },
+
+    async record(userId, songId, playedAt, keep) {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('plays').values({ user_id: userId, song_id: songId, played_at: playedAt }).execute();
+        // The oldest play still kept; everything older goes. Walks at most `keep` entries of (user_id, played_at).
+        const cutoff = await trx
+          .selectFrom('plays')
+          .select('played_at')
+          .where('user_id', '=', userId)
+          .orderBy('played_at', 'desc')
+          .limit(1)
+          .offset(keep - 1)
+          .executeTakeFirst();
+        if (cutoff !== undefined) {
+          await trx
+            .deleteFrom('plays')
+            .where('user_id', '=', userId)
+            .where('played_at', '<', cutoff.played_at)
+            .execute();
+        }
+      });
+    },
+
+    async recent(userId, limit) {
+      // Latest play per song; id breaks ties between plays recorded in the same millisecond (ids only grow).
+      const rows = await db
+        .selectFrom('plays')
+        .select((eb) => ['song_id', eb.fn.max('played_at').as('played_at'), eb.fn.max('id').as('last_id')])
+        .where('user_id', '=', userId)
+        .groupBy('song_id')
+        .orderBy('played_at', 'desc')
+        .orderBy('last_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ songId: row.song_id, playedAt: row.played_at }));
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { PlaylistMessages, RECENT_SONGS_MAX, type RecentPlay } from '@tonearm/contract';
+import { notFound } from '../../http/errors.js';
+import type { PlaysRepository } from './plays.repository.js';
+
+/**
+ * Plays kept per user. Enough history for the recent list (10 distinct songs) even after long repeats of one song,
+ * while keeping the per-user query bounded however long someone listens.
+ */
+export const PLAY_HISTORY_MAX = 1000;
+
+/**
+ * Server-side play history, so the recent list (SPEC §4: most recent first, no duplicates, at most 10) follows a user
+ * from one device to another.
+ */
+export class PlaysService {
+  constructor(
+    private readonly plays: PlaysRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async record(userId: number, songId: number): Promise<void> {
+    if (!(await this.plays.songExists(songId))) throw notFound(PlaylistMessages.songNotFound);
+    await this.plays.record(userId, songId, this.now().toISOString(), PLAY_HISTORY_MAX);
+  }
+
+  recent(userId: number): Promise<RecentPlay[]> {
+    return this.plays.recent(userId, RECENT_SONGS_MAX);
+  }
+}

@@ -1,0 +1,13 @@
+import { SearchQuery, SearchResponse } from '@tonearm/contract';
+import type { App } from '../../http/app-types.js';
+import { requireUser } from '../auth/auth.plugin.js';
+import type { SearchService } from './search.service.js';
+
+/** `GET /api/search?q=&limit=`: any signed-in user (401 otherwise). */
+export function searchRoutes(app: App, search: SearchService): void {
+  app.get(
+    '/api/search',
+    { schema: { tags: ['search'], querystring: SearchQuery, response: { 200: SearchResponse } } },
+    async (request) => search.query(await requireUser(request), request.query.q, request.query.limit),
+  );
+}

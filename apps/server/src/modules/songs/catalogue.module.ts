@@ -1,0 +1,70 @@
+import type { App, AppDeps } from '../../http/app-types.js';
+import { registerMultipart } from '../../http/multipart.js';
+import { createBlobReferencesRepository } from '../../maintenance/blob-references.repository.js';
+import { createBlobReleaser } from '../../maintenance/blob-release.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { createArtistsRepository } from '../artists/artists.repository.js';
+import { artistsReadRoutes, artistsWriteRoutes } from '../artists/artists.routes.js';
+import { ArtistsService } from '../artists/artists.service.js';
+import { sessionUserId } from '../auth/auth.plugin.js';
+import { createLikesRepository } from '../likes/likes.repository.js';
+import { likesRoutes } from '../likes/likes.routes.js';
+import { LikesService } from '../likes/likes.service.js';
+import { mediaRoutes } from '../media/media.routes.js';
+import { createPlaylistsRepository } from '../playlists/playlists.repository.js';
+import { createSearchRepository } from '../search/search.repository.js';
+import { searchRoutes } from '../search/search.routes.js';
+import { SearchService } from '../search/search.service.js';
+import { createUsersPhotoRepository } from '../users/users-photo.repository.js';
+import { usersPhotoRoutes } from '../users/users-photo.routes.js';
+import { UsersPhotoService } from '../users/users-photo.service.js';
+import { createSongsRepository } from './songs.repository.js';
+import { songsReadRoutes, songsWriteRoutes } from './songs.routes.js';
+import { SongsService } from './songs.service.js';
+
+/** The catalogue's services over one database and blob store: used by the HTTP routes, the demo seed and the import. */
+export interface Catalogue {
+  songs: SongsService;
+  artists: ArtistsService;
+  likes: LikesService;
+  search: SearchService;
+  photos: UsersPhotoService;
+}
+
+export function createCatalogue({ db, dialect }: Pick<AppDeps, 'db' | 'dialect'>, store: BlobStore | null): Catalogue {
+  const references = createBlobReferencesRepository(db);
+  // Without a store (tests of other modules) there are no blobs to release.
+  const releaseBlobs = store === null ? () => Promise.resolve() : createBlobReleaser(store, references);
+  const artistsRepository = createArtistsRepository(db);
+  const searchRepository = createSearchRepository(db, dialect);
+  const songs = new SongsService(createSongsRepository(db), artistsRepository, searchRepository, releaseBlobs);
+  return {
+    songs,
+    artists: new ArtistsService(artistsRepository, releaseBlobs),
+    likes: new LikesService(createLikesRepository(db), songs),
+    search: new SearchService(searchRepository, songs, artistsRepository, createPlaylistsRepository(db, dialect)),
+    photos: new UsersPhotoService(createUsersPhotoRepository(db), releaseBlobs),
+  };
+}
+
+/**
+ * Artists, songs, likes, search, profile photos and the media routes. Reads need a session; catalogue writes need an
+ * admin; uploads (and media) need the blob store, so without one only the reads are registered.
+ */
+export async function registerCatalogue(app: App, deps: AppDeps): Promise<void> {
+  const catalogue = createCatalogue(deps, deps.blobs);
+  artistsReadRoutes(app, catalogue.artists);
+  songsReadRoutes(app, catalogue.songs);
+  likesRoutes(app, catalogue.likes);
+  searchRoutes(app, catalogue.search);
+  const store = deps.blobs;
+  if (store === null) return;
+  await app.register(async (scope) => {
+    await registerMultipart(scope);
+    artistsWriteRoutes(scope, catalogue.artists, store);
+    songsWriteRoutes(scope, catalogue.songs, store);
+    usersPhotoRoutes(scope, catalogue.photos, store);
+  });
+  // Audio is the hot path: the session check is the cached one (no query per range request).
+  await app.register(mediaRoutes, { store, authenticate: async (request) => (await sessionUserId(request)) !== null });
+}

@@ -1,0 +1,188 @@
+import type { Kysely } from 'kysely';
+import type { DB, SongRow } from '../../db/schema.js';
+
+/** What a Song answer needs from the songs table and its artist. */
+export interface SongListRow {
+  id: number;
+  name: string;
+  genre: string;
+  artist_id: number | null;
+  artist_name: string | null;
+  audio_key: string;
+  image_key: string | null;
+  duration_ms: number | null;
+}
+
+export interface SongFilter {
+  genre?: string;
+  artistId?: number;
+  /** Only these songs (e.g. search hits); the caller orders them. */
+  ids?: readonly number[];
+  limit?: number;
+  offset?: number;
+}
+
+export interface PlaylistAccess {
+  id: number;
+  owner_id: number;
+  is_public: number;
+}
+
+export type NewSong = Omit<SongRow, 'id'>;
+export type SongChanges = Partial<Omit<SongRow, 'id' | 'created_at'>>;
+
+export interface SongsRepository {
+  /** Newest first; one joined query. */
+  list(filter: SongFilter): Promise<SongListRow[]>;
+  /** The songs a user liked, most recently liked first. */
+  listLikedBy(userId: number, limit?: number, offset?: number): Promise<SongListRow[]>;
+  /** The songs of a playlist in playlist order. */
+  listInPlaylist(playlistId: number): Promise<SongListRow[]>;
+  findListRow(id: number): Promise<SongListRow | undefined>;
+  find(id: number): Promise<SongRow | undefined>;
+  findByAudioHash(sha256: string): Promise<SongRow | undefined>;
+  insert(song: NewSong): Promise<number>;
+  update(id: number, changes: SongChanges): Promise<void>;
+  /** Answers whether a row was deleted. */
+  delete(id: number): Promise<boolean>;
+  /** Which of `songIds` (all when absent) the user liked. */
+  likedIds(userId: number, songIds?: readonly number[]): Promise<Set<number>>;
+  /** For each song (all when absent): the ids of the user's own playlists that contain it. */
+  ownPlaylistIds(userId: number, songIds?: readonly number[]): Promise<Map<number, number[]>>;
+  findPlaylistAccess(playlistId: number): Promise<PlaylistAccess | undefined>;
+  count(): Promise<number>;
+  /** Runs `work` in one transaction with a repository bound to it; a throw rolls everything back. */
+  inTransaction<T>(work: (songs: SongsRepository) => Promise<T>): Promise<T>;
+}
+
+/** SQLite accepts an OFFSET only after a LIMIT; this one never binds. */
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+
+/** Above this many ids an `in (...)` list stops paying off against reading the user's rows whole. */
+const IN_LIST_MAX = 500;
+
+export function createSongsRepository(db: Kysely<DB>): SongsRepository {
+  const base = () =>
+    db
+      .selectFrom('songs')
+      .leftJoin('artists', 'artists.id', 'songs.artist_id')
+      .select([
+        'songs.id',
+        'songs.name',
+        'songs.genre',
+        'songs.artist_id',
+        'artists.name as artist_name',
+        'songs.audio_key',
+        'songs.image_key',
+        'songs.duration_ms',
+      ]);
+
+  return {
+    async list(filter) {
+      if (filter.ids?.length === 0) return [];
+      let query = base();
+      if (filter.ids !== undefined) query = query.where('songs.id', 'in', [...filter.ids]);
+      if (filter.genre !== undefined) query = query.where('songs.genre', '=', filter.genre);
+      if (filter.artistId !== undefined) query = query.where('songs.artist_id', '=', filter.artistId);
+      query = query.orderBy('songs.id', 'desc');
+      if (filter.limit !== undefined || filter.offset !== undefined) query = query.limit(filter.limit ?? NO_LIMIT);
+      if (filter.offset !== undefined) query = query.offset(filter.offset);
+      return query.execute();
+    },
+
+    listLikedBy(userId, limit, offset) {
+      let query = base()
+        .innerJoin('likes', 'likes.song_id', 'songs.id')
+        .where('likes.user_id', '=', userId)
+        .orderBy('likes.created_at', 'desc')
+        .orderBy('songs.id', 'desc');
+      if (limit !== undefined || offset !== undefined) query = query.limit(limit ?? NO_LIMIT);
+      if (offset !== undefined) query = query.offset(offset);
+      return query.execute();
+    },
+
+    listInPlaylist(playlistId) {
+      return base()
+        .innerJoin('playlist_songs', 'playlist_songs.song_id', 'songs.id')
+        .where('playlist_songs.playlist_id', '=', playlistId)
+        .orderBy('playlist_songs.position', 'asc')
+        .orderBy('playlist_songs.added_at', 'asc')
+        .execute();
+    },
+
+    findListRow(id) {
+      return base().where('songs.id', '=', id).executeTakeFirst();
+    },
+
+    find(id) {
+      return db.selectFrom('songs').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    findByAudioHash(sha256) {
+      return db.selectFrom('songs').selectAll().where('audio_sha256', '=', sha256).executeTakeFirst();
+    },
+
+    async insert(song) {
+      const row = await db.insertInto('songs').values(song).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    async update(id, changes) {
+      if (Object.keys(changes).length === 0) return;
+      await db.updateTable('songs').set(changes).where('id', '=', id).execute();
+    },
+
+    async delete(id) {
+      const result = await db.deleteFrom('songs').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    async likedIds(userId, songIds) {
+      if (songIds?.length === 0) return new Set();
+      let query = db.selectFrom('likes').select('song_id').where('user_id', '=', userId);
+      if (songIds !== undefined && songIds.length <= IN_LIST_MAX) query = query.where('song_id', 'in', [...songIds]);
+      const rows = await query.execute();
+      return new Set(rows.map((row) => row.song_id));
+    },
+
+    async ownPlaylistIds(userId, songIds) {
+      const memberships = new Map<number, number[]>();
+      if (songIds?.length === 0) return memberships;
+      let query = db
+        .selectFrom('playlist_songs')
+        .innerJoin('playlists', 'playlists.id', 'playlist_songs.playlist_id')
+        .select(['playlist_songs.song_id', 'playlist_songs.playlist_id'])
+        .where('playlists.owner_id', '=', userId)
+        .orderBy('playlist_songs.playlist_id', 'asc');
+      if (songIds !== undefined && songIds.length <= IN_LIST_MAX) {
+        query = query.where('playlist_songs.song_id', 'in', [...songIds]);
+      }
+      for (const row of await query.execute()) {
+        const ids = memberships.get(row.song_id);
+        if (ids) ids.push(row.playlist_id);
+        else memberships.set(row.song_id, [row.playlist_id]);
+      }
+      return memberships;
+    },
+
+    findPlaylistAccess(playlistId) {
+      return db
+        .selectFrom('playlists')
+        .select(['id', 'owner_id', 'is_public'])
+        .where('id', '=', playlistId)
+        .executeTakeFirst();
+    },
+
+    async count() {
+      const row = await db
+        .selectFrom('songs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    inTransaction(work) {
+      return db.transaction().execute((trx) => work(createSongsRepository(trx)));
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import type { Readable } from 'node:stream';
+import {
+  AUDIO_MAX_BYTES,
+  IdParam,
+  ServerMessages,
+  Song,
+  SongEditFields,
+  SongFormFields,
+  SongListQuery,
+  SongsDataResponse,
+} from '@tonearm/contract';
+import { z } from 'zod';
+import type { App } from '../../http/app-types.js';
+import { notFound } from '../../http/errors.js';
+import { sendText, textResponse } from '../../http/text-response.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { requireAdmin, requireUser } from '../auth/auth.plugin.js';
+import { discardAll, stageAudio, stageImage } from '../media/media.service.js';
+import type { SongsService } from './songs.service.js';
+import { parseFormFields, readUploadForm } from './upload-form.js';
+
+const tags = ['songs'];
+const SongList = z.array(Song);
+const songFormDescription =
+  'multipart/form-data: name, genre (one of the catalogue genres), artistId, songFile (MP3, FLAC, OGG/Opus, M4A/AAC ' +
+  'or WAV, at most 200 MB), imageFile (JPEG, PNG or WebP, at most 15 MB).';
+
+/** Reads of the catalogue: any signed-in user (401 otherwise). */
+export function songsReadRoutes(app: App, songs: SongsService): void {
+  app.get(
+    '/api/songs',
+    { schema: { tags, querystring: SongListQuery, response: { 200: SongList } } },
+    async (request) => songs.list(await requireUser(request), request.query),
+  );
+
+  app.get('/api/songs/data', { schema: { tags, response: { 200: SongsDataResponse } } }, async (request) =>
+    songs.data(await requireUser(request)),
+  );
+
+  app.get('/api/songs/:id', { schema: { tags, params: IdParam, response: { 200: Song } } }, async (request) =>
+    songs.get(await requireUser(request), request.params.id),
+  );
+
+  app.get(
+    '/api/songs/playlistId/:id',
+    { schema: { tags, params: IdParam, response: { 200: SongList } } },
+    async (request) => songs.listInPlaylist(await requireUser(request), request.params.id),
+  );
+}
+
+/** Admin writes through the upload pipeline; registered in the scope that parses multipart (registerMultipart). */
+export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobStore): void {
+  const stagers = {
+    songFile: (stream: Readable) => stageAudio(store, stream, 'songFile'),
+    imageFile: (stream: Readable) => stageImage(store, stream, 'imageFile'),
+  };
+
+  scope.post(
+    '/api/songs',
+    {
+      schema: {
+        tags,
+        description: songFormDescription,
+        consumes: ['multipart/form-data'],
+        response: { 201: textResponse(ServerMessages.songAdded) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      const form = await readUploadForm(request, stagers, AUDIO_MAX_BYTES);
+      const audio = form.files.songFile ?? null;
+      const image = form.files.imageFile ?? null;
+      let fields: SongFormFields;
+      try {
+        fields = parseFormFields(SongFormFields, form.fields, { name: '', genre: '', artistId: '' });
+      } catch (error) {
+        await discardAll([audio, image]);
+        throw error;
+      }
+      await songs.add({ ...fields, audio, image });
+      sendText(reply, 201, ServerMessages.songAdded);
+      return reply;
+    },
+  );
+
+  scope.put(
+    '/api/songs/:id',
+    {
+      schema: {
+        tags,
+        params: IdParam,
+        description: `${songFormDescription} Every file is optional; artistId too (absent keeps the artist).`,
+        consumes: ['multipart/form-data'],
+        response: { 200: textResponse(ServerMessages.songUpdated) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      const { id } = request.params;
+      // Before the body is read: a missing song costs no upload.
+      if (!(await songs.exists(id))) throw notFound(ServerMessages.notFound);
+      const form = await readUploadForm(request, stagers, AUDIO_MAX_BYTES);
+      const audio = form.files.songFile ?? null;
+      const image = form.files.imageFile ?? null;
+      const { artistId, ...rest } = form.fields;
+      let fields: z.infer<typeof SongEditFields>;
+      try {
+        fields = parseFormFields(SongEditFields, artistId === undefined || artistId === '' ? rest : form.fields, {
+          name: '',
+          genre: '',
+        });
+      } catch (error) {
+        await discardAll([audio, image]);
+        throw error;
+      }
+      await songs.update(id, { name: fields.name, genre: fields.genre, artistId: fields.artistId, audio, image });
+      sendText(reply, 200, ServerMessages.songUpdated);
+      return reply;
+    },
+  );
+
+  scope.delete(
+    '/api/songs/:id',
+    { schema: { tags, params: IdParam, response: { 200: textResponse(ServerMessages.songDeleted) } } },
+    async (request, reply) => {
+      await requireAdmin(request);
+      await songs.remove(request.params.id);
+      sendText(reply, 200, ServerMessages.songDeleted);
+      return reply;
+    },
+  );
+}

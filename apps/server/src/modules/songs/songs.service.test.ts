@@ -1,0 +1,105 @@
+import type { KyselyPlugin } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabases } from '../../../test/harness.js';
+import type { AppDatabase } from '../../db/database.js';
+import { createArtistsRepository } from '../artists/artists.repository.js';
+import { createSearchRepository } from '../search/search.repository.js';
+import { createSongsRepository } from './songs.repository.js';
+import { SongsService } from './songs.service.js';
+
+/** Counts the statements Kysely sends, to prove the listing costs the same few queries for any number of songs. */
+function queryCounter(): KyselyPlugin & { count: number } {
+  return {
+    count: 0,
+    transformQuery(args) {
+      this.count += 1;
+      return args.node;
+    },
+    transformResult(args) {
+      return Promise.resolve(args.result);
+    },
+  };
+}
+
+describe.each(testDatabases())('song listing cost (%s)', (dialect) => {
+  let database: AppDatabase;
+  let userId = 0;
+
+  async function seed(songs: number): Promise<void> {
+    const { db } = database;
+    const now = new Date().toISOString();
+    const artist = await db.insertInto('artists').values({ name: `Artist ${songs}`, image_key: null }).returning('id').executeTakeFirstOrThrow();
+    const playlist = await db
+      .insertInto('playlists')
+      .values({ owner_id: userId, name: 'Mine', type: '', is_public: 0, image_key: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (let i = 0; i < songs; i++) {
+      const sha = `${songs}-${i}`.padStart(64, '0');
+      const song = await db
+        .insertInto('songs')
+        .values({
+          name: `Song ${i}`,
+          genre: 'Pop',
+          artist_id: artist.id,
+          audio_key: `${sha}.wav`,
+          audio_sha256: sha,
+          mime: 'audio/wav',
+          size_bytes: 1,
+          duration_ms: 1000,
+          image_key: null,
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (i % 2 === 0) await db.insertInto('likes').values({ user_id: userId, song_id: song.id, created_at: now }).execute();
+      if (i % 3 === 0) {
+        await db
+          .insertInto('playlist_songs')
+          .values({ playlist_id: playlist.id, song_id: song.id, position: i, added_at: now })
+          .execute();
+      }
+    }
+  }
+
+  async function listWithCount(): Promise<{ queries: number; songs: number; liked: number; inPlaylists: number }> {
+    const counter = queryCounter();
+    const db = database.db.withPlugin(counter);
+    const service = new SongsService(
+      createSongsRepository(db),
+      createArtistsRepository(db),
+      createSearchRepository(db, dialect),
+      () => Promise.resolve(),
+    );
+    const songs = await service.list({ id: userId, role: 'USER' });
+    return {
+      queries: counter.count,
+      songs: songs.length,
+      liked: songs.filter((s) => s.likeSong).length,
+      inPlaylists: songs.filter((s) => s.playlistIds.length > 0).length,
+    };
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    const user = await database.db
+      .insertInto('users')
+      .values({ username: 'counter', email: 'c@example.test', password_hash: 'x', role: 'USER', created_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    userId = user.id;
+  });
+
+  afterAll(async () => {
+    await database.destroy();
+  });
+
+  it('lists with one joined query plus one for the likes and one for the playlists, whatever the size', async () => {
+    await seed(3);
+    const small = await listWithCount();
+    expect(small).toEqual({ queries: 3, songs: 3, liked: 2, inPlaylists: 1 });
+    await seed(120);
+    const large = await listWithCount();
+    expect(large).toEqual({ queries: 3, songs: 123, liked: 62, inPlaylists: 41 });
+  });
+});

@@ -1,0 +1,217 @@
+import { ServerMessages, type Genre, type Song, type SongListQuery, type SongsDataResponse } from '@tonearm/contract';
+import { isoNow, uniqueViolation } from '../../db/errors.js';
+import type { RoleValue } from '../../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { BlobReleaser } from '../../maintenance/blob-release.js';
+import { toArtistJson } from '../artists/artist-json.js';
+import type { ArtistsRepository } from '../artists/artists.repository.js';
+import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../media/media.service.js';
+import type { SearchRepository } from '../search/search.repository.js';
+import { searchTerms } from '../search/search-terms.js';
+import { toSongJson, type ViewerMarks } from './song-json.js';
+import type { SongListRow, SongsRepository } from './songs.repository.js';
+
+/** Who is asking: likes and playlist ids in every Song answer are theirs. */
+export interface Viewer {
+  id: number;
+  role: RoleValue;
+}
+
+export interface NewSongInput {
+  name: string;
+  genre: Genre;
+  artistId: number | null;
+  audio: StagedAudio | null;
+  image: StagedImage | null;
+}
+
+export interface SongChangesInput {
+  name: string;
+  genre: Genre;
+  /** Absent: keep the current artist. */
+  artistId?: number;
+  audio: StagedAudio | null;
+  image: StagedImage | null;
+}
+
+/** A `q` on the song list matches through the search index; at most this many hits are considered. */
+export const SONG_QUERY_MAX_HITS = 500;
+
+/** Runs `work`, and discards the staged media when it fails (after a commit, discarding is a no-op). */
+async function discardingOnFailure<T>(media: (StagedAudio | StagedImage | null)[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await discardAll(media);
+    throw error;
+  }
+}
+
+function songExistsOnRace(error: unknown): never {
+  if (uniqueViolation(error)?.includes('audio_sha256')) throw conflict(ServerMessages.songExists, 'songFile');
+  throw error;
+}
+
+/**
+ * The song catalogue: listing with the viewer's likes and playlists (one query each, merged, never per song), and the
+ * admin writes through the upload pipeline (DESIGN §6): staged blobs are committed inside the transaction that writes
+ * the row, so a failure leaves neither; blobs a change stops using are released once no row references them.
+ */
+export class SongsService {
+  constructor(
+    private readonly songs: SongsRepository,
+    private readonly artists: ArtistsRepository,
+    private readonly search: SearchRepository,
+    private readonly releaseBlobs: BlobReleaser,
+  ) {}
+
+  async list(viewer: Viewer, query: SongListQuery = {}): Promise<Song[]> {
+    const { q, genre, artistId, limit, offset } = query;
+    if (q === undefined || q === '') return this.present(viewer, await this.songs.list({ genre, artistId, limit, offset }));
+
+    const terms = searchTerms(q);
+    if (terms.length === 0) return [];
+    const ranked = await this.search.songIds(terms, SONG_QUERY_MAX_HITS);
+    const rows = await this.songs.list({ ids: ranked, genre, artistId });
+    const rank = new Map(ranked.map((id, index) => [id, index]));
+    rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
+    const start = offset ?? 0;
+    return this.present(viewer, rows.slice(start, limit === undefined ? undefined : start + limit));
+  }
+
+  async data(viewer: Viewer): Promise<SongsDataResponse> {
+    const [songs, artists] = await Promise.all([this.list(viewer), this.artists.list()]);
+    return { songs, artists: artists.map(toArtistJson) };
+  }
+
+  async get(viewer: Viewer, id: number): Promise<Song> {
+    const row = await this.songs.findListRow(id);
+    if (row === undefined) throw notFound(ServerMessages.notFound);
+    const [song] = await this.present(viewer, [row]);
+    if (song === undefined) throw notFound(ServerMessages.notFound);
+    return song;
+  }
+
+  /** Songs in these ids' order (search hits); unknown ids are skipped. */
+  async listByIds(viewer: Viewer, ids: readonly number[]): Promise<Song[]> {
+    const rows = await this.songs.list({ ids });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return this.present(
+      viewer,
+      ids.map((id) => byId.get(id)).filter((row) => row !== undefined),
+    );
+  }
+
+  /** A playlist's songs in playlist order: its owner, an admin, or anyone when it is public. */
+  async listInPlaylist(viewer: Viewer, playlistId: number): Promise<Song[]> {
+    const playlist = await this.songs.findPlaylistAccess(playlistId);
+    if (playlist === undefined) throw notFound(ServerMessages.notFound);
+    if (playlist.is_public !== 1 && playlist.owner_id !== viewer.id && viewer.role !== 'ADMIN') {
+      throw forbidden(ServerMessages.forbidden);
+    }
+    return this.present(viewer, await this.songs.listInPlaylist(playlistId));
+  }
+
+  async listLiked(viewer: Viewer, limit?: number, offset?: number): Promise<Song[]> {
+    return this.present(viewer, await this.songs.listLikedBy(viewer.id, limit, offset));
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return (await this.songs.find(id)) !== undefined;
+  }
+
+  /** Adds a song from staged media; the staged media is committed with the row or discarded. Answers the new id. */
+  async add(input: NewSongInput): Promise<number> {
+    const { audio, image } = input;
+    return discardingOnFailure([audio, image], async () => {
+      if (audio === null || image === null) throw badRequest(ServerMessages.uploadBothFiles);
+      if (input.artistId !== null) await this.assertArtistExists(input.artistId);
+      if ((await this.songs.findByAudioHash(audio.sha256)) !== undefined) {
+        throw conflict(ServerMessages.songExists, 'songFile');
+      }
+      try {
+        return await this.songs.inTransaction(async (songs) => {
+          const id = await songs.insert({
+            name: input.name,
+            genre: input.genre,
+            artist_id: input.artistId,
+            audio_key: audio.key,
+            audio_sha256: audio.sha256,
+            mime: audio.mime,
+            size_bytes: audio.size,
+            duration_ms: audio.durationMs,
+            image_key: image.originalKey,
+            created_at: isoNow(),
+          });
+          await commitAll([audio, image]);
+          return id;
+        });
+      } catch (error) {
+        songExistsOnRace(error);
+      }
+    });
+  }
+
+  /** Edits a song; new files replace the old ones, whose blobs go once nothing references them. */
+  async update(id: number, input: SongChangesInput): Promise<void> {
+    const { audio, image } = input;
+    const previous = await discardingOnFailure([audio, image], async () => {
+      const current = await this.songs.find(id);
+      if (current === undefined) throw notFound(ServerMessages.notFound);
+      if (input.artistId !== undefined) await this.assertArtistExists(input.artistId);
+      if (audio !== null) {
+        const same = await this.songs.findByAudioHash(audio.sha256);
+        if (same !== undefined && same.id !== id) throw conflict(ServerMessages.songExists, 'songFile');
+      }
+      try {
+        await this.songs.inTransaction(async (songs) => {
+          await songs.update(id, {
+            name: input.name,
+            genre: input.genre,
+            ...(input.artistId === undefined ? {} : { artist_id: input.artistId }),
+            ...(audio === null
+              ? {}
+              : {
+                  audio_key: audio.key,
+                  audio_sha256: audio.sha256,
+                  mime: audio.mime,
+                  size_bytes: audio.size,
+                  duration_ms: audio.durationMs,
+                }),
+            ...(image === null ? {} : { image_key: image.originalKey }),
+          });
+          await commitAll([audio, image]);
+        });
+      } catch (error) {
+        songExistsOnRace(error);
+      }
+      return current;
+    });
+    await this.releaseBlobs({
+      audio: audio !== null && audio.key !== previous.audio_key ? [previous.audio_key] : [],
+      image: image !== null && image.originalKey !== previous.image_key ? [previous.image_key] : [],
+    });
+  }
+
+  async remove(id: number): Promise<void> {
+    const current = await this.songs.find(id);
+    if (current === undefined || !(await this.songs.delete(id))) throw notFound(ServerMessages.notFound);
+    await this.releaseBlobs({ audio: [current.audio_key], image: [current.image_key] });
+  }
+
+  private async assertArtistExists(artistId: number): Promise<void> {
+    if ((await this.artists.find(artistId)) === undefined) throw badRequest(ServerMessages.artistNotFound, 'artistId');
+  }
+
+  /** Song answers for rows, with the viewer's likes and own playlists fetched in one query each. */
+  private async present(viewer: Viewer, rows: SongListRow[]): Promise<Song[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const [liked, playlists] = await Promise.all([
+      this.songs.likedIds(viewer.id, ids),
+      this.songs.ownPlaylistIds(viewer.id, ids),
+    ]);
+    const marks: ViewerMarks = { liked, playlists };
+    return rows.map((row) => toSongJson(row, marks));
+  }
+}

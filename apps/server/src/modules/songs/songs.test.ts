@@ -1,0 +1,295 @@
+import { GENRES, ServerMessages, Song, SongsDataResponse, UNKNOWN_ARTIST } from '@tonearm/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  asAdmin,
+  asUser,
+  createTestApp,
+  errorOf,
+  testDatabases,
+  type TestApp,
+  type TestUser,
+} from '../../../test/harness.js';
+import {
+  blobCounts,
+  createArtist,
+  multipartBody,
+  picture,
+  songCount,
+  toneWav,
+  uploadSong,
+} from './catalogue.fixtures.js';
+
+const SongList = z.array(Song);
+
+describe.each(testDatabases())('songs API (%s)', (dialect) => {
+  let t: TestApp;
+  let admin: TestUser;
+  let user: TestUser;
+  let other: TestUser;
+
+  const get = (url: string, who?: TestUser) =>
+    t.app.inject({ method: 'GET', url, ...(who === undefined ? {} : { headers: who.headers }) });
+  const songs = async (url: string, who: TestUser = user) => {
+    const response = await get(url, who);
+    expect(response.statusCode, response.body).toBe(200);
+    return SongList.parse(response.json());
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await asAdmin(t);
+    user = await asUser(t);
+    other = await asUser(t);
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  describe('on an empty catalogue', () => {
+    it('GET /api/songs/data answers 200 with empty arrays', async () => {
+      const response = await get('/api/songs/data', user);
+      expect(response.statusCode).toBe(200);
+      expect(SongsDataResponse.parse(response.json())).toEqual({ songs: [], artists: [] });
+    });
+
+    it('GET /api/songs answers an empty array', async () => {
+      expect(await songs('/api/songs')).toEqual([]);
+    });
+  });
+
+  describe('reads', () => {
+    let solId: number;
+    let lunaId: number;
+    let first: number;
+    let second: number;
+    let third: number;
+
+    beforeAll(async () => {
+      solId = await createArtist(t.app, admin.cookie, 'Sol Trio');
+      lunaId = await createArtist(t.app, admin.cookie, 'Luna Park');
+      first = await uploadSong(t.app, admin.cookie, { name: 'Morning Drive', genre: 'Pop', artistId: solId }, t.db);
+      second = await uploadSong(t.app, admin.cookie, { name: 'Night Drive', genre: 'Rock', artistId: solId }, t.db);
+      third = await uploadSong(t.app, admin.cookie, { name: 'Café Crème', genre: 'Lo-fi', artistId: lunaId }, t.db);
+    });
+
+    it('require a session on every read', async () => {
+      for (const url of ['/api/songs', '/api/songs/data', `/api/songs/${first}`, '/api/songs/playlistId/1']) {
+        const response = await get(url);
+        expect(response.statusCode, url).toBe(401);
+        expect(errorOf(response.body).message).toBe(ServerMessages.notAuthenticated);
+      }
+    });
+
+    it('answer every song as the Song contract, newest first', async () => {
+      const list = await songs('/api/songs');
+      expect(list.map((s) => s.id)).toEqual([third, second, first]);
+      const song = list.find((s) => s.id === first);
+      expect(song).toMatchObject({
+        name: 'Morning Drive',
+        genre: 'Pop',
+        artistId: solId,
+        artistName: 'Sol Trio',
+        likeSong: false,
+        playlistIds: [],
+      });
+      expect(song?.link).toMatch(/^\/media\/audio\/[0-9a-f]{64}\.wav$/);
+      expect(song?.imgLink).toMatch(/^\/media\/images\/[0-9a-f]{64}\.png\?w=300$/);
+      expect(song?.durationMs).toBe(500);
+    });
+
+    it('GET /api/songs/{id} answers one song, 404 for an unknown id, 400 for a bad one', async () => {
+      const response = await get(`/api/songs/${second}`, user);
+      expect(response.statusCode).toBe(200);
+      expect(Song.parse(response.json()).name).toBe('Night Drive');
+      const missing = await get('/api/songs/999999', user);
+      expect(missing.statusCode).toBe(404);
+      expect(errorOf(missing.body).code).toBe('not-found');
+      expect((await get('/api/songs/abc', user)).statusCode).toBe(400);
+    });
+
+    it('GET /api/songs/data answers songs and artists together', async () => {
+      const data = SongsDataResponse.parse((await get('/api/songs/data', user)).json());
+      expect(data.songs.map((s) => s.id).sort()).toEqual([first, second, third].sort());
+      expect(data.artists.map((a) => a.name)).toEqual(['Luna Park', 'Sol Trio']);
+      expect(data.artists.find((a) => a.id === solId)?.songs).toEqual([first, second]);
+    });
+
+    it('filters by genre and artistId, and pages with limit and offset', async () => {
+      expect((await songs('/api/songs?genre=Rock')).map((s) => s.id)).toEqual([second]);
+      expect((await songs(`/api/songs?artistId=${solId}`)).map((s) => s.id)).toEqual([second, first]);
+      expect((await songs('/api/songs?limit=2')).map((s) => s.id)).toEqual([third, second]);
+      expect((await songs('/api/songs?limit=2&offset=2')).map((s) => s.id)).toEqual([first]);
+      expect((await songs('/api/songs?offset=1')).map((s) => s.id)).toEqual([second, first]);
+      expect((await get('/api/songs?limit=0', user)).statusCode).toBe(400);
+      expect((await get('/api/songs?limit=100000', user)).statusCode).toBe(400);
+      expect((await get('/api/songs?offset=-1', user)).statusCode).toBe(400);
+    });
+
+    it('q searches names, artists and genres (prefix, accents and case ignored), combined with the filters', async () => {
+      expect((await songs('/api/songs?q=drive')).map((s) => s.id).sort()).toEqual([first, second].sort());
+      expect((await songs('/api/songs?q=CAFE%20cr')).map((s) => s.id)).toEqual([third]);
+      expect((await songs('/api/songs?q=luna')).map((s) => s.id)).toEqual([third]);
+      expect((await songs('/api/songs?q=lo-fi')).map((s) => s.id)).toEqual([third]);
+      expect((await songs('/api/songs?q=drive&genre=Rock')).map((s) => s.id)).toEqual([second]);
+      expect((await songs('/api/songs?q=drive&limit=1')).length).toBe(1);
+      expect(await songs('/api/songs?q=nothing-like-this')).toEqual([]);
+      expect(await songs('/api/songs?q=%22%27%3B')).toEqual([]);
+    });
+
+    it('GET /api/songs/playlistId/{id}: public to all, private to the owner and admins, in playlist order', async () => {
+      const now = new Date().toISOString();
+      const insert = async (owner: number, isPublic: number) =>
+        (
+          await t.db
+            .insertInto('playlists')
+            .values({ owner_id: owner, name: 'Mix', type: '', is_public: isPublic, image_key: null, created_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      const privateList = await insert(user.id, 0);
+      const publicList = await insert(user.id, 1);
+      await t.db
+        .insertInto('playlist_songs')
+        .values([
+          { playlist_id: privateList, song_id: third, position: 0, added_at: now },
+          { playlist_id: privateList, song_id: first, position: 1, added_at: now },
+          { playlist_id: publicList, song_id: second, position: 0, added_at: now },
+        ])
+        .execute();
+
+      expect((await songs(`/api/songs/playlistId/${privateList}`, user)).map((s) => s.id)).toEqual([third, first]);
+      expect((await songs(`/api/songs/playlistId/${privateList}`, admin)).map((s) => s.id)).toEqual([third, first]);
+      expect((await get(`/api/songs/playlistId/${privateList}`, other)).statusCode).toBe(403);
+      expect((await songs(`/api/songs/playlistId/${publicList}`, other)).map((s) => s.id)).toEqual([second]);
+      expect((await get('/api/songs/playlistId/999999', user)).statusCode).toBe(404);
+
+      // playlistIds lists the caller's own playlists holding the song, nobody else's (admins too: theirs).
+      const mine = await songs('/api/songs', user);
+      expect(mine.find((s) => s.id === first)?.playlistIds).toEqual([privateList]);
+      expect(mine.find((s) => s.id === second)?.playlistIds).toEqual([publicList]);
+      expect((await songs('/api/songs', admin)).every((s) => s.playlistIds.length === 0)).toBe(true);
+      expect((await songs('/api/songs', other)).every((s) => s.playlistIds.length === 0)).toBe(true);
+    });
+  });
+
+  describe('writes', () => {
+    let artistId: number;
+
+    beforeAll(async () => {
+      artistId = await createArtist(t.app, admin.cookie, 'Writers Block');
+    });
+
+    const songForm = async (who: TestUser | undefined, frequency: number) =>
+      multipartBody(
+        {
+          name: 'Fresh Tune',
+          genre: 'Folk',
+          artistId: String(artistId),
+          songFile: { data: toneWav(frequency), filename: 'fresh.wav', type: 'audio/wav' },
+          imageFile: { data: await picture(frequency), filename: 'fresh.png', type: 'image/png' },
+        },
+        who?.cookie,
+      );
+
+    it('POST /api/songs: admin → 201 "Song added successfully" as text/plain', async () => {
+      const before = await songCount(t.db);
+      const response = await t.app.inject({ method: 'POST', url: '/api/songs', ...(await songForm(admin, 1001)) });
+      expect(response.statusCode).toBe(201);
+      expect(response.headers['content-type']).toMatch(/^text\/plain/);
+      expect(response.body).toBe(ServerMessages.songAdded);
+      expect(await songCount(t.db)).toBe(before + 1);
+    });
+
+    it('POST /api/songs: anonymous → 401, user → 403, nothing stored', async () => {
+      const before = { rows: await songCount(t.db), blobs: await blobCounts(t.dataDir) };
+      const anonymous = await t.app.inject({ method: 'POST', url: '/api/songs', ...(await songForm(undefined, 1002)) });
+      expect(anonymous.statusCode).toBe(401);
+      const listener = await t.app.inject({ method: 'POST', url: '/api/songs', ...(await songForm(user, 1003)) });
+      expect(listener.statusCode).toBe(403);
+      expect(errorOf(listener.body).message).toBe(ServerMessages.forbidden);
+      expect(await songCount(t.db)).toBe(before.rows);
+      expect(await blobCounts(t.dataDir)).toEqual(before.blobs);
+    });
+
+    it('PUT /api/songs/{id}: admin → "Song updated successfully"; fields change, files are optional', async () => {
+      const id = await uploadSong(t.app, admin.cookie, { name: 'Draft', artistId }, t.db);
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: `/api/songs/${id}`,
+        ...(await multipartBody({ name: 'Final Cut', genre: 'Ambient' }, admin.cookie)),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/plain/);
+      expect(response.body).toBe(ServerMessages.songUpdated);
+      const song = Song.parse((await get(`/api/songs/${id}`, user)).json());
+      expect(song).toMatchObject({ name: 'Final Cut', genre: 'Ambient', artistId, artistName: 'Writers Block' });
+    });
+
+    it('PUT /api/songs/{id}: anonymous 401, user 403, unknown song 404, bad genre 400', async () => {
+      const id = await uploadSong(t.app, admin.cookie, { name: 'Keep Me', artistId }, t.db);
+      const form = (cookie?: string) => multipartBody({ name: 'Changed', genre: 'Pop' }, cookie);
+      expect((await t.app.inject({ method: 'PUT', url: `/api/songs/${id}`, ...(await form()) })).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ method: 'PUT', url: `/api/songs/${id}`, ...(await form(user.cookie)) })).statusCode,
+      ).toBe(403);
+      const missing = await t.app.inject({ method: 'PUT', url: '/api/songs/999999', ...(await form(admin.cookie)) });
+      expect(missing.statusCode).toBe(404);
+      const badGenre = await t.app.inject({
+        method: 'PUT',
+        url: `/api/songs/${id}`,
+        ...(await multipartBody({ name: 'Changed', genre: 'Polka' }, admin.cookie)),
+      });
+      expect(badGenre.statusCode).toBe(400);
+      expect(errorOf(badGenre.body)).toMatchObject({ field: 'genre', message: 'Choose a genre from the list' });
+      expect(Song.parse((await get(`/api/songs/${id}`, user)).json()).name).toBe('Keep Me');
+    });
+
+    it('DELETE /api/songs/{id}: admin → "Song deleted successfully"; anonymous 401, user 403, unknown 404', async () => {
+      const id = await uploadSong(t.app, admin.cookie, { name: 'Short Lived', artistId }, t.db);
+      const del = (who?: TestUser) =>
+        t.app.inject({ method: 'DELETE', url: `/api/songs/${id}`, ...(who ? { headers: who.headers } : {}) });
+      expect((await del()).statusCode).toBe(401);
+      expect((await del(user)).statusCode).toBe(403);
+      const response = await del(admin);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/plain/);
+      expect(response.body).toBe(ServerMessages.songDeleted);
+      expect((await get(`/api/songs/${id}`, user)).statusCode).toBe(404);
+      expect((await del(admin)).statusCode).toBe(404);
+    });
+
+    it('accepts every genre of SPEC §5 and nothing else', async () => {
+      const id = await uploadSong(t.app, admin.cookie, { name: 'Shape Shifter', artistId }, t.db);
+      for (const genre of GENRES) {
+        const response = await t.app.inject({
+          method: 'PUT',
+          url: `/api/songs/${id}`,
+          ...(await multipartBody({ name: 'Shape Shifter', genre }, admin.cookie)),
+        });
+        expect(response.statusCode, genre).toBe(200);
+      }
+      for (const genre of ['pop', 'Jazz', '', 'Hip Hop']) {
+        const response = await t.app.inject({
+          method: 'PUT',
+          url: `/api/songs/${id}`,
+          ...(await multipartBody({ name: 'Shape Shifter', genre }, admin.cookie)),
+        });
+        expect(response.statusCode, genre).toBe(400);
+      }
+    });
+  });
+
+  it('keeps songs of a deleted artist playable as "Unknown artist"', async () => {
+    const artistId = await createArtist(t.app, admin.cookie, 'Gone Band');
+    const id = await uploadSong(t.app, admin.cookie, { name: 'Left Behind', artistId }, t.db);
+    const response = await t.app.inject({ method: 'DELETE', url: `/artists/${artistId}`, headers: admin.headers });
+    expect(response.statusCode).toBe(204);
+    const song = Song.parse((await get(`/api/songs/${id}`, user)).json());
+    expect(song).toMatchObject({ artistId: null, artistName: UNKNOWN_ARTIST });
+    const audio = await get(song.link, user);
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers['content-type']).toBe('audio/wav');
+  });
+});

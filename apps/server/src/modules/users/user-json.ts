@@ -1,0 +1,26 @@
+import { Gender, type User } from '@tonearm/contract';
+import type { UserRow } from '../../db/schema.js';
+import { imageUrl } from '../../http/media-urls.js';
+
+/** premium_until of an indefinite grant (an admin's "premium: true"). */
+export const PREMIUM_FOREVER = '9999-12-31T23:59:59.999Z';
+
+export function isPremium(user: Pick<UserRow, 'premium_until'>, now: Date = new Date()): boolean {
+  return user.premium_until !== null && Date.parse(user.premium_until) > now.getTime();
+}
+
+/** The User JSON of DESIGN §4. Never includes the password hash or secrets. */
+export function toUserJson(row: UserRow, now: Date = new Date()): User {
+  const gender = Gender.safeParse(row.gender);
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    gender: gender.success ? gender.data : null,
+    role: row.role,
+    address: row.address,
+    image: row.image_key === null ? null : imageUrl(row.image_key),
+    premium: isPremium(row, now),
+    premiumUntil: row.premium_until,
+  };
+}

@@ -1,0 +1,45 @@
+import type { Readable } from 'node:stream';
+import { IdParam, IMAGE_MAX_BYTES, User } from '@tonearm/contract';
+import type { App } from '../../http/app-types.js';
+import { badRequest } from '../../http/errors.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { requireUser } from '../auth/auth.plugin.js';
+import { stageImage } from '../media/media.service.js';
+import { readUploadForm } from '../songs/upload-form.js';
+import { toUserJson } from './user-json.js';
+import type { UsersPhotoService } from './users-photo.service.js';
+
+const tags = ['users'];
+export const PHOTO_REQUIRED_MESSAGE = 'Choose an image to upload';
+
+/** `PUT /api/users/{id}/update-photo` (multipart `image`) and `DELETE /api/users/{id}/remove-photo`: self or admin. */
+export function usersPhotoRoutes(scope: App, photos: UsersPhotoService, store: BlobStore): void {
+  const stagers = { image: (stream: Readable) => stageImage(store, stream, 'image') };
+
+  scope.put(
+    '/api/users/:id/update-photo',
+    {
+      schema: {
+        tags,
+        params: IdParam,
+        description: 'multipart/form-data: image (JPEG, PNG or WebP, at most 15 MB).',
+        consumes: ['multipart/form-data'],
+        response: { 200: User },
+      },
+    },
+    async (request) => {
+      const actor = await requireUser(request);
+      const { id } = request.params;
+      await photos.assertCanChange(actor, id);
+      const form = await readUploadForm(request, stagers, IMAGE_MAX_BYTES);
+      if (form.files.image === undefined) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'image');
+      return toUserJson(await photos.setPhoto(actor, id, form.files.image));
+    },
+  );
+
+  scope.delete(
+    '/api/users/:id/remove-photo',
+    { schema: { tags, params: IdParam, response: { 200: User } } },
+    async (request) => toUserJson(await photos.removePhoto(await requireUser(request), request.params.id)),
+  );
+}

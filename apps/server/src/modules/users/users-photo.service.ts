@@ -1,0 +1,47 @@
+import { ServerMessages } from '@tonearm/contract';
+import type { UserRow } from '../../db/schema.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import type { BlobReleaser } from '../../maintenance/blob-release.js';
+import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
+import type { UsersPhotoRepository } from './users-photo.repository.js';
+
+type Actor = Pick<UserRow, 'id' | 'role'>;
+
+/** Profile photos: the user themselves or an admin; the replaced photo goes once no row references it. */
+export class UsersPhotoService {
+  constructor(
+    private readonly users: UsersPhotoRepository,
+    private readonly releaseBlobs: BlobReleaser,
+  ) {}
+
+  /** Checked before the upload is read: self or admin, and the user must exist. */
+  async assertCanChange(actor: Actor, id: number): Promise<void> {
+    if (actor.id !== id && actor.role !== 'ADMIN') throw forbidden(ServerMessages.forbidden);
+    if ((await this.users.find(id)) === undefined) throw notFound(ServerMessages.notFound);
+  }
+
+  async setPhoto(actor: Actor, id: number, image: StagedImage): Promise<UserRow> {
+    let previous: string | null;
+    let updated: UserRow | undefined;
+    try {
+      await this.assertCanChange(actor, id);
+      previous = (await this.users.find(id))?.image_key ?? null;
+      updated = await this.users.setImage(id, image.originalKey, () => commitAll([image]));
+      if (updated === undefined) throw notFound(ServerMessages.notFound);
+    } catch (error) {
+      await discardAll([image]);
+      throw error;
+    }
+    if (previous !== image.originalKey) await this.releaseBlobs({ image: [previous] });
+    return updated;
+  }
+
+  async removePhoto(actor: Actor, id: number): Promise<UserRow> {
+    await this.assertCanChange(actor, id);
+    const previous = (await this.users.find(id))?.image_key ?? null;
+    const updated = await this.users.setImage(id, null, () => Promise.resolve());
+    if (updated === undefined) throw notFound(ServerMessages.notFound);
+    await this.releaseBlobs({ image: [previous] });
+    return updated;
+  }
+}

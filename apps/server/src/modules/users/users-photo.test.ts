@@ -1,0 +1,97 @@
+import { ServerMessages, User } from '@tonearm/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asAdmin, asUser, createTestApp, errorOf, testDatabases, type TestApp, type TestUser } from '../../../test/harness.js';
+import { ImageMessages } from '../media/media.formats.js';
+import { blobCounts, multipartBody, picture, type FormValue } from '../songs/catalogue.fixtures.js';
+import { PHOTO_REQUIRED_MESSAGE } from './users-photo.routes.js';
+
+describe.each(testDatabases())('profile photo API (%s)', (dialect) => {
+  let t: TestApp;
+  let admin: TestUser;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  const upload = async (target: TestUser, who: TestUser | undefined, image?: FormValue) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${target.id}/update-photo`,
+      ...(await multipartBody(image === undefined ? {} : { image }, who?.cookie)),
+    });
+  const remove = (target: TestUser, who?: TestUser) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${target.id}/remove-photo`,
+      ...(who ? { headers: who.headers } : {}),
+    });
+  const jpeg = async (seed: number): Promise<FormValue> => ({
+    data: await picture(seed, 'jpeg', 400),
+    filename: 'me.jpg',
+    type: 'image/jpeg',
+  });
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await asAdmin(t);
+    alice = await asUser(t);
+    bob = await asUser(t);
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('lets a user set their own photo; the User answer links a public image', async () => {
+    const response = await upload(alice, alice, await jpeg(1));
+    expect(response.statusCode, response.body).toBe(200);
+    const user = User.parse(response.json());
+    expect(user.id).toBe(alice.id);
+    expect(user.image).toMatch(/^\/media\/images\/[0-9a-f]{64}\.jpg/);
+    const image = await t.app.inject({ method: 'GET', url: user.image ?? '' });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/webp');
+  });
+
+  it('replacing the photo removes the old one', async () => {
+    const first = User.parse((await upload(alice, alice, await jpeg(2))).json()).image ?? '';
+    const images = (await blobCounts(t.dataDir)).image;
+    const second = User.parse((await upload(alice, alice, await jpeg(3))).json()).image ?? '';
+    expect(second).not.toBe(first);
+    expect((await t.app.inject({ method: 'GET', url: first })).statusCode).toBe(404);
+    expect((await blobCounts(t.dataDir)).image).toBe(images);
+  });
+
+  it('lets an admin change anyone’s photo; another user gets 403, anonymous 401, unknown user 404', async () => {
+    expect((await upload(bob, admin, await jpeg(4))).statusCode).toBe(200);
+    const blobs = await blobCounts(t.dataDir);
+    const forbidden = await upload(bob, alice, await jpeg(5));
+    expect(forbidden.statusCode).toBe(403);
+    expect(errorOf(forbidden.body).message).toBe(ServerMessages.forbidden);
+    expect((await upload(bob, undefined, await jpeg(6))).statusCode).toBe(401);
+    const ghost = { ...bob, id: 999999 };
+    expect((await upload(ghost, admin, await jpeg(7))).statusCode).toBe(404);
+    expect(await blobCounts(t.dataDir)).toEqual(blobs);
+  });
+
+  it('refuses a missing image (400) and a non-image (415), leaving nothing behind', async () => {
+    const blobs = await blobCounts(t.dataDir);
+    const missing = await upload(alice, alice);
+    expect(missing.statusCode).toBe(400);
+    expect(errorOf(missing.body)).toMatchObject({ field: 'image', message: PHOTO_REQUIRED_MESSAGE });
+    const text = await upload(alice, alice, { data: Buffer.from('GIF89a-but-not-really'), filename: 'a.gif' });
+    expect(text.statusCode).toBe(415);
+    expect(errorOf(text.body).message).toBe(ImageMessages.wrongType);
+    expect(await blobCounts(t.dataDir)).toEqual(blobs);
+  });
+
+  it('DELETE remove-photo: self or admin; the image is gone afterwards', async () => {
+    const image = User.parse((await upload(alice, alice, await jpeg(8))).json()).image ?? '';
+    expect((await remove(alice)).statusCode).toBe(401);
+    expect((await remove(alice, bob)).statusCode).toBe(403);
+    const response = await remove(alice, alice);
+    expect(response.statusCode).toBe(200);
+    expect(User.parse(response.json()).image).toBeNull();
+    expect((await t.app.inject({ method: 'GET', url: image })).statusCode).toBe(404);
+    expect((await remove(bob, admin)).statusCode).toBe(200);
+    expect((await remove(alice, alice)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,148 @@
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { DB, NewUserRow, UserRow, UserUpdate } from '../../db/schema.js';
+
+export type UserSortKey = 'username' | 'email' | 'role' | 'premiumUntil' | 'createdAt';
+
+export interface UserListOptions {
+  q?: string;
+  sort: UserSortKey;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export interface UsersRepository {
+  findById(id: number): Promise<UserRow | undefined>;
+  /** Case-insensitive. */
+  findByUsername(username: string): Promise<UserRow | undefined>;
+  /** By username (case-insensitive) or by email when the login contains "@". */
+  findByLogin(login: string): Promise<UserRow | undefined>;
+  usernameTaken(username: string, exceptId?: number): Promise<boolean>;
+  emailTaken(email: string, exceptId?: number): Promise<boolean>;
+  anyExists(): Promise<boolean>;
+  countAdmins(): Promise<number>;
+  insert(user: NewUserRow): Promise<UserRow>;
+  update(id: number, patch: UserUpdate): Promise<UserRow | undefined>;
+  delete(id: number): Promise<boolean>;
+  list(options: UserListOptions): Promise<{ rows: UserRow[]; total: number }>;
+  /**
+   * Runs `work` in a transaction that holds the user-role lock, so "is this the first / last admin?" and the write
+   * that depends on it cannot interleave with another such decision. PostgreSQL: a transaction-scoped advisory lock.
+   * SQLite: Kysely runs one transaction at a time on the single connection, which already serializes them.
+   */
+  withRoleLock<T>(work: (users: UsersRepository) => Promise<T>): Promise<T>;
+}
+
+/** Arbitrary constant naming the advisory lock; only needs to be unique within this application. */
+const ROLE_LOCK_KEY = 7_415_001;
+
+const SORT_COLUMNS = {
+  username: sql`lower(username)`,
+  email: sql.ref('email'),
+  role: sql.ref('role'),
+  // NULLs sort first on both dialects (they disagree on where NULL goes by default).
+  premiumUntil: sql`coalesce(premium_until, '')`,
+  createdAt: sql.ref('created_at'),
+} as const;
+
+/** LIKE pattern matching `text` literally anywhere. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function createUsersRepository(db: Kysely<DB>, dialect: Dialect): UsersRepository {
+  const byUsername = (username: string) =>
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where(sql<string>`lower(username)`, '=', username.toLowerCase());
+
+  const repository: UsersRepository = {
+    findById(id) {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    findByUsername(username) {
+      return byUsername(username).executeTakeFirst();
+    },
+
+    findByLogin(login) {
+      if (login.includes('@')) {
+        return db.selectFrom('users').selectAll().where('email', '=', login.toLowerCase()).executeTakeFirst();
+      }
+      return byUsername(login).executeTakeFirst();
+    },
+
+    async usernameTaken(username, exceptId) {
+      let query = db
+        .selectFrom('users')
+        .select('id')
+        .where(sql<string>`lower(username)`, '=', username.toLowerCase());
+      if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    async emailTaken(email, exceptId) {
+      let query = db.selectFrom('users').select('id').where('email', '=', email.toLowerCase());
+      if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    async anyExists() {
+      return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+    },
+
+    async countAdmins() {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('role', '=', 'ADMIN')
+        .executeTakeFirstOrThrow();
+      return row.count;
+    },
+
+    insert(user) {
+      return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+    },
+
+    update(id, patch) {
+      return db.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+    },
+
+    async delete(id) {
+      const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    async list({ q, sort, order, limit, offset }) {
+      let filtered = db.selectFrom('users');
+      if (q !== undefined && q !== '') {
+        const pattern = containsPattern(q);
+        filtered = filtered.where(
+          sql<boolean>`(lower(username) like ${pattern} escape '\\' or email like ${pattern} escape '\\')`,
+        );
+      }
+      const direction = order === 'desc' ? sql`desc` : sql`asc`;
+      const [rows, count] = await Promise.all([
+        filtered
+          .selectAll()
+          .orderBy(sql`${SORT_COLUMNS[sort]} ${direction}`)
+          .orderBy('id', order)
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+        filtered.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: count.count };
+    },
+
+    withRoleLock(work) {
+      return db.transaction().execute(async (trx) => {
+        if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${ROLE_LOCK_KEY})`.execute(trx);
+        return work(createUsersRepository(trx, dialect));
+      });
+    },
+  };
+  return repository;
+}

@@ -1,0 +1,166 @@
+import { ServerMessages, type UpdateUserRequest, type UserListQuery } from '@tonearm/contract';
+import { isoNow, uniqueViolation } from '../../db/errors.js';
+import type { UserRow, UserUpdate } from '../../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import type { SessionStore } from '../auth/session-store.js';
+import { PREMIUM_FOREVER } from './user-json.js';
+import type { UsersRepository } from './users.repository.js';
+
+/** Who is asking. */
+export type Actor = Pick<UserRow, 'id' | 'username' | 'role'>;
+
+export const USER_LIST_DEFAULT_LIMIT = 100;
+
+const isAdmin = (actor: Actor) => actor.role === 'ADMIN';
+
+function found<T>(value: T | undefined): T {
+  if (value === undefined) throw notFound(ServerMessages.notFound);
+  return value;
+}
+
+/** Maps a unique-constraint race (two writers passing the pre-check together) to the same 409 the check gives. */
+export function rethrowUserConflict(error: unknown): never {
+  const violated = uniqueViolation(error);
+  if (violated?.includes('email')) throw conflict(ServerMessages.emailTaken, 'email');
+  if (violated?.includes('username')) throw conflict(ServerMessages.usernameTaken, 'username');
+  throw error;
+}
+
+async function assertAvailable(
+  users: UsersRepository,
+  fields: { username?: string; email?: string },
+  exceptId?: number,
+): Promise<void> {
+  if (fields.username !== undefined && (await users.usernameTaken(fields.username, exceptId))) {
+    throw conflict(ServerMessages.usernameTaken, 'username');
+  }
+  if (fields.email !== undefined && (await users.emailTaken(fields.email, exceptId))) {
+    throw conflict(ServerMessages.emailTaken, 'email');
+  }
+}
+
+function premiumUntilFrom(input: UpdateUserRequest): string | null | undefined {
+  // An explicit date wins over the on/off switch when both are sent.
+  if (input.premiumUntil !== undefined) {
+    return input.premiumUntil === null ? null : new Date(input.premiumUntil).toISOString();
+  }
+  if (input.premium !== undefined) return input.premium ? PREMIUM_FOREVER : null;
+  return undefined;
+}
+
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionStore,
+  ) {}
+
+  /** Self or admin; anyone else is refused before learning whether the user exists. */
+  async getById(actor: Actor, id: number): Promise<UserRow> {
+    if (actor.id !== id && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    return found(await this.users.findById(id));
+  }
+
+  async getByUsername(actor: Actor, username: string): Promise<UserRow> {
+    const self = actor.username.toLowerCase() === username.toLowerCase();
+    if (!self && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    return found(await this.users.findByUsername(username));
+  }
+
+  list(query: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
+    return this.users.list({
+      ...(query.q === undefined ? {} : { q: query.q }),
+      sort: query.sort ?? 'username',
+      order: query.order ?? 'asc',
+      limit: query.limit ?? USER_LIST_DEFAULT_LIMIT,
+      offset: query.offset ?? 0,
+    });
+  }
+
+  /**
+   * Self: profile fields, and the password only together with the correct current password. Admin: any user,
+   * including role and premium, and a password reset without the old one. A password change ends every other session
+   * of that user.
+   */
+  async update(actor: Actor, id: number, input: UpdateUserRequest, actorToken?: string): Promise<UserRow> {
+    const self = actor.id === id;
+    if (!self && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    const privileged = input.role !== undefined || input.premium !== undefined || input.premiumUntil !== undefined;
+    if (privileged && !isAdmin(actor)) throw forbidden(ServerMessages.onlyAdminChangesRole);
+
+    const target = found(await this.users.findById(id));
+
+    const patch: UserUpdate = {};
+    if (input.password !== undefined) {
+      if (self) {
+        const current = input.currentPassword ?? '';
+        if (current === '' || !(await verifyPassword(target.password_hash, current))) {
+          throw badRequest(ServerMessages.wrongCurrentPassword, 'currentPassword');
+        }
+      }
+      patch.password_hash = await hashPassword(input.password);
+    }
+    if (input.username !== undefined) patch.username = input.username;
+    if (input.email !== undefined) patch.email = input.email.toLowerCase();
+    if (input.gender !== undefined) patch.gender = input.gender;
+    if (input.address !== undefined) patch.address = input.address;
+    if (input.role !== undefined) patch.role = input.role;
+    const premiumUntil = premiumUntilFrom(input);
+    if (premiumUntil !== undefined) patch.premium_until = premiumUntil;
+    if (Object.keys(patch).length === 0) return target;
+
+    const updated = await this.users
+      .withRoleLock(async (users) => {
+        await assertAvailable(users, { username: patch.username, email: patch.email }, id);
+        const current = found(await users.findById(id));
+        if (current.role === 'ADMIN' && patch.role === 'USER' && (await users.countAdmins()) <= 1) {
+          throw conflict(ServerMessages.lastAdmin, 'role');
+        }
+        return found(await users.update(id, patch));
+      })
+      .catch(rethrowUserConflict);
+
+    if (patch.password_hash !== undefined) await this.sessions.revokeAllOfUser(id, self ? actorToken : undefined);
+    return updated;
+  }
+
+  /** Self or admin; never the last administrator. The user's sessions, likes, plays and playlists go with it. */
+  async remove(actor: Actor, id: number): Promise<void> {
+    if (actor.id !== id && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    await this.users.withRoleLock(async (users) => {
+      const target = found(await users.findById(id));
+      if (target.role === 'ADMIN' && (await users.countAdmins()) <= 1) throw conflict(ServerMessages.lastAdmin);
+      await users.delete(id);
+    });
+    this.sessions.forgetUser(id);
+  }
+
+  /** Registration (DESIGN §4): the very first account becomes ADMIN, decided under the role lock. */
+  async register(input: {
+    username: string;
+    email: string;
+    password: string;
+    gender?: string | undefined;
+    address?: string | undefined;
+  }): Promise<UserRow> {
+    const passwordHash = await hashPassword(input.password);
+    return this.users
+      .withRoleLock(async (users) => {
+        await assertAvailable(users, input);
+        const first = !(await users.anyExists());
+        return users.insert({
+          username: input.username,
+          email: input.email.toLowerCase(),
+          password_hash: passwordHash,
+          gender: input.gender ?? null,
+          address: input.address ?? null,
+          role: first ? 'ADMIN' : 'USER',
+          premium_until: null,
+          image_key: null,
+          subsonic_secret: null,
+          created_at: isoNow(),
+        });
+      })
+      .catch(rethrowUserConflict);
+  }
+}

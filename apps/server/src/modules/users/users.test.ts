@@ -1,0 +1,399 @@
+import { ErrorCodes, ServerMessages, User, UserListResponse } from '@tonearm/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  asAdmin,
+  asUser,
+  createTestApp,
+  errorOf,
+  login,
+  testDatabases,
+  uniqueName,
+  type TestApp,
+  type TestUser,
+} from '../../../test/harness.js';
+import { PREMIUM_FOREVER } from './user-json.js';
+
+describe.each(testDatabases())('users API on %s', (dialect) => {
+  let t: TestApp;
+  let admin: TestUser;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await asAdmin(t);
+    alice = await asUser(t);
+    bob = await asUser(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const get = (url: string, user?: TestUser) =>
+    t.app.inject({ method: 'GET', url, ...(user === undefined ? {} : { headers: user.headers }) });
+  const put = (id: number, payload: object, user?: TestUser) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${id}`,
+      payload,
+      ...(user === undefined ? {} : { headers: user.headers }),
+    });
+  const del = (id: number, user?: TestUser) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${id}`,
+      ...(user === undefined ? {} : { headers: user.headers }),
+    });
+
+  function expectError(response: { statusCode: number; body: string }, status: number, code: string, message: string) {
+    expect(response.statusCode, response.body).toBe(status);
+    expect(errorOf(response.body)).toMatchObject({ code, message });
+  }
+
+  describe('GET /api/users', () => {
+    it('answers 401 to anonymous and 403 to a regular user', async () => {
+      expectError(await get('/api/users'), 401, ErrorCodes.unauthorized, ServerMessages.notAuthenticated);
+      expectError(await get('/api/users', alice), 403, ErrorCodes.forbidden, ServerMessages.forbidden);
+    });
+
+    it('lists every user with the total for an admin', async () => {
+      const response = await get('/api/users?limit=500', admin);
+      expect(response.statusCode).toBe(200);
+      const body = UserListResponse.parse(response.json());
+      expect(body.total).toBeGreaterThanOrEqual(3);
+      expect(body.users.map((u) => u.id)).toEqual(expect.arrayContaining([admin.id, alice.id, bob.id]));
+      expect(JSON.stringify(body)).not.toContain('argon2');
+    });
+
+    it('searches usernames and emails case-insensitively, with LIKE characters taken literally', async () => {
+      const tag = uniqueName('Needle');
+      const target = await asUser(t, { username: tag });
+      const byName = UserListResponse.parse((await get(`/api/users?q=${tag.toUpperCase()}`, admin)).json());
+      expect(byName.users.map((u) => u.id)).toEqual([target.id]);
+      expect(byName.total).toBe(1);
+      const byEmail = UserListResponse.parse(
+        (await get(`/api/users?q=${encodeURIComponent(`${tag}@example`)}`, admin)).json(),
+      );
+      expect(byEmail.users.map((u) => u.id)).toEqual([target.id]);
+      const wildcard = UserListResponse.parse((await get('/api/users?q=%25', admin)).json());
+      expect(wildcard.total).toBe(0);
+    });
+
+    it('sorts, orders and pages', async () => {
+      const ascending = UserListResponse.parse(
+        (await get('/api/users?sort=username&order=asc&limit=500', admin)).json(),
+      );
+      const names = ascending.users.map((u) => u.username.toLowerCase());
+      expect(names).toEqual([...names].sort());
+      const descending = UserListResponse.parse(
+        (await get('/api/users?sort=createdAt&order=desc&limit=500', admin)).json(),
+      );
+      expect(descending.users[0]?.id).toBe(Math.max(...descending.users.map((u) => u.id)));
+      const page = UserListResponse.parse((await get('/api/users?sort=username&limit=2&offset=1', admin)).json());
+      expect(page.users.map((u) => u.id)).toEqual(ascending.users.slice(1, 3).map((u) => u.id));
+      expect(page.total).toBe(ascending.total);
+    });
+
+    it.each(['sort=password', 'order=up', 'limit=0', 'limit=501', 'offset=-1', `q=${'x'.repeat(101)}`])(
+      'answers 400 for %s',
+      async (query) => {
+        const response = await get(`/api/users?${query}`, admin);
+        expect(response.statusCode).toBe(400);
+        expect(errorOf(response.body).code).toBe(ErrorCodes.validation);
+      },
+    );
+  });
+
+  describe('GET /api/users/id/{id}', () => {
+    it('answers 401 to anonymous', async () => {
+      expectError(
+        await get(`/api/users/id/${alice.id}`),
+        401,
+        ErrorCodes.unauthorized,
+        ServerMessages.notAuthenticated,
+      );
+    });
+
+    it('answers the user to themself and to an admin', async () => {
+      for (const viewer of [alice, admin]) {
+        const response = await get(`/api/users/id/${alice.id}`, viewer);
+        expect(response.statusCode).toBe(200);
+        expect(User.parse(response.json())).toMatchObject({ id: alice.id, username: alice.username, role: 'USER' });
+      }
+    });
+
+    it('answers 403 to another regular user, whether or not the id exists', async () => {
+      expectError(await get(`/api/users/id/${bob.id}`, alice), 403, ErrorCodes.forbidden, ServerMessages.forbidden);
+      expectError(await get('/api/users/id/999999', alice), 403, ErrorCodes.forbidden, ServerMessages.forbidden);
+    });
+
+    it('answers 404 to an admin for an unknown id and 400 for a malformed one', async () => {
+      expectError(await get('/api/users/id/999999', admin), 404, ErrorCodes.notFound, ServerMessages.notFound);
+      const malformed = await get('/api/users/id/abc', admin);
+      expect(malformed.statusCode).toBe(400);
+      expect(errorOf(malformed.body).field).toBe('id');
+    });
+  });
+
+  describe('GET /api/users/username/{username}', () => {
+    it('answers 401 to anonymous', async () => {
+      expect((await get(`/api/users/username/${alice.username}`)).statusCode).toBe(401);
+    });
+
+    it('answers the user to themself (any case) and to an admin', async () => {
+      for (const viewer of [alice, admin]) {
+        const response = await get(`/api/users/username/${alice.username.toUpperCase()}`, viewer);
+        expect(response.statusCode).toBe(200);
+        expect(User.parse(response.json()).id).toBe(alice.id);
+      }
+    });
+
+    it('answers 403 to another regular user and 404 to an admin for an unknown name', async () => {
+      expectError(
+        await get(`/api/users/username/${bob.username}`, alice),
+        403,
+        ErrorCodes.forbidden,
+        ServerMessages.forbidden,
+      );
+      expectError(
+        await get('/api/users/username/nobody_at_all', admin),
+        404,
+        ErrorCodes.notFound,
+        ServerMessages.notFound,
+      );
+    });
+  });
+
+  describe('PUT /api/users/{id}', () => {
+    it('answers 401 to anonymous and 403 to another regular user', async () => {
+      expectError(await put(alice.id, { address: 'x' }), 401, ErrorCodes.unauthorized, ServerMessages.notAuthenticated);
+      expectError(await put(alice.id, { address: 'x' }, bob), 403, ErrorCodes.forbidden, ServerMessages.forbidden);
+    });
+
+    it('lets a user change their own profile', async () => {
+      const user = await asUser(t);
+      const username = uniqueName('Renamed');
+      const response = await put(
+        user.id,
+        { username, email: `${username}@New.Example`, gender: 'other', address: '2 Side Street' },
+        user,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      expect(User.parse(response.json())).toMatchObject({
+        id: user.id,
+        username,
+        email: `${username.toLowerCase()}@new.example`,
+        gender: 'other',
+        address: '2 Side Street',
+      });
+      const cleared = await put(user.id, { gender: null, address: null }, user);
+      expect(User.parse(cleared.json())).toMatchObject({ gender: null, address: null });
+      // Changing only the case of one's own name is not a conflict with oneself.
+      expect((await put(user.id, { username: username.toUpperCase() }, user)).statusCode).toBe(200);
+    });
+
+    it('lets an admin edit another user', async () => {
+      const user = await asUser(t);
+      const response = await put(user.id, { address: 'Set by admin' }, admin);
+      expect(response.statusCode).toBe(200);
+      expect(User.parse(response.json()).address).toBe('Set by admin');
+    });
+
+    it('answers 409 for a taken username or email, whatever the case', async () => {
+      const user = await asUser(t);
+      const takenName = await put(user.id, { username: alice.username.toUpperCase() }, user);
+      expect(takenName.statusCode).toBe(409);
+      expect(errorOf(takenName.body)).toEqual({
+        code: ErrorCodes.conflict,
+        message: ServerMessages.usernameTaken,
+        field: 'username',
+      });
+      const takenEmail = await put(user.id, { email: alice.email.toUpperCase() }, user);
+      expect(takenEmail.statusCode).toBe(409);
+      expect(errorOf(takenEmail.body)).toEqual({
+        code: ErrorCodes.conflict,
+        message: ServerMessages.emailTaken,
+        field: 'email',
+      });
+    });
+
+    it('requires the correct current password to change one’s own password', async () => {
+      const user = await asUser(t);
+      for (const payload of [
+        { password: 'a brand new secret' },
+        { password: 'a brand new secret', currentPassword: 'not my password' },
+      ]) {
+        const response = await put(user.id, payload, user);
+        expect(response.statusCode).toBe(400);
+        expect(errorOf(response.body)).toEqual({
+          code: ErrorCodes.validation,
+          message: ServerMessages.wrongCurrentPassword,
+          field: 'currentPassword',
+        });
+      }
+      const otherSession = await login(t.app, user.username);
+      const changed = await put(user.id, { password: 'a brand new secret', currentPassword: user.password }, user);
+      expect(changed.statusCode).toBe(200);
+      // The session that changed it stays; every other session of the user ends.
+      expect((await get('/api/auth/me', user)).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: otherSession } })).statusCode,
+      ).toBe(401);
+      const oldLogin = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: user.username, password: user.password },
+      });
+      expect(oldLogin.statusCode).toBe(401);
+      await login(t.app, user.username, 'a brand new secret');
+    });
+
+    it('lets an admin reset another user’s password without the old one, ending their sessions', async () => {
+      const user = await asUser(t);
+      const response = await put(user.id, { password: 'reset by the admin' }, admin);
+      expect(response.statusCode).toBe(200);
+      expect((await get('/api/auth/me', user)).statusCode).toBe(401);
+      await login(t.app, user.username, 'reset by the admin');
+    });
+
+    it.each([{ role: 'ADMIN' }, { premium: true }, { premiumUntil: '2099-01-01T00:00:00.000Z' }])(
+      'answers 403 when a regular user sends %j',
+      async (payload) => {
+        const user = await asUser(t);
+        const response = await put(user.id, payload, user);
+        expectError(response, 403, ErrorCodes.forbidden, ServerMessages.onlyAdminChangesRole);
+        const me = User.parse((await get('/api/auth/me', user)).json());
+        expect(me).toMatchObject({ role: 'USER', premium: false });
+      },
+    );
+
+    it('lets an admin grant and revoke premium and change roles', async () => {
+      const user = await asUser(t);
+      const granted = User.parse((await put(user.id, { premium: true }, admin)).json());
+      expect(granted).toMatchObject({ premium: true, premiumUntil: PREMIUM_FOREVER });
+      const until = User.parse((await put(user.id, { premiumUntil: '2099-06-01T12:00:00Z' }, admin)).json());
+      expect(until).toMatchObject({ premium: true, premiumUntil: '2099-06-01T12:00:00.000Z' });
+      const revoked = User.parse((await put(user.id, { premium: false }, admin)).json());
+      expect(revoked).toMatchObject({ premium: false, premiumUntil: null });
+      const promoted = User.parse((await put(user.id, { role: 'ADMIN' }, admin)).json());
+      expect(promoted.role).toBe('ADMIN');
+      const demoted = User.parse((await put(user.id, { role: 'USER' }, admin)).json());
+      expect(demoted.role).toBe('USER');
+    });
+
+    it('answers 400 for unknown fields, bad values and over-long strings', async () => {
+      for (const [payload, field] of [
+        [{ nickname: 'x' }, 'nickname'],
+        [{ role: 'ROOT' }, 'role'],
+        [{ address: 'a'.repeat(301) }, 'address'],
+        [{ username: 'u'.repeat(33) }, 'username'],
+        [{ premiumUntil: 'tomorrow' }, 'premiumUntil'],
+      ] as const) {
+        const response = await put(alice.id, payload, admin);
+        expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(errorOf(response.body).field).toBe(field);
+      }
+    });
+
+    it('answers 404 to an admin for an unknown id', async () => {
+      expectError(await put(999999, { address: 'x' }, admin), 404, ErrorCodes.notFound, ServerMessages.notFound);
+    });
+  });
+
+  describe('DELETE /api/users/{id}', () => {
+    it('answers 401 to anonymous and 403 to another regular user', async () => {
+      expectError(await del(alice.id), 401, ErrorCodes.unauthorized, ServerMessages.notAuthenticated);
+      expectError(await del(alice.id, bob), 403, ErrorCodes.forbidden, ServerMessages.forbidden);
+    });
+
+    it('lets a user delete their own account, ending the session', async () => {
+      const user = await asUser(t);
+      const response = await del(user.id, user);
+      expect(response.statusCode).toBe(204);
+      expect(response.cookies.find((c) => c.name === 'tonearm_session')?.value).toBe('');
+      expect((await get('/api/auth/me', user)).statusCode).toBe(401);
+      expect(await t.db.selectFrom('users').select('id').where('id', '=', user.id).executeTakeFirst()).toBeUndefined();
+    });
+
+    it('lets an admin delete a user, whose sessions stop working at once', async () => {
+      const user = await asUser(t);
+      expect((await get('/api/auth/me', user)).statusCode).toBe(200);
+      expect((await del(user.id, admin)).statusCode).toBe(204);
+      expect((await get('/api/auth/me', user)).statusCode).toBe(401);
+      expect(await t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    });
+
+    it('answers 404 to an admin for an unknown id', async () => {
+      expectError(await del(999999, admin), 404, ErrorCodes.notFound, ServerMessages.notFound);
+    });
+  });
+
+  describe('the last administrator', () => {
+    it('can be neither demoted nor deleted, while one of two can', async () => {
+      const fresh = await createTestApp(dialect);
+      try {
+        const only = await asAdmin(fresh);
+        const demote = await fresh.app.inject({
+          method: 'PUT',
+          url: `/api/users/${only.id}`,
+          headers: only.headers,
+          payload: { role: 'USER' },
+        });
+        expectError(demote, 409, ErrorCodes.conflict, ServerMessages.lastAdmin);
+        const remove = await fresh.app.inject({
+          method: 'DELETE',
+          url: `/api/users/${only.id}`,
+          headers: only.headers,
+        });
+        expectError(remove, 409, ErrorCodes.conflict, ServerMessages.lastAdmin);
+
+        const second = await asAdmin(fresh);
+        const demoted = await fresh.app.inject({
+          method: 'PUT',
+          url: `/api/users/${only.id}`,
+          headers: second.headers,
+          payload: { role: 'USER' },
+        });
+        expect(demoted.statusCode).toBe(200);
+        const removeLast = await fresh.app.inject({
+          method: 'DELETE',
+          url: `/api/users/${second.id}`,
+          headers: second.headers,
+        });
+        expectError(removeLast, 409, ErrorCodes.conflict, ServerMessages.lastAdmin);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('survives two admins demoting each other at the same time', async () => {
+      const fresh = await createTestApp(dialect);
+      try {
+        const first = await asAdmin(fresh);
+        const second = await asAdmin(fresh);
+        const [a, b] = await Promise.all([
+          fresh.app.inject({
+            method: 'PUT',
+            url: `/api/users/${second.id}`,
+            headers: first.headers,
+            payload: { role: 'USER' },
+          }),
+          fresh.app.inject({
+            method: 'PUT',
+            url: `/api/users/${first.id}`,
+            headers: second.headers,
+            payload: { role: 'USER' },
+          }),
+        ]);
+        // The loser is refused either as no longer an admin (403) or as the last admin's would-be demoter (409).
+        const statuses = [a.statusCode, b.statusCode].sort();
+        expect(statuses[0]).toBe(200);
+        expect([403, 409]).toContain(statuses[1]);
+        const admins = await fresh.db.selectFrom('users').select('id').where('role', '=', 'ADMIN').execute();
+        expect(admins).toHaveLength(1);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+});

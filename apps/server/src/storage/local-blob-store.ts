@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, open as openCallback } from 'node:fs';
+import { mkdir, open, opendir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { assertValidBlobKey, isValidBlobKey } from './blob-key.js';
+import type { BlobKind, BlobStat, BlobStore, ByteRange, StagedBlob } from './blob-store.js';
+
+/** DESIGN §6: 64 KiB reads serve audio 1.5–2.3× faster than the 16 KiB default of fs streams on Node 20. */
+export const READ_HIGH_WATER_MARK = 64 * 1024;
+
+const openFd = promisify(openCallback);
+
+/**
+ * Blobs on the local disk:
+ * `<root>/audio/<first two chars of key>/<key>`, `<root>/image/<..>/<key>`, and staged bytes in `<root>/tmp/`. The
+ * temp directory sits under the same root, hence on the same filesystem, so a commit is an atomic rename.
+ */
+export class LocalBlobStore implements BlobStore {
+  readonly rootDir: string;
+  private readonly tmpDir: string;
+
+  constructor(rootDir: string) {
+    this.rootDir = path.resolve(rootDir);
+    this.tmpDir = path.join(this.rootDir, 'tmp');
+  }
+
+  async stage(kind: BlobKind, source: Readable | Buffer): Promise<StagedBlob> {
+    // Per call, not memoized: uploads are rare and the directory may have been cleaned since the last one.
+    await mkdir(this.tmpDir, { recursive: true });
+    const tempPath = path.join(this.tmpDir, `${kind}-${randomBytes(12).toString('hex')}.tmp`);
+    // The file exists before any byte flows, so a failed upload always leaves a path to remove.
+    const fd = await openFd(tempPath, 'wx');
+    try {
+      // flush: the bytes reach the disk (fsync) before a rename can make them visible under a real key.
+      const out = createWriteStream(tempPath, { fd, flush: true, highWaterMark: READ_HIGH_WATER_MARK });
+      await pipeline(Buffer.isBuffer(source) ? Readable.from([source]) : source, out);
+      return new LocalStagedBlob(this, kind, tempPath, out.bytesWritten);
+    } catch (error) {
+      await rm(tempPath, { force: true });
+      throw error;
+    }
+  }
+
+  async stat(kind: BlobKind, key: string): Promise<BlobStat | null> {
+    if (!isValidBlobKey(key)) return null;
+    try {
+      const info = await stat(this.pathOf(kind, key));
+      return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  localPath(kind: BlobKind, key: string): string {
+    return this.pathOf(kind, key);
+  }
+
+  openRead(kind: BlobKind, key: string, range?: ByteRange): Readable {
+    return createReadStream(this.pathOf(kind, key), {
+      highWaterMark: READ_HIGH_WATER_MARK,
+      ...(range ? { start: range.start, end: range.end } : {}),
+    });
+  }
+
+  async delete(kind: BlobKind, key: string): Promise<void> {
+    await rm(this.pathOf(kind, key), { force: true });
+  }
+
+  async *list(kind: BlobKind): AsyncIterable<string> {
+    const kindDir = path.join(this.rootDir, kind);
+    const shards = await openDirOrNull(kindDir);
+    if (!shards) return;
+    for await (const shard of shards) {
+      if (!shard.isDirectory()) continue;
+      const files = await openDirOrNull(path.join(kindDir, shard.name));
+      if (!files) continue;
+      for await (const file of files) {
+        if (file.isFile() && isValidBlobKey(file.name)) yield file.name;
+      }
+    }
+  }
+
+  /**
+   * Removes staged files whose last write is older than `olderThanMs`. An upload in progress keeps touching its temp
+   * file, so a margin of minutes never removes live uploads; 0 is safe only before the server accepts requests.
+   */
+  async sweepTemp(olderThanMs: number): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.tmpDir);
+    } catch (error) {
+      if (isMissing(error)) return 0;
+      throw error;
+    }
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.tmpDir, name);
+      try {
+        const info = await stat(file);
+        if (!info.isFile() || info.mtimeMs > cutoff) continue;
+        await rm(file, { force: true });
+        removed += 1;
+      } catch (error) {
+        // Committed or discarded meanwhile.
+        if (!isMissing(error)) throw error;
+      }
+    }
+    return removed;
+  }
+
+  pathOf(kind: BlobKind, key: string): string {
+    assertValidBlobKey(key);
+    return path.join(this.rootDir, kind, key.slice(0, 2), key);
+  }
+}
+
+class LocalStagedBlob implements StagedBlob {
+  private state: 'staged' | 'committed' | 'discarded' = 'staged';
+
+  constructor(
+    private readonly store: LocalBlobStore,
+    readonly kind: BlobKind,
+    readonly tempPath: string,
+    readonly size: number,
+  ) {}
+
+  async commit(key: string): Promise<boolean> {
+    if (this.state !== 'staged') throw new Error(`This staged blob was already ${this.state}`);
+    const target = this.store.pathOf(this.kind, key);
+    const dir = path.dirname(target);
+    await mkdir(dir, { recursive: true });
+    // Same key means same content: keep the blob readers may be streaming right now. Touching it makes a sweep of
+    // unreferenced blobs (which spares recent ones) leave it alone until the caller's row references it again.
+    if (await touchIfExists(target)) {
+      this.state = 'committed';
+      await rm(this.tempPath, { force: true });
+      return false;
+    }
+    // Two uploads of the same content racing here both rename; the second replaces identical bytes, which is harmless.
+    await rename(this.tempPath, target);
+    this.state = 'committed';
+    await syncDirectory(dir);
+    return true;
+  }
+
+  async discard(): Promise<void> {
+    if (this.state !== 'staged') return;
+    this.state = 'discarded';
+    await rm(this.tempPath, { force: true });
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+async function touchIfExists(file: string): Promise<boolean> {
+  const now = new Date();
+  try {
+    await utimes(file, now, now);
+    return true;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+}
+
+async function openDirOrNull(dir: string) {
+  try {
+    return await opendir(dir);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+/** Makes the rename itself durable, so a committed DB row never outlives its blob after a power loss. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
+  } finally {
+    await handle?.close();
+  }
+}

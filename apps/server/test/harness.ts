@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { User } from '@tonearm/contract';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { expect, inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { createDatabase, type AppDatabase, type Dialect } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrations/index.js';
+import type { DB, RoleValue } from '../src/db/schema.js';
+import type { App } from '../src/http/app-types.js';
+import { LocalBlobStore } from '../src/storage/local-blob-store.js';
+import './provided-context.js';
+
+export type { Dialect } from '../src/db/database.js';
+
+export const DEFAULT_PASSWORD = 'correct horse battery staple';
+
+/** The dialects this run can test: always sqlite, plus postgres when the global setup has one. */
+export function testDatabases(): Dialect[] {
+  return inject('pgAdminUrl') === null ? ['sqlite'] : ['sqlite', 'postgres'];
+}
+
+export interface TestApp {
+  app: App;
+  db: Kysely<DB>;
+  dialect: Dialect;
+  config: Config;
+  /** Fresh temp DATA_DIR of this app (blobs; the SQLite file on sqlite). */
+  dataDir: string;
+  /** The app's blob store (`${dataDir}/blobs`), or null with `withoutBlobs`. */
+  blobs: LocalBlobStore | null;
+  close(): Promise<void>;
+}
+
+export interface TestAppOverrides {
+  /** Environment variables on top of the test defaults (as loadConfig reads them). */
+  env?: Record<string, string>;
+  /** Direct changes to the parsed config. */
+  config?: Partial<Config>;
+  /** Leave out the blob store (modules that need one must then not be exercised). */
+  withoutBlobs?: boolean;
+}
+
+function withDatabase(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function adminQuery(adminUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database of the dialect: SQLite in dataDir, or a new PostgreSQL database (dropped by the returned cleanup). */
+async function freshDatabase(
+  dialect: Dialect,
+  dataDir: string,
+): Promise<{ database: AppDatabase; databaseUrl: string | null; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    return { database: createDatabase({ dataDir }), databaseUrl: null, drop: () => Promise.resolve() };
+  }
+  const adminUrl = inject('pgAdminUrl');
+  if (adminUrl === null) throw new Error('PostgreSQL is not available in this run (see the banner at the start)');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await adminQuery(adminUrl, `create database ${name}`);
+  const databaseUrl = withDatabase(adminUrl, name);
+  return {
+    database: createDatabase({ dataDir, databaseUrl, poolSize: 4 }),
+    databaseUrl,
+    drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+/** A migrated, empty database of the dialect with its temp dir, for repository-level tests. */
+export async function createTestDatabase(dialect: Dialect): Promise<AppDatabase & { dataDir: string }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-test-'));
+  const { database, drop } = await freshDatabase(dialect, dataDir);
+  await migrateToLatest(database.db);
+  return {
+    ...database,
+    dataDir,
+    async destroy() {
+      await database.destroy();
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A whole app on a fresh, migrated database of the dialect, in a fresh temp DATA_DIR. Auth rate limits are lifted
+ * (tests log in often from one address) unless `env.AUTH_RATE_LIMIT` says otherwise. Call close() in afterAll.
+ */
+export async function createTestApp(dialect: Dialect, overrides: TestAppOverrides = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-test-'));
+  const { database, databaseUrl, drop } = await freshDatabase(dialect, dataDir);
+  try {
+    await migrateToLatest(database.db);
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      AUTH_RATE_LIMIT: '100000',
+      ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
+      ...overrides.env,
+    };
+    const config: Config = { ...loadConfig(env), webDist: null, ...overrides.config };
+    const blobs = overrides.withoutBlobs === true ? null : new LocalBlobStore(path.join(dataDir, 'blobs'));
+    const app = await buildApp({ config, db: database.db, dialect, blobs });
+    return {
+      app,
+      db: database.db,
+      dialect,
+      config,
+      dataDir,
+      blobs,
+      async close() {
+        await app.close();
+        await database.destroy();
+        await drop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await database.destroy();
+    await drop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+let counter = 0;
+
+/** A username unique within the run (3–32 chars of the allowed set). */
+export function uniqueName(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}_${counter}_${randomBytes(3).toString('hex')}`;
+}
+
+export interface RegisterInput {
+  username: string;
+  email?: string;
+  password?: string;
+  gender?: string;
+  address?: string;
+}
+
+/** Registers through the API and asserts the 201. */
+export async function registerUser(app: App, input: RegisterInput): Promise<void> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: {
+      email: `${input.username.toLowerCase()}@example.test`,
+      password: DEFAULT_PASSWORD,
+      ...input,
+    },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+}
+
+/** Logs in through the API and answers the Cookie header value to send with later requests. */
+export async function login(app: App, username: string, password: string = DEFAULT_PASSWORD): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+  expect(response.statusCode, response.body).toBe(200);
+  const cookie = response.cookies.find((c) => c.name === 'tonearm_session');
+  if (cookie === undefined) throw new Error('login answered without a session cookie');
+  return `${cookie.name}=${cookie.value}`;
+}
+
+export interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+  role: RoleValue;
+  /** Cookie header value of a fresh session. */
+  cookie: string;
+  /** Headers for app.inject: `{ cookie }`. */
+  headers: { cookie: string };
+}
+
+export interface CreateUserOptions {
+  role?: RoleValue;
+  /** premium_until in the future (true) or an explicit ISO timestamp. */
+  premium?: boolean | string;
+  username?: string;
+  password?: string;
+}
+
+/** Registers, sets role/premium directly in the database (whatever order users were created in), and logs in. */
+export async function createUser(t: Pick<TestApp, 'app' | 'db'>, options: CreateUserOptions = {}): Promise<TestUser> {
+  const username = options.username ?? uniqueName(options.role === 'ADMIN' ? 'admin' : 'user');
+  const password = options.password ?? DEFAULT_PASSWORD;
+  const role = options.role ?? 'USER';
+  await registerUser(t.app, { username, password });
+  const premiumUntil =
+    options.premium === true
+      ? '9999-12-31T23:59:59.999Z'
+      : typeof options.premium === 'string'
+        ? options.premium
+        : null;
+  const row = await t.db
+    .updateTable('users')
+    .set({ role, premium_until: premiumUntil })
+    .where('username', '=', username)
+    .returning(['id', 'email'])
+    .executeTakeFirstOrThrow();
+  const cookie = await login(t.app, username, password);
+  return { id: row.id, username, email: row.email, password, role, cookie, headers: { cookie } };
+}
+
+export const asAdmin = (t: Pick<TestApp, 'app' | 'db'>, options: Omit<CreateUserOptions, 'role'> = {}) =>
+  createUser(t, { ...options, role: 'ADMIN' });
+export const asUser = (t: Pick<TestApp, 'app' | 'db'>, options: Omit<CreateUserOptions, 'role'> = {}) =>
+  createUser(t, { ...options, role: 'USER' });
+
+/** Parses a JSON error body and answers its `error` object. */
+export function errorOf(body: string): { code: string; message: string; field?: string } {
+  return (JSON.parse(body) as { error: { code: string; message: string; field?: string } }).error;
+}
+
+export type { User };

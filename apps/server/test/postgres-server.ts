@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const POSTGRES_ROOT = '/usr/lib/postgresql';
+
+export interface ThrowawayPostgres {
+  /** Superuser URL of the maintenance database, used to create and drop per-file test databases. */
+  adminUrl: string;
+  version: string;
+  stop(): Promise<void>;
+}
+
+/** The newest installed PostgreSQL's bin directory, or null. */
+function findPostgresBin(): { bin: string; version: string } | null {
+  if (!existsSync(POSTGRES_ROOT)) return null;
+  const versions = readdirSync(POSTGRES_ROOT)
+    .filter((v) => existsSync(path.join(POSTGRES_ROOT, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  const version = versions[0];
+  return version === undefined ? null : { bin: path.join(POSTGRES_ROOT, version, 'bin'), version };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+async function uidOf(user: string): Promise<{ uid: number; gid: number }> {
+  const [uid, gid] = await Promise.all([run('id', ['-u', user]), run('id', ['-g', user])]);
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/**
+ * Starts a private PostgreSQL cluster in a temp dir on a free loopback port (~3 s). PostgreSQL refuses to run as root,
+ * so as root the binaries run as the `postgres` system user through runuser. Durability is switched off: the data is
+ * thrown away after the run.
+ */
+export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+  const found = findPostgresBin();
+  if (found === null) throw new Error(`no PostgreSQL binaries under ${POSTGRES_ROOT}/*/bin`);
+  const asRoot = process.getuid?.() === 0;
+  const dir = await mkdtemp(path.join(tmpdir(), 'tonearm-pg-'));
+  const dataDir = path.join(dir, 'data');
+  const logFile = path.join(dir, 'postgres.log');
+  const exec = async (binary: string, args: string[]) => {
+    const file = path.join(found.bin, binary);
+    return asRoot ? run('runuser', ['-u', 'postgres', '--', file, ...args]) : run(file, args);
+  };
+  const stop = async () => {
+    await exec('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    if (asRoot) {
+      const owner = await uidOf('postgres');
+      await chown(dir, owner.uid, owner.gid);
+    }
+    await exec('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    const port = await freePort();
+    const serverOptions = [
+      `-p ${port}`,
+      '-c listen_addresses=127.0.0.1',
+      `-c unix_socket_directories=${dir}`,
+      '-c fsync=off',
+      '-c full_page_writes=off',
+      '-c synchronous_commit=off',
+      '-c max_connections=200',
+    ].join(' ');
+    await exec('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '30', 'start']);
+    return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, version: found.version, stop };
+  } catch (error) {
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    await stop();
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new Error(`${detail.trim()}${log ? `\n${log.trim().split('\n').slice(-5).join('\n')}` : ''}`, {
+      cause: error,
+    });
+  }
+}
