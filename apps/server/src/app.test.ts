@@ -147,3 +147,23 @@ describe('unexpected errors', () => {
     }
   });
 });
+
+describe.each(testDatabases())('a write racing a deletion on %s', (dialect) => {
+  it('answers 409 with a clear message when a foreign key no longer exists', async () => {
+    const t = await createTestApp(dialect);
+    t.app.post('/api/race', async () => {
+      await t.db
+        .insertInto('likes')
+        .values({ user_id: 999_999, song_id: 999_999, created_at: new Date().toISOString() })
+        .execute();
+      return { ok: true };
+    });
+    try {
+      const response = await t.app.inject({ method: 'POST', url: '/api/race' });
+      expect(response.statusCode).toBe(409);
+      expect(errorOf(response.body)).toEqual({ code: ErrorCodes.conflict, message: ServerMessages.referenceGone });
+    } finally {
+      await t.close();
+    }
+  });
+});

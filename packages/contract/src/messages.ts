@@ -46,6 +46,7 @@ export const ServerMessages = {
   premiumRequired: 'Downloads are a Premium feature. Upgrade on the payment page to download songs.',
   cardDeclined: 'Your card was declined. No payment was taken.',
   invalidSignature: 'Invalid webhook signature',
+  referenceGone: 'Something this refers to was just deleted. Reload and try again.',
 } as const;
 
 /** Shown where an artist was deleted but its songs remain. */

@@ -11,5 +11,16 @@ export function uniqueViolation(error: unknown): string | null {
   return null;
 }
 
+/**
+ * A foreign-key violation on either dialect: a write raced with the deletion of the row it refers to (a song deleted
+ * from the catalogue while it is being added to a playlist). The client's request was fine a moment earlier, so it
+ * is a conflict, not a server fault.
+ */
+export function foreignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** Same instant, the one text form every timestamp column uses. */
 export const isoNow = (): string => new Date().toISOString();

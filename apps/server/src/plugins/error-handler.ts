@@ -2,6 +2,7 @@ import { ErrorCodes, ServerMessages, type ErrorBody, type ErrorCode } from '@ton
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { App } from '../http/app-types.js';
+import { foreignKeyViolation } from '../db/errors.js';
 import { HttpError } from '../http/errors.js';
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];
@@ -57,6 +58,7 @@ function toHttpError(error: FastifyError): HttpError | null {
   const known = FRAMEWORK_ERRORS[error.code];
   if (known) return new HttpError(known.status, known.code, known.message);
   if (error.statusCode === 429) return new HttpError(429, ErrorCodes.rateLimited, ServerMessages.rateLimited);
+  if (foreignKeyViolation(error)) return new HttpError(409, ErrorCodes.conflict, ServerMessages.referenceGone);
   return null;
 }
 

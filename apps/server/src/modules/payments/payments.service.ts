@@ -121,7 +121,7 @@ export class PaymentsService {
       throw new HttpError(402, ErrorCodes.paymentDeclined, ServerMessages.cardDeclined);
     }
     const completed = await this.complete(order, result.providerRef);
-    if (completed?.user == null) throw notFound(ServerMessages.notFound);
+    if (completed === undefined || completed.user === null) throw notFound(ServerMessages.notFound);
     return { order: completed.order, user: completed.user };
   }
 

@@ -6,6 +6,7 @@ import {
   type PlaylistUpdateFields,
 } from '@tonearm/contract';
 import type { PlaylistRow, UserRow } from '../../db/schema.js';
+import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { isPermutationOf } from './playlist-order.rules.js';
 import type { Page, PlaylistPatch, PlaylistScope, PlaylistsRepository, SongsWrite } from './playlists.repository.js';
@@ -47,6 +48,8 @@ const noCover = () => Promise.resolve();
 export class PlaylistsService {
   constructor(
     private readonly playlists: PlaylistsRepository,
+    /** Deletes a cover no row uses any more, after the change that dropped it is committed. */
+    private readonly releaseBlobs: BlobReleaser,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -102,7 +105,7 @@ export class PlaylistsService {
     fields: PlaylistUpdateFields,
     cover: CoverUpload | null,
   ): Promise<PlaylistView> {
-    await this.writable(actor, id);
+    const previousCover = (await this.writable(actor, id)).image_key;
     const patch: PlaylistPatch = {};
     if (fields.name !== undefined) patch.name = fields.name;
     if (fields.type !== undefined) patch.type = fields.type;
@@ -113,12 +116,14 @@ export class PlaylistsService {
       await this.playlists.update(id, patch, fields.songs, this.now().toISOString(), cover?.commit ?? noCover),
     );
     if (row === undefined) throw playlistNotFound();
+    if (row.image_key !== previousCover) await this.releaseBlobs({ image: [previousCover] });
     return this.view(row);
   }
 
   async remove(actor: Actor, id: number): Promise<void> {
-    await this.writable(actor, id);
+    const playlist = await this.writable(actor, id);
     if (!(await this.playlists.delete(id))) throw playlistNotFound();
+    await this.releaseBlobs({ image: [playlist.image_key] });
   }
 
   async addSong(actor: Actor, playlistId: number, songId: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { PlaylistMessages, ServerMessages, type Playlist } from '@tonearm/contract';
+import { IMAGE_MAX_BYTES, PlaylistMessages, ServerMessages, type Playlist } from '@tonearm/contract';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -145,6 +145,7 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
       });
       expect(await countPlaylists()).toBe(playlistsBefore);
       expect(await countBlobs(store, 'image')).toBe(blobsBefore);
+      expect(await store.sweepTemp(0)).toBe(0);
     });
 
     it('refuses a cover that is not an image with 415 and writes nothing', async () => {
@@ -163,6 +164,27 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
       expect(response.statusCode).toBe(415);
       expect(errorOf(response.body).field).toBe('image');
       expect(await countPlaylists()).toBe(before);
+      expect(await store.sweepTemp(0)).toBe(0);
+    });
+
+    it('refuses a cover over the size limit and an over-long field with 413, leaving no file behind', async () => {
+      const before = await countPlaylists();
+      const blobsBefore = await countBlobs(store, 'image');
+      const huge = multipartBody(
+        { name: 'Huge cover' },
+        { image: { filename: 'big.png', contentType: 'image/png', data: Buffer.alloc(IMAGE_MAX_BYTES + 10, 1) } },
+      );
+      const response = await call('POST', '/api/playlists', owner, huge);
+      expect(response.statusCode).toBe(413);
+      expect(errorOf(response.body).field).toBe('image');
+      const longSongs = multipartBody({ name: 'Long', songs: `[${'1,'.repeat(200_000)}1]` });
+      const tooLong = await call('POST', '/api/playlists', owner, longSongs);
+      expect(tooLong.statusCode).toBe(413);
+      expect(errorOf(tooLong.body).field).toBe('songs');
+      expect(await countPlaylists()).toBe(before);
+      expect(await countBlobs(store, 'image')).toBe(blobsBefore);
+      // No staged temp file survives either.
+      expect(await store.sweepTemp(0)).toBe(0);
     });
 
     it('refuses an unexpected file field and a body that is neither multipart nor JSON', async () => {
@@ -407,6 +429,35 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
         payload: { removeImage: true },
       });
       expect(cleared.json<Playlist>().imgLink).toBeNull();
+    });
+
+    it('deletes a replaced or removed cover, and a deleted playlist’s cover, unless another row still uses it', async () => {
+      const keyOf = (playlist: Playlist) => playlist.imgLink?.split('/').pop() ?? '';
+      const coverForm = async (fields: Record<string, string>, size: number) =>
+        multipartBody(fields, {
+          image: { filename: 'c.png', contentType: 'image/png', data: await pngImage(size, size) },
+        });
+      const first = (
+        await call('POST', '/api/playlists', owner, await coverForm({ name: 'Covers' }, 41))
+      ).json<Playlist>();
+      const firstKey = keyOf(first);
+      // A second playlist with the very same image shares the blob.
+      const twin = (
+        await call('POST', '/api/playlists', other, await coverForm({ name: 'Twin' }, 41))
+      ).json<Playlist>();
+      expect(keyOf(twin)).toBe(firstKey);
+
+      const replaced = await call('PUT', `/api/playlists/updatePlaylist/${first.id}`, owner, await coverForm({}, 42));
+      const secondKey = keyOf(replaced.json<Playlist>());
+      expect(secondKey).not.toBe(firstKey);
+      // Still used by the twin, so it stays.
+      expect(await store.stat('image', firstKey)).not.toBeNull();
+
+      await call('PUT', `/api/playlists/updatePlaylist/${first.id}`, owner, { payload: { removeImage: 'true' } });
+      expect(await store.stat('image', secondKey)).toBeNull();
+
+      expect((await call('DELETE', `/api/playlists/${twin.id}`, other)).statusCode).toBe(200);
+      expect(await store.stat('image', firstKey)).toBeNull();
     });
 
     it('refuses an edit with unknown songs or a bad field, changing nothing', async () => {
