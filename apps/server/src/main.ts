@@ -26,7 +26,14 @@ async function main(): Promise<void> {
   const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
 
   const app = await buildApp({ config, db: database.db, dialect: database.dialect, blobs });
-  await prepareCatalogueStorage({ db: database.db, dialect: database.dialect, store: blobs, demo: config.demo, log: app.log });
+  // Before listen: the sweep must not race live uploads, and a new install opens with music.
+  await prepareCatalogueStorage({
+    db: database.db,
+    dialect: database.dialect,
+    store: blobs,
+    demo: config.demo,
+    log: app.log,
+  });
 
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {

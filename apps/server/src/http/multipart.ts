@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from './app-types.js';
 import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from './errors.js';
 
@@ -42,11 +42,29 @@ const DEFAULT_FIELD_BYTES = 256 * 1024;
 const DEFAULT_FIELDS = 20;
 
 /**
- * Registers the multipart parser on `scope`. Call it inside a module's own encapsulated plugin (app.register), so
- * several modules can each register it without clashing decorators.
+ * An `onSend` hook for upload routes. A refused upload (413 at the size limit, 415 on the first file) is answered
+ * before the client finished sending its body; the unread rest would sit in front of the next request on this
+ * keep-alive connection, which then hangs. Closing the connection after the answer discards it without reading
+ * (possibly hundreds of megabytes of) bytes nobody wants.
+ */
+export function closeConnectionIfBodyUnread(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
+  if (!request.raw.complete) reply.header('connection', 'close');
+  done(null, payload);
+}
+
+/**
+ * Registers the multipart parser on `scope`, and closes the connection after any answer sent before the body was
+ * read. Call it inside a module's own encapsulated plugin (app.register), so several modules can each register it
+ * without clashing decorators.
  */
 export async function registerMultipart(scope: App): Promise<void> {
   await scope.register(multipart, { throwFileSizeLimit: true });
+  scope.addHook('onSend', closeConnectionIfBodyUnread);
 }
 
 /** Maps the parser's own failures (limits, broken bodies) to our error answers; anything else passes through. */

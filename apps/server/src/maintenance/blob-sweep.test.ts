@@ -37,7 +37,10 @@ describe.each(testDatabases())('start-up blob sweep (%s)', (dialect) => {
     store = new LocalBlobStore(path.join(database.dataDir, 'blobs'));
     const { db } = database;
     const now = new Date().toISOString();
-    await db.insertInto('artists').values({ name: 'Kept', image_key: `${hash(3)}.png` }).execute();
+    await db
+      .insertInto('artists')
+      .values({ name: 'Kept', image_key: `${hash(3)}.png` })
+      .execute();
     await db
       .insertInto('songs')
       .values({

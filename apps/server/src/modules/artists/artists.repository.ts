@@ -85,11 +85,7 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
     },
 
     insert(name, imageKey) {
-      return db
-        .insertInto('artists')
-        .values({ name, image_key: imageKey })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      return db.insertInto('artists').values({ name, image_key: imageKey }).returningAll().executeTakeFirstOrThrow();
     },
 
     async update(id, changes) {

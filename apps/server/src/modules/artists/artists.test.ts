@@ -127,7 +127,9 @@ describe.each(testDatabases())('artists API (%s)', (dialect) => {
     const id = await createArtist(t.app, admin.cookie, 'Aardvark Sound');
     const first = await uploadSong(t.app, admin.cookie, { artistId: id }, t.db);
     const second = await uploadSong(t.app, admin.cookie, { artistId: id }, t.db);
-    const list = z.array(Artist).parse((await t.app.inject({ method: 'GET', url: '/artists', headers: user.headers })).json());
+    const list = z
+      .array(Artist)
+      .parse((await t.app.inject({ method: 'GET', url: '/artists', headers: user.headers })).json());
     expect(list[0]?.name).toBe('Aardvark Sound');
     expect(list[0]?.songs).toEqual([first, second]);
     expect(list.map((a) => a.name)).toEqual([...list.map((a) => a.name)].sort((a, b) => (a < b ? -1 : 1)));
@@ -146,7 +148,9 @@ describe.each(testDatabases())('artists API (%s)', (dialect) => {
     expect((await t.app.inject({ method: 'GET', url: `/artists/${id}`, headers: user.headers })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: image })).statusCode).toBe(404);
 
-    const song = Song.parse((await t.app.inject({ method: 'GET', url: `/api/songs/${songId}`, headers: user.headers })).json());
+    const song = Song.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/songs/${songId}`, headers: user.headers })).json(),
+    );
     expect(song).toMatchObject({ artistId: null, artistName: UNKNOWN_ARTIST });
     const audio = await t.app.inject({ method: 'GET', url: song.link, headers: user.headers });
     expect(audio.statusCode).toBe(200);

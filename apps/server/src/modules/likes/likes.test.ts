@@ -22,7 +22,11 @@ describe.each(testDatabases())('likes API (%s)', (dialect) => {
     expect(response.statusCode, response.body).toBe(200);
     return SongList.parse(response.json());
   };
-  const likedIds = async (who: TestUser) => (await list(who)).filter((s) => s.likeSong).map((s) => s.id).sort();
+  const likedIds = async (who: TestUser) =>
+    (await list(who))
+      .filter((s) => s.likeSong)
+      .map((s) => s.id)
+      .sort();
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -79,14 +83,16 @@ describe.each(testDatabases())('likes API (%s)', (dialect) => {
   it('answers 404 for a song that does not exist, 400 for a bad id', async () => {
     expect((await like(alice, 999999)).statusCode).toBe(404);
     expect((await like(alice, 999999, 'DELETE')).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'PUT', url: '/api/songs/x/like', headers: alice.headers })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'PUT', url: '/api/songs/x/like', headers: alice.headers })).statusCode).toBe(
+      400,
+    );
   });
 
   it('drops the likes of a deleted song', async () => {
     await like(bob, songB);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/songs/${songB}`, headers: admin.headers })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/songs/${songB}`, headers: admin.headers })).statusCode,
+    ).toBe(200);
     expect((await list(bob, '/api/songs/liked')).map((s) => s.id)).toEqual([songC]);
   });
 });

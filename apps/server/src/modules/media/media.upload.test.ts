@@ -15,7 +15,7 @@ import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { imageFile, useHttpErrors, wavFile } from './media.fixtures.js';
 import { AudioMessages, ImageMessages } from './media.formats.js';
 import { commitAll, discardAll, stageAudio, stageImage, type StagedMedia } from './media.service.js';
-import { closeConnectionIfBodyUnread } from './upload-connection.js';
+import { closeConnectionIfBodyUnread } from '../../http/multipart.js';
 
 const TEST_AUDIO_LIMIT = 64 * 1024;
 

@@ -7,7 +7,11 @@ export const MAX_SEARCH_TERMS = 8;
  * both sides the same way.
  */
 export function searchTerms(query: string): string[] {
-  const words = query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    query
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words)].slice(0, MAX_SEARCH_TERMS);
 }
 

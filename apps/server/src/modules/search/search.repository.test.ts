@@ -113,7 +113,11 @@ describe.each(testDatabases())('search index and repository (%s)', (dialect) => 
   it('ranks a name match above an artist or genre match', async () => {
     const db = database.db;
     await db.insertInto('artists').values({ name: 'Road Dogs', image_key: null }).execute();
-    const artist = await db.selectFrom('artists').select('id').where('name', '=', 'Road Dogs').executeTakeFirstOrThrow();
+    const artist = await db
+      .selectFrom('artists')
+      .select('id')
+      .where('name', '=', 'Road Dogs')
+      .executeTakeFirstOrThrow();
     await db.updateTable('songs').set({ artist_id: artist.id }).where('id', '=', ids.thunder).execute();
     const found = await find('road');
     expect(found[0]).toBe(ids.haloGenre);
@@ -202,7 +206,11 @@ describe.each(testDatabases().filter((dialect) => dialect === 'postgres'))(
       expect(rows.map((row) => row.extname)).not.toContain('unaccent');
       expect(rows.map((row) => row.extname)).not.toContain('pg_trgm');
 
-      const artist = await db.insertInto('artists').values({ name: 'Beyoncé', image_key: null }).returning('id').executeTakeFirstOrThrow();
+      const artist = await db
+        .insertInto('artists')
+        .values({ name: 'Beyoncé', image_key: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await db
         .insertInto('songs')
         .values({

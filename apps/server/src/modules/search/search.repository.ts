@@ -15,7 +15,9 @@ export interface SearchRepository {
   playlists(terms: readonly string[], limit: number, viewerId: number): Promise<PlaylistRow[]>;
 }
 
-type IdRow = { id: number };
+interface IdRow {
+  id: number;
+}
 
 /** Weights of name, artist and genre in the song ranking: a title hit beats an artist hit beats a genre hit. */
 const SQLITE_SONG_WEIGHTS = sql.raw('10.0, 4.0, 1.0');
@@ -65,7 +67,8 @@ function createPostgresSearch(db: Kysely<DB>): SearchRepository {
   async function similar(table: 'search_songs' | 'search_artists', terms: readonly string[], limit: number) {
     const schema = await trigram();
     if (schema === null) return [];
-    const text = table === 'search_songs' ? sql`tonearm_fold(name || ' ' || artist || ' ' || genre)` : sql`tonearm_fold(name)`;
+    const text =
+      table === 'search_songs' ? sql`tonearm_fold(name || ' ' || artist || ' ' || genre)` : sql`tonearm_fold(name)`;
     const needle = sql`tonearm_fold(${terms.join(' ')})`;
     const operator = sql.raw(`operator(${quoteIdent(schema)}.<%)`);
     const similarity = sql.raw(`${quoteIdent(schema)}.word_similarity`);

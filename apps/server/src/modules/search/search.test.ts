@@ -36,14 +36,24 @@ describe.each(testDatabases())('search API (%s)', (dialect) => {
     bob = await asUser(t);
     ids.bjork = await createArtist(t.app, admin.cookie, 'Björk');
     ids.motley = await createArtist(t.app, admin.cookie, 'Mötley Crüe');
-    ids.joga = await uploadSong(t.app, admin.cookie, { name: 'Jóga', genre: 'Electronic / EDM', artistId: ids.bjork }, t.db);
+    ids.joga = await uploadSong(
+      t.app,
+      admin.cookie,
+      { name: 'Jóga', genre: 'Electronic / EDM', artistId: ids.bjork },
+      t.db,
+    );
     ids.hyper = await uploadSong(
       t.app,
       admin.cookie,
       { name: 'Hyperballad', genre: 'Experimental', artistId: ids.bjork },
       t.db,
     );
-    ids.kick = await uploadSong(t.app, admin.cookie, { name: 'Kickstart', genre: 'Hard Rock', artistId: ids.motley }, t.db);
+    ids.kick = await uploadSong(
+      t.app,
+      admin.cookie,
+      { name: 'Kickstart', genre: 'Hard Rock', artistId: ids.motley },
+      t.db,
+    );
     const now = new Date().toISOString();
     const playlist = async (owner: number, name: string, isPublic: number) =>
       (
@@ -116,9 +126,9 @@ describe.each(testDatabases())('search API (%s)', (dialect) => {
     expect(await search('  "*:()  ')).toEqual({ songs: [], artists: [], playlists: [] });
     const limited = await t.app.inject({ method: 'GET', url: '/api/search?q=bjork&limit=1', headers: alice.headers });
     expect(SearchResponse.parse(limited.json()).songs).toHaveLength(1);
-    expect((await t.app.inject({ method: 'GET', url: '/api/search?q=a&limit=0', headers: alice.headers })).statusCode).toBe(
-      400,
-    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/search?q=a&limit=0', headers: alice.headers })).statusCode,
+    ).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/search', headers: alice.headers })).statusCode).toBe(400);
   });
 });

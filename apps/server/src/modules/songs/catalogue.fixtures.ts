@@ -77,7 +77,7 @@ export function streamedMultipart(
       `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\n` +
         'Content-Type: application/octet-stream\r\n\r\n',
     );
-  async function* body(): AsyncGenerator<Buffer> {
+  function* body(): Generator<Buffer> {
     for (const [name, value] of Object.entries(fields)) {
       if (typeof value === 'string') {
         yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
@@ -114,7 +114,9 @@ export interface BlobCounts {
 /** Files on disk in the test app's blob store (`<dataDir>/blobs`). */
 export async function blobCounts(dataDir: string): Promise<BlobCounts> {
   const root = path.join(dataDir, 'blobs');
-  const [audio, image, tmp] = await Promise.all(['audio', 'image', 'tmp'].map((dir) => filesUnder(path.join(root, dir))));
+  const [audio, image, tmp] = await Promise.all(
+    ['audio', 'image', 'tmp'].map((dir) => filesUnder(path.join(root, dir))),
+  );
   return { audio: audio?.length ?? 0, image: image?.length ?? 0, tmp: tmp?.length ?? 0 };
 }
 
@@ -123,7 +125,7 @@ export async function songCount(db: Kysely<DB>): Promise<number> {
     .selectFrom('songs')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 export async function artistCount(db: Kysely<DB>): Promise<number> {
@@ -131,7 +133,7 @@ export async function artistCount(db: Kysely<DB>): Promise<number> {
     .selectFrom('artists')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 /** Creates an artist through the API as an admin and answers its id. */
@@ -140,7 +142,7 @@ export async function createArtist(app: App, cookie: string, name: string, image
   if (image !== undefined) fields.image = { data: image, filename: 'artist.png', type: 'image/png' };
   const response = await app.inject({ method: 'POST', url: '/artists', ...(await multipartBody(fields, cookie)) });
   expect(response.statusCode, response.body).toBe(201);
-  return (response.json<{ id: number }>()).id;
+  return response.json<{ id: number }>().id;
 }
 
 export interface SongUpload {

@@ -51,8 +51,8 @@ describe('killing the server during an upload', () => {
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '0', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     server = child;
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
@@ -69,7 +69,7 @@ describe('killing the server during an upload', () => {
 
   async function killHard(): Promise<void> {
     const child = server;
-    if (child === null || child.exitCode !== null) return;
+    if (child?.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
@@ -145,14 +145,15 @@ describe('killing the server during an upload', () => {
     upload.write(fileHead('imageFile', 'cover.png'));
     upload.write(await picture(99));
     upload.write('\r\n' + fileHead('songFile', 'big.wav'));
-    const audio = toneWav(440, 60);
+    // 5 minutes of WAV (4.8 MB): far more than is sent before the kill, however slow the machine.
+    const audio = toneWav(440, 300);
     const tmpDir = path.join(dataDir, 'blobs', 'tmp');
     let sent = 0;
     let staged: string[] = [];
     while (sent < audio.length) {
       upload.write(audio.subarray(sent, sent + 16 * 1024));
       sent += 16 * 1024;
-      await sleep(5);
+      await sleep(10);
       staged = await filesIn(tmpDir);
       // The cover and the audio are both being staged: the server is in the middle of the body.
       if (staged.length >= 2 && sent > 256 * 1024) break;

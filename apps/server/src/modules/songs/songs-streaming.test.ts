@@ -29,7 +29,12 @@ describe.each(testDatabases())('audio and image streaming over HTTP (%s)', (dial
     const artistId = await createArtist(t.app, admin.cookie, 'Stream Band');
     audio = toneWav(523, 2);
     size = audio.length;
-    const id = await uploadSong(t.app, admin.cookie, { name: 'Range Rover', artistId, audio, cover: await picture(3, 'jpeg', 800) }, t.db);
+    const id = await uploadSong(
+      t.app,
+      admin.cookie,
+      { name: 'Range Rover', artistId, audio, cover: await picture(3, 'jpeg', 800) },
+      t.db,
+    );
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     const response = await fetch(`${base}/api/songs/${id}`, { headers: { cookie: listener.cookie } });

@@ -78,7 +78,11 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
     it('a form without both files: 400 "Please upload both song and image files."', async () => {
       await expectRefused(await post(baseFields()), 400, ServerMessages.uploadBothFiles);
       await expectRefused(await post({ ...baseFields(), songFile: wavPart() }), 400, ServerMessages.uploadBothFiles);
-      await expectRefused(await post({ ...baseFields(), imageFile: await pngPart() }), 400, ServerMessages.uploadBothFiles);
+      await expectRefused(
+        await post({ ...baseFields(), imageFile: await pngPart() }),
+        400,
+        ServerMessages.uploadBothFiles,
+      );
       // A browser sends an <input type="file"> left empty as a part with filename="" and no bytes: still "no file".
       const { payload, headers } = await multipartBody({ ...baseFields(), songFile: wavPart() }, admin.cookie);
       const boundary = /boundary=(.+)$/.exec(headers['content-type'] ?? '')?.[1] ?? '';
@@ -179,6 +183,12 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
       );
       await expectRefused(
         await post({ name: 'x', genre: 'Pop', ...(await files()) }),
+        400,
+        'Choose an artist',
+        'artistId',
+      );
+      await expectRefused(
+        await post({ ...baseFields(), artistId: 'seven', ...(await files()) }),
         400,
         'Choose an artist',
         'artistId',
@@ -298,9 +308,9 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
       const id = await uploadSong(t.app, admin.cookie, { name: 'Same Again', artistId, audio }, t.db);
       const response = await put(id, { name: 'Same Again', genre: 'Pop', songFile: wavPart(audio) });
       expect(response.statusCode, response.body).toBe(200);
-      expect((await t.app.inject({ method: 'GET', url: (await songOf(id)).link, headers: admin.headers })).statusCode).toBe(
-        200,
-      );
+      expect(
+        (await t.app.inject({ method: 'GET', url: (await songOf(id)).link, headers: admin.headers })).statusCode,
+      ).toBe(200);
     });
   });
 

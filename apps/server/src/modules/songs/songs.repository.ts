@@ -178,7 +178,7 @@ export function createSongsRepository(db: Kysely<DB>): SongsRepository {
         .selectFrom('songs')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return row.n;
     },
 
     inTransaction(work) {

@@ -25,6 +25,12 @@ const songFormDescription =
   'multipart/form-data: name, genre (one of the catalogue genres), artistId, songFile (MP3, FLAC, OGG/Opus, M4A/AAC ' +
   'or WAV, at most 200 MB), imageFile (JPEG, PNG or WebP, at most 15 MB).';
 
+/** A non-numeric artistId reads as 0, so the contract's own "Choose an artist" answers it, not a type error. */
+function numericArtistId(fields: Record<string, string>): Record<string, string> {
+  const artistId = fields.artistId?.trim();
+  return artistId === undefined || artistId === '' || /^\d+$/.test(artistId) ? fields : { ...fields, artistId: '0' };
+}
+
 /** Reads of the catalogue: any signed-in user (401 otherwise). */
 export function songsReadRoutes(app: App, songs: SongsService): void {
   app.get(
@@ -72,7 +78,7 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
       const image = form.files.imageFile ?? null;
       let fields: SongFormFields;
       try {
-        fields = parseFormFields(SongFormFields, form.fields, { name: '', genre: '', artistId: '' });
+        fields = parseFormFields(SongFormFields, numericArtistId(form.fields), { name: '', genre: '', artistId: '' });
       } catch (error) {
         await discardAll([audio, image]);
         throw error;
@@ -102,10 +108,11 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
       const form = await readUploadForm(request, stagers, AUDIO_MAX_BYTES);
       const audio = form.files.songFile ?? null;
       const image = form.files.imageFile ?? null;
+      // An empty artistId (the select left alone) keeps the artist.
       const { artistId, ...rest } = form.fields;
       let fields: z.infer<typeof SongEditFields>;
       try {
-        fields = parseFormFields(SongEditFields, artistId === undefined || artistId === '' ? rest : form.fields, {
+        fields = parseFormFields(SongEditFields, artistId?.trim() ? numericArtistId(form.fields) : rest, {
           name: '',
           genre: '',
         });

@@ -28,7 +28,11 @@ describe.each(testDatabases())('song listing cost (%s)', (dialect) => {
   async function seed(songs: number): Promise<void> {
     const { db } = database;
     const now = new Date().toISOString();
-    const artist = await db.insertInto('artists').values({ name: `Artist ${songs}`, image_key: null }).returning('id').executeTakeFirstOrThrow();
+    const artist = await db
+      .insertInto('artists')
+      .values({ name: `Artist ${songs}`, image_key: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const playlist = await db
       .insertInto('playlists')
       .values({ owner_id: userId, name: 'Mine', type: '', is_public: 0, image_key: null, created_at: now })
@@ -52,7 +56,8 @@ describe.each(testDatabases())('song listing cost (%s)', (dialect) => {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      if (i % 2 === 0) await db.insertInto('likes').values({ user_id: userId, song_id: song.id, created_at: now }).execute();
+      if (i % 2 === 0)
+        await db.insertInto('likes').values({ user_id: userId, song_id: song.id, created_at: now }).execute();
       if (i % 3 === 0) {
         await db
           .insertInto('playlist_songs')
@@ -84,7 +89,13 @@ describe.each(testDatabases())('song listing cost (%s)', (dialect) => {
     database = await createTestDatabase(dialect);
     const user = await database.db
       .insertInto('users')
-      .values({ username: 'counter', email: 'c@example.test', password_hash: 'x', role: 'USER', created_at: new Date().toISOString() })
+      .values({
+        username: 'counter',
+        email: 'c@example.test',
+        password_hash: 'x',
+        role: 'USER',
+        created_at: new Date().toISOString(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     userId = user.id;

@@ -67,7 +67,8 @@ export class SongsService {
 
   async list(viewer: Viewer, query: SongListQuery = {}): Promise<Song[]> {
     const { q, genre, artistId, limit, offset } = query;
-    if (q === undefined || q === '') return this.present(viewer, await this.songs.list({ genre, artistId, limit, offset }));
+    if (q === undefined || q === '')
+      return this.present(viewer, await this.songs.list({ genre, artistId, limit, offset }));
 
     const terms = searchTerms(q);
     if (terms.length === 0) return [];
@@ -118,6 +119,11 @@ export class SongsService {
 
   async exists(id: number): Promise<boolean> {
     return (await this.songs.find(id)) !== undefined;
+  }
+
+  /** Whether audio with this sha256 (hex) is already in the catalogue. */
+  async hasAudio(sha256: string): Promise<boolean> {
+    return (await this.songs.findByAudioHash(sha256)) !== undefined;
   }
 
   /** Adds a song from staged media; the staged media is committed with the row or discarded. Answers the new id. */

@@ -227,6 +227,29 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
       expect(song).toMatchObject({ name: 'Final Cut', genre: 'Ambient', artistId, artistName: 'Writers Block' });
     });
 
+    it('PUT /api/songs/{id}: moves the song to another artist; an unknown or malformed artistId is 400', async () => {
+      const id = await uploadSong(t.app, admin.cookie, { name: 'Wanderer', artistId }, t.db);
+      const otherArtist = await createArtist(t.app, admin.cookie, 'New Home');
+      const edit = async (artist: string) =>
+        t.app.inject({
+          method: 'PUT',
+          url: `/api/songs/${id}`,
+          ...(await multipartBody({ name: 'Wanderer', genre: 'Folk', artistId: artist }, admin.cookie)),
+        });
+      expect((await edit(String(otherArtist))).statusCode).toBe(200);
+      expect(Song.parse((await get(`/api/songs/${id}`, user)).json())).toMatchObject({
+        artistId: otherArtist,
+        artistName: 'New Home',
+      });
+      const unknown = await edit('999999');
+      expect(unknown.statusCode).toBe(400);
+      expect(errorOf(unknown.body)).toMatchObject({ field: 'artistId', message: ServerMessages.artistNotFound });
+      const malformed = await edit('abc');
+      expect(malformed.statusCode).toBe(400);
+      expect(errorOf(malformed.body)).toMatchObject({ field: 'artistId', message: 'Choose an artist' });
+      expect(Song.parse((await get(`/api/songs/${id}`, user)).json()).artistId).toBe(otherArtist);
+    });
+
     it('PUT /api/songs/{id}: anonymous 401, user 403, unknown song 404, bad genre 400', async () => {
       const id = await uploadSong(t.app, admin.cookie, { name: 'Keep Me', artistId }, t.db);
       const form = (cookie?: string) => multipartBody({ name: 'Changed', genre: 'Pop' }, cookie);

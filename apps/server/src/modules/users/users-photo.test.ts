@@ -1,6 +1,14 @@
 import { ServerMessages, User } from '@tonearm/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, asUser, createTestApp, errorOf, testDatabases, type TestApp, type TestUser } from '../../../test/harness.js';
+import {
+  asAdmin,
+  asUser,
+  createTestApp,
+  errorOf,
+  testDatabases,
+  type TestApp,
+  type TestUser,
+} from '../../../test/harness.js';
 import { ImageMessages } from '../media/media.formats.js';
 import { blobCounts, multipartBody, picture, type FormValue } from '../songs/catalogue.fixtures.js';
 import { PHOTO_REQUIRED_MESSAGE } from './users-photo.routes.js';

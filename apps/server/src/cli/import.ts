@@ -1,0 +1,121 @@
+// `npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>]`: adds a folder of tagged audio files to the
+// catalogue of the configured database and DATA_DIR (the same environment variables as the server).
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { GENRES, type Genre } from '@tonearm/contract';
+import { ConfigError, loadConfig } from '../config.js';
+import { createDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrations/index.js';
+import { createCatalogue } from '../modules/songs/catalogue.module.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { matchGenre } from './genre-match.js';
+import { ALREADY_IMPORTED, importFolder, type ImportProgress, type ImportSummary } from './import-folder.js';
+
+const USAGE = 'Usage: npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>]';
+
+class UsageError extends Error {}
+
+interface Arguments {
+  folder: string;
+  defaultGenre?: Genre;
+  concurrency: number;
+}
+
+function readArguments(argv: string[]): Arguments {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { genre: { type: 'string' }, concurrency: { type: 'string', default: '4' } },
+  });
+  const [folder, ...extra] = positionals;
+  if (folder === undefined || extra.length > 0) throw new UsageError(USAGE);
+  const concurrency = Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+    throw new UsageError('--concurrency must be a whole number from 1 to 16');
+  }
+  if (values.genre === undefined) return { folder, concurrency };
+  const defaultGenre = matchGenre(values.genre);
+  if (defaultGenre === null) throw new UsageError(`--genre must be one of: ${GENRES.join(', ')}`);
+  return { folder, defaultGenre, concurrency };
+}
+
+function rate(done: number, ms: number): string {
+  return ms > 0 ? (done / (ms / 1000)).toFixed(1) : '0.0';
+}
+
+function progressLine(p: ImportProgress): string {
+  const percent = Math.floor((p.done / Math.max(p.total, 1)) * 100);
+  const width = String(p.total).length;
+  return (
+    `[${String(p.done).padStart(width)}/${p.total}] ${String(percent).padStart(3)}%  ${rate(p.done, p.elapsedMs)} files/s` +
+    `  added ${p.added}  skipped ${p.skipped}  failed ${p.failed}`
+  );
+}
+
+/** One line rewritten in place on a terminal; a line per 5 % (and the last) when piped into a log. */
+function progressPrinter(): (p: ImportProgress) => void {
+  if (process.stdout.isTTY) {
+    return (p) => process.stdout.write(`\r${progressLine(p)}  ${path.basename(p.last.file).slice(0, 40).padEnd(40)}`);
+  }
+  let lastStep = -1;
+  return (p) => {
+    const step = Math.floor((p.done / Math.max(p.total, 1)) * 20);
+    if (step !== lastStep || p.done === p.total) console.log(progressLine(p));
+    lastStep = step;
+  };
+}
+
+function report(summary: ImportSummary, folder: string): void {
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  // Files a previous run added are only counted: listing them all would bury the ones that need attention.
+  for (const outcome of summary.notAdded.filter((o) => o.reason !== ALREADY_IMPORTED)) {
+    console.log(`${outcome.status}: ${path.relative(folder, outcome.file)}: ${outcome.reason ?? ''}`);
+  }
+  console.log(
+    `Imported ${summary.added} of ${summary.total} files in ${(summary.ms / 1000).toFixed(1)} s ` +
+      `(${rate(summary.total, summary.ms)} files/s): ${summary.skipped} skipped, ${summary.failed} failed.`,
+  );
+}
+
+async function main(): Promise<number> {
+  const args = readArguments(process.argv.slice(2));
+  // npm runs the workspace script in apps/server; paths (the folder, a relative DATA_DIR) are meant from where the user
+  // typed the command, as for `npm start`.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const folder = path.resolve(cwd, args.folder);
+  if (!(await stat(folder).catch(() => null))?.isDirectory()) throw new UsageError(`Not a folder: ${folder}`);
+
+  const config = loadConfig(process.env, cwd);
+  const database = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await migrateToLatest(database.db);
+    // The same blob location as the server (main.ts).
+    const store = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+    console.log(`Importing ${folder} into ${config.databaseUrl === null ? config.dataDir : 'PostgreSQL'}…`);
+    const summary = await importFolder(createCatalogue(database, store), store, folder, {
+      concurrency: args.concurrency,
+      onProgress: progressPrinter(),
+      ...(args.defaultGenre === undefined ? {} : { defaultGenre: args.defaultGenre }),
+    });
+    report(summary, folder);
+    return summary.failed > 0 ? 1 : 0;
+  } finally {
+    await database.destroy();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      console.error(error.message);
+      process.exitCode = 2;
+      return;
+    }
+    console.error(error instanceof Error ? `Import failed: ${error.message}` : error);
+    process.exitCode = 1;
+  },
+);
