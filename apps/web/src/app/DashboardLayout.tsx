@@ -1,0 +1,85 @@
+import { Suspense, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useCurrentUser } from '../features/auth/useAuth.js';
+import { SongActionsProvider } from '../features/songs/SongActionsProvider.js';
+import { useSongDataPreload } from '../features/songs/useSongs.js';
+import { Paths } from '../lib/paths.js';
+import { PlayerBar } from '../player/PlayerBar.js';
+import { LogoMark, MenuIcon } from '../ui/icons.js';
+import { RouteLoader } from '../ui/RouteLoader.js';
+import { ScrollContainerContext } from '../ui/useScrollContainer.js';
+import { Sidebar } from './Sidebar.js';
+
+const SIDEBAR_ID = 'app-sidebar';
+
+/** The Spotify-like shell: sidebar, main view, persistent player bar. */
+export function DashboardLayout() {
+  const user = useCurrentUser();
+  useSongDataPreload(user);
+  const location = useLocation();
+  const [main, setMain] = useState<HTMLElement | null>(null);
+  const [menuFor, setMenuFor] = useState<string | null>(null);
+  // The drawer belongs to the page it was opened on: navigating closes it without an effect.
+  const menuOpen = menuFor === location.key;
+
+  const mainRef = useRef<HTMLElement | null>(null);
+  const attachMain = useCallback((element: HTMLElement | null) => {
+    mainRef.current = element;
+    setMain(element);
+  }, []);
+
+  useEffect(() => {
+    // A new page starts at its top, not at the previous page's scroll position.
+    if (mainRef.current) mainRef.current.scrollTop = 0;
+  }, [location.pathname]);
+
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const closeMenu = (): void => {
+    setMenuFor(null);
+    menuButtonRef.current?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (event.key === 'Escape' && menuOpen) closeMenu();
+  };
+
+  return (
+    <SongActionsProvider>
+      <div className="shell" onKeyDown={onKeyDown}>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={closeMenu} />
+        {menuOpen && <div className="shell__scrim" aria-hidden="true" onClick={closeMenu} />}
+        <div className="shell__content">
+          <header className="topbar">
+            <button
+              ref={menuButtonRef}
+              type="button"
+              className="icon-button topbar__menu"
+              aria-label="Open menu"
+              aria-expanded={menuOpen}
+              aria-controls={SIDEBAR_ID}
+              onClick={() => {
+                setMenuFor(location.key);
+              }}
+            >
+              <MenuIcon />
+            </button>
+            <Link to={Paths.dashboard} className="brand topbar__brand" aria-label="Tonearm home">
+              <LogoMark size={28} />
+              <span className="brand__name">Tonearm</span>
+            </Link>
+          </header>
+          <main id="main" ref={attachMain} className="main" tabIndex={-1}>
+            <ScrollContainerContext value={main}>
+              <Suspense fallback={<RouteLoader />}>
+                <Outlet />
+              </Suspense>
+            </ScrollContainerContext>
+          </main>
+        </div>
+        <PlayerBar />
+      </div>
+    </SongActionsProvider>
+  );
+}

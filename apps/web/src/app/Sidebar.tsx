@@ -1,0 +1,151 @@
+import type { User } from '@tonearm/contract';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Link, useLocation, type Location } from 'react-router';
+import { isAdmin, useAuth } from '../features/auth/useAuth.js';
+import { artistFromState } from '../features/songs/song-filter.js';
+import { Paths } from '../lib/paths.js';
+import {
+  CloseIcon,
+  CrownIcon,
+  DownloadIcon,
+  HeartIcon,
+  HomeIcon,
+  LibraryIcon,
+  LogoMark,
+  LogoutIcon,
+  MicIcon,
+  PlaylistAddIcon,
+  SearchIcon,
+  UsersIcon,
+} from '../ui/icons.js';
+
+interface NavItem {
+  label: string;
+  to: string;
+  icon: ReactNode;
+  isActive: (location: Location) => boolean;
+}
+
+const onSongs = (location: Location): boolean => location.pathname === Paths.songs;
+/** An artist's song list belongs to Artists in the navigation. */
+const onArtistSongs = (location: Location): boolean => onSongs(location) && artistFromState(location.state) !== null;
+const likedOnly = (location: Location): boolean => new URLSearchParams(location.search).get('liked') === '1';
+const at =
+  (path: string) =>
+  (location: Location): boolean =>
+    location.pathname === path;
+
+/** Search and Liked are views of the song list route (SPEC §2 has no routes of their own for them). */
+const MAIN_ITEMS: NavItem[] = [
+  { label: 'Home', to: Paths.dashboard, icon: <HomeIcon />, isActive: at(Paths.dashboard) },
+  {
+    label: 'Search',
+    to: Paths.songs,
+    icon: <SearchIcon />,
+    isActive: (l) => onSongs(l) && !likedOnly(l) && !onArtistSongs(l),
+  },
+  {
+    label: 'Artists',
+    to: Paths.artist,
+    icon: <MicIcon />,
+    isActive: (l) => at(Paths.artist)(l) || onArtistSongs(l),
+  },
+  { label: 'Playlists', to: Paths.playlist, icon: <LibraryIcon />, isActive: at(Paths.playlist) },
+  { label: 'Liked', to: `${Paths.songs}?liked=1`, icon: <HeartIcon />, isActive: (l) => onSongs(l) && likedOnly(l) },
+  { label: 'Downloaded', to: Paths.downloaded, icon: <DownloadIcon />, isActive: at(Paths.downloaded) },
+];
+
+const ADMIN_ITEMS: NavItem[] = [
+  { label: 'Users', to: Paths.userList, icon: <UsersIcon />, isActive: at(Paths.userList) },
+];
+
+const EXTRA_ITEMS: NavItem[] = [
+  {
+    label: 'Create playlist',
+    to: Paths.createPlaylist,
+    icon: <PlaylistAddIcon />,
+    isActive: at(Paths.createPlaylist),
+  },
+  { label: 'Premium', to: Paths.payment, icon: <CrownIcon />, isActive: at(Paths.payment) },
+];
+
+function NavList({ items, label }: { items: NavItem[]; label?: string }) {
+  const location = useLocation();
+  return (
+    <ul className="nav-list" aria-label={label}>
+      {items.map((item) => {
+        const active = item.isActive(location);
+        return (
+          <li key={item.label}>
+            <Link to={item.to} className="nav-link" aria-current={active ? 'page' : undefined}>
+              {item.icon}
+              <span>{item.label}</span>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function planLabel(user: User): string {
+  if (user.role === 'ADMIN') return 'Administrator';
+  return user.premium ? 'Premium' : 'Free plan';
+}
+
+function UserCard({ user, onLogout }: { user: User; onLogout: () => void }) {
+  return (
+    <div className="user-card">
+      <span className="avatar" aria-hidden="true">
+        {user.username.slice(0, 1).toUpperCase()}
+      </span>
+      <span className="user-card__text">
+        <span className="user-card__name">{user.username}</span>
+        <span className="user-card__plan">{planLabel(user)}</span>
+      </span>
+      <button type="button" className="icon-button" aria-label="Log out" onClick={onLogout}>
+        <LogoutIcon size={20} />
+      </button>
+    </div>
+  );
+}
+
+export interface SidebarProps {
+  id: string;
+  open: boolean;
+  onClose: () => void;
+}
+
+/** Desktop: a fixed column. Narrow screens: a drawer opened by the top bar's menu button. */
+export function Sidebar({ id, open, onClose }: SidebarProps) {
+  const { user, logout } = useAuth();
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (open) closeRef.current?.focus();
+  }, [open]);
+  return (
+    <aside id={id} className="sidebar" data-open={open}>
+      <div className="sidebar__brand">
+        <Link to={Paths.dashboard} className="brand" aria-label="Tonearm home">
+          <LogoMark />
+          <span className="brand__name">Tonearm</span>
+        </Link>
+        <button
+          ref={closeRef}
+          type="button"
+          className="icon-button sidebar__close"
+          aria-label="Close menu"
+          onClick={onClose}
+        >
+          <CloseIcon />
+        </button>
+      </div>
+      <nav aria-label="Main" className="sidebar__nav">
+        <NavList items={isAdmin(user) ? [...MAIN_ITEMS, ...ADMIN_ITEMS] : MAIN_ITEMS} />
+        <hr className="sidebar__divider" />
+        <NavList items={EXTRA_ITEMS} label="Your library" />
+      </nav>
+      {user && <UserCard user={user} onLogout={() => void logout()} />}
+    </aside>
+  );
+}

@@ -1,0 +1,81 @@
+import { render, screen } from '@testing-library/react';
+import { StorageKeys } from '@tonearm/contract';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, makePlaylist, makeSong, makeUser } from '../test/fixtures.js';
+import { mockApi } from '../test/mock-api.js';
+import { AppProviders } from './AppProviders.js';
+import { routes } from './routes.js';
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+const admin = makeUser({ id: 1, username: 'root', role: 'ADMIN' });
+
+function loggedInAsAdmin() {
+  localStorage.setItem(StorageKeys.user, JSON.stringify(admin));
+  return mockApi({
+    'GET /api/users/id/1': () => jsonResponse(admin),
+    'GET /api/songs': () => jsonResponse([makeSong(1, { name: 'So What' })]),
+    'GET /api/songs/data': () => jsonResponse({ songs: [makeSong(1, { name: 'So What' })], artists: [] }),
+    'GET /artists': () => jsonResponse([]),
+    'GET /api/playlists': () => jsonResponse([makePlaylist(1, { name: 'Road trip' })]),
+    'GET /api/payment/plans': () =>
+      jsonResponse([{ id: 'monthly', name: 'Monthly', amountCents: 499, currency: 'EUR', periodDays: 30 }]),
+    'GET /api/users': () => jsonResponse({ users: [admin], total: 1 }),
+  });
+}
+
+describe('routes (SPEC §2)', () => {
+  it('/ is the home page with login and registration', async () => {
+    mockApi({});
+    renderAt('/');
+    expect(await screen.findByRole('form', { name: 'Log in' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Sign up' })).toBeTruthy();
+  });
+
+  it('/dashboard without a user goes to /', async () => {
+    mockApi({});
+    const router = renderAt('/dashboard/songs');
+    expect(await screen.findByRole('form', { name: 'Log in' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('/dashboard shows the loader while the stored user is being checked', () => {
+    localStorage.setItem(StorageKeys.user, JSON.stringify(admin));
+    mockApi({ 'GET /api/users/id/1': () => new Promise<Response>(() => undefined) });
+    renderAt('/dashboard');
+    expect(screen.getByRole('status').textContent).toContain('Checking your session');
+  });
+
+  it('any other path shows the not-found page with a link home', async () => {
+    mockApi({});
+    renderAt('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go home' }).getAttribute('href')).toBe('/');
+  });
+
+  it.each([
+    ['/dashboard', /Good (Morning|Afternoon|Evening)/],
+    ['/dashboard/songs', 'Songs'],
+    ['/dashboard/artist', 'Artists'],
+    ['/dashboard/playlist', 'Playlists'],
+    ['/dashboard/create-playlist', 'Create playlist'],
+    ['/dashboard/downloaded', 'Downloaded'],
+    ['/dashboard/payment', 'Listen without limits'],
+    ['/dashboard/user-list', 'Users'],
+  ])('%s renders inside the dashboard shell', async (path, heading) => {
+    loggedInAsAdmin();
+    renderAt(path);
+    expect(await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 3000 })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Player' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,89 @@
+import { ArtistFormFields, IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '@tonearm/contract';
+import { useState, type SubmitEvent } from 'react';
+import { describeError } from '../../lib/api-client.js';
+import { UiMessages } from '../../lib/ui-messages.js';
+import { Dialog } from '../../ui/Dialog.js';
+import { FormField } from '../../ui/FormField.js';
+import { useAlerts } from '../alerts/useAlerts.js';
+import { SongFormMessages } from '../songs/song-form.js';
+import { useCreateArtist } from './mutations.js';
+
+function imageProblem(file: File | null): string | undefined {
+  if (!file) return undefined;
+  if (file.type !== '' && !(IMAGE_MIME_TYPES as readonly string[]).includes(file.type))
+    return SongFormMessages.notImage;
+  return file.size > IMAGE_MAX_BYTES ? SongFormMessages.imageTooLarge : undefined;
+}
+
+/** Admins add artists here so that new songs have someone to belong to. */
+export function AddArtistDialog({ onClose }: { onClose: () => void }) {
+  const [name, setName] = useState('');
+  const [image, setImage] = useState<File | null>(null);
+  const [errors, setErrors] = useState<{ name?: string | undefined; image?: string | undefined }>({});
+  const alerts = useAlerts();
+  const create = useCreateArtist();
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const parsed = ArtistFormFields.safeParse({ name });
+    const next = { name: parsed.error?.issues[0]?.message, image: imageProblem(image) };
+    setErrors(next);
+    if (!parsed.success || next.image) return;
+    const form = new FormData();
+    form.set('name', parsed.data.name);
+    if (image) form.set('image', image);
+    create.mutate(form, {
+      onSuccess: (artist) => {
+        alerts.success(UiMessages.artistCreated(artist.name));
+        onClose();
+      },
+      onError: (error) => {
+        alerts.error(UiMessages.failedToCreateArtist, describeError(error));
+      },
+    });
+  };
+
+  return (
+    <Dialog title="Add Artist" onClose={onClose} size="sm">
+      <form className="form" noValidate onSubmit={onSubmit}>
+        <FormField label="Name" error={errors.name}>
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              name="name"
+              required
+              autoComplete="off"
+              value={name}
+              onChange={(event) => {
+                setName(event.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField label="Image" error={errors.image} optional hint="JPEG, PNG or WebP">
+          {(control) => (
+            <input
+              {...control}
+              className="input file-input"
+              name="image"
+              type="file"
+              accept="image/*"
+              onChange={(event) => {
+                setImage(event.target.files?.[0] ?? null);
+              }}
+            />
+          )}
+        </FormField>
+        <div className="dialog__actions">
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={create.isPending}>
+            {create.isPending ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

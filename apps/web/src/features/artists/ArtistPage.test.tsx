@@ -1,0 +1,41 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { errorResponse, jsonResponse, makeArtist, makeSong } from '../../test/fixtures.js';
+import { mockApi } from '../../test/mock-api.js';
+import { renderInApp } from '../../test/render.js';
+import { SongsPage } from '../songs/SongsPage.js';
+import { ArtistPage } from './ArtistPage.js';
+
+const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+describe('/dashboard/artist', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('lists the artists; choosing one opens their songs with the artist passed along', async () => {
+    const api = mockApi({
+      'GET /artists': () => jsonResponse([makeArtist(3, { name: 'Nina Simone', songs: [7] }), makeArtist(4)]),
+      'GET /api/songs': () => jsonResponse([makeSong(7, { name: 'Feeling Good' })]),
+    });
+    renderInApp(<ArtistPage />, { route: '/dashboard/artist', routes: { '/dashboard/songs': <SongsPage /> } });
+    await advance(0);
+    expect(screen.getByRole('list', { name: 'Artists' }).children).toHaveLength(2);
+    fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
+    await advance(0);
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard/songs');
+    expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeTruthy();
+    expect(api.calls()).toContain('GET /api/songs?artistId=3');
+    expect(screen.getByRole('listitem', { name: 'Feeling Good' })).toBeTruthy();
+  });
+
+  it('shows the red alert "Error fetching artists" when they cannot be loaded', async () => {
+    mockApi({ 'GET /artists': () => errorResponse(500, 'internal-error', 'down') });
+    const view = renderInApp(<ArtistPage />, { route: '/dashboard/artist' });
+    await advance(1500);
+    expect(view.alerts.getSnapshot()).toMatchObject([{ kind: 'error', message: 'Error fetching artists' }]);
+  });
+});

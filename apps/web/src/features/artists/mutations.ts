@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { songKeys } from '../songs/queries.js';
+import { createArtist } from './artists.api.js';
+import { artistKeys } from './queries.js';
+
+export function useCreateArtist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (form: FormData) => createArtist(form),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: artistKeys.all });
+      // The song data answer carries artists too.
+      void queryClient.invalidateQueries({ queryKey: songKeys.data() });
+    },
+  });
+}

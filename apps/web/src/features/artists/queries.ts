@@ -1,0 +1,18 @@
+import { queryOptions } from '@tanstack/react-query';
+import { ClientMessages } from '@tonearm/contract';
+import { fetchArtists } from './artists.api.js';
+
+export const artistKeys = {
+  all: ['artists'] as const,
+  list: () => [...artistKeys.all, 'list'] as const,
+};
+
+export const artistQueries = {
+  /** GET /artists; failure raises the red alert "Error fetching artists". */
+  list: () =>
+    queryOptions({
+      queryKey: artistKeys.list(),
+      queryFn: ({ signal }) => fetchArtists(signal),
+      meta: { errorMessage: ClientMessages.errorFetchingArtists },
+    }),
+};

@@ -1,0 +1,94 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { AUTH_CHECK_INTERVAL_MS, type User } from '@tonearm/contract';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { isApiError } from '../../lib/api-client.js';
+import * as authApi from './auth.api.js';
+import { clearSessionStorage, readStoredUser, storeUser } from './stored-user.js';
+import { AuthContext, type AuthState } from './useAuth.js';
+
+/**
+ * SPEC §4/§7 current user: undefined → null or the user. A stored user is re-read from the server on start
+ * (401/403, a deleted account or no network → logged out), and the session is re-checked every 5 minutes.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [user, setUser] = useState<User | null | undefined>(() => (readStoredUser() ? undefined : null));
+
+  const logout = useCallback(async () => {
+    clearSessionStorage();
+    setUser(null);
+    queryClient.clear();
+    try {
+      await authApi.logout();
+    } catch {
+      // The session may already be gone on the server; locally the user is logged out either way.
+    }
+  }, [queryClient]);
+
+  const replaceUser = useCallback((next: User) => {
+    storeUser(next);
+    setUser(next);
+  }, []);
+
+  useEffect(() => {
+    const stored = readStoredUser();
+    if (!stored) return;
+    let cancelled = false;
+    authApi.fetchUser(stored.id).then(
+      (fresh) => {
+        if (!cancelled) replaceUser(fresh);
+      },
+      (error: unknown) => {
+        if (cancelled) return;
+        // A server hiccup (5xx) is not the user's fault: keep them in with what we had.
+        if (isApiError(error) && error.status >= 500) setUser(stored);
+        else void logout();
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [logout, replaceUser]);
+
+  const userId = user?.id;
+  useEffect(() => {
+    if (userId === undefined) return;
+    const timer = setInterval(() => {
+      authApi.fetchMe().then(
+        (me) => {
+          if (me.id === userId) replaceUser(me);
+          else void logout();
+        },
+        () => void logout(),
+      );
+    }, AUTH_CHECK_INTERVAL_MS);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [userId, logout, replaceUser]);
+
+  const login = useCallback(
+    async (credentials: Parameters<AuthState['login']>[0]) => {
+      const loggedIn = await authApi.login(credentials);
+      queryClient.clear();
+      replaceUser(loggedIn);
+      return loggedIn;
+    },
+    [queryClient, replaceUser],
+  );
+
+  const register = useCallback<AuthState['register']>(
+    async (account) => {
+      const message = await authApi.register(account);
+      await login({ username: account.username, password: account.password });
+      return message;
+    },
+    [login],
+  );
+
+  const value = useMemo<AuthState>(
+    () => ({ user, login, register, logout, replaceUser }),
+    [user, login, register, logout, replaceUser],
+  );
+  return <AuthContext value={value}>{children}</AuthContext>;
+}

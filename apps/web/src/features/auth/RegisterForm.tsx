@@ -1,0 +1,79 @@
+import { RegisterRequest } from '@tonearm/contract';
+import { useState, type SubmitEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { describeError, isApiError } from '../../lib/api-client.js';
+import { Paths } from '../../lib/paths.js';
+import { UiMessages } from '../../lib/ui-messages.js';
+import { FormField } from '../../ui/FormField.js';
+import { useAlerts } from '../alerts/useAlerts.js';
+import { fieldErrorsOf, type FieldErrors } from './auth-form.js';
+import { useAuth } from './useAuth.js';
+
+type Field = 'username' | 'email' | 'password';
+
+/** POST /api/auth/register, then an automatic login and /dashboard. */
+export function RegisterForm() {
+  const { register } = useAuth();
+  const alerts = useAlerts();
+  const navigate = useNavigate();
+  const [values, setValues] = useState({ username: '', email: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    const parsed = RegisterRequest.safeParse(values);
+    setErrors(fieldErrorsOf<Field>(parsed));
+    setFailure(null);
+    if (!parsed.success) return;
+    setBusy(true);
+    try {
+      const message = await register(parsed.data);
+      alerts.success(message);
+      await navigate(Paths.dashboard);
+    } catch (error) {
+      if (isApiError(error) && error.field && error.field in values) {
+        setErrors({ [error.field]: error.message });
+      } else {
+        setFailure(isApiError(error) ? error.message : (describeError(error) ?? UiMessages.registerFailed));
+      }
+      setBusy(false);
+    }
+  };
+
+  const field = (name: Field, label: string, type: string, autoComplete: string, hint?: string) => (
+    <FormField label={label} error={errors[name]} hint={hint}>
+      {(control) => (
+        <input
+          {...control}
+          className="input"
+          name={name}
+          type={type}
+          autoComplete={autoComplete}
+          required
+          value={values[name]}
+          onChange={(event) => {
+            setValues({ ...values, [name]: event.target.value });
+          }}
+        />
+      )}
+    </FormField>
+  );
+
+  return (
+    <form className="form" aria-label="Sign up" noValidate onSubmit={onSubmit}>
+      {field('username', 'Username', 'text', 'username', 'Letters, digits, dot, dash and underscore')}
+      {field('email', 'Email', 'email', 'email')}
+      {field('password', 'Password', 'password', 'new-password', 'At least 8 characters')}
+      {failure && (
+        <p className="form__failure" role="alert">
+          {failure}
+        </p>
+      )}
+      <button type="submit" className="button button--primary button--block" disabled={busy}>
+        {busy ? 'Creating account…' : 'Sign up'}
+      </button>
+    </form>
+  );
+}

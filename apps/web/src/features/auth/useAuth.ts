@@ -1,0 +1,37 @@
+import type { LoginRequest, RegisterRequest, User } from '@tonearm/contract';
+import { createContext, useContext } from 'react';
+
+export interface AuthState {
+  /** undefined while unknown (checking the stored user), null when logged out. */
+  user: User | null | undefined;
+  login: (credentials: LoginRequest) => Promise<User>;
+  /** Registers, then logs in with the same credentials; answers the server's registration text. */
+  register: (account: RegisterRequest) => Promise<string>;
+  logout: () => Promise<void>;
+  /** Replaces the current user after the server returned a newer copy (e.g. premium granted). */
+  replaceUser: (user: User) => void;
+}
+
+export const AuthContext = createContext<AuthState | null>(null);
+
+export function useAuth(): AuthState {
+  const auth = useContext(AuthContext);
+  if (!auth) throw new Error('useAuth must be used inside <AuthProvider>');
+  return auth;
+}
+
+/** For screens behind the /dashboard guard, where a user is always present. */
+export function useCurrentUser(): User {
+  const { user } = useAuth();
+  if (!user) throw new Error('useCurrentUser needs a logged-in user (render it behind the dashboard guard)');
+  return user;
+}
+
+export function isAdmin(user: User | null | undefined): boolean {
+  return user?.role === 'ADMIN';
+}
+
+/** SPEC §6: premium users and administrators get the song data loaded automatically. */
+export function hasSongDataAccess(user: User | null | undefined): boolean {
+  return user !== null && user !== undefined && (user.premium || user.role === 'ADMIN');
+}

@@ -1,0 +1,84 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Song } from '@tonearm/contract';
+import { greeting } from '../../lib/greeting.js';
+import { Paths } from '../../lib/paths.js';
+import { useRecentSongs } from '../../lib/useStoredSongLists.js';
+import { ArtistCard, ArtistSkeletons } from '../artists/ArtistCard.js';
+import { artistQueries } from '../artists/queries.js';
+import { useCurrentUser } from '../auth/useAuth.js';
+import { SongTile } from '../songs/SongTile.js';
+import { useAllSongs } from '../songs/useSongs.js';
+import { Shelf } from './Shelf.js';
+
+const SHELF_SIZE = 12;
+
+function SongShelf({ songs, label }: { songs: readonly Song[]; label: string }) {
+  const shown = songs.slice(0, SHELF_SIZE);
+  return (
+    <div role="list" aria-label={label} className="tile-grid">
+      {shown.map((song) => (
+        <SongTile key={song.id} song={song} list={songs} />
+      ))}
+    </div>
+  );
+}
+
+function TileSkeletons() {
+  return (
+    <div className="tile-grid" aria-hidden="true">
+      {Array.from({ length: 6 }, (_, i) => (
+        <div key={i} className="tile tile--skeleton" data-testid="song-skeleton">
+          <span className="skeleton skeleton--square" />
+          <span className="skeleton skeleton--line" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** `/dashboard`: greeting, recently played, songs and artists. */
+export function DashboardHomePage() {
+  const user = useCurrentUser();
+  const recent = useRecentSongs();
+  const songs = useAllSongs();
+  const artists = useQuery(artistQueries.list());
+
+  return (
+    <div className="page page--home">
+      <header className="home-hero">
+        <h1 className="page-title">{greeting(new Date())}</h1>
+        <p className="home-hero__sub">Welcome back, {user.username}.</p>
+      </header>
+
+      <Shelf title="Recently played">
+        {recent.length > 0 ? (
+          <SongShelf songs={recent} label="Recently played" />
+        ) : (
+          <p className="shelf__empty">Songs you play show up here.</p>
+        )}
+      </Shelf>
+
+      <Shelf title="Songs" showAllTo={Paths.songs}>
+        {songs.data && songs.data.length > 0 ? (
+          <SongShelf songs={songs.data} label="Songs" />
+        ) : songs.isPending ? (
+          <TileSkeletons />
+        ) : (
+          <p className="shelf__empty">No songs in the catalogue yet.</p>
+        )}
+      </Shelf>
+
+      <Shelf title="Artists" showAllTo={Paths.artist}>
+        {artists.isPending && <ArtistSkeletons />}
+        {artists.data && artists.data.length > 0 && (
+          <ul className="tile-grid" aria-label="Artists">
+            {artists.data.slice(0, SHELF_SIZE).map((artist) => (
+              <ArtistCard key={artist.id} artist={artist} />
+            ))}
+          </ul>
+        )}
+        {artists.data?.length === 0 && <p className="shelf__empty">No artists yet.</p>}
+      </Shelf>
+    </div>
+  );
+}

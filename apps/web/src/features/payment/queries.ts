@@ -1,0 +1,18 @@
+import { queryOptions } from '@tanstack/react-query';
+import { UiMessages } from '../../lib/ui-messages.js';
+import { fetchPlans } from './payment.api.js';
+
+export const paymentKeys = {
+  all: ['payment'] as const,
+  plans: () => [...paymentKeys.all, 'plans'] as const,
+};
+
+export const paymentQueries = {
+  plans: () =>
+    queryOptions({
+      queryKey: paymentKeys.plans(),
+      queryFn: ({ signal }) => fetchPlans(signal),
+      staleTime: 10 * 60_000,
+      meta: { errorMessage: UiMessages.failedToLoadPlans },
+    }),
+};

@@ -1,0 +1,119 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import { ClientMessages, PLAYLIST_POPUP_CLOSE_MS } from '@tonearm/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { errorResponse, jsonResponse, makePlaylist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
+import { mockApi, networkFailure } from '../../test/mock-api.js';
+import { renderInApp } from '../../test/render.js';
+import { SelectPlaylistDialog } from './SelectPlaylistDialog.js';
+
+const song = makeSong(1, { name: 'So What' });
+const user = makeUser({ id: 7 });
+const admin = makeUser({ id: 1, role: 'ADMIN' });
+
+const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
+
+function renderDialog(who = user) {
+  const onClose = vi.fn();
+  const view = renderInApp(<SelectPlaylistDialog song={song} onClose={onClose} />, { user: who });
+  return { ...view, onClose };
+}
+
+async function choose(name: string) {
+  await flush();
+  fireEvent.click(screen.getByRole('radio', { name: new RegExp(name) }));
+  fireEvent.click(screen.getByRole('button', { name: 'Add to playlist' }));
+  await flush();
+}
+
+describe('"Select a Playlist" popup', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is a dialog named "Select a Playlist" listing the user’s own playlists', async () => {
+    const api = mockApi({ 'GET /api/playlists/user/7': () => jsonResponse([makePlaylist(3, { name: 'Road trip' })]) });
+    renderDialog();
+    await flush();
+    expect(screen.getByRole('dialog', { name: 'Select a Playlist' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: /Road trip/ })).toBeTruthy();
+    expect(api.calls()).toEqual(['GET /api/playlists/user/7']);
+  });
+
+  it('lists every playlist for administrators via the admin call', async () => {
+    const api = mockApi({ 'GET /api/playlists/admin': () => jsonResponse([makePlaylist(9, { userId: 2 })]) });
+    renderDialog(admin);
+    await flush();
+    expect(screen.getByRole('radio', { name: /Playlist 9/ })).toBeTruthy();
+    expect(api.calls()).toEqual(['GET /api/playlists/admin']);
+  });
+
+  it('shows "Playlist Not Found" when there are no playlists', async () => {
+    mockApi({ 'GET /api/playlists/user/7': () => jsonResponse([]) });
+    renderDialog();
+    await flush();
+    expect(screen.getByText(ClientMessages.playlistNotFound)).toBeTruthy();
+    expect(screen.getByText('Playlist Not Found')).toBeTruthy();
+  });
+
+  it('asks to choose a playlist first: "Please select a playlist."', async () => {
+    const api = mockApi({ 'GET /api/playlists/user/7': () => jsonResponse([makePlaylist(3)]) });
+    const { alertMessages, onClose } = renderDialog();
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Add to playlist' }));
+    expect(alertMessages()).toEqual(['Please select a playlist.']);
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(onClose).not.toHaveBeenCalled();
+    expect(api.calls()).toEqual(['GET /api/playlists/user/7']);
+  });
+
+  it('adds the song, shows the server text, and closes 1 second after the result', async () => {
+    const api = mockApi({
+      'GET /api/playlists/user/7': () => jsonResponse([makePlaylist(3, { name: 'Road trip' })]),
+      'PUT /api/playlists/3/songs/1': () => textResponse('Song added to playlist'),
+    });
+    const { alerts, onClose } = renderDialog();
+    await choose('Road trip');
+
+    expect(api.calls()).toContain('PUT /api/playlists/3/songs/1');
+    expect(alerts.getSnapshot()).toMatchObject([{ kind: 'success', message: 'Song added to playlist' }]);
+    expect(PLAYLIST_POPUP_CLOSE_MS).toBe(1000);
+    await act(() => vi.advanceTimersByTimeAsync(999));
+    expect(onClose).not.toHaveBeenCalled();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports "Failed to add song to playlist." and still closes 1 second later', async () => {
+    mockApi({
+      'GET /api/playlists/user/7': () => jsonResponse([makePlaylist(3, { name: 'Road trip' })]),
+      'PUT /api/playlists/3/songs/1': () => errorResponse(409, 'conflict', 'Song already in playlist'),
+    });
+    const { alerts, onClose } = renderDialog();
+    await choose('Road trip');
+
+    expect(alerts.getSnapshot()).toMatchObject([
+      { kind: 'error', message: 'Failed to add song to playlist.', detail: 'Song already in playlist' },
+    ]);
+    await act(() => vi.advanceTimersByTimeAsync(999));
+    expect(onClose).not.toHaveBeenCalled();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('says "Failed to fetch playlists" when the server answers not ok', async () => {
+    mockApi({ 'GET /api/playlists/user/7': () => errorResponse(403, 'forbidden', 'nope') });
+    const { alertMessages } = renderDialog();
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(alertMessages()).toEqual(['Failed to fetch playlists']);
+  });
+
+  it('says "Failed to load playlists." when the server cannot be reached', async () => {
+    mockApi({ 'GET /api/playlists/user/7': networkFailure });
+    const { alertMessages } = renderDialog();
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    expect(alertMessages()).toEqual(['Failed to load playlists.']);
+  });
+});

@@ -1,0 +1,128 @@
+import { useQuery } from '@tanstack/react-query';
+import { ClientMessages, PLAYLIST_POPUP_CLOSE_MS, type Song } from '@tonearm/contract';
+import { useEffect, useEffectEvent, useState, type SubmitEvent } from 'react';
+import { Link } from 'react-router';
+import { describeError } from '../../lib/api-client.js';
+import { Paths } from '../../lib/paths.js';
+import { Cover } from '../../ui/Cover.js';
+import { Dialog } from '../../ui/Dialog.js';
+import { RouteLoader } from '../../ui/RouteLoader.js';
+import { useAlerts } from '../alerts/useAlerts.js';
+import { useCurrentUser } from '../auth/useAuth.js';
+import { useAddSongToPlaylist } from './mutations.js';
+import { playlistQueries } from './queries.js';
+
+export interface SelectPlaylistDialogProps {
+  song: Song;
+  onClose: () => void;
+}
+
+/**
+ * SPEC §2 "Select a Playlist" popup. Admins choose among all playlists, others among their own. After the
+ * add answers (either way) the popup closes PLAYLIST_POPUP_CLOSE_MS later, leaving the alert readable.
+ */
+export function SelectPlaylistDialog({ song, onClose }: SelectPlaylistDialogProps) {
+  const user = useCurrentUser();
+  const alerts = useAlerts();
+  const playlists = useQuery(playlistQueries.forPicker(user));
+  const addSong = useAddSongToPlaylist();
+  const [selected, setSelected] = useState<number | null>(null);
+  const [finished, setFinished] = useState(false);
+  const closeNow = useEffectEvent(onClose);
+
+  useEffect(() => {
+    if (!finished) return;
+    const timer = setTimeout(() => {
+      closeNow();
+    }, PLAYLIST_POPUP_CLOSE_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [finished]);
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (selected === null) {
+      alerts.error(ClientMessages.selectPlaylist);
+      return;
+    }
+    addSong.mutate(
+      { playlistId: selected, songId: song.id },
+      {
+        onSuccess: (text) => {
+          alerts.success(text);
+        },
+        onError: (error) => {
+          alerts.error(ClientMessages.failedToAddSongToPlaylist, describeError(error));
+        },
+        onSettled: () => {
+          setFinished(true);
+        },
+      },
+    );
+  };
+
+  const busy = addSong.isPending || finished;
+  const list = playlists.data ?? [];
+
+  return (
+    <Dialog title={ClientMessages.selectPlaylistTitle} onClose={onClose} size="sm">
+      <form className="form" noValidate onSubmit={onSubmit}>
+        <p className="dialog__subtitle">
+          Add <strong>{song.name}</strong> to one of your playlists.
+        </p>
+        {playlists.isPending && <RouteLoader label="Loading playlists" />}
+        {playlists.isError && (
+          <div className="empty-state empty-state--compact">
+            <p>Your playlists could not be loaded.</p>
+            <button type="button" className="button button--ghost" onClick={() => void playlists.refetch()}>
+              Try again
+            </button>
+          </div>
+        )}
+        {playlists.isSuccess && list.length === 0 && (
+          <div className="empty-state empty-state--compact">
+            <p className="empty-state__title">{ClientMessages.playlistNotFound}</p>
+            <Link to={Paths.createPlaylist} className="button button--ghost" onClick={onClose}>
+              Create a playlist
+            </Link>
+          </div>
+        )}
+        {list.length > 0 && (
+          <fieldset className="choice-list" disabled={busy}>
+            <legend className="visually-hidden">Playlists</legend>
+            {list.map((playlist) => (
+              <label key={playlist.id} className="choice">
+                <input
+                  type="radio"
+                  name="playlist"
+                  value={playlist.id}
+                  checked={selected === playlist.id}
+                  onChange={() => {
+                    setSelected(playlist.id);
+                  }}
+                />
+                <Cover src={playlist.imgLink} width={64} className="choice__cover" />
+                <span className="choice__text">
+                  <span className="choice__name">{playlist.name}</span>
+                  <span className="choice__meta">
+                    {playlist.type || 'Playlist'} · {playlist.songIds.length}{' '}
+                    {playlist.songIds.length === 1 ? 'song' : 'songs'}
+                  </span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <div className="dialog__actions">
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={busy || list.length === 0}>
+            {addSong.isPending ? 'Adding…' : 'Add to playlist'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

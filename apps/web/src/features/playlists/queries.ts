@@ -1,0 +1,48 @@
+import { queryOptions } from '@tanstack/react-query';
+import { ClientMessages } from '@tonearm/contract';
+import { isNetworkError } from '../../lib/api-client.js';
+import { fetchAdminPlaylists, fetchPlaylist, fetchPlaylists, fetchUserPlaylists } from './playlists.api.js';
+
+export const playlistKeys = {
+  all: ['playlists'] as const,
+  visible: () => [...playlistKeys.all, 'visible'] as const,
+  admin: () => [...playlistKeys.all, 'admin'] as const,
+  user: (userId: number) => [...playlistKeys.all, 'user', userId] as const,
+  detail: (playlistId: number) => [...playlistKeys.all, 'detail', playlistId] as const,
+};
+
+/**
+ * SPEC §8 has two playlist load messages. Tonearm uses them as:
+ * - "Failed to fetch playlists": the server answered, but not ok (401, 403, 5xx ...);
+ * - "Failed to load playlists.": no answer at all (network error, server down).
+ */
+export function playlistLoadErrorMessage(error: Error): string {
+  return isNetworkError(error) ? ClientMessages.failedToLoadPlaylists : ClientMessages.failedToFetchPlaylists;
+}
+
+const playlistLoading = { meta: { errorMessage: playlistLoadErrorMessage } };
+
+export const playlistQueries = {
+  /** GET /api/playlists: own and public playlists (admins: all). */
+  visible: () =>
+    queryOptions({
+      queryKey: playlistKeys.visible(),
+      queryFn: ({ signal }) => fetchPlaylists(signal),
+      ...playlistLoading,
+    }),
+  /** The "Select a Playlist" popup: admins list every playlist (GET /api/playlists/admin), others their own. */
+  forPicker: (user: { id: number; role: string }) => {
+    const admin = user.role === 'ADMIN';
+    return queryOptions({
+      queryKey: admin ? playlistKeys.admin() : playlistKeys.user(user.id),
+      queryFn: ({ signal }) => (admin ? fetchAdminPlaylists(signal) : fetchUserPlaylists(user.id, signal)),
+      ...playlistLoading,
+    });
+  },
+  detail: (playlistId: number) =>
+    queryOptions({
+      queryKey: playlistKeys.detail(playlistId),
+      queryFn: ({ signal }) => fetchPlaylist(playlistId, signal),
+      ...playlistLoading,
+    }),
+};

@@ -1,0 +1,87 @@
+import { ClientMessages, type Song } from '@tonearm/contract';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { describeError } from '../../lib/api-client.js';
+import { Paths } from '../../lib/paths.js';
+import { UiMessages } from '../../lib/ui-messages.js';
+import { useAlerts } from '../alerts/useAlerts.js';
+import { useConfirm } from '../confirm/useConfirm.js';
+import { downloadSong } from '../downloaded/download-song.js';
+import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
+import { useDeleteSong } from './mutations.js';
+import { SongFormDialog } from './SongFormDialog.js';
+import { SongActionsContext, type SongActionOrigin, type SongActions } from './useSongActions.js';
+
+type OpenDialog =
+  { kind: 'form'; song: Song | undefined; origin: SongActionOrigin } | { kind: 'playlist'; song: Song } | null;
+
+/** One set of song dialogs for the whole dashboard; rows, tiles and pages only ask for an action. */
+export function SongActionsProvider({ children }: { children: ReactNode }) {
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const alerts = useAlerts();
+  const confirm = useConfirm();
+  const navigate = useNavigate();
+  const { mutate: deleteSong } = useDeleteSong();
+
+  const actions = useMemo<SongActions>(
+    () => ({
+      add: (origin = {}) => {
+        setDialog({ kind: 'form', song: undefined, origin });
+      },
+      edit: (song, origin = {}) => {
+        setDialog({ kind: 'form', song, origin });
+      },
+      remove: (song) => {
+        confirm({
+          message: UiMessages.confirmDelete(song.name),
+          onConfirm: () => {
+            deleteSong(song, {
+              onSuccess: (text) => {
+                alerts.success(text);
+              },
+              onError: (error) => {
+                alerts.error(ClientMessages.songNotDeleted, describeError(error));
+              },
+            });
+          },
+        });
+      },
+      addToPlaylist: (song) => {
+        setDialog({ kind: 'playlist', song });
+      },
+      download: (song) => {
+        downloadSong(song).then(
+          () => {
+            alerts.success(UiMessages.downloaded(song.name));
+          },
+          (error: unknown) => {
+            alerts.error(UiMessages.downloadFailed, describeError(error));
+          },
+        );
+      },
+    }),
+    [alerts, confirm, deleteSong],
+  );
+
+  const close = (): void => {
+    setDialog(null);
+  };
+
+  return (
+    <SongActionsContext value={actions}>
+      {children}
+      {dialog?.kind === 'form' && (
+        <SongFormDialog
+          song={dialog.song}
+          artist={dialog.origin.artist}
+          onClose={close}
+          onSaved={() => {
+            close();
+            if (dialog.origin.artist) void navigate(Paths.artist);
+          }}
+        />
+      )}
+      {dialog?.kind === 'playlist' && <SelectPlaylistDialog song={dialog.song} onClose={close} />}
+    </SongActionsContext>
+  );
+}

@@ -1,0 +1,195 @@
+import { useQuery } from '@tanstack/react-query';
+import { ClientMessages, GENRES, type Artist, type Song } from '@tonearm/contract';
+import { useRef, useState, type SubmitEvent } from 'react';
+import { describeError, isNetworkError } from '../../lib/api-client.js';
+import { Dialog } from '../../ui/Dialog.js';
+import { FormField } from '../../ui/FormField.js';
+import { useAlerts } from '../alerts/useAlerts.js';
+import { artistQueries } from '../artists/queries.js';
+import { useSaveSong } from './mutations.js';
+import {
+  isValidSongForm,
+  toSongFormData,
+  validateSongForm,
+  type SongFormField,
+  type SongFormValues,
+} from './song-form.js';
+
+export interface SongFormDialogProps {
+  /** The song to edit; absent when adding. */
+  song?: Song | undefined;
+  /** Preselected artist (adding from an artist's list). */
+  artist?: Artist | undefined;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+const FIELD_ORDER: SongFormField[] = ['name', 'genre', 'artistId', 'songFile', 'imageFile'];
+
+function initialValues(song: Song | undefined, artist: Artist | undefined): SongFormValues {
+  const artistId = song?.artistId ?? artist?.id;
+  return {
+    name: song?.name ?? '',
+    genre: song?.genre ?? '',
+    artistId: artistId === undefined ? '' : String(artistId),
+    songFile: null,
+    imageFile: null,
+  };
+}
+
+/** SPEC §2/§5 Add/Edit Song popup. */
+export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialogProps) {
+  const mode = song ? 'edit' : 'add';
+  const [values, setValues] = useState(() => initialValues(song, artist));
+  const [errors, setErrors] = useState<Partial<Record<SongFormField, string>>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  const alerts = useAlerts();
+  const artists = useQuery(artistQueries.list());
+  const save = useSaveSong();
+  const required = mode === 'add';
+
+  const update = <K extends SongFormField>(field: K, value: SongFormValues[K]): void => {
+    setValues((current) => ({ ...current, [field]: value }));
+  };
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const validation = validateSongForm(values, mode);
+    setErrors(validation.fieldErrors);
+    if (validation.alert) alerts.error(validation.alert);
+    if (!isValidSongForm(validation)) {
+      const firstInvalid =
+        FIELD_ORDER.find((field) => validation.fieldErrors[field]) ?? (validation.alert ? 'songFile' : null);
+      if (firstInvalid) formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
+      return;
+    }
+    save.mutate(
+      { form: toSongFormData(values), songId: song?.id },
+      {
+        onSuccess: (text) => {
+          alerts.success(text);
+          onSaved();
+        },
+        onError: (error) => {
+          if (isNetworkError(error)) alerts.error(ClientMessages.errorAddingSong);
+          else alerts.error(ClientMessages.failedToAddSong, describeError(error));
+        },
+      },
+    );
+  };
+
+  const artistOptions = artists.data ?? (artist ? [artist] : []);
+
+  return (
+    <Dialog title={mode === 'add' ? 'Add Song' : 'Edit Song'} onClose={onClose}>
+      <form ref={formRef} className="form" noValidate onSubmit={onSubmit}>
+        <FormField label="Name" error={errors.name}>
+          {(control) => (
+            <input
+              {...control}
+              name="name"
+              className="input"
+              type="text"
+              autoComplete="off"
+              required
+              value={values.name}
+              onChange={(event) => {
+                update('name', event.target.value);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField label="Genre" error={errors.genre}>
+          {(control) => (
+            <select
+              {...control}
+              name="genre"
+              className="input select"
+              required
+              value={values.genre}
+              onChange={(event) => {
+                update('genre', event.target.value);
+              }}
+            >
+              <option value="">Choose a genre</option>
+              {GENRES.map((genre) => (
+                <option key={genre} value={genre}>
+                  {genre}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+        <FormField label="Artist" error={errors.artistId} optional={!required}>
+          {(control) => (
+            <select
+              {...control}
+              name="artistId"
+              className="input select"
+              required={required}
+              value={values.artistId}
+              onChange={(event) => {
+                update('artistId', event.target.value);
+              }}
+            >
+              <option value="">{artists.isPending ? 'Loading artists…' : 'Choose an artist'}</option>
+              {artistOptions.map((option) => (
+                <option key={option.id} value={String(option.id)}>
+                  {option.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+        <FormField
+          label="Song file"
+          error={errors.songFile}
+          optional={!required}
+          hint={required ? 'MP3, FLAC, Ogg, M4A or WAV' : 'Leave empty to keep the current audio'}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="songFile"
+              className="input file-input"
+              type="file"
+              accept="audio/*"
+              required={required}
+              onChange={(event) => {
+                update('songFile', event.target.files?.[0] ?? null);
+              }}
+            />
+          )}
+        </FormField>
+        <FormField
+          label="Image file"
+          error={errors.imageFile}
+          optional={!required}
+          hint={required ? 'JPEG, PNG or WebP cover' : 'Leave empty to keep the current cover'}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="imageFile"
+              className="input file-input"
+              type="file"
+              accept="image/*"
+              required={required}
+              onChange={(event) => {
+                update('imageFile', event.target.files?.[0] ?? null);
+              }}
+            />
+          )}
+        </FormField>
+        <div className="dialog__actions">
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,64 @@
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Song, SongsDataResponse } from '@tonearm/contract';
+import { artistKeys } from '../artists/queries.js';
+import { deleteSong, saveSong, setSongLiked } from './songs.api.js';
+import { songKeys } from './queries.js';
+
+/** Songs and artists change together (an artist's `songs` ids), so both are refetched. */
+function invalidateCatalogue(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: songKeys.all });
+  void queryClient.invalidateQueries({ queryKey: artistKeys.all });
+}
+
+export interface SaveSongInput {
+  form: FormData;
+  /** Present when editing. */
+  songId?: number;
+}
+
+export function useSaveSong() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ form, songId }: SaveSongInput) => saveSong(form, songId),
+    onSuccess: () => {
+      invalidateCatalogue(queryClient);
+    },
+  });
+}
+
+export function useDeleteSong() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (song: Song) => deleteSong(song.id),
+    onSuccess: () => {
+      invalidateCatalogue(queryClient);
+    },
+  });
+}
+
+type CachedSongs = Song[] | SongsDataResponse | undefined;
+
+function withLike(cached: CachedSongs, songId: number, liked: boolean): CachedSongs {
+  const mark = (songs: Song[]): Song[] =>
+    songs.map((song) => (song.id === songId ? { ...song, likeSong: liked } : song));
+  if (cached === undefined) return cached;
+  if (Array.isArray(cached)) return mark(cached);
+  return { ...cached, songs: mark(cached.songs) };
+}
+
+/** Likes update every cached song list at once; a refetch of 10 000 songs per click would be wasteful. */
+export function useLikeSong() {
+  const queryClient = useQueryClient();
+  const apply = (songId: number, liked: boolean): void => {
+    queryClient.setQueriesData<CachedSongs>({ queryKey: songKeys.all }, (cached) => withLike(cached, songId, liked));
+  };
+  return useMutation({
+    mutationFn: ({ song, liked }: { song: Song; liked: boolean }) => setSongLiked(song.id, liked),
+    onMutate: ({ song, liked }) => {
+      apply(song.id, liked);
+    },
+    onError: (_error, { song, liked }) => {
+      apply(song.id, !liked);
+    },
+  });
+}

@@ -1,0 +1,47 @@
+import { queryOptions } from '@tanstack/react-query';
+import { ClientMessages } from '@tonearm/contract';
+import { queryRetryOptions, songLoadRetryPolicy } from '../../lib/retry-policy.js';
+import { artistKeys } from '../artists/queries.js';
+import { fetchPlaylistSongs, fetchSongData, fetchSongs, type SongFilter } from './songs.api.js';
+
+export const songKeys = {
+  all: ['songs'] as const,
+  lists: () => [...songKeys.all, 'list'] as const,
+  list: (filter: SongFilter) => [...songKeys.lists(), filter] as const,
+  /** GET /api/songs/data: songs and artists together (premium users and admins). */
+  data: () => [...songKeys.all, 'data'] as const,
+  playlist: (playlistId: number) => [...songKeys.all, 'playlist', playlistId] as const,
+};
+
+/** SPEC §4 song loading: every 5 s until songs arrive, at most 5 failures, then the red alert. */
+const songLoading = {
+  ...queryRetryOptions(songLoadRetryPolicy),
+  meta: { errorMessage: ClientMessages.errorFetchingSongs },
+};
+
+export const songQueries = {
+  list: (filter: SongFilter = {}) =>
+    queryOptions({
+      queryKey: songKeys.list(filter),
+      queryFn: ({ signal }) => fetchSongs(filter, signal),
+      ...songLoading,
+    }),
+  data: () =>
+    queryOptions({
+      queryKey: songKeys.data(),
+      queryFn: async ({ signal, client }) => {
+        const data = await fetchSongData(signal);
+        // The answer carries the artists as well; fill their cache unless a fresher list is there.
+        if (client.getQueryData(artistKeys.list()) === undefined) client.setQueryData(artistKeys.list(), data.artists);
+        return data;
+      },
+      staleTime: Number.POSITIVE_INFINITY,
+      ...songLoading,
+    }),
+  playlist: (playlistId: number) =>
+    queryOptions({
+      queryKey: songKeys.playlist(playlistId),
+      queryFn: ({ signal }) => fetchPlaylistSongs(playlistId, signal),
+      ...songLoading,
+    }),
+};

@@ -1,0 +1,93 @@
+import { ClientMessages, GENRES } from '@tonearm/contract';
+import { describe, expect, it } from 'vitest';
+import {
+  isValidSongForm,
+  SongFormMessages,
+  toSongFormData,
+  validateSongForm,
+  type SongFormValues,
+} from './song-form.js';
+
+const audio = (): File => new File(['ID3'], 'song.mp3', { type: 'audio/mpeg' });
+const image = (): File => new File(['png'], 'cover.png', { type: 'image/png' });
+
+const complete = (): SongFormValues => ({
+  name: 'Blue in Green',
+  genre: 'Pop',
+  artistId: '3',
+  songFile: audio(),
+  imageFile: image(),
+});
+
+describe('validateSongForm when adding', () => {
+  it('accepts a complete form', () => {
+    const result = validateSongForm(complete(), 'add');
+    expect(result).toEqual({ fieldErrors: {}, alert: null });
+    expect(isValidSongForm(result)).toBe(true);
+  });
+
+  it('requires a name and a genre from the list', () => {
+    const result = validateSongForm({ ...complete(), name: '   ', genre: '' }, 'add');
+    expect(result.fieldErrors.name).toBe('Name is required');
+    expect(result.fieldErrors.genre).toBe('Choose a genre from the list');
+    expect(validateSongForm({ ...complete(), genre: 'Polka' }, 'add').fieldErrors.genre).toBe(
+      'Choose a genre from the list',
+    );
+  });
+
+  it('accepts every genre option', () => {
+    for (const genre of GENRES)
+      expect(validateSongForm({ ...complete(), genre }, 'add').fieldErrors.genre).toBeUndefined();
+  });
+
+  it('requires an artist', () => {
+    expect(validateSongForm({ ...complete(), artistId: '' }, 'add').fieldErrors.artistId).toBe('Choose an artist');
+  });
+
+  it.each([
+    ['no audio', { songFile: null }],
+    ['no image', { imageFile: null }],
+    ['neither file', { songFile: null, imageFile: null }],
+  ])('with %s shows "Please upload both song and image files."', (_case, change) => {
+    const result = validateSongForm({ ...complete(), ...change }, 'add');
+    expect(result.alert).toBe(ClientMessages.uploadBothFiles);
+    expect(result.alert).toBe('Please upload both song and image files.');
+    expect(isValidSongForm(result)).toBe(false);
+  });
+
+  it('rejects files of the wrong kind', () => {
+    const result = validateSongForm(
+      { ...complete(), songFile: image(), imageFile: new File(['x'], 'x.gif', { type: 'image/gif' }) },
+      'add',
+    );
+    expect(result.fieldErrors.songFile).toBe(SongFormMessages.notAudio);
+    expect(result.fieldErrors.imageFile).toBe(SongFormMessages.notImage);
+  });
+});
+
+describe('validateSongForm when editing', () => {
+  it('needs neither artist nor files', () => {
+    const result = validateSongForm({ ...complete(), artistId: '', songFile: null, imageFile: null }, 'edit');
+    expect(result).toEqual({ fieldErrors: {}, alert: null });
+  });
+
+  it('still requires name and genre', () => {
+    const result = validateSongForm({ ...complete(), name: '', genre: '' }, 'edit');
+    expect(Object.keys(result.fieldErrors).sort()).toEqual(['genre', 'name']);
+  });
+});
+
+describe('toSongFormData', () => {
+  it('sends the spec fields name, genre, artistId, songFile, imageFile', () => {
+    const form = toSongFormData({ ...complete(), name: '  Blue in Green ' });
+    expect([...form.keys()].sort()).toEqual(['artistId', 'genre', 'imageFile', 'name', 'songFile']);
+    expect(form.get('name')).toBe('Blue in Green');
+    expect(form.get('artistId')).toBe('3');
+    expect((form.get('songFile') as File).name).toBe('song.mp3');
+  });
+
+  it('leaves out what an edit does not change', () => {
+    const form = toSongFormData({ ...complete(), artistId: '', songFile: null, imageFile: null });
+    expect([...form.keys()].sort()).toEqual(['genre', 'name']);
+  });
+});

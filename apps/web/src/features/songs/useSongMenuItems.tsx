@@ -1,0 +1,27 @@
+import { ClientMessages, type Song } from '@tonearm/contract';
+import { DownloadIcon, EditIcon, PlaylistAddIcon, TrashIcon } from '../../ui/icons.js';
+import type { MenuItem } from '../../ui/MenuButton.js';
+import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
+import { useSongActions, type SongActionOrigin } from './useSongActions.js';
+
+/** SPEC §2 song menu: Edit and Delete for administrators only, then "Playlist +" and Download for everyone. */
+export function useSongMenuItems(song: Song, origin: SongActionOrigin = {}, extra: MenuItem[] = []): MenuItem[] {
+  const user = useCurrentUser();
+  const actions = useSongActions();
+  const adminItems: MenuItem[] = isAdmin(user)
+    ? [
+        { label: 'Edit', icon: <EditIcon size={18} />, onSelect: () => actions.edit(song, origin) },
+        { label: 'Delete', icon: <TrashIcon size={18} />, tone: 'danger', onSelect: () => actions.remove(song) },
+      ]
+    : [];
+  return [
+    ...adminItems,
+    {
+      label: ClientMessages.playlistPlus,
+      icon: <PlaylistAddIcon size={18} />,
+      onSelect: () => actions.addToPlaylist(song),
+    },
+    { label: 'Download', icon: <DownloadIcon size={18} />, onSelect: () => actions.download(song) },
+    ...extra,
+  ];
+}

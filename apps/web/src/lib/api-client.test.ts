@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { errorResponse, jsonResponse, textResponse } from '../test/fixtures.js';
+import { mockApi, networkFailure } from '../test/mock-api.js';
+import { ApiError, describeError, getJson, isApiError, NetworkError, sendForText, withQuery } from './api-client.js';
+
+describe('api client', () => {
+  it('sends same-origin requests with cookies', async () => {
+    const api = mockApi({ 'GET /api/songs': () => jsonResponse([]) });
+    await getJson('/api/songs');
+    const request = api.requests('GET /api/songs')[0];
+    expect(request?.credentials).toBe('include');
+    expect(request?.url).toBe('http://localhost/api/songs');
+  });
+
+  it('reads text endpoints as text', async () => {
+    mockApi({ 'DELETE /api/songs/3': () => textResponse('Song deleted successfully') });
+    await expect(sendForText('/api/songs/3', 'DELETE')).resolves.toBe('Song deleted successfully');
+  });
+
+  it('turns the error body into an ApiError with status, code and message', async () => {
+    mockApi({ 'GET /api/songs/9': () => errorResponse(404, 'not-found', 'Not found') });
+    const error: unknown = await getJson('/api/songs/9').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 404, code: 'not-found', message: 'Not found' });
+    expect(isApiError(error, 404)).toBe(true);
+    expect(isApiError(error, 401, 403)).toBe(false);
+    expect(describeError(error)).toBe('Not found');
+  });
+
+  it('keeps a generic message when the error body is not the JSON shape', async () => {
+    mockApi({ 'GET /api/x': () => new Response('<html>Bad gateway</html>', { status: 502 }) });
+    await expect(getJson('/api/x')).rejects.toMatchObject({ status: 502, message: 'Request failed (502)' });
+  });
+
+  it('reports a request that got no answer as a NetworkError', async () => {
+    mockApi({ 'GET /api/songs': networkFailure });
+    const error: unknown = await getJson('/api/songs').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(isApiError(error)).toBe(false);
+  });
+
+  it('builds query strings without undefined values', () => {
+    expect(withQuery('/api/songs', { artistId: 3, q: undefined })).toBe('/api/songs?artistId=3');
+    expect(withQuery('/api/songs', {})).toBe('/api/songs');
+  });
+});

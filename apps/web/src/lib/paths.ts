@@ -1,0 +1,12 @@
+/** SPEC §2 routes. */
+export const Paths = {
+  home: '/',
+  dashboard: '/dashboard',
+  playlist: '/dashboard/playlist',
+  payment: '/dashboard/payment',
+  createPlaylist: '/dashboard/create-playlist',
+  artist: '/dashboard/artist',
+  downloaded: '/dashboard/downloaded',
+  userList: '/dashboard/user-list',
+  songs: '/dashboard/songs',
+} as const;

@@ -1,0 +1,61 @@
+import { StorageKeys } from '@tonearm/contract';
+
+export type StorageKey = (typeof StorageKeys)[keyof typeof StorageKeys];
+export { StorageKeys };
+
+type Listener = () => void;
+const listeners = new Map<StorageKey, Set<Listener>>();
+
+function notify(key: StorageKey): void {
+  listeners.get(key)?.forEach((listener) => {
+    listener();
+  });
+}
+
+/** Reads and parses a JSON value; a missing, unreadable or invalid entry reads as undefined. */
+export function readJson<T>(key: StorageKey, isValid: (value: unknown) => value is T): T | undefined {
+  try {
+    const raw = localStorage.getItem(key);
+    if (raw === null) return undefined;
+    const value: unknown = JSON.parse(raw);
+    return isValid(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeJson(key: StorageKey, value: unknown): void {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled (private mode): the app keeps working from memory.
+  }
+  notify(key);
+}
+
+export function removeKey(key: StorageKey): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Storage disabled: nothing was stored either.
+  }
+  notify(key);
+}
+
+/** Subscribes to changes of one key, from this tab (writeJson/removeKey) and from other tabs. */
+export function subscribeKey(key: StorageKey, listener: Listener): () => void {
+  let set = listeners.get(key);
+  if (!set) {
+    set = new Set();
+    listeners.set(key, set);
+  }
+  set.add(listener);
+  const onStorage = (event: StorageEvent): void => {
+    if (event.key === key || event.key === null) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    set.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}

@@ -1,0 +1,62 @@
+import type { Artist, Playlist, Song, User } from '@tonearm/contract';
+
+export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
+  return {
+    id,
+    name: `Song ${id}`,
+    genre: 'Pop',
+    link: `/media/audio/${id}.mp3`,
+    imgLink: `/media/images/${id}.webp`,
+    artistId: 1,
+    artistName: 'Artist 1',
+    likeSong: false,
+    durationMs: 180_000,
+    playlistIds: [],
+    ...overrides,
+  };
+}
+
+export function makeUser(overrides: Partial<User> = {}): User {
+  return {
+    id: 7,
+    username: 'ada',
+    email: 'ada@example.com',
+    gender: null,
+    role: 'USER',
+    address: null,
+    image: null,
+    premium: false,
+    premiumUntil: null,
+    ...overrides,
+  };
+}
+
+export function makeArtist(id: number, overrides: Partial<Artist> = {}): Artist {
+  return { id, name: `Artist ${id}`, image: null, songs: [], ...overrides };
+}
+
+export function makePlaylist(id: number, overrides: Partial<Playlist> = {}): Playlist {
+  return {
+    id,
+    name: `Playlist ${id}`,
+    type: 'Mix',
+    isPublic: false,
+    imgLink: null,
+    userId: 7,
+    songIds: [],
+    ...overrides,
+  };
+}
+
+/** A fetch Response for mocked calls. */
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+export function textResponse(body: string, status = 200): Response {
+  return new Response(body, { status, headers: { 'Content-Type': 'text/plain' } });
+}
+
+export function errorResponse(status: number, code: string, message: string): Response {
+  return jsonResponse({ error: { code, message } }, status);
+}
