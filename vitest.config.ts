@@ -4,5 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['packages/contract', 'apps/server', 'apps/web'],
+    // Two cores: more workers only queue up (each server test file also talks to PostgreSQL).
+    maxWorkers: 2,
   },
 });

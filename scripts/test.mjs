@@ -23,8 +23,8 @@ async function step(name, command, args, options) {
 const started = Date.now();
 await step('format (prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
 await step('lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']);
-for (const project of ['packages/contract', 'apps/server', 'apps/web', 'e2e']) {
-  await step(`typecheck ${project}`, bin('tsc'), ['-p', project, '--noEmit']);
+for (const project of ['.', 'packages/contract', 'apps/server', 'apps/web', 'e2e']) {
+  await step(`typecheck ${project === '.' ? 'root configs' : project}`, bin('tsc'), ['-p', project, '--noEmit']);
 }
 await step('unit and API tests (vitest)', bin('vitest'), [
   'run',

@@ -3,7 +3,7 @@ import { defineProject } from 'vitest/config';
 /**
  * Server tests: unit tests and API tests through app.inject. API tests run against SQLite and against one throwaway
  * PostgreSQL started by the global setup (each test file makes its own database in it). Forks, not threads: the
- * native modules (better-sqlite3, argon2) are happiest one per process; two workers fit the two shared cores.
+ * native modules (better-sqlite3, argon2) are happiest one per process; the root config caps workers at two for the two shared cores.
  */
 export default defineProject({
   test: {
@@ -12,7 +12,6 @@ export default defineProject({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['./test/global-setup.ts'],
     pool: 'forks',
-    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },
