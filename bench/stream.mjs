@@ -1,19 +1,40 @@
-// `npm run bench:stream`: the same 8 MB audio file and ~30 KB cover served by Tonearm (through its real,
-// authenticated routes), by nginx (sendfile, 1 worker) and by a minimal node:http + fs.createReadStream range server
-// (the Node ceiling), each driven in turn by wrk (2 threads, 64 connections, 10 s) on loopback. Prints req/s, MiB/s,
-// p50/p99 latency and peak RSS for each, and Tonearm's ratios. Bounded in time; cleans up after itself.
+// `npm run bench:stream`: the same 8 MB audio file and ~30 KB cover served by Tonearm (the built server, through its
+// real, authenticated routes), by nginx (sendfile, 1 worker) and by a minimal node:http + fs.createReadStream range
+// server (the Node ceiling), each driven in turn by wrk (2 threads, 64 connections, 10 s) on loopback. Before any
+// load, each server must answer 200 and 206 with exactly the right bytes (and Tonearm 401 without a session). Prints
+// req/s, MiB/s, p50/p99 latency, non-2xx answers and RSS for each, and Tonearm's ratios. Bounded in time (a watchdog
+// stops everything); cleans up after itself, also on Ctrl-C.
+//
+// Environment: BENCH_DURATION (10s), BENCH_CONNECTIONS (64), BENCH_SERVERS (tonearm,nginx,node: a subset to run).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
 import { freePort, root } from '../scripts/lib.mjs';
 import { makeCover, makeWav } from './fixtures.mjs';
 
 const DURATION = process.env.BENCH_DURATION ?? '10s';
 const CONNECTIONS = process.env.BENCH_CONNECTIONS ?? '64';
+const SERVERS = (process.env.BENCH_SERVERS ?? 'tonearm,nginx,node').split(',').map((s) => s.trim());
+const AUDIO_BYTES = 8 * 1024 * 1024;
 const RANGE_BYTES = 256 * 1024;
+const SCENARIOS = ['full', 'range', 'cover'];
+
+const durationSeconds = parseDuration(DURATION);
+// Three scenarios per server, plus start-up, upload and checks; anything past this is a hang.
+const WATCHDOG_MS = (SERVERS.length * (SCENARIOS.length * (durationSeconds + 15) + 90) + 60) * 1000;
+
 const work = mkdtempSync(join(tmpdir(), 'tonearm-bench-'));
-const children = [];
+// nginx runs its worker as an unprivileged user (nobody) when started as root: it must be able to read the files.
+chmodSync(work, 0o755);
+const children = new Set();
+
+function parseDuration(text) {
+  const match = /^(\d+)(s|m)?$/.exec(text);
+  if (!match) throw new Error(`BENCH_DURATION must look like 10s or 1m (got ${text})`);
+  return Number(match[1]) * (match[2] === 'm' ? 60 : 1);
+}
 
 function requireTool(name, pkg) {
   if (spawnSync('sh', ['-c', `command -v ${name}`]).status !== 0) {
@@ -26,17 +47,19 @@ function startProcess(command, args, env = {}) {
   const output = [];
   child.stdout.on('data', (c) => output.push(String(c)));
   child.stderr.on('data', (c) => output.push(String(c)));
-  children.push(child);
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   child.output = output;
   return child;
 }
 
-async function waitFor(url, child, headers = {}) {
+async function waitFor(url, child) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process exited early:\n${child.output.join('')}`);
     try {
-      const response = await fetch(url, { headers });
+      const response = await fetch(url);
+      await response.arrayBuffer();
       if (response.status < 500) return;
     } catch {
       // not up yet
@@ -46,14 +69,23 @@ async function waitFor(url, child, headers = {}) {
   throw new Error(`${url} did not answer within 60 s`);
 }
 
-/** Peak resident set (VmHWM) of a process and its children, in MiB. */
-function peakRssMiB(pid) {
-  const pids = [pid, ...childPids(pid)];
+/** The pid and all its descendants (nginx's worker, or any child a server starts). */
+function processTree(pid) {
+  try {
+    const list = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return [pid, ...(list ? list.split(/\s+/).flatMap((c) => processTree(Number(c))) : [])];
+  } catch {
+    return [pid];
+  }
+}
+
+/** A /proc/<pid>/status field (kB) summed over the process tree, in MiB. */
+function treeMiB(pid, field) {
   let kib = 0;
-  for (const p of pids) {
+  for (const p of processTree(pid)) {
     try {
       const status = readFileSync(`/proc/${p}/status`, 'utf8');
-      kib += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      kib += Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
     } catch {
       // exited
     }
@@ -61,37 +93,48 @@ function peakRssMiB(pid) {
   return kib / 1024;
 }
 
-function childPids(pid) {
+/** Resets the peak RSS (VmHWM) of the tree to its current RSS (Linux clear_refs); false when the kernel refuses. */
+function resetPeak(pid) {
   try {
-    const list = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-    return list
-      ? list
-          .split(/\s+/)
-          .map(Number)
-          .flatMap((c) => [c, ...childPids(c)])
-      : [];
+    for (const p of processTree(pid)) writeFileSync(`/proc/${p}/clear_refs`, '5');
+    return true;
   } catch {
-    return [];
+    return false;
   }
 }
 
-function wrk(url, { headers = {}, rangeOf } = {}) {
+function rangeScript(size) {
+  const script = join(work, 'range.lua');
+  writeFileSync(
+    script,
+    `local size = ${size}\nlocal span = ${RANGE_BYTES}\nmath.randomseed(42)\n` +
+      'request = function()\n  local start = math.random(0, size - span)\n' +
+      '  wrk.headers["Range"] = "bytes=" .. start .. "-" .. (start + span - 1)\n  return wrk.format()\nend\n',
+  );
+  return script;
+}
+
+function wrk(url, { headers = {}, script } = {}) {
   const args = ['-t2', `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency', '--timeout', '5s'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
-  if (rangeOf) {
-    const script = join(work, 'range.lua');
-    writeFileSync(
-      script,
-      `local size = ${rangeOf}\nlocal span = ${RANGE_BYTES}\nmath.randomseed(42)\n` +
-        'request = function()\n  local start = math.random(0, size - span)\n' +
-        '  wrk.headers["Range"] = "bytes=" .. start .. "-" .. (start + span - 1)\n  return wrk.format()\nend\n',
-    );
-    args.push('-s', script);
-  }
+  if (script) args.push('-s', script);
   args.push(url);
-  const result = spawnSync('wrk', args, { encoding: 'utf8', timeout: 60_000 });
-  if (result.status !== 0) throw new Error(`wrk failed: ${result.stderr || result.stdout}`);
-  return parseWrk(result.stdout);
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), (durationSeconds + 30) * 1000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      children.delete(child);
+      if (code === 0) resolve(parseWrk(out));
+      else reject(new Error(`wrk failed (${code}): ${err || out}`));
+    });
+  });
 }
 
 function toMs(value, unit) {
@@ -121,13 +164,21 @@ export function parseWrk(text) {
   };
 }
 
+async function json(response, what) {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${what}: ${response.status} ${text}`);
+  return (response.headers.get('content-type') ?? '').startsWith('application/json') ? JSON.parse(text) : text;
+}
+
 async function startTonearm(audio, cover) {
+  const build = await ensureServerBuilt();
+  if (build.code !== 0) throw new Error('the server did not build');
   const port = await freePort();
-  const dataDir = join(work, 'tonearm-data');
-  const server = startProcess(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const [command, args] = serverCommand();
+  const server = startProcess(command, args, {
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
+    DATA_DIR: join(work, 'tonearm-data'),
     DEMO: '0',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
@@ -135,43 +186,45 @@ async function startTonearm(audio, cover) {
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/healthz`, server);
   const credentials = { username: 'bench', email: 'bench@example.com', password: 'bench-password-1' };
-  let response = await fetch(`${base}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(credentials),
-  });
-  if (response.status !== 201) throw new Error(`register: ${response.status} ${await response.text()}`);
-  response = await fetch(`${base}/api/auth/login`, {
+  await json(
+    await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(credentials),
+    }),
+    'register',
+  );
+  const login = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: credentials.username, password: credentials.password }),
   });
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
-  if (!response.ok || !cookie) throw new Error(`login: ${response.status}`);
+  await json(login, 'login');
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  if (!cookie) throw new Error('login: no session cookie');
   const artistForm = new FormData();
   artistForm.set('name', 'Bench Artist');
   artistForm.set('image', new Blob([cover], { type: 'image/png' }), 'artist.png');
-  response = await fetch(`${base}/artists`, { method: 'POST', headers: { cookie }, body: artistForm });
-  if (!response.ok) throw new Error(`create artist: ${response.status} ${await response.text()}`);
-  const artists = await (await fetch(`${base}/artists`, { headers: { cookie } })).json();
+  await json(await fetch(`${base}/artists`, { method: 'POST', headers: { cookie }, body: artistForm }), 'artist');
+  const artists = await json(await fetch(`${base}/artists`, { headers: { cookie } }), 'artists');
   const songForm = new FormData();
   songForm.set('name', 'Bench Song');
   songForm.set('genre', 'Ambient');
   songForm.set('artistId', String(artists[0].id));
   songForm.set('songFile', new Blob([audio], { type: 'audio/wav' }), 'bench.wav');
   songForm.set('imageFile', new Blob([cover], { type: 'image/png' }), 'cover.png');
-  response = await fetch(`${base}/api/songs`, { method: 'POST', headers: { cookie }, body: songForm });
-  if (response.status !== 201) throw new Error(`upload song: ${response.status} ${await response.text()}`);
-  const songs = await (await fetch(`${base}/api/songs`, { headers: { cookie } })).json();
-  const song = songs[0];
-  const coverBytes = Buffer.from(await (await fetch(new URL(song.imgLink, base))).arrayBuffer());
+  await json(await fetch(`${base}/api/songs`, { method: 'POST', headers: { cookie }, body: songForm }), 'upload');
+  const [song] = await json(await fetch(`${base}/api/songs`, { headers: { cookie } }), 'songs');
+  const coverResponse = await fetch(new URL(song.imgLink, base));
+  if (coverResponse.status !== 200) throw new Error(`cover: ${coverResponse.status}`);
   return {
     name: 'Tonearm',
     process: server,
     headers: { cookie },
     audioUrl: new URL(song.link, base).href,
     coverUrl: new URL(song.imgLink, base).href,
-    coverBytes,
+    coverBytes: Buffer.from(await coverResponse.arrayBuffer()),
+    requiresSession: true,
   };
 }
 
@@ -186,7 +239,7 @@ async function startNginx(dir) {
       `events { worker_connections 1024; }\nhttp {\n  access_log off;\n  sendfile on;\n  tcp_nopush on;\n` +
       `  keepalive_requests 100000;\n  client_body_temp_path ${prefix}/body;\n  proxy_temp_path ${prefix}/proxy;\n` +
       `  fastcgi_temp_path ${prefix}/fastcgi;\n  uwsgi_temp_path ${prefix}/uwsgi;\n  scgi_temp_path ${prefix}/scgi;\n` +
-      `  types { audio/wav wav; image/webp webp; image/png png; }\n` +
+      `  types { audio/wav wav; image/webp img; }\n` +
       `  server {\n    listen 127.0.0.1:${port};\n    root ${dir};\n  }\n}\n`,
   );
   const nginx = startProcess('nginx', ['-c', conf, '-p', prefix]);
@@ -209,22 +262,59 @@ async function startMinimalNode(dir) {
   };
 }
 
+/** Each server must serve the same bytes before its numbers mean anything. */
+async function verify(target, audio, coverBytes) {
+  async function expect(what, url, headers, status, bytes) {
+    const response = await fetch(url, { headers });
+    const body = Buffer.from(await response.arrayBuffer());
+    const detail = response.status >= 400 ? `: ${body.toString().slice(0, 200)}` : '';
+    if (response.status !== status || (bytes && !body.equals(bytes))) {
+      throw new Error(
+        `${target.name} ${what}: expected ${status}${bytes ? ` with ${bytes.length} bytes` : ''}, ` +
+          `got ${response.status} with ${body.length} bytes${detail}`,
+      );
+    }
+  }
+  const start = 1_000_001;
+  const end = start + RANGE_BYTES - 1;
+  await expect('full GET', target.audioUrl, target.headers, 200, audio);
+  await expect(
+    'Range GET',
+    target.audioUrl,
+    { ...target.headers, range: `bytes=${start}-${end}` },
+    206,
+    audio.subarray(start, end + 1),
+  );
+  await expect('cover GET', target.coverUrl, target.headers, 200, coverBytes);
+  if (target.requiresSession) await expect('audio GET without a session', target.audioUrl, {}, 401);
+}
+
 async function stop(target) {
   const child = target.process;
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-function measure(target, audioSize) {
-  const rows = {
-    full: wrk(target.audioUrl, { headers: target.headers }),
-    range: wrk(target.audioUrl, { headers: target.headers, rangeOf: audioSize }),
-    cover: wrk(target.coverUrl, { headers: target.headers }),
-  };
-  return { name: target.name, rows, rssMiB: peakRssMiB(target.process.pid) };
+async function measure(target, audio, coverBytes) {
+  await verify(target, audio, coverBytes);
+  const pid = target.process.pid;
+  const lifetimePeakMiB = treeMiB(pid, 'VmHWM');
+  const idleMiB = treeMiB(pid, 'VmRSS');
+  const peakReset = resetPeak(pid);
+  const script = rangeScript(audio.length);
+  const rows = {};
+  for (const scenario of SCENARIOS) {
+    console.log(`  ${scenario}…`);
+    const url = scenario === 'cover' ? target.coverUrl : target.audioUrl;
+    rows[scenario] = await wrk(url, { headers: target.headers, script: scenario === 'range' ? script : undefined });
+  }
+  const loadPeakMiB = treeMiB(pid, 'VmHWM');
+  // Still alive and still right after the load.
+  await verify(target, audio, coverBytes);
+  return { name: target.name, rows, idleMiB, loadPeakMiB, lifetimePeakMiB, peakReset };
 }
 
 function fmt(n, digits = 0) {
@@ -233,54 +323,117 @@ function fmt(n, digits = 0) {
 
 function report(results) {
   const lines = [];
-  lines.push('| server | scenario | req/s | MiB/s | p50 ms | p99 ms | non-2xx | peak RSS MiB |');
-  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  lines.push(
+    `wrk -t2 -c${CONNECTIONS} -d${DURATION}, loopback; audio ${AUDIO_BYTES / 1048576} MiB WAV, Range GETs of ` +
+      `${RANGE_BYTES / 1024} KiB at random offsets; RSS of the server's whole process tree.`,
+  );
+  lines.push('');
+  lines.push('| server | scenario | req/s | MiB/s | p50 ms | p99 ms | non-2xx | socket errors |');
+  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const r of results) {
     for (const [scenario, m] of Object.entries(r.rows)) {
       lines.push(
-        `| ${r.name} | ${scenario} | ${fmt(m.rps)} | ${fmt(m.mibps, 1)} | ${fmt(m.p50, 2)} | ${fmt(m.p99, 2)} | ${m.non2xx} | ${fmt(r.rssMiB)} |`,
+        `| ${r.name} | ${scenario} | ${fmt(m.rps)} | ${fmt(m.mibps, 1)} | ${fmt(m.p50, 2)} | ${fmt(m.p99, 2)} | ` +
+          `${m.non2xx} | ${m.socketErrors || '—'} |`,
       );
     }
   }
-  const [tonearm, nginx, node] = results;
   lines.push('');
-  lines.push('| scenario | Tonearm / nginx | Tonearm / minimal Node |');
-  lines.push('| --- | ---: | ---: |');
-  for (const scenario of Object.keys(tonearm.rows)) {
-    const t = tonearm.rows[scenario].rps;
-    lines.push(`| ${scenario} | ${fmt(t / nginx.rows[scenario].rps, 2)} | ${fmt(t / node.rows[scenario].rps, 2)} |`);
+  lines.push('| server | idle RSS MiB (before load) | peak RSS MiB (during load) | peak RSS MiB (since start) |');
+  lines.push('| --- | ---: | ---: | ---: |');
+  for (const r of results) {
+    const load = r.peakReset ? fmt(r.loadPeakMiB) : `${fmt(r.loadPeakMiB)} (could not reset: since start)`;
+    lines.push(`| ${r.name} | ${fmt(r.idleMiB)} | ${load} | ${fmt(r.lifetimePeakMiB)} |`);
+  }
+  const tonearm = results.find((r) => r.name === 'Tonearm');
+  const others = results.filter((r) => r !== tonearm);
+  if (tonearm && others.length > 0) {
+    lines.push('');
+    lines.push(`| scenario | ${others.map((o) => `Tonearm / ${o.name}`).join(' | ')} |`);
+    lines.push(`| --- | ${others.map(() => '---:').join(' | ')} |`);
+    for (const scenario of SCENARIOS) {
+      const t = tonearm.rows[scenario].rps;
+      lines.push(`| ${scenario} | ${others.map((o) => fmt(t / o.rows[scenario].rps, 2)).join(' | ')} |`);
+    }
   }
   return lines.join('\n');
 }
 
+/** The issue's target: at or above the minimal Node server on range and full, peak RSS under 150 MB. */
+function targetLines(results) {
+  const tonearm = results.find((r) => r.name === 'Tonearm');
+  const node = results.find((r) => r.name === 'minimal Node');
+  if (!tonearm || !node) return [];
+  const lines = ['range', 'full'].map((s) => {
+    const ratio = tonearm.rows[s].rps / node.rows[s].rps;
+    const verdict = ratio >= 1 ? 'met   ' : 'MISSED';
+    return `${verdict} ${s}: Tonearm ${fmt(tonearm.rows[s].rps)} req/s = ${fmt(ratio, 2)}× minimal Node`;
+  });
+  const peak = Math.max(tonearm.loadPeakMiB, tonearm.lifetimePeakMiB);
+  lines.push(`${peak < 150 ? 'met   ' : 'MISSED'} memory: Tonearm peak RSS ${fmt(peak)} MiB (target < 150)`);
+  return lines;
+}
+
 async function main() {
   requireTool('wrk', 'wrk');
-  requireTool('nginx', 'nginx-light');
-  const audio = makeWav(8 * 1024 * 1024);
+  if (SERVERS.includes('nginx')) requireTool('nginx', 'nginx-light');
+  const audio = makeWav(AUDIO_BYTES);
   const cover = await makeCover();
   console.log(`audio ${(audio.length / 1048576).toFixed(1)} MiB, cover ${(cover.length / 1024).toFixed(1)} KiB`);
-  const results = [];
 
+  // Tonearm first: the other servers serve the exact thumbnail it made of the cover.
   const tonearm = await startTonearm(audio, cover);
   const files = join(work, 'files');
-  mkdirSync(files, { recursive: true });
-  writeFileSync(join(files, 'audio.wav'), audio);
-  writeFileSync(join(files, 'cover.img'), tonearm.coverBytes);
-  console.log(`measuring Tonearm (${DURATION} per scenario)…`);
-  results.push(measure(tonearm, audio.length));
-  await stop(tonearm);
+  mkdirSync(files, { recursive: true, mode: 0o755 });
+  writeFileSync(join(files, 'audio.wav'), audio, { mode: 0o644 });
+  writeFileSync(join(files, 'cover.img'), tonearm.coverBytes, { mode: 0o644 });
 
-  for (const start of [startNginx, startMinimalNode]) {
-    const target = await start(files);
-    console.log(`measuring ${target.name}…`);
-    results.push(measure(target, audio.length));
-    await stop(target);
+  const results = [];
+  const starters = [
+    ['tonearm', () => tonearm],
+    ['nginx', () => startNginx(files)],
+    ['node', () => startMinimalNode(files)],
+  ];
+  for (const [key, start] of starters) {
+    if (!SERVERS.includes(key)) {
+      if (key === 'tonearm') await stop(tonearm);
+      continue;
+    }
+    const target = await start();
+    console.log(`measuring ${target.name} (${DURATION} per scenario)…`);
+    try {
+      results.push(await measure(target, audio, tonearm.coverBytes));
+    } finally {
+      await stop(target);
+    }
   }
 
   const table = report(results);
-  console.log(`\n${table}`);
+  const targets = targetLines(results);
+  console.log(`\n${table}\n${targets.length > 0 ? `\n${targets.join('\n')}` : ''}`);
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(join(root, 'bench/results/stream.md'), `${table}\n`);
+  const failed = results.filter((r) => Object.values(r.rows).some((m) => m.non2xx > 0 || !Number.isFinite(m.rps)));
+  if (failed.length > 0) {
+    throw new Error(`non-2xx answers or no result under load from: ${failed.map((r) => r.name).join(', ')}`);
+  }
+}
+
+function cleanUp() {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`bench:stream took longer than ${WATCHDOG_MS / 1000} s; stopping`);
+  cleanUp();
+  process.exit(1);
+}, WATCHDOG_MS);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    cleanUp();
+    process.exit(130);
+  });
 }
 
 try {
@@ -289,6 +442,6 @@ try {
   console.error(`bench:stream failed: ${error.message}`);
   process.exitCode = 1;
 } finally {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  rmSync(work, { recursive: true, force: true });
+  clearTimeout(watchdog);
+  cleanUp();
 }

@@ -21,7 +21,8 @@ export function run(command, args, options = {}) {
   });
 }
 
-function newestMtime(path) {
+/** The newest modification time under `path` (node_modules and dist left out); 0 when it does not exist. */
+export function newestMtime(path) {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;

@@ -1,13 +1,21 @@
-// `npm start`: builds the web app when it is missing or stale, then runs the server (PORT, HOST, DATA_DIR honoured).
+// `npm start`: builds the web app and the server when they are missing or stale, then runs the built server with plain
+// node (PORT, HOST, DATA_DIR and the rest of the environment honoured).
 import { spawn } from 'node:child_process';
-import { bin, ensureWebBuilt, root } from './lib.mjs';
+import { ensureServerBuilt, serverCommand } from './build-server.mjs';
+import { ensureWebBuilt, root } from './lib.mjs';
 
-const build = await ensureWebBuilt();
-if (build.code !== 0) {
-  console.error('The web app did not build; see the messages above.');
-  process.exit(build.code);
+for (const [what, ensureBuilt] of [
+  ['web app', ensureWebBuilt],
+  ['server', ensureServerBuilt],
+]) {
+  const build = await ensureBuilt();
+  if (build.code !== 0) {
+    console.error(`The ${what} did not build; see the messages above.`);
+    process.exit(build.code);
+  }
 }
 
-const server = spawn(bin('tsx'), ['apps/server/src/main.ts'], { cwd: root, stdio: 'inherit' });
+const [command, args] = serverCommand();
+const server = spawn(command, args, { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

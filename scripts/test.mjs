@@ -1,8 +1,9 @@
 // `npm test`: every check the project has, in one command. Each step runs even when an earlier one failed (so one
-// run shows everything), except that end-to-end tests need a built web app. Ends with a summary and the plain
-// closing line "tests: N passed, N failed".
+// run shows everything), except that end-to-end tests need a built web app and server. Ends with a summary and the
+// plain closing line "tests: N passed, N failed".
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureServerBuilt } from './build-server.mjs';
 import { bin, ensureWebBuilt, root, run } from './lib.mjs';
 
 const tmp = join(root, '.tmp');
@@ -35,7 +36,10 @@ await step('unit and API tests (vitest)', bin('vitest'), [
 console.log('\n▶ build web app');
 const build = await ensureWebBuilt();
 steps.push({ name: 'build web app', ...build });
-if (build.code === 0) {
+console.log('\n▶ build server');
+const serverBuild = await ensureServerBuilt();
+steps.push({ name: 'build server', ...serverBuild });
+if (build.code === 0 && serverBuild.code === 0) {
   await step('end-to-end tests (playwright, chromium)', bin('playwright'), ['test'], {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
   });

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption, type ProxyOptions } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** Paths the Tonearm server answers; everything else is the single-page app. */
 const SERVER_PATHS = ['/api', '/media', '/artists', '/healthz'] as const;
@@ -9,8 +10,49 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
   SERVER_PATHS.map((path) => [path, { target: apiTarget, changeOrigin: false }]),
 );
 
-// The service worker (vite-plugin-pwa) joins this list in the offline issue.
-const plugins: PluginOption[] = [react()];
+const BACKGROUND = '#09090b';
+
+/**
+ * The service worker is our own (src/sw/sw.ts, injectManifest): it must answer Range requests for downloaded audio
+ * and keep API JSON and pages out of its caches, which generateSW's recipes do not express. The plugin compiles it,
+ * injects the precache list of this build and writes the web app manifest. It registers from src/main.tsx.
+ */
+const pwa = VitePWA({
+  strategies: 'injectManifest',
+  srcDir: 'src/sw',
+  filename: 'sw.ts',
+  injectRegister: false,
+  manifestFilename: 'manifest.webmanifest',
+  injectManifest: {
+    rollupFormat: 'iife',
+    globPatterns: ['**/*.{js,css,html,svg,png,wav,webmanifest}'],
+    // Shell files are small (the welcome chime, 84 KB, is the largest); anything near this limit does not belong here.
+    maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+  },
+  manifest: {
+    id: '/',
+    name: 'Tonearm',
+    short_name: 'Tonearm',
+    description: 'Your self-hosted music, streamed anywhere, and downloaded songs offline.',
+    lang: 'en',
+    start_url: '/dashboard',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'any',
+    background_color: BACKGROUND,
+    theme_color: BACKGROUND,
+    categories: ['music', 'entertainment'],
+    icons: [
+      { src: '/pwa-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/pwa-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+    ],
+  },
+  devOptions: { enabled: false },
+});
+
+const plugins: PluginOption[] = [react(), pwa];
 
 export default defineConfig({
   plugins,

@@ -25,6 +25,11 @@ function freePort(): Promise<number> {
   });
 }
 
+/** A function, not an inline check, because the exit code changes behind TypeScript's narrowing across awaits. */
+function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
 async function waitForHealth(baseURL: string, child: ChildProcess, output: string[]): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -51,7 +56,8 @@ export async function startServer(
   const dataDir = mkdtempSync(join(tmpdir(), 'tonearm-e2e-'));
   const baseURL = `http://127.0.0.1:${port}`;
   const output: string[] = [];
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+  // The built server (plain node, no TypeScript loader), as `npm start` runs it; global-setup.ts builds it when stale.
+  const child = spawn(process.execPath, ['--enable-source-maps', join(root, 'apps/server/dist/main.js')], {
     cwd: root,
     env: {
       ...process.env,
@@ -65,18 +71,18 @@ export async function startServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   await waitForHealth(baseURL, child, output);
   return {
     baseURL,
     dataDir,
     async stop() {
-      if (child.exitCode === null) {
+      if (isRunning(child)) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (isRunning(child)) child.kill('SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });
     },

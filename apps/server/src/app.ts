@@ -8,15 +8,18 @@ import type { Dialect } from './db/database.js';
 import { createSessionsRepository } from './modules/auth/sessions.repository.js';
 import type { DB } from './db/schema.js';
 import type { App, AppDeps } from './http/app-types.js';
+import { serverWithFront } from './http/server-factory.js';
 import { generateRequestId, loggerOptions } from './logger.js';
 import { installAuth } from './modules/auth/auth.plugin.js';
 import { SessionStore } from './modules/auth/session-store.js';
+import { createMediaHandler, type MediaHandler, type RawHandler } from './modules/media/media-handler.js';
+import { mediaRoutes } from './modules/media/media.routes.js';
 import { registerModules } from './modules/index.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerHealth } from './plugins/health.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
-import { registerSecurity } from './plugins/security.js';
+import { registerSecurity, securityHeaders } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
 import type { BlobStore } from './storage/blob-store.js';
 
@@ -41,7 +44,12 @@ function trustProxyOption(value: Config['trustProxy']): boolean | string | ((add
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
   const deps: AppDeps = { config, db: options.db, dialect: options.dialect, blobs: options.blobs ?? null };
+  const sessions = new SessionStore(createSessionsRepository(options.db), config.sessionTtlSeconds);
+  // Made once the logger exists; requests only arrive after listen, when it is set.
+  let media: RawHandler | null = null;
   const app = Fastify({
+    // /media is answered on node:http before Fastify's router: audio bytes are the hot path (DESIGN §6).
+    serverFactory: serverWithFront(() => media),
     ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config) }),
     genReqId: generateRequestId,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -64,9 +72,35 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerRateLimit(app);
   await registerOpenApi(app);
 
-  installAuth(app, new SessionStore(createSessionsRepository(options.db), config.sessionTtlSeconds));
+  installAuth(app, sessions);
   registerHealth(app, options.db, options.dialect);
   await registerModules(app, deps);
+  if (deps.blobs !== null) {
+    const handler = mediaHandler(app, deps.blobs, sessions, config);
+    mediaRoutes(app, handler);
+    media = handler.handle;
+  }
   await registerWebApp(app, config.webDist);
   return app;
+}
+
+/** The lean /media handler over the app's blob store, session cache, security headers and logger. */
+function mediaHandler(app: App, store: BlobStore, sessions: SessionStore, config: Config): MediaHandler {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  const handler = createMediaHandler({
+    store,
+    sessions,
+    securityHeaders: securityHeaders(config),
+    log: app.log,
+    isClosing: () => closing,
+  });
+  app.addHook('onClose', (_instance, done) => {
+    handler.close();
+    done();
+  });
+  return handler;
 }

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -29,13 +30,21 @@ export const SQLITE_FILE_NAME = 'tonearm.db';
  * repositories dialect-agnostic; every int8 we produce (counts, sums of sizes) stays far below 2^53.
  */
 const INT8_OID = 20;
-const builtinParser = pg.types.getTypeParser as (id: number, format?: string) => unknown;
-const pgTypes: pg.CustomTypesConfig = {
-  getTypeParser: ((id: number, format?: string) =>
-    id === INT8_OID && format !== 'binary'
-      ? (value: string) => Number(value)
-      : builtinParser(id, format)) as pg.CustomTypesConfig['getTypeParser'],
-};
+
+function pgTypesOf(postgres: typeof pg): pg.CustomTypesConfig {
+  const builtinParser = postgres.types.getTypeParser as (id: number, format?: string) => unknown;
+  return {
+    getTypeParser: ((id: number, format?: string) =>
+      id === INT8_OID && format !== 'binary'
+        ? (value: string) => Number(value)
+        : builtinParser(id, format)) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+/** The pg driver is required only when PostgreSQL is configured: an SQLite install never loads it. */
+function loadPg(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
+}
 
 function openSqlite(dataDir: string): SqliteDatabase.Database {
   mkdirSync(dataDir, { recursive: true });
@@ -50,7 +59,17 @@ function openSqlite(dataDir: string): SqliteDatabase.Database {
 /** Opens the configured database: PostgreSQL when a URL is given, else `${dataDir}/tonearm.db`. */
 export function createDatabase(options: DatabaseOptions): AppDatabase {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, types: pgTypes });
+    const postgres = loadPg();
+    const pool = new postgres.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: pgTypesOf(postgres),
+    });
+    // An idle pooled connection that the server ends (restart, failover, an admin's terminate) is reported here; without
+    // a listener Node would treat it as an uncaught error and stop the process. The pool drops that client by itself.
+    pool.on('error', (error) => {
+      console.error(`PostgreSQL connection lost (the pool will reconnect): ${error.message}`);
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     // Kysely's destroy() ends the pool.
     return { db, dialect: 'postgres', destroy: () => db.destroy() };

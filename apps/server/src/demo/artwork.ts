@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../modules/media/sharp-loader.js';
 import { seededRandom } from './synth.js';
 
 /** Each demo artist has a visual style its covers share, so a catalogue page looks curated. */
@@ -222,5 +222,6 @@ function hsl(hue: number, saturation: number, lightness: number): string {
 }
 
 async function toJpeg(svg: string): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).jpeg({ quality: 86 }).toBuffer();
 }

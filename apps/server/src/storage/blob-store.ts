@@ -35,6 +35,14 @@ export interface BlobStore {
   stage(kind: BlobKind, source: Readable | Buffer): Promise<StagedBlob>;
   /** Whether a committed blob exists, and its size; null when absent or when the key is invalid. */
   stat(kind: BlobKind, key: string): Promise<BlobStat | null>;
+  /**
+   * `stat` answered from memory after the first time it found the blob, for the streaming hot path. A committed
+   * blob only changes by `delete` or by a commit to its key (which refreshes its time); both forget the entry. Changes
+   * made by another process are not seen here: a reader that finds the blob gone calls `forget`.
+   */
+  statCached(kind: BlobKind, key: string): Promise<BlobStat | null>;
+  /** Drops the memory of `statCached` for one blob. */
+  forget(kind: BlobKind, key: string): void;
   /** A local file path for zero-copy serving, or null when the store is remote. */
   localPath(kind: BlobKind, key: string): string | null;
   /** Reads a committed blob, or the inclusive `range` of it. */

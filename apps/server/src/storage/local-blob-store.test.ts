@@ -143,6 +143,29 @@ describe('LocalBlobStore', () => {
     expect(await store.stat('audio', 'dd.wav')).toBeNull();
   });
 
+  it('remembers stats for statCached, and forgets them on delete, on a commit to the key, and on request', async () => {
+    await (await store.stage('audio', Buffer.from('cached'))).commit('cc.wav');
+    const first = await store.statCached('audio', 'cc.wav');
+    expect(first).toMatchObject({ size: 6 });
+    // The file changing behind the store's back is not seen until the entry is forgotten...
+    const aDayAgo = new Date(Date.now() - 86_400_000);
+    await utimes(store.localPath('audio', 'cc.wav'), aDayAgo, aDayAgo);
+    expect(await store.statCached('audio', 'cc.wav')).toBe(first);
+    store.forget('audio', 'cc.wav');
+    expect((await store.statCached('audio', 'cc.wav'))?.mtimeMs).toBeLessThan(Date.now() - 3_600_000);
+
+    // ...a commit to the same key refreshes the time, and the cached stat with it...
+    expect(await (await store.stage('audio', Buffer.from('cached'))).commit('cc.wav')).toBe(false);
+    expect((await store.statCached('audio', 'cc.wav'))?.mtimeMs).toBeGreaterThan(Date.now() - 60_000);
+
+    // ...and a delete through the store is seen at once; absent blobs and invalid keys are never remembered.
+    await store.delete('audio', 'cc.wav');
+    expect(await store.statCached('audio', 'cc.wav')).toBeNull();
+    await (await store.stage('audio', Buffer.from('back'))).commit('cc.wav');
+    expect(await store.statCached('audio', 'cc.wav')).toMatchObject({ size: 4 });
+    expect(await store.statCached('audio', '../escape')).toBeNull();
+  });
+
   it('sweeps only temp files older than the cutoff', async () => {
     const stale = await store.stage('audio', Buffer.from('old'));
     const fresh = await store.stage('audio', Buffer.from('new'));

@@ -13,6 +13,9 @@ export const READ_HIGH_WATER_MARK = 64 * 1024;
 
 const openFd = promisify(openCallback);
 
+/** statCached entries kept (about 150 bytes each); past it the least recently added one goes. */
+const STAT_CACHE_MAX_ENTRIES = 10_000;
+
 /**
  * Blobs on the local disk:
  * `<root>/audio/<first two chars of key>/<key>`, `<root>/image/<..>/<key>`, and staged bytes in `<root>/tmp/`. The
@@ -21,6 +24,8 @@ const openFd = promisify(openCallback);
 export class LocalBlobStore implements BlobStore {
   readonly rootDir: string;
   private readonly tmpDir: string;
+  /** `<kind>/<key>` → stat of a committed blob (see statCached). */
+  private readonly stats = new Map<string, BlobStat>();
 
   constructor(rootDir: string) {
     this.rootDir = path.resolve(rootDir);
@@ -55,6 +60,24 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  async statCached(kind: BlobKind, key: string): Promise<BlobStat | null> {
+    const cached = this.stats.get(`${kind}/${key}`);
+    if (cached !== undefined) return cached;
+    const found = await this.stat(kind, key);
+    if (found !== null) {
+      if (this.stats.size >= STAT_CACHE_MAX_ENTRIES) {
+        const oldest = this.stats.keys().next();
+        if (oldest.done !== true) this.stats.delete(oldest.value);
+      }
+      this.stats.set(`${kind}/${key}`, found);
+    }
+    return found;
+  }
+
+  forget(kind: BlobKind, key: string): void {
+    this.stats.delete(`${kind}/${key}`);
+  }
+
   localPath(kind: BlobKind, key: string): string {
     return this.pathOf(kind, key);
   }
@@ -67,7 +90,10 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async delete(kind: BlobKind, key: string): Promise<void> {
-    await rm(this.pathOf(kind, key), { force: true });
+    const file = this.pathOf(kind, key);
+    await rm(file, { force: true });
+    // After the removal: a statCached racing with it may have refilled the entry from the file about to go.
+    this.forget(kind, key);
   }
 
   async *list(kind: BlobKind): AsyncIterable<string> {
@@ -138,11 +164,14 @@ class LocalStagedBlob implements StagedBlob {
     // unreferenced blobs (which spares recent ones) leave it alone until the caller's row references it again.
     if (await touchIfExists(target)) {
       this.state = 'committed';
+      // The blob's time changed: what statCached remembered is stale.
+      this.store.forget(this.kind, key);
       await rm(this.tempPath, { force: true });
       return false;
     }
     // Two uploads of the same content racing here both rename; the second replaces identical bytes, which is harmless.
     await rename(this.tempPath, target);
+    this.store.forget(this.kind, key);
     this.state = 'committed';
     await syncDirectory(dir);
     return true;

@@ -4,18 +4,58 @@ import { useCurrentUser } from '../features/auth/useAuth.js';
 import { SongActionsProvider } from '../features/songs/SongActionsProvider.js';
 import { useSongDataPreload } from '../features/songs/useSongs.js';
 import { Paths } from '../lib/paths.js';
+import { useOnline } from '../lib/useOnline.js';
+import { listenForShortcuts } from '../player/keyboard-shortcuts.js';
 import { PlayerBar } from '../player/PlayerBar.js';
-import { LogoMark, MenuIcon } from '../ui/icons.js';
+import { QueuePanel } from '../player/QueuePanel.js';
+import { ShortcutsDialog } from '../player/ShortcutsDialog.js';
+import { usePlayerRuntime } from '../player/usePlayer.js';
+import { LogoMark, MenuIcon, OfflineIcon } from '../ui/icons.js';
 import { RouteLoader } from '../ui/RouteLoader.js';
 import { ScrollContainerContext } from '../ui/useScrollContainer.js';
 import { Sidebar } from './Sidebar.js';
 
 const SIDEBAR_ID = 'app-sidebar';
+const QUEUE_ID = 'player-queue';
+
+function OfflineBanner() {
+  const online = useOnline();
+  if (online) return null;
+  return (
+    <p className="offline-banner" role="status">
+      <OfflineIcon size={18} />
+      You are offline. Downloaded songs still play.
+    </p>
+  );
+}
+
+/** Queue view and shortcut help: opened from the player bar or with Q and ?. */
+function usePlayerOverlays() {
+  const runtime = usePlayerRuntime();
+  const [queueOpen, setQueueOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  useEffect(
+    () =>
+      listenForShortcuts({
+        controls: runtime.controls,
+        getState: runtime.store.getState,
+        toggleQueue: () => {
+          setQueueOpen((open) => !open);
+        },
+        showHelp: () => {
+          setHelpOpen(true);
+        },
+      }),
+    [runtime],
+  );
+  return { queueOpen, setQueueOpen, helpOpen, setHelpOpen };
+}
 
 /** The Spotify-like shell: sidebar, main view, persistent player bar. */
 export function DashboardLayout() {
   const user = useCurrentUser();
   useSongDataPreload(user);
+  const overlays = usePlayerOverlays();
   const location = useLocation();
   const [main, setMain] = useState<HTMLElement | null>(null);
   const [menuFor, setMenuFor] = useState<string | null>(null);
@@ -44,7 +84,7 @@ export function DashboardLayout() {
 
   return (
     <SongActionsProvider>
-      <div className="shell" onKeyDown={onKeyDown}>
+      <div className="shell" data-queue-open={overlays.queueOpen} onKeyDown={onKeyDown}>
         <a href="#main" className="skip-link">
           Skip to content
         </a>
@@ -70,6 +110,7 @@ export function DashboardLayout() {
               <span className="brand__name">Tonearm</span>
             </Link>
           </header>
+          <OfflineBanner />
           <main id="main" ref={attachMain} className="main" tabIndex={-1}>
             <ScrollContainerContext value={main}>
               <Suspense fallback={<RouteLoader />}>
@@ -78,7 +119,28 @@ export function DashboardLayout() {
             </ScrollContainerContext>
           </main>
         </div>
-        <PlayerBar />
+        {overlays.queueOpen && (
+          <QueuePanel
+            id={QUEUE_ID}
+            onClose={() => {
+              overlays.setQueueOpen(false);
+            }}
+          />
+        )}
+        <PlayerBar
+          queueId={QUEUE_ID}
+          queueOpen={overlays.queueOpen}
+          onToggleQueue={() => {
+            overlays.setQueueOpen(!overlays.queueOpen);
+          }}
+        />
+        {overlays.helpOpen && (
+          <ShortcutsDialog
+            onClose={() => {
+              overlays.setHelpOpen(false);
+            }}
+          />
+        )}
       </div>
     </SongActionsProvider>
   );

@@ -1,7 +1,9 @@
 import type { User } from '@tonearm/contract';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, type Location } from 'react-router';
 import { isAdmin, useAuth } from '../features/auth/useAuth.js';
+import { Avatar } from '../features/profile/Avatar.js';
+import { ProfileDialog } from '../features/profile/ProfileDialog.js';
 import { artistFromState } from '../features/songs/song-filter.js';
 import { Paths } from '../lib/paths.js';
 import {
@@ -93,19 +95,36 @@ function planLabel(user: User): string {
   return user.premium ? 'Premium' : 'Free plan';
 }
 
+/** The signed-in user: opens the profile, and logs out. */
 function UserCard({ user, onLogout }: { user: User; onLogout: () => void }) {
+  const [profileOpen, setProfileOpen] = useState(false);
   return (
     <div className="user-card">
-      <span className="avatar" aria-hidden="true">
-        {user.username.slice(0, 1).toUpperCase()}
-      </span>
-      <span className="user-card__text">
-        <span className="user-card__name">{user.username}</span>
-        <span className="user-card__plan">{planLabel(user)}</span>
-      </span>
+      <button
+        type="button"
+        className="user-card__profile"
+        aria-label="Profile"
+        aria-haspopup="dialog"
+        onClick={() => {
+          setProfileOpen(true);
+        }}
+      >
+        <Avatar user={user} />
+        <span className="user-card__text">
+          <span className="user-card__name">{user.username}</span>
+          <span className="user-card__plan">{planLabel(user)}</span>
+        </span>
+      </button>
       <button type="button" className="icon-button" aria-label="Log out" onClick={onLogout}>
         <LogoutIcon size={20} />
       </button>
+      {profileOpen && (
+        <ProfileDialog
+          onClose={() => {
+            setProfileOpen(false);
+          }}
+        />
+      )}
     </div>
   );
 }

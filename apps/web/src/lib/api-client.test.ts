@@ -1,7 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse, textResponse } from '../test/fixtures.js';
 import { mockApi, networkFailure } from '../test/mock-api.js';
-import { ApiError, describeError, getJson, isApiError, NetworkError, sendForText, withQuery } from './api-client.js';
+import {
+  ApiError,
+  describeError,
+  getJson,
+  isApiError,
+  NetworkError,
+  sendForText,
+  UNAUTHORIZED_EVENT,
+  withQuery,
+} from './api-client.js';
 
 describe('api client', () => {
   it('sends same-origin requests with cookies', async () => {
@@ -37,6 +46,21 @@ describe('api client', () => {
     const error: unknown = await getJson('/api/songs').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(isApiError(error)).toBe(false);
+  });
+
+  it('announces a 401 from an ordinary request (the session is gone), but not from the auth endpoints', async () => {
+    mockApi({
+      'GET /api/songs': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
+      'POST /api/auth/login': () => errorResponse(401, 'unauthorized', 'Invalid username or password'),
+    });
+    const heard = vi.fn();
+    window.addEventListener(UNAUTHORIZED_EVENT, heard);
+    await getJson('/api/auth/login').catch(() => undefined);
+    await sendForText('/api/auth/login', 'POST').catch(() => undefined);
+    expect(heard).not.toHaveBeenCalled();
+    await getJson('/api/songs').catch(() => undefined);
+    expect(heard).toHaveBeenCalledTimes(1);
+    window.removeEventListener(UNAUTHORIZED_EVENT, heard);
   });
 
   it('builds query strings without undefined values', () => {

@@ -78,8 +78,20 @@ export async function send(path: string, method = 'GET', body?: Body, signal?: A
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new NetworkError(error);
   }
-  if (!response.ok) throw await errorFromResponse(response);
+  if (!response.ok) {
+    if (response.status === 401) reportUnauthorized(path);
+    throw await errorFromResponse(response);
+  }
   return response;
+}
+
+/** Fired on window when an ordinary request finds the session gone (expired, or ended on another device). */
+export const UNAUTHORIZED_EVENT = 'tonearm:unauthorized';
+
+/** Auth endpoints answer 401 as part of their job (a wrong password); any other 401 means the session is gone. */
+function reportUnauthorized(path: string): void {
+  if (path.startsWith('/api/auth/') || typeof window === 'undefined') return;
+  window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
 }
 
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {

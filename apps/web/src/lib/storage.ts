@@ -1,6 +1,15 @@
 import { StorageKeys } from '@tonearm/contract';
 
-export type StorageKey = (typeof StorageKeys)[keyof typeof StorageKeys];
+/** Keys of the web app's own state that SPEC §3 does not list. */
+export const AppStorageKeys = {
+  /** The player's queue, shuffle, repeat and volume, restored after a reload. */
+  player: 'tonearm.player',
+  /** Where the current song was, written more often than the queue. */
+  playerPosition: 'tonearm.playerPosition',
+} as const;
+
+export type StorageKey =
+  (typeof StorageKeys)[keyof typeof StorageKeys] | (typeof AppStorageKeys)[keyof typeof AppStorageKeys];
 export { StorageKeys };
 
 type Listener = () => void;

@@ -1,8 +1,21 @@
 import type { CSSProperties } from 'react';
+import { LikeButton } from '../features/songs/SongControls.js';
 import { formatTime, spokenTime } from '../lib/format-time.js';
 import { Cover } from '../ui/Cover.js';
-import { NextIcon, PauseIcon, PlayIcon, PreviousIcon, VolumeIcon, VolumeMutedIcon } from '../ui/icons.js';
+import {
+  NextIcon,
+  PauseIcon,
+  PlayIcon,
+  PreviousIcon,
+  QueueIcon,
+  RepeatIcon,
+  RepeatOneIcon,
+  ShuffleIcon,
+  VolumeIcon,
+  VolumeMutedIcon,
+} from '../ui/icons.js';
 import { usePlayerClock, usePlayerControls, usePlayerState } from './usePlayer.js';
+import { isWelcomeSong } from './welcome-song.js';
 
 function progressStyle(value: number, max: number): CSSProperties {
   const percent = max > 0 ? Math.min(100, (value / max) * 100) : 0;
@@ -18,6 +31,7 @@ function NowPlaying() {
         <span className="now-playing__name">{song.name}</span>
         <span className="now-playing__artist">{song.artistName}</span>
       </div>
+      {!isWelcomeSong(song) && <LikeButton song={song} />}
     </div>
   );
 }
@@ -53,23 +67,65 @@ function SeekBar() {
   );
 }
 
+/** Shuffle and repeat: shown in the bar on wide screens, in the queue view everywhere. */
+export function PlayModeButtons() {
+  const shuffle = usePlayerState((state) => state.shuffle);
+  const repeat = usePlayerState((state) => state.repeat);
+  const controls = usePlayerControls();
+  return (
+    <>
+      <button
+        type="button"
+        className="icon-button mode-button"
+        aria-label="Shuffle"
+        aria-pressed={shuffle}
+        title="Shuffle (S)"
+        onClick={controls.toggleShuffle}
+      >
+        <ShuffleIcon size={20} />
+      </button>
+      <button
+        type="button"
+        className="icon-button mode-button"
+        aria-label={`Repeat: ${repeat}`}
+        aria-pressed={repeat !== 'off'}
+        data-mode={repeat}
+        title="Repeat: off, all, one (R)"
+        onClick={controls.cycleRepeat}
+      >
+        {repeat === 'one' ? <RepeatOneIcon size={20} /> : <RepeatIcon size={20} />}
+      </button>
+    </>
+  );
+}
+
 function TransportControls() {
   const playing = usePlayerState((state) => state.playing);
   const controls = usePlayerControls();
   return (
     <div className="transport">
-      <button type="button" className="icon-button" aria-label="Previous" onClick={controls.previous}>
+      <span className="transport__modes">
+        <PlayModeButtons />
+      </span>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Previous"
+        title="Previous (P)"
+        onClick={controls.previous}
+      >
         <PreviousIcon size={20} />
       </button>
       <button
         type="button"
         className="play-toggle play-toggle--main"
         aria-label={playing ? 'Pause' : 'Play'}
+        title="Play/pause (Space)"
         onClick={controls.toggle}
       >
         {playing ? <PauseIcon size={20} /> : <PlayIcon size={20} />}
       </button>
-      <button type="button" className="icon-button" aria-label="Next" onClick={controls.next}>
+      <button type="button" className="icon-button" aria-label="Next" title="Next (N)" onClick={controls.next}>
         <NextIcon size={20} />
       </button>
     </div>
@@ -87,6 +143,7 @@ function VolumeControl() {
         type="button"
         className="icon-button"
         aria-label={muted ? 'Unmute' : 'Mute'}
+        title="Mute (M)"
         onClick={controls.toggleMute}
       >
         {muted || volume === 0 ? <VolumeMutedIcon size={20} /> : <VolumeIcon size={20} />}
@@ -109,8 +166,14 @@ function VolumeControl() {
   );
 }
 
+export interface PlayerBarProps {
+  queueOpen: boolean;
+  onToggleQueue: () => void;
+  queueId: string;
+}
+
 /** The persistent player bar at the bottom of the dashboard. */
-export function PlayerBar() {
+export function PlayerBar({ queueOpen, onToggleQueue, queueId }: PlayerBarProps) {
   return (
     <section className="player-bar" aria-label="Player">
       <NowPlaying />
@@ -118,7 +181,20 @@ export function PlayerBar() {
         <TransportControls />
         <SeekBar />
       </div>
-      <VolumeControl />
+      <div className="player-bar__side">
+        <button
+          type="button"
+          className="icon-button queue-toggle"
+          aria-label="Queue"
+          aria-expanded={queueOpen}
+          aria-controls={queueOpen ? queueId : undefined}
+          title="Queue (Q)"
+          onClick={onToggleQueue}
+        >
+          <QueueIcon size={20} />
+        </button>
+        <VolumeControl />
+      </div>
     </section>
   );
 }

@@ -1,42 +1,67 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useAlerts } from '../features/alerts/useAlerts.js';
 import { useAuth } from '../features/auth/useAuth.js';
+import { recordPlay } from '../features/songs/songs.api.js';
 import { rememberRecentSong } from '../lib/recent-songs.js';
 import { UiMessages } from '../lib/ui-messages.js';
-import { recordPlay } from '../features/songs/songs.api.js';
+import { createAudioDeck } from './audio-deck.js';
+import { connectMediaSession } from './media-session.js';
+import { clearPersistedPlayer, persistPlayer, readPersistedPlayer } from './player-persistence.js';
 import { connectAudioEngine, createPlayerRuntime, trackRecentSongs, type PlayerRuntime } from './player-runtime.js';
+import { createPlayerStore } from './player-store.js';
 import { PlayerContext } from './usePlayer.js';
 
+interface Player {
+  runtime: PlayerRuntime;
+  startPosition: number;
+}
+
+/** The player as it was before the reload: queue, song, shuffle, repeat, volume and position (paused). */
+function restorePlayer(): Player {
+  const { state, position } = readPersistedPlayer();
+  const runtime = createPlayerRuntime(createAudioDeck(), { store: createPlayerStore(state), startPosition: position });
+  return { runtime, startPosition: position };
+}
+
 /**
- * Owns the single <audio> element. It sits above the router, so playback continues across route changes;
- * logging out stops it and returns to the welcome song.
+ * Owns the audio deck. It sits above the router, so playback continues across route changes; logging out stops it,
+ * returns to the welcome song and forgets the saved queue.
  */
 export function PlayerProvider({ children, runtime }: { children: ReactNode; runtime?: PlayerRuntime }) {
-  const [player] = useState(() => runtime ?? createPlayerRuntime(document.createElement('audio')));
+  const [player] = useState<Player>(() => (runtime ? { runtime, startPosition: 0 } : restorePlayer()));
   const alerts = useAlerts();
   const { user } = useAuth();
 
   useEffect(() => {
-    const { audio } = player;
-    audio.setAttribute('data-testid', 'player-audio');
-    document.body.appendChild(audio);
-    const disconnect = connectAudioEngine(player, (song) => {
-      alerts.error(UiMessages.playbackFailed(song.name));
-    });
-    const stopTracking = trackRecentSongs(player.store, (song) => {
+    const { runtime: current, startPosition } = player;
+    for (const element of current.deck.elements) document.body.appendChild(element);
+    const disconnect = connectAudioEngine(
+      current,
+      (song) => {
+        alerts.error(UiMessages.playbackFailed(song.name));
+      },
+      startPosition,
+    );
+    const stopTracking = trackRecentSongs(current.store, (song) => {
       rememberRecentSong(song);
       recordPlay(song.id).catch(() => undefined);
     });
+    const disconnectSession = connectMediaSession(current);
+    const stopPersisting = persistPlayer(current.store, current.clock);
     return () => {
+      stopPersisting();
+      disconnectSession();
       stopTracking();
       disconnect();
-      audio.remove();
+      for (const element of current.deck.elements) element.remove();
     };
   }, [player, alerts]);
 
   useEffect(() => {
-    if (user === null) player.controls.reset();
+    if (user !== null) return;
+    player.runtime.controls.reset();
+    clearPersistedPlayer();
   }, [user, player]);
 
-  return <PlayerContext value={player}>{children}</PlayerContext>;
+  return <PlayerContext value={player.runtime}>{children}</PlayerContext>;
 }

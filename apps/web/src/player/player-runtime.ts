@@ -1,16 +1,21 @@
 import type { Song } from '@tonearm/contract';
 import { rememberRecentSong } from '../lib/recent-songs.js';
+import { createAudioDeck, type AudioDeck } from './audio-deck.js';
 import {
   createClockStore,
   createPlayerStore,
+  songAfterCurrent,
   type ClockStore,
   type PlayerState,
   type PlayerStore,
+  type RepeatMode,
 } from './player-store.js';
 import { isWelcomeSong } from './welcome-song.js';
 
 /** Pressing previous later than this restarts the current song instead, as every music player does. */
 export const RESTART_THRESHOLD_SECONDS = 3;
+/** The next song starts loading this long before the current one ends. */
+export const PRELOAD_LEAD_SECONDS = 30;
 
 export interface PlayerControls {
   /** Choose `songs[index]` from a list: sets the list, index and current song and plays it. */
@@ -23,66 +28,130 @@ export interface PlayerControls {
   next: () => void;
   previous: () => void;
   seek: (seconds: number) => void;
+  /** Seeks relative to the current position (keyboard arrows, media keys). */
+  seekBy: (seconds: number) => void;
   setVolume: (volume: number) => void;
   toggleMute: () => void;
+  toggleShuffle: () => void;
+  setRepeat: (repeat: RepeatMode) => void;
+  cycleRepeat: () => void;
+  playNext: (song: Song) => void;
+  addToQueue: (song: Song) => void;
+  removeFromQueue: (index: number) => void;
+  moveInQueue: (from: number, to: number) => void;
+  jumpTo: (index: number) => void;
+  /** Keeps queued copies of a song current (e.g. after a like). */
+  updateSong: (songId: number, changes: Partial<Song>) => void;
   reset: () => void;
 }
 
 export interface PlayerRuntime {
   readonly store: PlayerStore;
   readonly clock: ClockStore;
+  readonly deck: AudioDeck;
+  /** The element that is playing now. */
   readonly audio: HTMLAudioElement;
   readonly controls: PlayerControls;
 }
 
-export function createPlayerRuntime(audio: HTMLAudioElement, store: PlayerStore = createPlayerStore()): PlayerRuntime {
+export interface PlayerRuntimeOptions {
+  store?: PlayerStore;
+  /** Seconds into the restored current song. */
+  startPosition?: number;
+}
+
+export function createPlayerRuntime(deck: AudioDeck = createAudioDeck(), options: PlayerRuntimeOptions = {}) {
+  const store = options.store ?? createPlayerStore();
   const clock = createClockStore();
+  if (options.startPosition) clock.dispatch({ type: 'reset', position: options.startPosition });
+  const dispatch = store.dispatch;
+  const seek = (seconds: number): void => {
+    if (!Number.isFinite(seconds)) return;
+    const duration = clock.getState().duration;
+    const target = Math.max(0, duration > 0 ? Math.min(seconds, duration) : seconds);
+    deck.active.currentTime = target;
+    clock.dispatch({ type: 'time', position: target });
+  };
   const controls: PlayerControls = {
     playList: (songs, index) => {
-      store.dispatch({ type: 'playList', songs, index });
+      dispatch({ type: 'playList', songs, index });
     },
     toggleSong: (song, list) => {
       if (store.getState().current.id === song.id) {
-        store.dispatch({ type: 'toggle' });
+        dispatch({ type: 'toggle' });
         return;
       }
       const index = list.findIndex((entry) => entry.id === song.id);
-      if (index >= 0) store.dispatch({ type: 'playList', songs: list, index });
-      else store.dispatch({ type: 'playList', songs: [song], index: 0 });
+      if (index >= 0) dispatch({ type: 'playList', songs: list, index });
+      else dispatch({ type: 'playList', songs: [song], index: 0 });
     },
     toggle: () => {
-      store.dispatch({ type: 'toggle' });
+      dispatch({ type: 'toggle' });
     },
     play: () => {
-      store.dispatch({ type: 'play' });
+      dispatch({ type: 'play' });
     },
     pause: () => {
-      store.dispatch({ type: 'pause' });
+      dispatch({ type: 'pause' });
     },
     next: () => {
-      store.dispatch({ type: 'next' });
+      dispatch({ type: 'next' });
     },
     previous: () => {
-      if (audio.currentTime > RESTART_THRESHOLD_SECONDS || store.getState().index === 0) controls.seek(0);
-      else store.dispatch({ type: 'previous' });
+      if (deck.active.currentTime > RESTART_THRESHOLD_SECONDS || store.getState().index === 0) seek(0);
+      else dispatch({ type: 'previous' });
     },
-    seek: (seconds) => {
-      if (!Number.isFinite(seconds)) return;
-      const target = Math.max(0, seconds);
-      audio.currentTime = target;
-      clock.dispatch({ type: 'time', position: target });
+    seek,
+    seekBy: (seconds) => {
+      seek(deck.active.currentTime + seconds);
     },
     setVolume: (volume) => {
-      store.dispatch({ type: 'setVolume', volume });
+      dispatch({ type: 'setVolume', volume });
     },
     toggleMute: () => {
-      store.dispatch({ type: 'toggleMute' });
+      dispatch({ type: 'toggleMute' });
+    },
+    toggleShuffle: () => {
+      dispatch({ type: 'toggleShuffle' });
+    },
+    setRepeat: (repeat) => {
+      dispatch({ type: 'setRepeat', repeat });
+    },
+    cycleRepeat: () => {
+      dispatch({ type: 'cycleRepeat' });
+    },
+    playNext: (song) => {
+      dispatch({ type: 'playNext', song });
+    },
+    addToQueue: (song) => {
+      dispatch({ type: 'addToQueue', song });
+    },
+    removeFromQueue: (index) => {
+      dispatch({ type: 'removeFromQueue', index });
+    },
+    moveInQueue: (from, to) => {
+      dispatch({ type: 'moveInQueue', from, to });
+    },
+    jumpTo: (index) => {
+      dispatch({ type: 'jumpTo', index });
+    },
+    updateSong: (songId, changes) => {
+      dispatch({ type: 'updateSong', songId, changes });
     },
     reset: () => {
-      store.dispatch({ type: 'reset' });
+      dispatch({ type: 'reset' });
     },
   };
-  return { store, clock, audio, controls };
+  const runtime: PlayerRuntime = {
+    store,
+    clock,
+    deck,
+    get audio() {
+      return deck.active;
+    },
+    controls,
+  };
+  return runtime;
 }
 
 /** SPEC §4: every song that starts playing goes to the front of the recent list (the welcome song does not). */
@@ -96,60 +165,127 @@ export function trackRecentSongs(store: PlayerStore, remember: (song: Song) => v
   });
 }
 
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
 /**
- * Keeps the one <audio> element in step with the store and reports its events back. Returns a disconnect
- * function. Media Session and next-track preloading hook in here later.
+ * Keeps the audio deck in step with the store and reports the active element's events back. The standby element
+ * loads the song that follows once the current one is within PRELOAD_LEAD_SECONDS of its end; when the current song
+ * ends the two swap, so the next one starts from data already buffered. Returns a disconnect function.
  */
-export function connectAudioEngine(runtime: PlayerRuntime, onPlaybackError: (song: Song) => void): () => void {
-  const { store, clock, audio } = runtime;
+export function connectAudioEngine(
+  runtime: PlayerRuntime,
+  onPlaybackError: (song: Song) => void,
+  startPosition = 0,
+): () => void {
+  const { store, clock, deck } = runtime;
   let loadedKey = -1;
+  // Applied once the restored song's metadata is known (setting it earlier is not honoured everywhere).
+  let pendingPosition = startPosition;
+
+  const loadTrack = (song: Song, position: number): void => {
+    const { active, standby } = deck;
+    if (active.getAttribute('src') === song.link && !active.error) {
+      // The same song again (repeat one, chosen twice): rewind instead of fetching it anew.
+      active.currentTime = position;
+    } else if (standby.getAttribute('src') === song.link && !standby.error && position === 0) {
+      active.pause();
+      deck.swap();
+      deck.active.currentTime = 0;
+    } else {
+      active.src = song.link;
+      if (position > 0) active.currentTime = position;
+    }
+    clock.dispatch({ type: 'reset', position });
+    const duration = song.durationMs === null ? deck.active.duration : song.durationMs / 1000;
+    clock.dispatch({ type: 'duration', duration });
+  };
+
+  const preloadNext = (state: PlayerState): void => {
+    const upcoming = songAfterCurrent(state);
+    if (!upcoming || upcoming.id === state.current.id || isWelcomeSong(upcoming)) return;
+    const { position, duration } = clock.getState();
+    if (duration <= 0 || duration - position > PRELOAD_LEAD_SECONDS) return;
+    const { standby } = deck;
+    if (standby.getAttribute('src') === upcoming.link) return;
+    standby.preload = 'auto';
+    standby.src = upcoming.link;
+  };
 
   const apply = (state: PlayerState): void => {
     if (state.trackKey !== loadedKey) {
+      const first = loadedKey === -1;
       loadedKey = state.trackKey;
-      audio.src = state.current.link;
-      clock.dispatch({ type: 'reset' });
-      if (state.current.durationMs !== null) {
-        clock.dispatch({ type: 'duration', duration: state.current.durationMs / 1000 });
-      }
+      if (!first) pendingPosition = 0;
+      loadTrack(state.current, first ? startPosition : 0);
     }
-    audio.volume = state.volume;
-    audio.muted = state.muted;
-    if (state.playing && audio.paused) {
-      audio.play().catch((error: unknown) => {
+    const { active } = deck;
+    for (const element of deck.elements) {
+      element.volume = state.volume;
+      element.muted = state.muted;
+    }
+    if (state.playing && active.paused) {
+      active.play().catch((error: unknown) => {
         // AbortError: a newer src replaced this one; the new track's own play() decides.
-        if (error instanceof DOMException && error.name === 'AbortError') return;
+        if (isAbort(error)) return;
         store.dispatch({ type: 'pause' });
       });
-    } else if (!state.playing && !audio.paused) {
-      audio.pause();
+    } else if (!state.playing && !active.paused) {
+      active.pause();
     }
+    preloadNext(state);
   };
 
-  const listeners: [keyof HTMLMediaElementEventMap, () => void][] = [
-    ['timeupdate', () => clock.dispatch({ type: 'time', position: audio.currentTime })],
-    ['durationchange', () => clock.dispatch({ type: 'duration', duration: audio.duration })],
-    ['ended', () => store.dispatch({ type: 'ended' })],
+  const fromActive =
+    (handler: () => void) =>
+    (event: Event): void => {
+      if (event.target === deck.active) handler();
+    };
+  const listeners: [keyof HTMLMediaElementEventMap, (event: Event) => void][] = [
+    [
+      'timeupdate',
+      fromActive(() => {
+        clock.dispatch({ type: 'time', position: deck.active.currentTime });
+        preloadNext(store.getState());
+      }),
+    ],
+    ['durationchange', fromActive(() => clock.dispatch({ type: 'duration', duration: deck.active.duration }))],
+    [
+      'loadedmetadata',
+      fromActive(() => {
+        if (pendingPosition > 0 && Math.abs(deck.active.currentTime - pendingPosition) > 0.5) {
+          deck.active.currentTime = pendingPosition;
+        }
+        pendingPosition = 0;
+      }),
+    ],
+    ['ended', fromActive(() => store.dispatch({ type: 'ended' }))],
     // Playback paused or resumed outside the app (headset button, OS media keys) keeps the store honest.
-    ['play', () => store.dispatch({ type: 'play' })],
+    ['play', fromActive(() => store.dispatch({ type: 'play' }))],
     [
       'pause',
-      () => {
-        if (!audio.ended) store.dispatch({ type: 'pause' });
-      },
+      fromActive(() => {
+        if (!deck.active.ended) store.dispatch({ type: 'pause' });
+      }),
     ],
     [
       'error',
-      () => {
+      fromActive(() => {
+        const state = store.getState();
+        // A restored song that cannot load while nobody asked for sound (e.g. offline) is not worth an alert.
+        if (!state.playing) return;
         store.dispatch({ type: 'pause' });
-        onPlaybackError(store.getState().current);
-      },
+        onPlaybackError(state.current);
+      }),
     ],
   ];
-  listeners.forEach(([event, handler]) => {
-    audio.addEventListener(event, handler);
-  });
-  audio.preload = 'metadata';
+  for (const element of deck.elements) {
+    element.preload = 'metadata';
+    listeners.forEach(([event, handler]) => {
+      element.addEventListener(event, handler);
+    });
+  }
   apply(store.getState());
   const unsubscribe = store.subscribe(() => {
     apply(store.getState());
@@ -157,9 +293,11 @@ export function connectAudioEngine(runtime: PlayerRuntime, onPlaybackError: (son
 
   return () => {
     unsubscribe();
-    listeners.forEach(([event, handler]) => {
-      audio.removeEventListener(event, handler);
-    });
-    audio.pause();
+    for (const element of deck.elements) {
+      listeners.forEach(([event, handler]) => {
+        element.removeEventListener(event, handler);
+      });
+      element.pause();
+    }
   };
 }

@@ -1,19 +1,29 @@
 import { describe, expect, it, vi } from 'vitest';
 import { makeSong } from '../test/fixtures.js';
-import { connectAudioEngine, createPlayerRuntime, trackRecentSongs } from './player-runtime.js';
+import { createAudioDeck } from './audio-deck.js';
+import { connectAudioEngine, createPlayerRuntime, PRELOAD_LEAD_SECONDS, trackRecentSongs } from './player-runtime.js';
 import {
   clockReducer,
+  createPlayerReducer,
   createPlayerStore,
   initialPlayerState,
   playerReducer,
+  songAfterCurrent,
+  upcomingSongs,
+  type PlayerAction,
   type PlayerState,
 } from './player-store.js';
 import { WELCOME_SONG } from './welcome-song.js';
 
 const songs = [makeSong(1), makeSong(2), makeSong(3)];
+const ids = (state: PlayerState): number[] => state.queue.map((song) => song.id);
 
-function playing(index: number): PlayerState {
-  return playerReducer(initialPlayerState, { type: 'playList', songs, index });
+function playing(index: number, list = songs): PlayerState {
+  return playerReducer(initialPlayerState, { type: 'playList', songs: list, index });
+}
+
+function run(state: PlayerState, ...actions: PlayerAction[]): PlayerState {
+  return actions.reduce(playerReducer, state);
 }
 
 describe('playerReducer', () => {
@@ -23,11 +33,13 @@ describe('playerReducer', () => {
     expect(WELCOME_SONG.link).not.toBe('');
     expect(WELCOME_SONG.imgLink).not.toBe('');
     expect(initialPlayerState.playing).toBe(false);
+    expect(initialPlayerState.repeat).toBe('off');
+    expect(initialPlayerState.shuffle).toBe(false);
   });
 
   it('choosing a song sets the list, the index and the current song and marks it playing', () => {
     const state = playing(1);
-    expect(state.queue.map((s) => s.id)).toEqual([1, 2, 3]);
+    expect(ids(state)).toEqual([1, 2, 3]);
     expect(state.index).toBe(1);
     expect(state.current.id).toBe(2);
     expect(state.playing).toBe(true);
@@ -45,15 +57,6 @@ describe('playerReducer', () => {
     expect(playerReducer(playing(2), { type: 'next' }).current.id).toBe(1);
     expect(playerReducer(playing(2), { type: 'previous' }).current.id).toBe(2);
     expect(playerReducer(playing(0), { type: 'previous' }).current.id).toBe(1);
-  });
-
-  it('moves on when a song ends and stops after the last one', () => {
-    const next = playerReducer(playing(1), { type: 'ended' });
-    expect(next.current.id).toBe(3);
-    expect(next.playing).toBe(true);
-    const done = playerReducer(playing(2), { type: 'ended' });
-    expect(done.current.id).toBe(3);
-    expect(done.playing).toBe(false);
   });
 
   it('clamps the volume and un-mutes when the volume is raised', () => {
@@ -74,11 +77,133 @@ describe('playerReducer', () => {
   });
 });
 
+describe('repeat', () => {
+  it('off: moves on when a song ends and stops after the last one', () => {
+    const next = playerReducer(playing(1), { type: 'ended' });
+    expect(next.current.id).toBe(3);
+    expect(next.playing).toBe(true);
+    const done = playerReducer(playing(2), { type: 'ended' });
+    expect(done.current.id).toBe(3);
+    expect(done.playing).toBe(false);
+    expect(songAfterCurrent(playing(2))).toBeNull();
+  });
+
+  it('all: the first song follows the last', () => {
+    const state = run(playing(2), { type: 'setRepeat', repeat: 'all' }, { type: 'ended' });
+    expect(state.current.id).toBe(1);
+    expect(state.playing).toBe(true);
+    expect(songAfterCurrent(run(playing(2), { type: 'setRepeat', repeat: 'all' }))?.id).toBe(1);
+  });
+
+  it('one: the same song starts again (a new track key), and next still moves on', () => {
+    const before = run(playing(1), { type: 'setRepeat', repeat: 'one' });
+    const again = playerReducer(before, { type: 'ended' });
+    expect(again.current.id).toBe(2);
+    expect(again.trackKey).toBe(before.trackKey + 1);
+    expect(songAfterCurrent(before)?.id).toBe(2);
+    expect(playerReducer(before, { type: 'next' }).current.id).toBe(3);
+  });
+
+  it('cycles off → all → one → off', () => {
+    const modes = [1, 2, 3].map(
+      (n) => run(initialPlayerState, ...Array.from({ length: n }, () => ({ type: 'cycleRepeat' }) as const)).repeat,
+    );
+    expect(modes).toEqual(['all', 'one', 'off']);
+  });
+});
+
+describe('shuffle', () => {
+  const many = Array.from({ length: 6 }, (_, i) => makeSong(i + 1));
+  // random() = 0 turns Fisher–Yates into a rotation: a predictable but different order.
+  const reducer = createPlayerReducer(() => 0);
+
+  it('keeps the current song playing first and shuffles the rest', () => {
+    const start = reducer(initialPlayerState, { type: 'playList', songs: many, index: 2 });
+    const shuffled = reducer(start, { type: 'toggleShuffle' });
+    expect(shuffled.shuffle).toBe(true);
+    expect(shuffled.current.id).toBe(3);
+    expect(shuffled.index).toBe(0);
+    expect(shuffled.trackKey).toBe(start.trackKey);
+    expect(ids(shuffled)).toEqual([3, 2, 4, 5, 6, 1]);
+    expect([...ids(shuffled)].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('turning it off returns to the list order at the current song, keeping queue edits', () => {
+    const shuffled = [
+      { type: 'playList', songs: many, index: 2 },
+      { type: 'toggleShuffle' },
+      { type: 'next' },
+      { type: 'addToQueue', song: makeSong(9) },
+      { type: 'toggleShuffle' },
+    ] satisfies PlayerAction[];
+    const state = shuffled.reduce(reducer, initialPlayerState);
+    expect(state.shuffle).toBe(false);
+    expect(ids(state)).toEqual([1, 2, 3, 4, 5, 6, 9]);
+    expect(state.current.id).toBe(2);
+    expect(state.index).toBe(1);
+  });
+
+  it('choosing a song while shuffle is on starts it and shuffles the rest of its list', () => {
+    const on = reducer(initialPlayerState, { type: 'toggleShuffle' });
+    const state = reducer(on, { type: 'playList', songs: many, index: 4 });
+    expect(state.current.id).toBe(5);
+    expect(state.queue[0]?.id).toBe(5);
+    expect(state.unshuffled?.map((song) => song.id)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('queue edits', () => {
+  it('play next puts a song right after the current one, taking it out of its old place', () => {
+    const state = run(playing(0), { type: 'playNext', song: makeSong(3) });
+    expect(ids(state)).toEqual([1, 3, 2]);
+    expect(run(playing(0), { type: 'playNext', song: makeSong(7) }).queue.map((s) => s.id)).toEqual([1, 7, 2, 3]);
+  });
+
+  it('add to queue appends; the current song is neither moved nor duplicated', () => {
+    expect(ids(run(playing(1), { type: 'addToQueue', song: makeSong(8) }))).toEqual([1, 2, 3, 8]);
+    expect(ids(run(playing(1), { type: 'addToQueue', song: makeSong(1) }))).toEqual([2, 3, 1]);
+    expect(run(playing(1), { type: 'addToQueue', song: makeSong(2) })).toEqual(playing(1));
+  });
+
+  it('removes queued songs but never the one playing', () => {
+    const state = run(playing(1), { type: 'removeFromQueue', index: 0 });
+    expect(ids(state)).toEqual([2, 3]);
+    expect(state.index).toBe(0);
+    expect(state.current.id).toBe(2);
+    expect(run(playing(1), { type: 'removeFromQueue', index: 1 })).toEqual(playing(1));
+  });
+
+  it('moves songs and follows the current one', () => {
+    const state = run(playing(0, [...songs, makeSong(4)]), { type: 'moveInQueue', from: 3, to: 1 });
+    expect(ids(state)).toEqual([1, 4, 2, 3]);
+    const current = run(playing(0), { type: 'moveInQueue', from: 0, to: 2 });
+    expect(ids(current)).toEqual([2, 3, 1]);
+    expect(current.index).toBe(2);
+  });
+
+  it('jumps to a queued song and lists what comes next', () => {
+    const state = run(playing(0), { type: 'jumpTo', index: 2 });
+    expect(state.current.id).toBe(3);
+    expect(upcomingSongs(playing(0)).map(({ song, index }) => [song.id, index])).toEqual([
+      [2, 1],
+      [3, 2],
+    ]);
+  });
+
+  it('updates every queued copy of a song (e.g. a like) without restarting it', () => {
+    const state = run(playing(1), { type: 'updateSong', songId: 2, changes: { likeSong: true } });
+    expect(state.current.likeSong).toBe(true);
+    expect(state.queue[1]?.likeSong).toBe(true);
+    expect(state.trackKey).toBe(playing(1).trackKey);
+  });
+});
+
 describe('clockReducer', () => {
   it('treats an unknown duration as 0 and keeps the same object for no change', () => {
     const clock = { position: 0, duration: 0 };
     expect(clockReducer(clock, { type: 'duration', duration: Number.NaN })).toBe(clock);
     expect(clockReducer(clock, { type: 'time', position: 3 })).toEqual({ position: 3, duration: 0 });
+    expect(clockReducer(clock, { type: 'reset', position: 12 })).toEqual({ position: 12, duration: 0 });
   });
 });
 
@@ -96,42 +221,105 @@ describe('trackRecentSongs', () => {
 });
 
 describe('audio engine', () => {
-  it('loads the chosen song into the one <audio> element and follows its events', () => {
-    const audio = document.createElement('audio');
-    const play = vi.spyOn(audio, 'play');
-    const runtime = createPlayerRuntime(audio);
-    const disconnect = connectAudioEngine(runtime, vi.fn());
-    expect(audio.getAttribute('src')).toBe(WELCOME_SONG.link);
-    expect(play).not.toHaveBeenCalled();
+  function connect() {
+    const deck = createAudioDeck();
+    const plays = deck.elements.map((element) => vi.spyOn(element, 'play'));
+    const runtime = createPlayerRuntime(deck);
+    const onError = vi.fn();
+    const disconnect = connectAudioEngine(runtime, onError);
+    return { deck, runtime, plays, onError, disconnect };
+  }
+
+  it('loads the chosen song into the active element and follows its events', () => {
+    const { deck, runtime, plays, disconnect } = connect();
+    const first = deck.active;
+    expect(first.getAttribute('src')).toBe(WELCOME_SONG.link);
+    expect(first.getAttribute('data-testid')).toBe('player-audio');
+    expect(plays[0]).not.toHaveBeenCalled();
 
     runtime.controls.playList(songs, 0);
-    expect(audio.getAttribute('src')).toBe('/media/audio/1.mp3');
-    expect(play).toHaveBeenCalledTimes(1);
+    expect(deck.active.getAttribute('src')).toBe('/media/audio/1.mp3');
+    expect(plays[0]).toHaveBeenCalledTimes(1);
     expect(runtime.clock.getState().duration).toBe(180);
 
     runtime.controls.setVolume(0.25);
-    expect(audio.volume).toBe(0.25);
+    expect(deck.active.volume).toBe(0.25);
     runtime.controls.toggleMute();
-    expect(audio.muted).toBe(true);
-
-    audio.dispatchEvent(new Event('ended'));
-    expect(runtime.store.getState().current.id).toBe(2);
-    expect(audio.getAttribute('src')).toBe('/media/audio/2.mp3');
+    expect(deck.active.muted).toBe(true);
 
     runtime.controls.seek(42);
-    expect(audio.currentTime).toBe(42);
+    expect(deck.active.currentTime).toBe(42);
     expect(runtime.clock.getState().position).toBe(42);
     disconnect();
   });
 
-  it('reports a song that cannot be played and pauses', () => {
-    const audio = document.createElement('audio');
-    const runtime = createPlayerRuntime(audio);
-    const onError = vi.fn();
-    connectAudioEngine(runtime, onError);
+  it('preloads the next song near the end and swaps to it when the current one ends', () => {
+    const { deck, runtime } = connect();
+    runtime.controls.playList(songs, 0);
+    const [first, second] = [deck.active, deck.standby];
+    expect(second.getAttribute('src')).toBeNull();
+
+    // 180 s song: the next one loads once fewer than PRELOAD_LEAD_SECONDS remain.
+    runtime.controls.seek(180 - PRELOAD_LEAD_SECONDS - 5);
+    first.dispatchEvent(new Event('timeupdate'));
+    expect(second.getAttribute('src')).toBeNull();
+    runtime.controls.seek(180 - PRELOAD_LEAD_SECONDS + 5);
+    first.dispatchEvent(new Event('timeupdate'));
+    expect(second.getAttribute('src')).toBe('/media/audio/2.mp3');
+    expect(second.preload).toBe('auto');
+
+    first.dispatchEvent(new Event('ended'));
+    expect(runtime.store.getState().current.id).toBe(2);
+    expect(deck.active).toBe(second);
+    expect(second.getAttribute('data-testid')).toBe('player-audio');
+    expect(first.getAttribute('data-testid')).toBe('player-audio-next');
+    // Events of the element that stepped back no longer reach the store.
+    first.dispatchEvent(new Event('ended'));
+    expect(runtime.store.getState().current.id).toBe(2);
+  });
+
+  it('loads directly when the chosen song was not the preloaded one', () => {
+    const { deck, runtime } = connect();
+    runtime.controls.playList(songs, 0);
+    const first = deck.active;
+    runtime.controls.jumpTo(2);
+    expect(deck.active).toBe(first);
+    expect(first.getAttribute('src')).toBe('/media/audio/3.mp3');
+  });
+
+  it('repeat one rewinds the same element instead of fetching the song again', () => {
+    const { deck, runtime, plays } = connect();
+    runtime.controls.playList(songs, 1);
+    runtime.controls.setRepeat('one');
+    const element = deck.active;
+    runtime.controls.seek(100);
+    const playsBefore = plays[0]?.mock.calls.length ?? 0;
+    element.dispatchEvent(new Event('ended'));
+    expect(deck.active).toBe(element);
+    expect(element.getAttribute('src')).toBe('/media/audio/2.mp3');
+    expect(element.currentTime).toBe(0);
+    expect(plays[0]?.mock.calls.length).toBeGreaterThan(playsBefore);
+  });
+
+  it('reports a song that cannot be played and pauses, but not while nothing was asked to play', () => {
+    const { deck, runtime, onError } = connect();
+    deck.active.dispatchEvent(new Event('error'));
+    expect(onError).not.toHaveBeenCalled();
     runtime.controls.playList(songs, 2);
-    audio.dispatchEvent(new Event('error'));
+    deck.active.dispatchEvent(new Event('error'));
     expect(onError).toHaveBeenCalledWith(songs[2]);
     expect(runtime.store.getState().playing).toBe(false);
+  });
+
+  it('starts a restored song at its saved position', () => {
+    const deck = createAudioDeck();
+    const runtime = createPlayerRuntime(deck, {
+      store: createPlayerStore({ ...playing(1), playing: false }),
+      startPosition: 37,
+    });
+    connectAudioEngine(runtime, vi.fn(), 37);
+    expect(deck.active.getAttribute('src')).toBe('/media/audio/2.mp3');
+    expect(runtime.clock.getState().position).toBe(37);
+    expect(deck.active.currentTime).toBe(37);
   });
 });

@@ -4,7 +4,7 @@ import type { PlayerClock, PlayerState } from './player-store.js';
 
 export const PlayerContext = createContext<PlayerRuntime | null>(null);
 
-function usePlayerRuntime(): PlayerRuntime {
+export function usePlayerRuntime(): PlayerRuntime {
   const player = useContext(PlayerContext);
   if (!player) throw new Error('Player hooks must be used inside <PlayerProvider>');
   return player;

@@ -10,6 +10,7 @@ import { AlertProvider } from '../features/alerts/AlertProvider.js';
 import { AuthContext, type AuthState } from '../features/auth/useAuth.js';
 import { ConfirmProvider } from '../features/confirm/ConfirmProvider.js';
 import { SongActionsProvider } from '../features/songs/SongActionsProvider.js';
+import { createAudioDeck } from '../player/audio-deck.js';
 import { createPlayerRuntime, type PlayerRuntime } from '../player/player-runtime.js';
 import { PlayerProvider } from '../player/PlayerProvider.js';
 import { makeUser } from './fixtures.js';
@@ -44,7 +45,7 @@ export function renderInApp(ui: ReactNode, options: AppRenderOptions = {}): AppR
   const queryClient = createQueryClient((message) => {
     alerts.show('error', message);
   });
-  const player = createPlayerRuntime(document.createElement('audio'));
+  const player = createPlayerRuntime(createAudioDeck());
   const auth: AuthState = {
     user: options.user === undefined ? makeUser() : options.user,
     login: vi.fn(),

@@ -228,6 +228,103 @@ export const ArrowLeftIcon = makeIcon(
   </>,
 );
 
+export const ShuffleIcon = makeIcon(
+  'ShuffleIcon',
+  <>
+    <path d="M16 3h5v5" />
+    <path d="M4 20 21 3" />
+    <path d="M21 16v5h-5" />
+    <path d="m15 15 6 6" />
+    <path d="M4 4l5 5" />
+  </>,
+);
+export const RepeatIcon = makeIcon(
+  'RepeatIcon',
+  <>
+    <path d="m17 2 4 4-4 4" />
+    <path d="M3 11v-1a4 4 0 0 1 4-4h14" />
+    <path d="m7 22-4-4 4-4" />
+    <path d="M21 13v1a4 4 0 0 1-4 4H3" />
+  </>,
+);
+export const RepeatOneIcon = makeIcon(
+  'RepeatOneIcon',
+  <>
+    <path d="m17 2 4 4-4 4" />
+    <path d="M3 11v-1a4 4 0 0 1 4-4h14" />
+    <path d="m7 22-4-4 4-4" />
+    <path d="M21 13v1a4 4 0 0 1-4 4H3" />
+    <path d="M11 10h1v4" />
+  </>,
+);
+export const QueueIcon = makeIcon(
+  'QueueIcon',
+  <>
+    <path d="M3 6h13" />
+    <path d="M3 12h13" />
+    <path d="M3 18h9" />
+    <path d="M17 15.5v5l4-2.5-4-2.5Z" />
+  </>,
+);
+export const DragHandleIcon = makeIcon(
+  'DragHandleIcon',
+  <>
+    <circle cx="9" cy="6" r="1.2" />
+    <circle cx="15" cy="6" r="1.2" />
+    <circle cx="9" cy="12" r="1.2" />
+    <circle cx="15" cy="12" r="1.2" />
+    <circle cx="9" cy="18" r="1.2" />
+    <circle cx="15" cy="18" r="1.2" />
+  </>,
+);
+export const ArrowUpIcon = makeIcon(
+  'ArrowUpIcon',
+  <>
+    <path d="M12 19V5" />
+    <path d="m6 11 6-6 6 6" />
+  </>,
+);
+export const ArrowDownIcon = makeIcon(
+  'ArrowDownIcon',
+  <>
+    <path d="M12 5v14" />
+    <path d="m18 13-6 6-6-6" />
+  </>,
+);
+export const KeyboardIcon = makeIcon(
+  'KeyboardIcon',
+  <>
+    <rect x="2" y="6" width="20" height="12" rx="2" />
+    <path d="M6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10" />
+  </>,
+);
+export const OfflineIcon = makeIcon(
+  'OfflineIcon',
+  <>
+    <path d="M2 8.8a15 15 0 0 1 4.2-2.7" />
+    <path d="M10.6 5.1A15 15 0 0 1 22 8.8" />
+    <path d="M5 12.5a10 10 0 0 1 3.4-2" />
+    <path d="M15.7 10.6a10 10 0 0 1 3.3 1.9" />
+    <path d="M8.5 16a5 5 0 0 1 7 0" />
+    <path d="M12 20h.01" />
+    <path d="m3 3 18 18" />
+  </>,
+);
+export const CameraIcon = makeIcon(
+  'CameraIcon',
+  <>
+    <path d="M4 8h3l2-3h6l2 3h3a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V9a1 1 0 0 1 1-1Z" />
+    <circle cx="12" cy="13.5" r="3.5" />
+  </>,
+);
+export const SortIcon = makeIcon(
+  'SortIcon',
+  <>
+    <path d="m8 9 4-4 4 4" />
+    <path d="m16 15-4 4-4-4" />
+  </>,
+);
+
 /** The Tonearm mark: a record with a tonearm across it. */
 export function LogoMark({ size = 32 }: { size?: number }) {
   return (

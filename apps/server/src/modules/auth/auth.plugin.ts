@@ -24,6 +24,32 @@ export function installAuth(app: App, store: SessionStore): void {
   app.decorateRequest('currentUserLookup', null);
 }
 
+/**
+ * The session token from a raw Cookie header, read as @fastify/cookie reads it (cookie 2.x `parseCookie`): pairs
+ * split at `;`, names and values trimmed of spaces and tabs, the first pair of the name wins, and a value with `%`
+ * is percent-decoded when it can be. For handlers that answer before Fastify parses cookies (media-handler.ts).
+ */
+export function sessionTokenOf(cookieHeader: string | undefined): string | undefined {
+  if (cookieHeader === undefined) return undefined;
+  for (const pair of cookieHeader.split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals === -1 || trimBlanks(pair.slice(0, equals)) !== SESSION_COOKIE) continue;
+    const value = trimBlanks(pair.slice(equals + 1));
+    return value.includes('%') ? decodeOrKeep(value) : value;
+  }
+  return undefined;
+}
+
+const trimBlanks = (text: string) => text.replace(/^[ \t]+|[ \t]+$/g, '');
+
+function decodeOrKeep(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 export function sessionToken(request: FastifyRequest): string | undefined {
   return request.cookies[SESSION_COOKIE];
 }

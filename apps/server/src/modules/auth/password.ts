@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 
 /** argon2id (the library's default algorithm) with the OWASP baseline: 19 MiB, 2 passes, 1 lane. */
 const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export function hashPassword(password: string): Promise<string> {
+// The native argon2 binding is loaded on the first sign-in or registration, not at start-up.
+const argon2 = () => import('@node-rs/argon2');
+
+export async function hashPassword(password: string): Promise<string> {
+  const { hash } = await argon2();
   return hash(password, ARGON2_OPTIONS);
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  const { verify } = await argon2();
   try {
     return await verify(passwordHash, password);
   } catch {

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
 import { AUDIO_MAX_BYTES, IMAGE_MAX_BYTES, THUMBNAIL_WIDTHS, type ThumbnailWidth } from '@tonearm/contract';
 import { payloadTooLarge, unsupportedMediaType } from '../../http/errors.js';
 import type { BlobStore, StagedBlob } from '../../storage/blob-store.js';
@@ -11,6 +10,7 @@ import {
   ImageMessages,
   THUMBNAIL_FORMAT,
 } from './media.formats.js';
+import { loadSharp } from './sharp-loader.js';
 import { detectImageFormat, inspectAudio, stageMetered } from './upload-inspect.js';
 
 /** Staged bytes and the key they become visible under once committed. */
@@ -135,6 +135,7 @@ async function renderThumbnails(
   field: string,
   maxPixels: number,
 ): Promise<[ThumbnailWidth, Buffer][]> {
+  const sharp = await loadSharp();
   let width: number | undefined;
   let height: number | undefined;
   try {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
-import { fileTypeFromFile } from 'file-type';
-import { parseFile, type IFormat } from 'music-metadata';
+import type { IFormat } from 'music-metadata';
 import { unsupportedMediaType } from '../../http/errors.js';
 import type { BlobKind, BlobStore, StagedBlob } from '../../storage/blob-store.js';
 import { AUDIO_FORMATS, AUDIO_ONLY_MP4, GENERIC_MP4_EXT, IMAGE_FORMATS, type MediaFormat } from './media.formats.js';
@@ -86,7 +85,7 @@ export interface AudioInspection {
  * kept with an unknown duration: the browser is the final judge of what it can play.
  */
 export async function inspectAudio(filePath: string, field: string, wrongType: string): Promise<AudioInspection> {
-  const detected = await fileTypeFromFile(filePath);
+  const detected = await detectFileType(filePath);
   const known = detected ? AUDIO_FORMATS[detected.ext] : undefined;
   if (!known && detected?.ext !== GENERIC_MP4_EXT) throw unsupportedMediaType(wrongType, field);
   const metadata = await readAudioFormat(filePath);
@@ -97,14 +96,21 @@ export async function inspectAudio(filePath: string, field: string, wrongType: s
 
 /** The accepted image format of a staged file by its magic bytes; 415 naming the accepted types otherwise. */
 export async function detectImageFormat(filePath: string, field: string, wrongType: string): Promise<MediaFormat> {
-  const detected = await fileTypeFromFile(filePath);
+  const detected = await detectFileType(filePath);
   const format = detected ? IMAGE_FORMATS[detected.ext] : undefined;
   if (format) return format;
   throw unsupportedMediaType(wrongType, field);
 }
 
+// file-type and music-metadata are imported on the first upload: a server that only streams never loads them.
+async function detectFileType(filePath: string) {
+  const { fileTypeFromFile } = await import('file-type');
+  return fileTypeFromFile(filePath);
+}
+
 /** Reads headers only: an MP3 without a Xing/Info frame gets its duration estimated from its size, as players do. */
 async function readAudioFormat(filePath: string): Promise<IFormat | null> {
+  const { parseFile } = await import('music-metadata');
   try {
     return (await parseFile(filePath, { skipCovers: true, duration: false })).format;
   } catch {

@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import type { CheckoutInput, CheckoutStart, PaymentEvent, PaymentProvider } from './payment-provider.js';
 import { InvalidWebhookError } from './payment-provider.js';
 
@@ -50,6 +51,14 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
   }
 }
 
+/**
+ * The Stripe SDK (about 8 MB resident once loaded) is required when a Stripe provider is made, so a server with
+ * payments off or on the demo provider never loads it. Synchronous on purpose: providers are built synchronously.
+ */
+function loadStripe(): typeof Stripe {
+  return createRequire(import.meta.url)('stripe') as typeof Stripe;
+}
+
 /** Stripe Checkout: the browser pays on Stripe's page; the webhook is what grants premium. */
 export class StripePaymentProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
@@ -57,7 +66,8 @@ export class StripePaymentProvider implements PaymentProvider {
   private readonly webhookSecret: string;
 
   constructor(options: StripeProviderOptions) {
-    this.stripe = new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...options.client });
+    const StripeClient = loadStripe();
+    this.stripe = new StripeClient(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...options.client });
     this.webhookSecret = options.webhookSecret;
   }
 

@@ -6,11 +6,9 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
 import { artistsReadRoutes, artistsWriteRoutes } from '../artists/artists.routes.js';
 import { ArtistsService } from '../artists/artists.service.js';
-import { sessionUserId } from '../auth/auth.plugin.js';
 import { createLikesRepository } from '../likes/likes.repository.js';
 import { likesRoutes } from '../likes/likes.routes.js';
 import { LikesService } from '../likes/likes.service.js';
-import { mediaRoutes } from '../media/media.routes.js';
 import { createPlaylistsRepository } from '../playlists/playlists.repository.js';
 import { createSearchRepository } from '../search/search.repository.js';
 import { searchRoutes } from '../search/search.routes.js';
@@ -48,8 +46,9 @@ export function createCatalogue({ db, dialect }: Pick<AppDeps, 'db' | 'dialect'>
 }
 
 /**
- * Artists, songs, likes, search, profile photos and the media routes. Reads need a session; catalogue writes need an
- * admin; uploads (and media) need the blob store, so without one only the reads are registered.
+ * Artists, songs, likes, search and profile photos. Reads need a session; catalogue writes need an admin; uploads need
+ * the blob store, so without one only the reads are registered. `/media` is served by the lean handler the app puts
+ * in front of Fastify (modules/media/media-handler.ts).
  */
 export async function registerCatalogue(app: App, deps: AppDeps): Promise<void> {
   const catalogue = createCatalogue(deps, deps.blobs);
@@ -65,6 +64,4 @@ export async function registerCatalogue(app: App, deps: AppDeps): Promise<void> 
     songsWriteRoutes(scope, catalogue.songs, store);
     usersPhotoRoutes(scope, catalogue.photos, store);
   });
-  // Audio is the hot path: the session check is the cached one (no query per range request).
-  await app.register(mediaRoutes, { store, authenticate: async (request) => (await sessionUserId(request)) !== null });
 }

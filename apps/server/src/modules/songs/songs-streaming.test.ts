@@ -8,7 +8,8 @@ import { createArtist, picture, toneWav, uploadSong } from './catalogue.fixtures
 
 /**
  * Streaming through the real app over real HTTP (a listening server and fetch), with a song uploaded through the API:
- * the Range edge cases, conditional requests, HEAD and the caching headers of DESIGN §4.
+ * the Range edge cases, conditional requests, HEAD and the caching headers of DESIGN §4. /media is answered by the
+ * lean handler in front of Fastify (modules/media/media-handler.ts): real HTTP is the path real clients take.
  */
 describe.each(testDatabases())('audio and image streaming over HTTP (%s)', (dialect) => {
   let t: TestApp;
@@ -60,7 +61,42 @@ describe.each(testDatabases())('audio and image streaming over HTTP (%s)', (dial
 
   it('requires a session for audio', async () => {
     expect((await fetch(`${base}${song.link}`)).status).toBe(401);
+    expect((await fetch(`${base}${song.link}`, { method: 'HEAD' })).status).toBe(401);
     expect((await fetch(`${base}${song.link}`, { headers: { cookie: 'tonearm_session=forged' } })).status).toBe(401);
+  });
+
+  it('answers audio with the same security headers as the rest of the app, and a request id', async () => {
+    const api = await fetch(`${base}/api/songs`, { headers: { cookie: listener.cookie } });
+    const media = await fetchAudio({ range: 'bytes=0-0' });
+    await Promise.all([api.arrayBuffer(), media.arrayBuffer()]);
+    const names = [
+      'content-security-policy',
+      'cross-origin-opener-policy',
+      'cross-origin-resource-policy',
+      'origin-agent-cluster',
+      'referrer-policy',
+      'strict-transport-security',
+      'x-content-type-options',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-frame-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+    ];
+    expect(api.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    for (const name of names) expect(media.headers.get(name), name).toBe(api.headers.get(name));
+    expect(media.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('stops serving audio to a session at once when it logs out (the cached check follows the logout)', async () => {
+    const user = await asUser(t);
+    const before = await fetch(`${base}${song.link}`, { method: 'HEAD', headers: { cookie: user.cookie } });
+    expect(before.status).toBe(200);
+    const logout = await fetch(`${base}/api/auth/logout`, { method: 'POST', headers: { cookie: user.cookie } });
+    expect(logout.status).toBe(204);
+    const after = await fetch(`${base}${song.link}`, { headers: { cookie: user.cookie } });
+    expect(after.status).toBe(401);
+    await after.arrayBuffer();
   });
 
   it('answers 404 for an unknown key', async () => {

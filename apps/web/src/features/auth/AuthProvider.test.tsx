@@ -4,6 +4,7 @@ import { AUTH_CHECK_INTERVAL_MS, StorageKeys, type User } from '@tonearm/contrac
 import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.js';
+import { getJson } from '../../lib/api-client.js';
 import { errorResponse, jsonResponse, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure } from '../../test/mock-api.js';
 import { AuthProvider } from './AuthProvider.js';
@@ -93,6 +94,29 @@ describe('current user', () => {
     expect(api.calls()).toContain('POST /api/auth/logout');
   });
 
+  it('started offline, keeps the stored user (downloads play) and checks it once the connection is back', async () => {
+    storeSession();
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const api = mockApi({ 'GET /api/users/id/7': () => jsonResponse({ ...stored, username: 'ada2' }) });
+    renderAuth();
+    await flush();
+    expect(shown()).toBe('ada');
+    expect(api.calls()).toEqual([]);
+    // The 5-minute check is skipped while offline rather than logging out.
+    await act(() => vi.advanceTimersByTimeAsync(AUTH_CHECK_INTERVAL_MS));
+    expect(shown()).toBe('ada');
+    expect(api.calls()).toEqual([]);
+
+    onLine.mockReturnValue(true);
+    await act(async () => {
+      window.dispatchEvent(new Event('online'));
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(api.calls()).toEqual(['GET /api/users/id/7']);
+    expect(shown()).toBe('ada2');
+    onLine.mockRestore();
+  });
+
   it('checks GET /api/auth/me every 5 minutes and logs out when it is not ok', async () => {
     storeSession();
     let meAnswer = (): Response => jsonResponse(stored);
@@ -130,6 +154,23 @@ describe('current user', () => {
     renderAuth();
     await flush();
     await act(() => vi.advanceTimersByTimeAsync(AUTH_CHECK_INTERVAL_MS));
+    expectLoggedOut();
+  });
+
+  it('logs out at once when any other request answers 401 (the session ended elsewhere)', async () => {
+    storeSession();
+    mockApi({
+      'GET /api/users/id/7': () => jsonResponse(stored),
+      'GET /api/songs': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
+      'POST /api/auth/logout': () => new Response(null, { status: 204 }),
+    });
+    renderAuth();
+    await flush();
+    expect(shown()).toBe('ada');
+    await act(async () => {
+      await getJson('/api/songs').catch(() => undefined);
+    });
+    await flush();
     expectLoggedOut();
   });
 

@@ -1,10 +1,21 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { AUTH_CHECK_INTERVAL_MS, type User } from '@tonearm/contract';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { isApiError } from '../../lib/api-client.js';
+import { isApiError, UNAUTHORIZED_EVENT } from '../../lib/api-client.js';
 import * as authApi from './auth.api.js';
 import { clearSessionStorage, readStoredUser, storeUser } from './stored-user.js';
 import { AuthContext, type AuthState } from './useAuth.js';
+
+function isOffline(): boolean {
+  return typeof navigator !== 'undefined' && !navigator.onLine;
+}
+
+/** Unknown while the stored user is re-checked; offline the stored user is trusted until the connection returns. */
+function initialUser(): User | null | undefined {
+  const stored = readStoredUser();
+  if (!stored) return null;
+  return isOffline() ? stored : undefined;
+}
 
 /**
  * SPEC §4/§7 current user: undefined → null or the user. A stored user is re-read from the server on start
@@ -12,7 +23,7 @@ import { AuthContext, type AuthState } from './useAuth.js';
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [user, setUser] = useState<User | null | undefined>(() => (readStoredUser() ? undefined : null));
+  const [user, setUser] = useState<User | null | undefined>(initialUser);
 
   const logout = useCallback(async () => {
     clearSessionStorage();
@@ -34,26 +45,51 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const stored = readStoredUser();
     if (!stored) return;
     let cancelled = false;
-    authApi.fetchUser(stored.id).then(
-      (fresh) => {
-        if (!cancelled) replaceUser(fresh);
-      },
-      (error: unknown) => {
-        if (cancelled) return;
-        // A server hiccup (5xx) is not the user's fault: keep them in with what we had.
-        if (isApiError(error) && error.status >= 500) setUser(stored);
-        else void logout();
-      },
-    );
+    const check = (): void => {
+      authApi.fetchUser(stored.id).then(
+        (fresh) => {
+          if (!cancelled) replaceUser(fresh);
+        },
+        (error: unknown) => {
+          if (cancelled) return;
+          // A server hiccup (5xx) is not the user's fault: keep them in with what we had.
+          if (isApiError(error) && error.status >= 500) setUser(stored);
+          else void logout();
+        },
+      );
+    };
+    if (!isOffline()) {
+      check();
+      return () => {
+        cancelled = true;
+      };
+    }
+    // Started without a connection: the stored user stays (downloads play offline) and is checked once it is back.
+    window.addEventListener('online', check, { once: true });
     return () => {
       cancelled = true;
+      window.removeEventListener('online', check);
     };
   }, [logout, replaceUser]);
 
   const userId = user?.id;
+  // A 401 from any request means the session ended (expired, logged out elsewhere): log out here too, at once.
+  useEffect(() => {
+    if (userId === undefined) return;
+    const onUnauthorized = (): void => {
+      void logout();
+    };
+    window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+    return () => {
+      window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+    };
+  }, [userId, logout]);
+
   useEffect(() => {
     if (userId === undefined) return;
     const timer = setInterval(() => {
+      // Offline the check cannot succeed; it is no reason to log out of downloaded music.
+      if (isOffline()) return;
       authApi.fetchMe().then(
         (me) => {
           if (me.id === userId) replaceUser(me);

@@ -35,3 +35,8 @@ export function isAdmin(user: User | null | undefined): boolean {
 export function hasSongDataAccess(user: User | null | undefined): boolean {
   return user !== null && user !== undefined && (user.premium || user.role === 'ADMIN');
 }
+
+/** Downloads for offline listening: premium users and administrators (the server answers 403 to others). */
+export function canDownload(user: User | null | undefined): boolean {
+  return hasSongDataAccess(user);
+}

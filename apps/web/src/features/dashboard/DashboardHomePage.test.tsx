@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { StorageKeys } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, makeArtist, makeSong } from '../../test/fixtures.js';
+import { errorResponse, jsonResponse, makeArtist, makeSong } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { DashboardHomePage } from './DashboardHomePage.js';
@@ -29,5 +29,18 @@ describe('/dashboard home', () => {
     expect(
       within(screen.getByRole('list', { name: 'Artists' })).getByRole('link', { name: 'Nina Simone' }),
     ).toBeTruthy();
+  });
+
+  it('says the songs could not be loaded, not that the catalogue is empty, once loading gave up', async () => {
+    mockApi({
+      'GET /api/songs': () => errorResponse(500, 'internal', 'Something went wrong on our side. Please try again.'),
+      'GET /artists': () => jsonResponse([]),
+    });
+    renderInApp(<DashboardHomePage />, { route: '/dashboard' });
+    // SPEC §4: five attempts, 5 s apart.
+    await act(() => vi.advanceTimersByTimeAsync(5 * 5000));
+    const songs = screen.getByRole('region', { name: 'Songs' });
+    expect(within(songs).getByText('Songs could not be loaded.')).toBeTruthy();
+    expect(within(songs).queryByText('No songs in the catalogue yet.')).toBeNull();
   });
 });

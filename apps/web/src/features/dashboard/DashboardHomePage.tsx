@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Song } from '@tonearm/contract';
 import { greeting } from '../../lib/greeting.js';
 import { Paths } from '../../lib/paths.js';
+import { UiMessages } from '../../lib/ui-messages.js';
 import { useRecentSongs } from '../../lib/useStoredSongLists.js';
 import { ArtistCard, ArtistSkeletons } from '../artists/ArtistCard.js';
 import { artistQueries } from '../artists/queries.js';
@@ -63,6 +64,9 @@ export function DashboardHomePage() {
           <SongShelf songs={songs.data} label="Songs" />
         ) : songs.isPending ? (
           <TileSkeletons />
+        ) : songs.isError ? (
+          // Loading gave up (the red alert says so): not the same as an empty catalogue.
+          <p className="shelf__empty">{UiMessages.songsUnavailable}</p>
         ) : (
           <p className="shelf__empty">No songs in the catalogue yet.</p>
         )}

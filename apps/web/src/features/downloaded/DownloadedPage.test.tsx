@@ -2,6 +2,8 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { StorageKeys } from '@tonearm/contract';
 import { describe, expect, it } from 'vitest';
 import { readDownloadedSongs } from '../../lib/downloaded-songs.js';
+import { OFFLINE_AUDIO_CACHE } from '../../lib/offline-audio.js';
+import { installFakeCaches } from '../../test/fake-caches.js';
 import { makeSong } from '../../test/fixtures.js';
 import { renderInApp } from '../../test/render.js';
 import { DownloadedPage } from './DownloadedPage.js';
@@ -30,6 +32,22 @@ describe('/dashboard/downloaded', () => {
     });
     expect(readDownloadedSongs().map((song) => song.id)).toEqual([1]);
     expect(screen.getAllByRole('listitem').map((row) => row.getAttribute('aria-label'))).toEqual(['So What']);
+  });
+
+  it('shows the space each download takes on this device, and their total', async () => {
+    const fake = installFakeCaches();
+    const cache = await caches.open(OFFLINE_AUDIO_CACHE);
+    await cache.put('/media/audio/2.mp3', new Response('x', { headers: { 'Content-Length': '2500000' } }));
+    expect(fake.urls(OFFLINE_AUDIO_CACHE)).toHaveLength(1);
+    localStorage.setItem(
+      StorageKeys.downloadedSongs,
+      JSON.stringify([makeSong(2, { name: 'Naima' }), makeSong(1, { name: 'So What' })]),
+    );
+    renderInApp(<DownloadedPage />, { route: '/dashboard/downloaded' });
+    expect(await screen.findByText('2 songs · 2.5 MB on this device')).toBeTruthy();
+    const row = (name: string) => screen.getByRole('listitem', { name });
+    expect(within(row('Naima')).getByText('2.5 MB')).toBeTruthy();
+    expect(within(row('So What')).getByText('Not stored')).toBeTruthy();
   });
 
   it('explains how to download when the list is empty', () => {

@@ -1,16 +1,68 @@
 import type { Song } from '@tonearm/contract';
+import { ApiError, NetworkError } from '../../lib/api-client.js';
 import { forgetDownloadedSong, storeDownloadedSong } from '../../lib/downloaded-songs.js';
-import { cacheAudio, forgetCachedAudio } from '../../lib/offline-audio.js';
-import { downloadSongAudio } from '../songs/songs.api.js';
+import { imageUrl } from '../../lib/images.js';
+import { fetchIntoCache, removeFromCache, type DownloadTarget } from '../../lib/offline-audio.js';
+import { isDownloadReply, type WorkerRequest } from '../../lib/sw-messages.js';
 
-/** Fetches the audio (premium or admin), keeps it for offline play and lists the song as downloaded. */
-export async function downloadSong(song: Song): Promise<void> {
-  const audio = await downloadSongAudio(song.id);
-  await cacheAudio(song.link, audio);
-  storeDownloadedSong(song);
+/** The cover size the Downloaded page draws, kept with the audio so the list looks right offline. */
+export const DOWNLOAD_COVER_WIDTH = 64;
+
+export function downloadTargetOf(song: Song): DownloadTarget {
+  const cover = song.imgLink.startsWith('/media/images/') ? imageUrl(song.imgLink, DOWNLOAD_COVER_WIDTH) : null;
+  return { songId: song.id, link: song.link, cover };
 }
 
+function controllingWorker(): ServiceWorker | null {
+  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator ? navigator.serviceWorker.controller : null;
+}
+
+/** Asks the service worker to download; its reply arrives on a MessageChannel port. */
+function downloadThroughWorker(worker: ServiceWorker, target: DownloadTarget): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event: MessageEvent<unknown>) => {
+      channel.port1.close();
+      const reply = event.data;
+      if (!isDownloadReply(reply)) reject(new Error('The service worker sent an unexpected reply'));
+      else if (reply.ok) resolve(reply.size);
+      else if (reply.status === 0) reject(new NetworkError(reply.message));
+      else reject(new ApiError(reply.status, reply.code, reply.message));
+    };
+    const request: WorkerRequest = { type: 'download', ...target };
+    worker.postMessage(request, [channel.port2]);
+  });
+}
+
+/** Tells the active worker (controlling this page or not yet) that the download cache changed behind its back. */
+function notifyWorker(request: WorkerRequest): void {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  void navigator.serviceWorker.getRegistration().then((registration) => {
+    registration?.active?.postMessage(request);
+  });
+}
+
+/**
+ * Fetches the audio from the download endpoint (premium or admin) into Cache Storage, through the service worker when
+ * one controls the page, and lists the song as downloaded. Resolves with the stored size in bytes.
+ */
+export async function downloadSong(song: Song): Promise<number> {
+  const target = downloadTargetOf(song);
+  const worker = controllingWorker();
+  let size: number;
+  if (worker) {
+    size = await downloadThroughWorker(worker, target);
+  } else {
+    size = await fetchIntoCache(target);
+    notifyWorker({ type: 'downloads-changed' });
+  }
+  storeDownloadedSong(song);
+  return size;
+}
+
+/** SPEC §4: removal is by id; the stored audio (and cover) go with it. */
 export async function removeDownload(song: Song): Promise<void> {
   forgetDownloadedSong(song.id);
-  await forgetCachedAudio(song.link);
+  await removeFromCache(downloadTargetOf(song));
+  notifyWorker({ type: 'downloads-changed' });
 }

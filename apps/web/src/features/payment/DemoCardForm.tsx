@@ -1,4 +1,4 @@
-import { DemoCards, DemoPayRequest, type Order } from '@tonearm/contract';
+import { DemoCards, DemoPayRequest, type DemoPayResponse, type Order } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
 import { describeError, isApiError } from '../../lib/api-client.js';
 import { UiMessages } from '../../lib/ui-messages.js';
@@ -11,13 +11,13 @@ type Field = 'cardNumber' | 'expiry' | 'cvc';
 
 export interface DemoCardFormProps {
   order: Order;
-  onPaid: () => void;
+  onPaid: (result: DemoPayResponse) => void;
   /** A declined or failed payment closes the order on the server; the user starts a new checkout. */
-  onOrderClosed: () => void;
+  onFailed: (reason: string) => void;
 }
 
 /** The demo provider's test checkout: no money moves; only the documented test cards are accepted. */
-export function DemoCardForm({ order, onPaid, onOrderClosed }: DemoCardFormProps) {
+export function DemoCardForm({ order, onPaid, onFailed }: DemoCardFormProps) {
   const [values, setValues] = useState({ cardNumber: '', expiry: '', cvc: '' });
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const pay = usePayDemoOrder();
@@ -31,17 +31,18 @@ export function DemoCardForm({ order, onPaid, onOrderClosed }: DemoCardFormProps
     pay.mutate(
       { orderId: order.id, card: parsed.data },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
           alerts.success(UiMessages.premiumActive);
-          onPaid();
+          onPaid(result);
         },
         onError: (error) => {
           if (isApiError(error) && error.field && error.field in values) {
             setErrors({ [error.field]: error.message });
             return;
           }
-          alerts.error(UiMessages.paymentFailed, describeError(error));
-          onOrderClosed();
+          const reason = describeError(error) ?? UiMessages.paymentFailed;
+          alerts.error(UiMessages.paymentFailed, reason);
+          onFailed(reason);
         },
       },
     );

@@ -1,19 +1,36 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DemoPayRequest, PlanId } from '@tonearm/contract';
 import { useAuth } from '../auth/useAuth.js';
+import { songKeys } from '../songs/queries.js';
 import { checkout, payDemoOrder } from './payment.api.js';
+import { paymentKeys } from './queries.js';
 
 export function useCheckout() {
-  return useMutation({ mutationFn: (plan: PlanId) => checkout(plan) });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (plan: PlanId) => checkout(plan),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: paymentKeys.orders() });
+    },
+  });
 }
 
-/** Paying upgrades the account at once: the answer's user replaces the stored one. */
+/**
+ * Paying upgrades the account at once: the answer's user replaces the stored one, so premium (and its expiry) show
+ * without a reload, and Download works straight away.
+ */
 export function usePayDemoOrder() {
   const { replaceUser } = useAuth();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ orderId, card }: { orderId: number; card: DemoPayRequest }) => payDemoOrder(orderId, card),
     onSuccess: ({ user }) => {
       replaceUser(user);
+      // Premium users read the song data; it was never loaded for the free account.
+      void queryClient.invalidateQueries({ queryKey: songKeys.data() });
+    },
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: paymentKeys.orders() });
     },
   });
 }

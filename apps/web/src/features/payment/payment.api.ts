@@ -1,4 +1,4 @@
-import type { CheckoutResponse, DemoPayRequest, DemoPayResponse, Plan, PlanId } from '@tonearm/contract';
+import type { CheckoutResponse, DemoPayRequest, DemoPayResponse, Order, Plan, PlanId } from '@tonearm/contract';
 import { getJson, sendForJson } from '../../lib/api-client.js';
 
 export function fetchPlans(signal?: AbortSignal): Promise<Plan[]> {
@@ -13,4 +13,9 @@ export function checkout(plan: PlanId): Promise<CheckoutResponse> {
 /** The built-in demo provider's in-app card step; answers the paid order and the upgraded user. */
 export function payDemoOrder(orderId: number, card: DemoPayRequest): Promise<DemoPayResponse> {
   return sendForJson<DemoPayResponse>(`/api/payment/demo/${orderId}/pay`, 'POST', card);
+}
+
+/** The caller's orders, newest first. */
+export function fetchOrders(signal?: AbortSignal): Promise<Order[]> {
+  return getJson<Order[]>('/api/payment/orders', signal);
 }

@@ -1,56 +1,85 @@
-import { PlaylistFormFields } from '@tonearm/contract';
+import { useQuery } from '@tanstack/react-query';
+import { PlaylistFormFields, type Playlist, type Song } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
+import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { Cover } from '../../ui/Cover.js';
 import { FormField } from '../../ui/FormField.js';
+import { ArrowLeftIcon } from '../../ui/icons.js';
+import { RouteLoader } from '../../ui/RouteLoader.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
-import { useCreatePlaylist } from './mutations.js';
+import { songQueries } from '../songs/queries.js';
+import { useCreatePlaylist, useUpdatePlaylist } from './mutations.js';
 import { playlistHref } from './PlaylistCard.js';
+import { playlistQueries } from './queries.js';
+import { SongPicker } from './SongPicker.js';
 
 type Field = 'name' | 'type' | 'image';
 
-/** `/dashboard/create-playlist`: POST /api/playlists (multipart name, type, isPublic, image, songs). */
-export function CreatePlaylistPage() {
-  const [values, setValues] = useState({ name: '', type: '', isPublic: false });
+interface EditorProps {
+  /** Present in edit mode: the playlist and its songs as they are. */
+  playlist?: Playlist;
+  songs?: readonly Song[];
+}
+
+function buildForm(values: { name: string; type: string; isPublic: boolean }, songs: readonly Song[]): FormData {
+  const form = new FormData();
+  form.set('name', values.name);
+  form.set('type', values.type);
+  form.set('isPublic', String(values.isPublic));
+  form.set('songs', JSON.stringify(songs.map((song) => song.id)));
+  return form;
+}
+
+/** The playlist form: name, type, public/private, optional cover, and the songs in order. */
+function PlaylistEditor({ playlist, songs = [] }: EditorProps) {
+  const editing = playlist !== undefined;
+  const [values, setValues] = useState({
+    name: playlist?.name ?? '',
+    type: playlist?.type ?? '',
+    isPublic: playlist?.isPublic ?? false,
+  });
+  const [picked, setPicked] = useState<Song[]>([...songs]);
   const [image, setImage] = useState<File | null>(null);
+  const [removeImage, setRemoveImage] = useState(false);
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const create = useCreatePlaylist();
+  const update = useUpdatePlaylist();
   const alerts = useAlerts();
   const navigate = useNavigate();
+  const pending = create.isPending || update.isPending;
+  const title = editing ? 'Edit playlist' : 'Create playlist';
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
     event.preventDefault();
     const parsed = PlaylistFormFields.safeParse({ ...values, songs: '[]' });
     setErrors(fieldErrorsOf<Field>(parsed));
     if (!parsed.success) return;
-    const form = new FormData();
-    form.set('name', parsed.data.name);
-    form.set('type', parsed.data.type);
-    form.set('isPublic', String(parsed.data.isPublic));
-    form.set('songs', '[]');
+    const form = buildForm({ ...values, name: parsed.data.name, type: parsed.data.type }, picked);
     if (image) form.set('image', image);
-    create.mutate(form, {
-      onSuccess: (playlist) => {
-        alerts.success(UiMessages.playlistCreated(playlist.name));
-        void navigate(playlistHref(playlist.id));
+    else if (editing && removeImage) form.set('removeImage', 'true');
+    const done = {
+      onSuccess: (saved: Playlist) => {
+        alerts.success(editing ? UiMessages.playlistUpdated(saved.name) : UiMessages.playlistCreated(saved.name));
+        void navigate(playlistHref(saved.id));
       },
-      onError: (error) => {
-        alerts.error(UiMessages.failedToCreatePlaylist, describeError(error));
+      onError: (error: Error) => {
+        alerts.error(
+          editing ? UiMessages.failedToUpdatePlaylist : UiMessages.failedToCreatePlaylist,
+          describeError(error),
+        );
       },
-    });
+    };
+    if (editing) update.mutate({ playlistId: playlist.id, form }, done);
+    else create.mutate(form, done);
   };
 
   return (
-    <div className="page page--narrow">
-      <header className="page-header">
-        <div className="page-header__text">
-          <p className="eyebrow">Your library</p>
-          <h1 className="page-title">Create playlist</h1>
-        </div>
-      </header>
-      <form className="form card" aria-label="Create playlist" noValidate onSubmit={onSubmit}>
+    <form className="form card playlist-form" aria-label={title} noValidate onSubmit={onSubmit}>
+      <div className="playlist-form__fields">
         <FormField label="Name" error={errors.name}>
           {(control) => (
             <input
@@ -80,20 +109,41 @@ export function CreatePlaylistPage() {
             />
           )}
         </FormField>
-        <FormField label="Cover image" error={errors.image} optional>
+        <FormField
+          label="Cover image"
+          error={errors.image}
+          optional
+          hint={editing && playlist.imgLink ? 'Choose a file to replace the current cover' : undefined}
+        >
           {(control) => (
             <input
               {...control}
               className="input file-input"
               name="image"
               type="file"
-              accept="image/*"
+              accept="image/jpeg,image/png,image/webp"
               onChange={(event) => {
                 setImage(event.target.files?.[0] ?? null);
               }}
             />
           )}
         </FormField>
+        {editing && playlist.imgLink && (
+          <div className="playlist-form__cover">
+            <Cover src={playlist.imgLink} width={64} className="picker__cover" />
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={removeImage}
+                disabled={image !== null}
+                onChange={(event) => {
+                  setRemoveImage(event.target.checked);
+                }}
+              />
+              <span>Remove the current cover</span>
+            </label>
+          </div>
+        )}
         <label className="checkbox">
           <input
             type="checkbox"
@@ -105,12 +155,62 @@ export function CreatePlaylistPage() {
           />
           <span>Public: everyone on this server can see and play it</span>
         </label>
-        <div className="form__actions">
-          <button type="submit" className="button button--primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create playlist'}
-          </button>
+      </div>
+      <SongPicker picked={picked} onChange={setPicked} />
+      <div className="form__actions">
+        {editing && (
+          <Link to={playlistHref(playlist.id)} className="button button--ghost">
+            Cancel
+          </Link>
+        )}
+        <button type="submit" className="button button--primary" disabled={pending}>
+          {pending ? 'Saving…' : editing ? 'Save changes' : 'Create playlist'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function EditPlaylist({ playlistId }: { playlistId: number }) {
+  const playlist = useQuery(playlistQueries.detail(playlistId));
+  const songs = useQuery(songQueries.playlist(playlistId));
+  if (playlist.isError || songs.isError) {
+    return (
+      <div className="empty-state">
+        <p className="empty-state__title">This playlist could not be loaded.</p>
+        <Link to={Paths.playlist} className="button button--ghost">
+          All playlists
+        </Link>
+      </div>
+    );
+  }
+  if (!playlist.data || !songs.data) return <RouteLoader label="Loading playlist" />;
+  return <PlaylistEditor key={playlistId} playlist={playlist.data} songs={songs.data} />;
+}
+
+/**
+ * `/dashboard/create-playlist`: a new playlist (POST /api/playlists); with `?edit=<id>` the same form edits one
+ * (PUT /api/playlists/updatePlaylist/{id}).
+ */
+export function CreatePlaylistPage() {
+  const [params] = useSearchParams();
+  const editId = Number(params.get('edit'));
+  const editing = Number.isInteger(editId) && editId > 0;
+  return (
+    <div className="page page--wide-form">
+      {editing && (
+        <Link to={playlistHref(editId)} className="back-link">
+          <ArrowLeftIcon size={18} />
+          Back to the playlist
+        </Link>
+      )}
+      <header className="page-header">
+        <div className="page-header__text">
+          <p className="eyebrow">Your library</p>
+          <h1 className="page-title">{editing ? 'Edit playlist' : 'Create playlist'}</h1>
         </div>
-      </form>
+      </header>
+      {editing ? <EditPlaylist playlistId={editId} /> : <PlaylistEditor key="new" />}
     </div>
   );
 }

@@ -7,6 +7,11 @@ export function playlistHref(playlistId: number): string {
   return `${Paths.playlist}?id=${playlistId}`;
 }
 
+/** The create-playlist page in edit mode. */
+export function editPlaylistHref(playlistId: number): string {
+  return `${Paths.createPlaylist}?edit=${playlistId}`;
+}
+
 export function PlaylistCard({ playlist }: { playlist: Playlist }) {
   const count = playlist.songIds.length;
   return (

@@ -1,31 +1,45 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Playlist, Song } from '@tonearm/contract';
+import type { Playlist, Song, User } from '@tonearm/contract';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
 import { Cover } from '../../ui/Cover.js';
-import { ArrowLeftIcon, CloseIcon, PlayIcon, PlusIcon, TrashIcon } from '../../ui/icons.js';
+import { ArrowLeftIcon, CloseIcon, EditIcon, PlayIcon, PlusIcon, TrashIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
 import { useConfirm } from '../confirm/useConfirm.js';
 import { songQueries } from '../songs/queries.js';
 import { listStatus, SongList } from '../songs/SongList.js';
-import { useDeletePlaylist, useRemoveSongFromPlaylist } from './mutations.js';
-import { PlaylistCard } from './PlaylistCard.js';
+import { useDeletePlaylist, useRemoveSongFromPlaylist, useReorderPlaylist } from './mutations.js';
+import { editPlaylistHref, PlaylistCard } from './PlaylistCard.js';
 import { playlistQueries } from './queries.js';
+import { SortableSongList } from './SortableSongList.js';
+
+function canEdit(user: User, playlist: Playlist | undefined): playlist is Playlist {
+  return playlist !== undefined && (playlist.userId === user.id || isAdmin(user));
+}
 
 function PlaylistGrid() {
+  const user = useCurrentUser();
   const playlists = useQuery(playlistQueries.visible());
-  const list = playlists.data ?? [];
+  const all = playlists.data ?? [];
+  // GET /api/playlists answers own and public playlists (admins: all): the user's own come first, on their own.
+  const mine = isAdmin(user) ? all : all.filter((playlist) => playlist.userId === user.id);
+  const shared = isAdmin(user) ? [] : all.filter((playlist) => playlist.userId !== user.id);
   return (
     <div className="page">
       <header className="page-header">
         <div className="page-header__text">
-          <p className="eyebrow">Your library</p>
+          <p className="eyebrow">{isAdmin(user) ? 'Every playlist on this server' : 'Your library'}</p>
           <h1 className="page-title">Playlists</h1>
+          {playlists.isSuccess && (
+            <p className="page-header__meta">
+              {mine.length} {mine.length === 1 ? 'playlist' : 'playlists'}
+            </p>
+          )}
         </div>
         <Link to={Paths.createPlaylist} className="button button--primary">
           <PlusIcon size={18} />
@@ -41,20 +55,108 @@ function PlaylistGrid() {
           </button>
         </div>
       )}
-      {playlists.isSuccess && list.length === 0 && (
+      {playlists.isSuccess && mine.length === 0 && (
         <div className="empty-state">
           <p className="empty-state__title">No playlists yet</p>
           <p>Create one, then add songs with “Playlist +” in a song&apos;s menu.</p>
         </div>
       )}
-      {list.length > 0 && (
+      {mine.length > 0 && (
         <ul className="tile-grid" aria-label="Playlists">
-          {list.map((playlist) => (
+          {mine.map((playlist) => (
             <PlaylistCard key={playlist.id} playlist={playlist} />
           ))}
         </ul>
       )}
+      {shared.length > 0 && (
+        <section className="section" aria-labelledby="public-playlists">
+          <h2 id="public-playlists" className="section-title">
+            Public playlists
+          </h2>
+          <ul className="tile-grid" aria-label="Public playlists">
+            {shared.map((playlist) => (
+              <PlaylistCard key={playlist.id} playlist={playlist} />
+            ))}
+          </ul>
+        </section>
+      )}
     </div>
+  );
+}
+
+function PlaylistHeader({ playlist, songs }: { playlist: Playlist | undefined; songs: readonly Song[] }) {
+  const user = useCurrentUser();
+  const controls = usePlayerControls();
+  const confirm = useConfirm();
+  const alerts = useAlerts();
+  const navigate = useNavigate();
+  const deletePlaylist = useDeletePlaylist();
+  const onDelete = (p: Playlist): void => {
+    confirm({
+      message: UiMessages.confirmDeletePlaylist(p.name),
+      onConfirm: () => {
+        deletePlaylist.mutate(p.id, {
+          onSuccess: () => {
+            alerts.success(`Playlist “${p.name}” deleted`);
+            void navigate(Paths.playlist);
+          },
+          onError: (error) => {
+            alerts.error(UiMessages.failedToDeletePlaylist, describeError(error));
+          },
+        });
+      },
+    });
+  };
+  return (
+    <header className="page-header page-header--artist">
+      <Cover src={playlist?.imgLink ?? null} width={300} className="page-header__art" />
+      <div className="page-header__text">
+        <p className="eyebrow">{playlist ? `${playlist.isPublic ? 'Public' : 'Private'} playlist` : 'Playlist'}</p>
+        <h1 className="page-title page-title--hero">{playlist?.name ?? 'Playlist'}</h1>
+        {playlist && (
+          <p className="page-header__meta">
+            {playlist.type ? `${playlist.type} · ` : ''}
+            {songs.length} {songs.length === 1 ? 'song' : 'songs'}
+          </p>
+        )}
+      </div>
+      <div className="page-header__actions">
+        <button
+          type="button"
+          className="play-toggle play-toggle--hero"
+          aria-label={`Play ${playlist?.name ?? 'playlist'}`}
+          disabled={songs.length === 0}
+          onClick={() => {
+            controls.playList(songs, 0);
+          }}
+        >
+          <PlayIcon size={26} />
+        </button>
+        {canEdit(user, playlist) && (
+          <>
+            <Link
+              to={editPlaylistHref(playlist.id)}
+              className="icon-button"
+              aria-label={`Edit playlist ${playlist.name}`}
+              title="Edit"
+            >
+              <EditIcon />
+            </Link>
+            <button
+              type="button"
+              className="icon-button icon-button--danger"
+              aria-label={`Delete playlist ${playlist.name}`}
+              title="Delete"
+              onClick={() => {
+                onDelete(playlist);
+              }}
+            >
+              <TrashIcon />
+            </button>
+          </>
+        )}
+      </div>
+    </header>
   );
 }
 
@@ -62,17 +164,16 @@ function PlaylistDetail({ playlistId }: { playlistId: number }) {
   const user = useCurrentUser();
   const playlist = useQuery(playlistQueries.detail(playlistId));
   const songs = useQuery(songQueries.playlist(playlistId));
-  const controls = usePlayerControls();
-  const confirm = useConfirm();
   const alerts = useAlerts();
-  const navigate = useNavigate();
   const removeSong = useRemoveSongFromPlaylist();
-  const deletePlaylist = useDeletePlaylist();
-  const canEdit = (p: Playlist | undefined): boolean => p !== undefined && (p.userId === user.id || isAdmin(user));
+  const reorder = useReorderPlaylist(playlistId);
   const list = songs.data ?? [];
+  const data = playlist.data;
+  const editable = canEdit(user, data);
+  const label = `Songs in ${data?.name ?? 'playlist'}`;
 
   const removeItem = (song: Song): MenuItem[] =>
-    canEdit(playlist.data)
+    editable
       ? [
           {
             label: 'Remove from playlist',
@@ -94,87 +195,57 @@ function PlaylistDetail({ playlistId }: { playlistId: number }) {
         ]
       : [];
 
-  const onDelete = (p: Playlist): void => {
-    confirm({
-      message: UiMessages.confirmDeletePlaylist(p.name),
-      onConfirm: () => {
-        deletePlaylist.mutate(p.id, {
-          onSuccess: () => {
-            void navigate(Paths.playlist);
-          },
-          onError: (error) => {
-            alerts.error(UiMessages.failedToDeletePlaylist, describeError(error));
-          },
-        });
+  const move = (from: number, to: number): void => {
+    const next = [...list];
+    const [moved] = next.splice(from, 1);
+    if (!moved) return;
+    next.splice(to, 0, moved);
+    reorder.mutate(next, {
+      onError: (error) => {
+        alerts.error(UiMessages.failedToReorderPlaylist, describeError(error));
       },
     });
   };
 
-  const data = playlist.data;
+  const emptyState = (
+    <div className="empty-state">
+      <p className="empty-state__title">This playlist is empty</p>
+      <p>
+        Add songs with “Playlist +” in a song&apos;s menu on the <Link to={Paths.songs}>song list</Link>
+        {editable && (
+          <>
+            , or <Link to={editPlaylistHref(playlistId)}>pick songs</Link> in the editor
+          </>
+        )}
+        .
+      </p>
+    </div>
+  );
+
   return (
     <div className="page">
       <Link to={Paths.playlist} className="back-link">
         <ArrowLeftIcon size={18} />
         All playlists
       </Link>
-      <header className="page-header page-header--artist">
-        <Cover src={data?.imgLink ?? null} width={300} className="page-header__art" />
-        <div className="page-header__text">
-          <p className="eyebrow">{data ? `${data.isPublic ? 'Public' : 'Private'} playlist` : 'Playlist'}</p>
-          <h1 className="page-title page-title--hero">{data?.name ?? 'Playlist'}</h1>
-          {data && (
-            <p className="page-header__meta">
-              {data.type ? `${data.type} · ` : ''}
-              {list.length} {list.length === 1 ? 'song' : 'songs'}
-            </p>
-          )}
-        </div>
-        <div className="page-header__actions">
-          <button
-            type="button"
-            className="play-toggle play-toggle--hero"
-            aria-label={`Play ${data?.name ?? 'playlist'}`}
-            disabled={list.length === 0}
-            onClick={() => {
-              controls.playList(list, 0);
-            }}
-          >
-            <PlayIcon size={26} />
-          </button>
-          {data && canEdit(data) && (
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={`Delete playlist ${data.name}`}
-              onClick={() => {
-                onDelete(data);
-              }}
-            >
-              <TrashIcon />
-            </button>
-          )}
-        </div>
-      </header>
-      <SongList
-        songs={list}
-        label={`Songs in ${data?.name ?? 'playlist'}`}
-        status={listStatus(songs)}
-        extraMenuItems={removeItem}
-        onRetry={() => void songs.refetch()}
-        emptyState={
-          <div className="empty-state">
-            <p className="empty-state__title">This playlist is empty</p>
-            <p>
-              Add songs with “Playlist +” in a song&apos;s menu on the <Link to={Paths.songs}>song list</Link>.
-            </p>
-          </div>
-        }
-      />
+      <PlaylistHeader playlist={data} songs={list} />
+      {editable && list.length > 0 ? (
+        <SortableSongList songs={list} label={label} onMove={move} extraMenuItems={removeItem} />
+      ) : (
+        <SongList
+          songs={list}
+          label={label}
+          status={listStatus(songs)}
+          extraMenuItems={removeItem}
+          onRetry={() => void songs.refetch()}
+          emptyState={emptyState}
+        />
+      )}
     </div>
   );
 }
 
-/** `/dashboard/playlist`: the visible playlists; `?id=` shows one playlist with its songs. */
+/** `/dashboard/playlist`: the user's playlists (admins: all); `?id=` opens one with its songs. */
 export function PlaylistPage() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));

@@ -1,5 +1,5 @@
 import type { Playlist } from '@tonearm/contract';
-import { getJson, send, sendForText } from '../../lib/api-client.js';
+import { getJson, send, sendForJson, sendForText } from '../../lib/api-client.js';
 
 /** Own and public playlists (admins: all). */
 export function fetchPlaylists(signal?: AbortSignal): Promise<Playlist[]> {
@@ -31,6 +31,16 @@ export function removeSongFromPlaylist(playlistId: number, songId: number): Prom
 export async function createPlaylist(form: FormData): Promise<Playlist> {
   const response = await send('/api/playlists', 'POST', form);
   return (await response.json()) as Playlist;
+}
+
+/** PUT /api/playlists/updatePlaylist/{id}: the same multipart fields as create; only what is sent changes. */
+export function updatePlaylist(playlistId: number, form: FormData): Promise<Playlist> {
+  return sendForJson<Playlist>(`/api/playlists/updatePlaylist/${playlistId}`, 'PUT', form);
+}
+
+/** PUT /api/playlists/{id}/order: the playlist's song ids, every one exactly once, in the new order. */
+export function reorderPlaylist(playlistId: number, songIds: readonly number[]): Promise<Playlist> {
+  return sendForJson<Playlist>(`/api/playlists/${playlistId}/order`, 'PUT', { songIds });
 }
 
 export async function deletePlaylist(playlistId: number): Promise<void> {

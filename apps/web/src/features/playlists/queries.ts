@@ -5,9 +5,11 @@ import { fetchAdminPlaylists, fetchPlaylist, fetchPlaylists, fetchUserPlaylists 
 
 export const playlistKeys = {
   all: ['playlists'] as const,
-  visible: () => [...playlistKeys.all, 'visible'] as const,
-  admin: () => [...playlistKeys.all, 'admin'] as const,
-  user: (userId: number) => [...playlistKeys.all, 'user', userId] as const,
+  /** Every list of playlists (not the single-playlist details). */
+  lists: () => [...playlistKeys.all, 'list'] as const,
+  visible: () => [...playlistKeys.lists(), 'visible'] as const,
+  admin: () => [...playlistKeys.lists(), 'admin'] as const,
+  user: (userId: number) => [...playlistKeys.lists(), 'user', userId] as const,
   detail: (playlistId: number) => [...playlistKeys.all, 'detail', playlistId] as const,
 };
 

@@ -1,12 +1,14 @@
 import { ClientMessages, type Song } from '@tonearm/contract';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { describeError } from '../../lib/api-client.js';
+import { describeError, isApiError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useAlerts } from '../alerts/useAlerts.js';
+import { canDownload, useAuth } from '../auth/useAuth.js';
 import { useConfirm } from '../confirm/useConfirm.js';
 import { downloadSong } from '../downloaded/download-song.js';
+import { premiumRequiredState } from '../payment/payment-reason.js';
 import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
 import { useDeleteSong } from './mutations.js';
 import { SongFormDialog } from './SongFormDialog.js';
@@ -21,7 +23,9 @@ export function SongActionsProvider({ children }: { children: ReactNode }) {
   const alerts = useAlerts();
   const confirm = useConfirm();
   const navigate = useNavigate();
+  const { user } = useAuth();
   const { mutate: deleteSong } = useDeleteSong();
+  const mayDownload = canDownload(user);
 
   const actions = useMemo<SongActions>(
     () => ({
@@ -50,17 +54,27 @@ export function SongActionsProvider({ children }: { children: ReactNode }) {
         setDialog({ kind: 'playlist', song });
       },
       download: (song) => {
+        // Free accounts are sent to the plans with a word on why, instead of a refusal from the server.
+        const toPayment = (): void => {
+          void navigate(Paths.payment, { state: premiumRequiredState(song.name) });
+        };
+        if (!mayDownload) {
+          toPayment();
+          return;
+        }
         downloadSong(song).then(
           () => {
             alerts.success(UiMessages.downloaded(song.name));
           },
           (error: unknown) => {
-            alerts.error(UiMessages.downloadFailed, describeError(error));
+            // Premium ran out since the user was last checked.
+            if (isApiError(error, 403)) toPayment();
+            else alerts.error(UiMessages.downloadFailed, describeError(error));
           },
         );
       },
     }),
-    [alerts, confirm, deleteSong],
+    [alerts, confirm, deleteSong, mayDownload, navigate],
   );
 
   const close = (): void => {

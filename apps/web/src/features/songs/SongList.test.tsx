@@ -46,11 +46,18 @@ describe('<SongList>', () => {
 
   it('offers Edit and Delete in the menu to administrators only', () => {
     const { unmount } = renderInApp(<SongList songs={songs} label="Songs" />, { user: admin });
-    expect(itemNames(openMenu('Blue in Green'))).toEqual(['Edit', 'Delete', 'Playlist +', 'Download']);
+    expect(itemNames(openMenu('Blue in Green'))).toEqual([
+      'Edit',
+      'Delete',
+      'Playlist +',
+      'Download',
+      'Play next',
+      'Add to queue',
+    ]);
     unmount();
 
     renderInApp(<SongList songs={songs} label="Songs" />, { user: listener });
-    expect(itemNames(openMenu('Blue in Green'))).toEqual(['Playlist +', 'Download']);
+    expect(itemNames(openMenu('Blue in Green'))).toEqual(['Playlist +', 'Download', 'Play next', 'Add to queue']);
   });
 
   it('shows the add-song tile to administrators only', () => {
@@ -94,11 +101,11 @@ describe('song menu keyboard', () => {
     fireEvent.keyDown(menu, { key: 'ArrowDown' });
     expect(document.activeElement?.textContent).toBe('Delete');
     fireEvent.keyDown(menu, { key: 'End' });
-    expect(document.activeElement?.textContent).toBe('Download');
+    expect(document.activeElement?.textContent).toBe('Add to queue');
     fireEvent.keyDown(menu, { key: 'ArrowDown' });
     expect(document.activeElement?.textContent).toBe('Edit');
     fireEvent.keyDown(menu, { key: 'ArrowUp' });
-    expect(document.activeElement?.textContent).toBe('Download');
+    expect(document.activeElement?.textContent).toBe('Add to queue');
 
     fireEvent.keyDown(menu, { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();

@@ -26,6 +26,8 @@ export interface SongListProps {
   /** Offer the admin add-song tile. */
   allowAdd?: boolean;
   extraMenuItems?: (song: Song) => MenuItem[];
+  /** A per-song text shown in place of the genre. */
+  detail?: (song: Song) => string | undefined;
   /** Offered after loading gave up. */
   onRetry?: () => void;
 }
@@ -90,7 +92,17 @@ function AddSongTile({ origin }: { origin: SongActionOrigin | undefined }) {
 
 /** A virtualised song list: only the rows in view (plus a margin) exist in the DOM, so 10 000 songs scroll smoothly. */
 export function SongList(props: SongListProps) {
-  const { songs, label, status = 'ready', origin, emptyState, allowAdd = false, extraMenuItems, onRetry } = props;
+  const {
+    songs,
+    label,
+    status = 'ready',
+    origin,
+    emptyState,
+    allowAdd = false,
+    extraMenuItems,
+    detail,
+    onRetry,
+  } = props;
   const { user } = useAuth();
   const scrollElement = useScrollContainer();
   const [listElement, setListElement] = useState<HTMLDivElement | null>(null);
@@ -134,6 +146,7 @@ export function SongList(props: SongListProps) {
                 origin={origin}
                 extraMenuItems={extraMenuItems}
                 offset={item.start - scrollMargin}
+                detail={detail?.(song)}
               />
             );
           })}

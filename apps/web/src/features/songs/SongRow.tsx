@@ -1,5 +1,5 @@
 import type { Song } from '@tonearm/contract';
-import { memo } from 'react';
+import { memo, type CSSProperties, type ReactNode } from 'react';
 import { formatTime } from '../../lib/format-time.js';
 import { usePlayerState } from '../../player/usePlayer.js';
 import { Cover } from '../../ui/Cover.js';
@@ -19,13 +19,19 @@ export interface SongRowProps {
   extraMenuItems?: ((song: Song) => MenuItem[]) | undefined;
   /** Vertical offset inside a virtual list, in px. */
   offset?: number | undefined;
+  /** Shown in place of the genre (e.g. the stored size on the Downloaded page). */
+  detail?: string | undefined;
+  /** A reorder handle before the position (sortable lists), with the row's drag style. */
+  handle?: ReactNode;
+  style?: CSSProperties | undefined;
 }
 
 /**
  * One song of a list: image, name, artist name, play/pause toggle and the three-dots menu. Memoised: a virtual list
  * re-renders on every scroll frame, and rows that stay in view need not.
  */
-export const SongRow = memo(function SongRow({ song, list, position, origin, extraMenuItems, offset }: SongRowProps) {
+export const SongRow = memo(function SongRow(props: SongRowProps) {
+  const { song, list, position, origin, extraMenuItems, offset, detail, handle, style } = props;
   const isCurrent = usePlayerState((state) => state.current.id === song.id);
   const menuItems = useSongMenuItems(song, origin, extraMenuItems?.(song));
   const seconds = song.durationMs === null ? null : song.durationMs / 1000;
@@ -35,10 +41,12 @@ export const SongRow = memo(function SongRow({ song, list, position, origin, ext
       aria-label={song.name}
       aria-posinset={position}
       aria-setsize={list.length}
-      className="song-row"
+      className={handle ? 'song-row song-row--sortable' : 'song-row'}
       data-current={isCurrent}
-      style={offset === undefined ? undefined : { transform: `translateY(${offset}px)` }}
+      data-sortable-item={handle ? true : undefined}
+      style={style ?? (offset === undefined ? undefined : { transform: `translateY(${offset}px)` })}
     >
+      {handle}
       <span className="song-row__position" aria-hidden="true">
         {position}
       </span>
@@ -48,7 +56,7 @@ export const SongRow = memo(function SongRow({ song, list, position, origin, ext
         <span className="song-row__name">{song.name}</span>
         <span className="song-row__artist">{song.artistName}</span>
       </span>
-      <span className="song-row__genre">{song.genre}</span>
+      <span className="song-row__genre">{detail ?? song.genre}</span>
       <LikeButton song={song} />
       <span className="song-row__duration">{seconds === null ? '' : formatTime(seconds)}</span>
       <MenuButton label={`More options for ${song.name}`} items={menuItems} />

@@ -1,6 +1,15 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, jsonResponse, makeArtist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
+import {
+  errorResponse,
+  jsonResponse,
+  makeArtist,
+  makePlaylist,
+  makeSong,
+  makeUser,
+  textResponse,
+} from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { useCurrentUser } from '../auth/useAuth.js';
@@ -53,20 +62,60 @@ describe('/dashboard/songs', () => {
     ).toEqual(['Feeling Good']);
   });
 
-  it('filters by the search text and the Liked chip', async () => {
-    mockApi({
-      'GET /api/songs': () =>
-        jsonResponse([makeSong(1, { name: 'So What' }), makeSong(2, { name: 'Naima', likeSong: true })]),
+  it('searches songs, artists and playlists as you type, once the typing pauses', async () => {
+    const api = mockApi({
+      'GET /api/songs': () => jsonResponse([makeSong(1, { name: 'So What' })]),
+      'GET /api/search': () =>
+        jsonResponse({
+          songs: [makeSong(5, { name: 'Night Ferry' })],
+          artists: [makeArtist(4, { name: 'Nightjar' })],
+          playlists: [makePlaylist(6, { name: 'Night drive' })],
+        }),
     });
     renderInApp(<SongsPage />, { route: '/dashboard/songs' });
     await flush();
-    fireEvent.change(screen.getByLabelText('Search songs'), { target: { value: 'so wh' } });
+    const box = screen.getByLabelText('Search songs, artists and playlists');
+    fireEvent.change(box, { target: { value: 'n' } });
+    fireEvent.change(box, { target: { value: 'nig' } });
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(api.calls().filter((call) => call.startsWith('GET /api/search'))).toEqual([]);
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
     await flush();
-    expect(screen.getAllByRole('listitem').map((row) => row.getAttribute('aria-label'))).toEqual(['So What']);
-    fireEvent.change(screen.getByLabelText('Search songs'), { target: { value: '' } });
+    expect(api.calls().filter((call) => call.startsWith('GET /api/search'))).toEqual([
+      'GET /api/search?q=nig&limit=20',
+    ]);
+    const songNames = within(screen.getByRole('list', { name: 'Songs' }))
+      .getAllByRole('listitem')
+      .map((row) => row.getAttribute('aria-label'));
+    expect(songNames).toEqual(['Night Ferry']);
+    expect(within(screen.getByRole('list', { name: 'Artists' })).getByRole('link', { name: 'Nightjar' })).toBeTruthy();
+    expect(
+      within(screen.getByRole('list', { name: 'Playlists' }))
+        .getByRole('link', { name: 'Night drive' })
+        .getAttribute('href'),
+    ).toBe('/dashboard/playlist?id=6');
+  });
+
+  it('the Liked chip shows GET /api/songs/liked, filtered by the search box', async () => {
+    const api = mockApi({
+      'GET /api/songs': () => jsonResponse([]),
+      'GET /api/songs/liked': () =>
+        jsonResponse([
+          makeSong(2, { name: 'Naima', likeSong: true }),
+          makeSong(3, { name: 'Blue in Green', likeSong: true }),
+        ]),
+    });
+    renderInApp(<SongsPage />, { route: '/dashboard/songs' });
+    await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Liked' }));
     await flush();
-    expect(screen.getAllByRole('listitem').map((row) => row.getAttribute('aria-label'))).toEqual(['Naima']);
+    expect(screen.getByRole('heading', { level: 1, name: 'Liked songs' })).toBeTruthy();
+    expect(api.calls()).toContain('GET /api/songs/liked?limit=500');
+    const names = () => screen.getAllByRole('listitem').map((row) => row.getAttribute('aria-label'));
+    expect(names()).toEqual(['Naima', 'Blue in Green']);
+    fireEvent.change(screen.getByLabelText('Search songs in Liked'), { target: { value: 'blue' } });
+    await flush();
+    expect(names()).toEqual(['Blue in Green']);
   });
 
   it('after saving a song from an artist’s list, goes to /dashboard/artist', async () => {

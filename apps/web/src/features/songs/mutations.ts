@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Song, SongsDataResponse } from '@tonearm/contract';
+import { usePlayerControls } from '../../player/usePlayer.js';
 import { artistKeys } from '../artists/queries.js';
 import { deleteSong, saveSong, setSongLiked } from './songs.api.js';
 import { songKeys } from './queries.js';
@@ -36,7 +37,8 @@ export function useDeleteSong() {
   });
 }
 
-type CachedSongs = Song[] | SongsDataResponse | undefined;
+/** Every cache under songKeys holds songs: a list, or an object with a `songs` list (song data, search). */
+type CachedSongs = Song[] | SongsDataResponse | { songs: Song[] } | undefined;
 
 function withLike(cached: CachedSongs, songId: number, liked: boolean): CachedSongs {
   const mark = (songs: Song[]): Song[] =>
@@ -46,11 +48,16 @@ function withLike(cached: CachedSongs, songId: number, liked: boolean): CachedSo
   return { ...cached, songs: mark(cached.songs) };
 }
 
-/** Likes update every cached song list at once; a refetch of 10 000 songs per click would be wasteful. */
+/**
+ * Likes update every cached song list and the player's queue at once; a refetch of 10 000 songs per click would be
+ * wasteful. Only the Liked list itself is refetched, so a newly liked song appears there.
+ */
 export function useLikeSong() {
   const queryClient = useQueryClient();
+  const player = usePlayerControls();
   const apply = (songId: number, liked: boolean): void => {
     queryClient.setQueriesData<CachedSongs>({ queryKey: songKeys.all }, (cached) => withLike(cached, songId, liked));
+    player.updateSong(songId, { likeSong: liked });
   };
   return useMutation({
     mutationFn: ({ song, liked }: { song: Song; liked: boolean }) => setSongLiked(song.id, liked),
@@ -59,6 +66,9 @@ export function useLikeSong() {
     },
     onError: (_error, { song, liked }) => {
       apply(song.id, !liked);
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: songKeys.liked() });
     },
   });
 }

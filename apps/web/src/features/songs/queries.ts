@@ -1,8 +1,16 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ClientMessages } from '@tonearm/contract';
 import { queryRetryOptions, songLoadRetryPolicy } from '../../lib/retry-policy.js';
 import { artistKeys } from '../artists/queries.js';
-import { fetchPlaylistSongs, fetchSongData, fetchSongs, type SongFilter } from './songs.api.js';
+import {
+  fetchLikedSongs,
+  fetchPlaylistSongs,
+  fetchSongData,
+  fetchSongs,
+  findSongs,
+  searchCatalogue,
+  type SongFilter,
+} from './songs.api.js';
 
 export const songKeys = {
   all: ['songs'] as const,
@@ -11,7 +19,14 @@ export const songKeys = {
   /** GET /api/songs/data: songs and artists together (premium users and admins). */
   data: () => [...songKeys.all, 'data'] as const,
   playlist: (playlistId: number) => [...songKeys.all, 'playlist', playlistId] as const,
+  liked: () => [...songKeys.all, 'liked'] as const,
+  /** Search answers carry songs (with likeSong), so they live under songKeys and follow like updates. */
+  search: (q: string) => [...songKeys.all, 'search', q] as const,
+  find: (q: string) => [...songKeys.all, 'find', q] as const,
 };
+
+/** Song picker page size. */
+export const FIND_SONGS_LIMIT = 20;
 
 /** SPEC §4 song loading: every 5 s until songs arrive, at most 5 failures, then the red alert. */
 const songLoading = {
@@ -37,6 +52,25 @@ export const songQueries = {
       },
       staleTime: Number.POSITIVE_INFINITY,
       ...songLoading,
+    }),
+  liked: () =>
+    queryOptions({
+      queryKey: songKeys.liked(),
+      queryFn: ({ signal }) => fetchLikedSongs(signal),
+      ...songLoading,
+    }),
+  search: (q: string) =>
+    queryOptions({
+      queryKey: songKeys.search(q),
+      queryFn: ({ signal }) => searchCatalogue(q, signal),
+      placeholderData: keepPreviousData,
+      staleTime: 30_000,
+    }),
+  find: (q: string) =>
+    queryOptions({
+      queryKey: songKeys.find(q),
+      queryFn: ({ signal }) => findSongs(q, FIND_SONGS_LIMIT, signal),
+      placeholderData: keepPreviousData,
     }),
   playlist: (playlistId: number) =>
     queryOptions({

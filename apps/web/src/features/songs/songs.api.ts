@@ -1,6 +1,10 @@
-import type { Song, SongsDataResponse } from '@tonearm/contract';
+import type { SearchResponse, Song, SongsDataResponse } from '@tonearm/contract';
 import { getJson, send, sendForText, withQuery } from '../../lib/api-client.js';
 import { createStableShuffler } from '../../lib/shuffle.js';
+
+/** The server's page limit: the Liked view lists up to this many. */
+export const LIKED_SONGS_LIMIT = 500;
+export const SEARCH_LIMIT = 20;
 
 export interface SongFilter {
   artistId?: number;
@@ -16,6 +20,21 @@ export async function fetchSongs(filter: SongFilter, signal?: AbortSignal): Prom
 export async function fetchSongData(signal?: AbortSignal): Promise<SongsDataResponse> {
   const data = await getJson<SongsDataResponse>('/api/songs/data', signal);
   return { songs: shuffleSongs(data.songs), artists: data.artists };
+}
+
+/** A page of songs in the server's order (no shuffle): the playlist editor's song picker. */
+export function findSongs(q: string, limit: number, signal?: AbortSignal): Promise<Song[]> {
+  return getJson<Song[]>(withQuery('/api/songs', { q: q === '' ? undefined : q, limit }), signal);
+}
+
+/** The caller's liked songs, most recently liked first. */
+export function fetchLikedSongs(signal?: AbortSignal): Promise<Song[]> {
+  return getJson<Song[]>(withQuery('/api/songs/liked', { limit: LIKED_SONGS_LIMIT }), signal);
+}
+
+/** GET /api/search: songs, artists and playlists matching `q`. */
+export function searchCatalogue(q: string, signal?: AbortSignal): Promise<SearchResponse> {
+  return getJson<SearchResponse>(withQuery('/api/search', { q, limit: SEARCH_LIMIT }), signal);
 }
 
 /** Songs of a playlist, in playlist order. */

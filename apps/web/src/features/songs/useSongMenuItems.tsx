@@ -1,13 +1,18 @@
 import { ClientMessages, type Song } from '@tonearm/contract';
-import { DownloadIcon, EditIcon, PlaylistAddIcon, TrashIcon } from '../../ui/icons.js';
+import { usePlayerControls } from '../../player/usePlayer.js';
+import { DownloadIcon, EditIcon, NextIcon, PlaylistAddIcon, QueueIcon, TrashIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
 import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
 import { useSongActions, type SongActionOrigin } from './useSongActions.js';
 
-/** SPEC §2 song menu: Edit and Delete for administrators only, then "Playlist +" and Download for everyone. */
+/**
+ * SPEC §2 song menu: Edit and Delete for administrators only, then "Playlist +" and Download for everyone; the queue
+ * entries (Play next, Add to queue) follow.
+ */
 export function useSongMenuItems(song: Song, origin: SongActionOrigin = {}, extra: MenuItem[] = []): MenuItem[] {
   const user = useCurrentUser();
   const actions = useSongActions();
+  const player = usePlayerControls();
   const adminItems: MenuItem[] = isAdmin(user)
     ? [
         { label: 'Edit', icon: <EditIcon size={18} />, onSelect: () => actions.edit(song, origin) },
@@ -22,6 +27,8 @@ export function useSongMenuItems(song: Song, origin: SongActionOrigin = {}, extr
       onSelect: () => actions.addToPlaylist(song),
     },
     { label: 'Download', icon: <DownloadIcon size={18} />, onSelect: () => actions.download(song) },
+    { label: 'Play next', icon: <NextIcon size={18} />, onSelect: () => player.playNext(song) },
+    { label: 'Add to queue', icon: <QueueIcon size={18} />, onSelect: () => player.addToQueue(song) },
     ...extra,
   ];
 }

@@ -1,20 +1,215 @@
 import { useQuery } from '@tanstack/react-query';
-import type { User } from '@tonearm/contract';
-import { useDeferredValue, useState } from 'react';
+import type { Role, User } from '@tonearm/contract';
+import { useState } from 'react';
+import { Navigate } from 'react-router';
+import { describeError } from '../../lib/api-client.js';
+import { Paths } from '../../lib/paths.js';
+import { describePremium } from '../../lib/premium.js';
 import { UiMessages } from '../../lib/ui-messages.js';
-import { SearchIcon } from '../../ui/icons.js';
+import { useDebouncedValue } from '../../lib/useDebouncedValue.js';
+import { CrownIcon, SearchIcon, SortIcon, TrashIcon } from '../../ui/icons.js';
+import { useAlerts } from '../alerts/useAlerts.js';
 import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
-import { userQueries } from './queries.js';
+import { useConfirm } from '../confirm/useConfirm.js';
+import { Avatar } from '../profile/Avatar.js';
+import { useDeleteUser, useUpdateUser } from './mutations.js';
+import { USERS_PAGE_SIZE, userQueries } from './queries.js';
+import type { UserListParams, UserSortField } from './users.api.js';
 
-function plan(user: User): string {
-  if (!user.premium) return 'Free';
-  return user.premiumUntil ? `Premium until ${new Date(user.premiumUntil).toLocaleDateString()}` : 'Premium';
+interface Column {
+  field: UserSortField;
+  label: string;
 }
 
-function UserTable() {
+const COLUMNS: Column[] = [
+  { field: 'username', label: 'User' },
+  { field: 'email', label: 'Email' },
+  { field: 'role', label: 'Role' },
+  { field: 'premiumUntil', label: 'Plan' },
+];
+
+type Sort = Pick<UserListParams, 'sort' | 'order'>;
+
+function SortHeader({ column, sort, onSort }: { column: Column; sort: Sort; onSort: (next: Sort) => void }) {
+  const active = sort.sort === column.field;
+  const ariaSort = active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none';
+  return (
+    <th scope="col" aria-sort={ariaSort}>
+      <button
+        type="button"
+        className="sort-button"
+        data-active={active}
+        onClick={() => {
+          onSort({ sort: column.field, order: active && sort.order === 'asc' ? 'desc' : 'asc' });
+        }}
+      >
+        {column.label}
+        <SortIcon size={14} />
+      </button>
+    </th>
+  );
+}
+
+function UserRow({ account, me }: { account: User; me: User }) {
+  const update = useUpdateUser();
+  const remove = useDeleteUser();
+  const alerts = useAlerts();
+  const confirm = useConfirm();
+  const self = account.id === me.id;
+  const busy = update.isPending || remove.isPending;
+
+  const change = (changes: { role?: Role; premium?: boolean }, success: string): void => {
+    update.mutate(
+      { userId: account.id, changes },
+      {
+        onSuccess: () => {
+          alerts.success(success);
+        },
+        onError: (error) => {
+          alerts.error(UiMessages.failedToUpdateUser, describeError(error));
+        },
+      },
+    );
+  };
+
+  return (
+    <tr aria-label={account.username}>
+      <th scope="row">
+        <span className="table__user">
+          <Avatar user={account} size="sm" />
+          <span>
+            {account.username}
+            {self && <span className="muted"> (you)</span>}
+          </span>
+        </span>
+      </th>
+      <td>{account.email}</td>
+      <td>
+        <select
+          className="select select--compact"
+          aria-label={`Role of ${account.username}`}
+          value={account.role}
+          disabled={busy || self}
+          title={self ? 'Your own role is changed by another administrator' : undefined}
+          onChange={(event) => {
+            const role = event.target.value === 'ADMIN' ? 'ADMIN' : 'USER';
+            change({ role }, UiMessages.roleChanged(account.username, role));
+          }}
+        >
+          <option value="USER">User</option>
+          <option value="ADMIN">Admin</option>
+        </select>
+      </td>
+      <td>
+        <span className={account.premium ? 'badge badge--accent' : 'badge'}>{describePremium(account)}</span>
+      </td>
+      <td className="table__actions">
+        {account.premium ? (
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            disabled={busy}
+            aria-label={`Revoke premium from ${account.username}`}
+            onClick={() => {
+              change({ premium: false }, UiMessages.premiumRevoked(account.username));
+            }}
+          >
+            Revoke premium
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            disabled={busy}
+            aria-label={`Grant premium to ${account.username}`}
+            onClick={() => {
+              change({ premium: true }, UiMessages.premiumGranted(account.username));
+            }}
+          >
+            <CrownIcon size={16} /> Grant premium
+          </button>
+        )}
+        {!self && (
+          <button
+            type="button"
+            className="icon-button icon-button--danger"
+            disabled={busy}
+            aria-label={`Delete ${account.username}`}
+            onClick={() => {
+              confirm({
+                message: UiMessages.confirmDeleteUser(account.username),
+                onConfirm: () => {
+                  remove.mutate(account.id, {
+                    onSuccess: () => {
+                      alerts.success(UiMessages.userDeleted(account.username));
+                    },
+                    onError: (error) => {
+                      alerts.error(UiMessages.failedToDeleteUser, describeError(error));
+                    },
+                  });
+                },
+              });
+            }}
+          >
+            <TrashIcon size={18} />
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function Pager({ offset, total, onPage }: { offset: number; total: number; onPage: (offset: number) => void }) {
+  const page = Math.floor(offset / USERS_PAGE_SIZE) + 1;
+  const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
+  const first = total === 0 ? 0 : offset + 1;
+  const last = Math.min(total, offset + USERS_PAGE_SIZE);
+  return (
+    <nav className="pager" aria-label="Pages">
+      <span className="pager__summary" aria-live="polite">
+        {first}–{last} of {total} · Page {page} of {pages}
+      </span>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        disabled={page <= 1}
+        onClick={() => {
+          onPage(offset - USERS_PAGE_SIZE);
+        }}
+      >
+        Previous page
+      </button>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        disabled={page >= pages}
+        onClick={() => {
+          onPage(offset + USERS_PAGE_SIZE);
+        }}
+      >
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+function UserTable({ me }: { me: User }) {
   const [text, setText] = useState('');
-  const q = useDeferredValue(text.trim());
-  const users = useQuery(userQueries.list(q));
+  const [sort, setSort] = useState<Sort>({ sort: 'username', order: 'asc' });
+  const [offset, setOffset] = useState(0);
+  const q = useDebouncedValue(text.trim());
+  const [lastQ, setLastQ] = useState(q);
+  // A new search starts at its first page (adjusted while rendering, not in an effect).
+  if (q !== lastQ) {
+    setLastQ(q);
+    setOffset(0);
+  }
+  const params: UserListParams = { q, ...sort, limit: USERS_PAGE_SIZE, offset };
+  const users = useQuery(userQueries.list(params));
+  const data = users.data;
+  // A deletion can leave the last page empty: step back.
+  if (data?.users.length === 0 && offset > 0 && data.total > 0) setOffset(Math.max(0, offset - USERS_PAGE_SIZE));
+
   return (
     <>
       <div className="toolbar">
@@ -33,49 +228,50 @@ function UserTable() {
         </label>
       </div>
       {users.isPending && <p className="muted">Loading users…</p>}
-      {users.data && (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Users ({users.data.total})</caption>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Plan</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.users.map((user) => (
-                <tr key={user.id}>
-                  <th scope="row">
-                    <span className="table__user">
-                      <span className="avatar avatar--sm" aria-hidden="true">
-                        {user.username.slice(0, 1).toUpperCase()}
-                      </span>
-                      {user.username}
-                    </span>
+      {users.isError && !data && <p className="empty-state">{UiMessages.failedToLoadUsers}</p>}
+      {data && (
+        <>
+          <div className="table-wrap" aria-busy={users.isFetching}>
+            <table className="table table--users">
+              <caption className="visually-hidden">Users ({data.total})</caption>
+              <thead>
+                <tr>
+                  {COLUMNS.map((column) => (
+                    <SortHeader
+                      key={column.field}
+                      column={column}
+                      sort={sort}
+                      onSort={(next) => {
+                        setSort(next);
+                        setOffset(0);
+                      }}
+                    />
+                  ))}
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
                   </th>
-                  <td>{user.email}</td>
-                  <td>
-                    <span className={user.role === 'ADMIN' ? 'badge badge--accent' : 'badge'}>
-                      {user.role === 'ADMIN' ? 'Admin' : 'User'}
-                    </span>
-                  </td>
-                  <td>{plan(user)}</td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {data.users.map((account) => (
+                  <UserRow key={account.id} account={account} me={me} />
+                ))}
+              </tbody>
+            </table>
+            {data.users.length === 0 && <p className="table__empty">No users match “{q}”.</p>}
+          </div>
+          <Pager offset={offset} total={data.total} onPage={setOffset} />
+        </>
       )}
     </>
   );
 }
 
-/** `/dashboard/user-list`: administrators see every account. */
+/** `/dashboard/user-list`: administrators search, sort and page through every account and manage it. */
 export function UserListPage() {
   const user = useCurrentUser();
+  // Others are sent home: the navigation never offers this page to them.
+  if (!isAdmin(user)) return <Navigate to={Paths.dashboard} replace />;
   return (
     <div className="page">
       <header className="page-header">
@@ -84,7 +280,7 @@ export function UserListPage() {
           <h1 className="page-title">Users</h1>
         </div>
       </header>
-      {isAdmin(user) ? <UserTable /> : <p className="empty-state">{UiMessages.adminOnly}</p>}
+      <UserTable me={user} />
     </div>
   );
 }

@@ -1,0 +1,257 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { ErrorCodes, ServerMessages, THUMBNAIL_WIDTHS, type ErrorCode, type ThumbnailWidth } from '@tonearm/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { generateRequestId } from '../../logger.js';
+import { errorBody } from '../../plugins/error-handler.js';
+import type { BlobKind, BlobStat, BlobStore } from '../../storage/blob-store.js';
+import { sessionTokenOf } from '../auth/auth.plugin.js';
+import type { SessionStore } from '../auth/session-store.js';
+import { answerBlob, AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, type BlobHeaders } from './blob-response.js';
+import { BufferPool, PUMP_CHUNK_BYTES, pumpFile } from './file-pump.js';
+import { OpenFiles } from './open-files.js';
+import { ImageMessages, mimeForKey } from './media.formats.js';
+import { imageKeyFor } from './media.service.js';
+
+/** A node:http request listener that answers some requests itself: true when it took the request. */
+export type RawHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export interface MediaHandler {
+  handle: RawHandler;
+  /** Closes the files it keeps open (once their readers are done); call when the app closes. */
+  close(): void;
+}
+
+export interface MediaHandlerOptions {
+  store: BlobStore;
+  /** The app's session store: the same cache, so a logout in this process takes effect here at once. */
+  sessions: Pick<SessionStore, 'resolveUserId'>;
+  /** Headers every response of the app carries (helmet's, see plugins/security.ts). */
+  securityHeaders: Readonly<Record<string, string>>;
+  log: FastifyBaseLogger;
+  /** While the app shuts down, requests are left to Fastify, which answers 503. */
+  isClosing?: () => boolean;
+  /** How long an open blob file is reused (OpenFiles); 10 s by default. */
+  openFileTtlMs?: number;
+}
+
+interface MediaRequest {
+  kind: BlobKind;
+  /** The URL segment after the prefix, still percent-encoded. */
+  segment: string;
+  query: string;
+}
+
+const AUDIO_PREFIX = '/media/audio/';
+const IMAGE_PREFIX = '/media/images/';
+/** Free read buffers kept between requests (at most 16 MiB); more concurrent streams allocate and drop their own. */
+const POOLED_BUFFERS = 64;
+/** Blob files kept open at once (see OpenFiles). */
+const OPEN_FILES_MAX = 256;
+
+class MediaError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * `GET|HEAD /media/audio/:key` (session required) and `GET|HEAD /media/images/:key?w=64|300|640` (public), answered
+ * straight on node:http before Fastify's router (DESIGN §6: audio bytes are the hot path). Per request: the session
+ * cookie and the cached session check (audio only), the cached stat of the blob, answerBlob (the semantics the
+ * download route shares: ETag, 304, If-Range, 206/416, HEAD), then the bytes from a shared open file through pooled
+ * 256 KiB buffers (open-files.ts, file-pump.ts), stopping as soon as the client goes away. Errors are the app's JSON
+ * errors: 401 without a session (before the key is looked at), 404 for an unknown or invalid key, 400 for a bad `w`.
+ * Anything else (other paths, other methods) is left to Fastify. Successful requests are logged at debug level only:
+ * at info, two log lines per range request cost measurable throughput; failures are logged as errors.
+ */
+export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
+  const { store, sessions, securityHeaders, log } = options;
+  const buffers = new BufferPool(PUMP_CHUNK_BYTES, POOLED_BUFFERS);
+  const files = new OpenFiles(OPEN_FILES_MAX, options.openFileTtlMs);
+
+  function respond(response: ServerResponse, requestId: string, status: number, headers: BlobHeaders): void {
+    response.writeHead(status, { ...securityHeaders, ...headers, 'x-request-id': requestId });
+  }
+
+  function sendError(response: ServerResponse, requestId: string, error: MediaError): void {
+    const body = JSON.stringify(errorBody(error.code, error.message, error.field));
+    respond(response, requestId, error.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
+    response.end(body);
+  }
+
+  function fail(request: IncomingMessage, response: ServerResponse, requestId: string, error: unknown): void {
+    if (error instanceof MediaError) {
+      sendError(response, requestId, error);
+      return;
+    }
+    log.error({ err: error, reqId: requestId, url: request.url }, 'media request failed');
+    if (response.headersSent) response.destroy();
+    else sendError(response, requestId, new MediaError(500, ErrorCodes.internal, ServerMessages.internalError));
+  }
+
+  async function serve(request: IncomingMessage, response: ServerResponse, media: MediaRequest, requestId: string) {
+    const blobKey = media.kind === 'audio' ? await audioKeyOf(request, media) : imageKeyOf(media);
+    const stat = blobKey === null ? null : await store.statCached(media.kind, blobKey);
+    if (blobKey === null || stat === null) throw new MediaError(404, ErrorCodes.notFound, ServerMessages.notFound);
+
+    const answer = answerBlob(request.method ?? 'GET', request.headers, {
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      mime: mimeForKey(blobKey),
+      etag: `"${blobKey}"`,
+      cacheControl: media.kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL,
+    });
+    if (answer.body === null) {
+      respond(response, requestId, answer.status, answer.headers);
+      response.end();
+    } else if ('json' in answer.body) {
+      const body = JSON.stringify(answer.body.json);
+      respond(response, requestId, answer.status, {
+        ...answer.headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
+      response.end(body);
+    } else {
+      streamBlob(request, response, requestId, { kind: media.kind, key: blobKey, stat, range: answer.body }, () => {
+        respond(response, requestId, answer.status, answer.headers);
+      });
+    }
+  }
+
+  async function audioKeyOf(request: IncomingMessage, media: MediaRequest): Promise<string | null> {
+    const token = sessionTokenOf(request.headers.cookie);
+    const userId = token === undefined ? null : await sessions.resolveUserId(token);
+    if (userId === null) throw new MediaError(401, ErrorCodes.unauthorized, ServerMessages.notAuthenticated);
+    return decodeSegment(media.segment);
+  }
+
+  /**
+   * Opens the file (or reuses it, see OpenFiles) before the status line is written, so a blob deleted by another
+   * process since it was cached is still an honest 404 (and is forgotten), not a 200 that breaks off.
+   */
+  function streamBlob(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    blob: { kind: BlobKind; key: string; stat: BlobStat; range: { start: number; end: number } },
+    writeHead: () => void,
+  ): void {
+    const { kind, key, range } = blob;
+    const path = store.localPath(kind, key);
+    if (path === null) {
+      writeHead();
+      send(request, response, requestId, store.openRead(kind, key, range));
+      return;
+    }
+    files.acquire(
+      path,
+      blob.stat,
+      (file) => {
+        writeHead();
+        pumpFile(file.fd, response, range, buffers, (error) => {
+          files.release(file);
+          if (error) streamFailed(request, response, requestId, error);
+        });
+      },
+      (error) => {
+        if (error.code === 'ENOENT') store.forget(kind, key);
+        fail(request, response, requestId, notFoundOr(error));
+      },
+    );
+  }
+
+  /** The headers are out: all that can be done is to log and cut the response off, so the client sees it broke. */
+  function streamFailed(request: IncomingMessage, response: ServerResponse, requestId: string, error: Error): void {
+    log.error({ err: error, reqId: requestId, url: request.url }, 'media stream failed');
+    response.destroy(error);
+  }
+
+  /** A remote store's stream: piped, closed when the client goes away, cut off when it fails. */
+  function send(request: IncomingMessage, response: ServerResponse, requestId: string, file: Readable): void {
+    file.on('error', (error) => {
+      streamFailed(request, response, requestId, error);
+    });
+    response.once('close', () => file.destroy());
+    file.pipe(response);
+  }
+
+  const handle: RawHandler = (request, response) => {
+    const url = request.url;
+    if (!url?.startsWith('/media/')) return false;
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const media = matchMediaUrl(url);
+    if (media === null || options.isClosing?.() === true) return false;
+    const requestId = generateRequestId();
+    const started = log.level === 'debug' || log.level === 'trace' ? performance.now() : 0;
+    if (started !== 0) {
+      response.once('finish', () => {
+        log.debug(
+          { reqId: requestId, method: request.method, url, statusCode: response.statusCode },
+          `media request completed in ${(performance.now() - started).toFixed(1)} ms`,
+        );
+      });
+    }
+    serve(request, response, media, requestId).catch((error: unknown) => {
+      fail(request, response, requestId, error);
+    });
+    return true;
+  };
+  return {
+    handle,
+    close: () => {
+      files.closeAll();
+    },
+  };
+}
+
+/** `/media/audio/<key>` or `/media/images/<key>`, optionally with a trailing slash (Fastify's ignoreTrailingSlash). */
+function matchMediaUrl(url: string): MediaRequest | null {
+  const kind: BlobKind | null = url.startsWith(AUDIO_PREFIX) ? 'audio' : url.startsWith(IMAGE_PREFIX) ? 'image' : null;
+  if (kind === null) return null;
+  const rest = url.slice(kind === 'audio' ? AUDIO_PREFIX.length : IMAGE_PREFIX.length);
+  const queryAt = rest.indexOf('?');
+  let segment = queryAt === -1 ? rest : rest.slice(0, queryAt);
+  if (segment.endsWith('/')) segment = segment.slice(0, -1);
+  if (segment === '' || segment.includes('/')) return null;
+  return { kind, segment, query: queryAt === -1 ? '' : rest.slice(queryAt + 1) };
+}
+
+/** The key as the router would decode it; a malformed escape names no blob. */
+function decodeSegment(segment: string): string | null {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** The thumbnail's blob key for `?w=` (one of the thumbnail widths; none means the default), or null. */
+function imageKeyOf(media: MediaRequest): string | null {
+  const width = parseWidth(media.query);
+  const key = decodeSegment(media.segment);
+  return key === null ? null : imageKeyFor(key, width);
+}
+
+function parseWidth(query: string): ThumbnailWidth | undefined {
+  if (query === '') return undefined;
+  const values = new URLSearchParams(query).getAll('w');
+  if (values.length === 0) return undefined;
+  const width = values.length === 1 ? THUMBNAIL_WIDTHS.find((candidate) => String(candidate) === values[0]) : undefined;
+  if (width === undefined) throw new MediaError(400, ErrorCodes.validation, ImageMessages.badWidth, 'w');
+  return width;
+}
+
+function notFoundOr(error: NodeJS.ErrnoException): Error {
+  return error.code === 'ENOENT' ? new MediaError(404, ErrorCodes.notFound, ServerMessages.notFound) : error;
+}

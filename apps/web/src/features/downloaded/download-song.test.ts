@@ -1,0 +1,54 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../lib/api-client.js';
+import { readDownloadedSongs } from '../../lib/downloaded-songs.js';
+import { cachedAudioSize, OFFLINE_AUDIO_CACHE } from '../../lib/offline-audio.js';
+import { installFakeCaches } from '../../test/fake-caches.js';
+import { errorResponse, makeSong } from '../../test/fixtures.js';
+import { mockApi } from '../../test/mock-api.js';
+import { downloadSong, removeDownload } from './download-song.js';
+
+const song = makeSong(5, { name: 'Night Ferry', link: '/media/audio/abc.wav', imgLink: '/media/images/c.jpg' });
+
+describe('downloads (no service worker: the page stores the audio itself)', () => {
+  let caches: ReturnType<typeof installFakeCaches>;
+  beforeEach(() => {
+    caches = installFakeCaches();
+  });
+
+  it('fetches the download endpoint into Cache Storage under the song URL, with its cover, and lists the song', async () => {
+    const api = mockApi({
+      'GET /api/songs/5/download': () =>
+        new Response(new Uint8Array(1234), { headers: { 'Content-Type': 'audio/wav' } }),
+      'GET /media/images/c.jpg': () => new Response(new Uint8Array(10), { headers: { 'Content-Type': 'image/jpeg' } }),
+    });
+    await expect(downloadSong(song)).resolves.toBe(1234);
+    expect(api.calls()).toEqual(['GET /api/songs/5/download', 'GET /media/images/c.jpg?w=64']);
+    expect(caches.urls(OFFLINE_AUDIO_CACHE)).toEqual([
+      'http://localhost/media/audio/abc.wav',
+      'http://localhost/media/images/c.jpg?w=64',
+    ]);
+    expect(await cachedAudioSize(song.link)).toBe(1234);
+    expect(readDownloadedSongs().map((entry) => entry.id)).toEqual([5]);
+  });
+
+  it('removal by id deletes the stored audio and cover too', async () => {
+    mockApi({
+      'GET /api/songs/5/download': () => new Response(new Uint8Array(10)),
+      'GET /media/images/c.jpg': () => new Response(new Uint8Array(1)),
+    });
+    await downloadSong(song);
+    await removeDownload(song);
+    expect(caches.urls(OFFLINE_AUDIO_CACHE)).toEqual([]);
+    expect(readDownloadedSongs()).toEqual([]);
+    expect(await cachedAudioSize(song.link)).toBeNull();
+  });
+
+  it('a free account gets the server refusal and nothing is stored', async () => {
+    mockApi({ 'GET /api/songs/5/download': () => errorResponse(403, 'forbidden', 'Downloads are a Premium feature.') });
+    const error: unknown = await downloadSong(song).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 403 });
+    expect(caches.urls(OFFLINE_AUDIO_CACHE)).toEqual([]);
+    expect(readDownloadedSongs()).toEqual([]);
+  });
+});

@@ -1,0 +1,112 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import type { Order } from '@tonearm/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { errorResponse, jsonResponse, makeUser } from '../../test/fixtures.js';
+import { mockApi } from '../../test/mock-api.js';
+import { renderInApp } from '../../test/render.js';
+import { premiumRequiredState } from './payment-reason.js';
+import { PaymentPage } from './PaymentPage.js';
+
+const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
+const plans = [
+  { id: 'monthly', name: 'Premium monthly', amountCents: 499, currency: 'EUR', periodDays: 30 },
+  { id: 'yearly', name: 'Premium yearly', amountCents: 4990, currency: 'EUR', periodDays: 365 },
+];
+const order: Order = {
+  id: 9,
+  plan: 'monthly',
+  amountCents: 499,
+  currency: 'EUR',
+  provider: 'demo',
+  status: 'pending',
+  createdAt: '2030-01-01T00:00:00.000Z',
+  paidAt: null,
+};
+const upgraded = makeUser({ premium: true, premiumUntil: '2031-02-03T12:00:00.000Z' });
+
+function fillCard(number: string) {
+  const form = screen.getByRole('form', { name: 'Pay with a test card' });
+  fireEvent.change(within(form).getByLabelText('Card number'), { target: { value: number } });
+  fireEvent.change(within(form).getByLabelText('Expiry (MM/YY)'), { target: { value: '12/39' } });
+  fireEvent.change(within(form).getByLabelText('CVC'), { target: { value: '123' } });
+  fireEvent.click(within(form).getByRole('button', { name: 'Pay now' }));
+}
+
+describe('/dashboard/payment', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('explains why a download led here, then pays with the demo card and shows premium at once', async () => {
+    const api = mockApi({
+      'GET /api/payment/plans': () => jsonResponse(plans),
+      'GET /api/payment/orders': () => jsonResponse([]),
+      'POST /api/payment/checkout': () => jsonResponse({ order, redirectUrl: null }),
+      'POST /api/payment/demo/9/pay': () =>
+        jsonResponse({ order: { ...order, status: 'paid', paidAt: order.createdAt }, user: upgraded }),
+    });
+    const view = renderInApp(<PaymentPage />, {
+      route: { pathname: '/dashboard/payment', state: premiumRequiredState('Night Ferry') },
+    });
+    await flush();
+    expect(screen.getByRole('note').textContent).toContain('Downloading “Night Ferry” needs Premium.');
+    expect(screen.getByTestId('premium-status').textContent).toBe('You are on the free plan.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Choose Premium monthly' }));
+    await flush();
+    expect(await api.requests('POST /api/payment/checkout')[0]?.json()).toEqual({ plan: 'monthly' });
+    fillCard('4242 4242 4242 4242');
+    await flush();
+    expect(await api.requests('POST /api/payment/demo/9/pay')[0]?.json()).toEqual({
+      cardNumber: '4242424242424242',
+      expiry: '12/39',
+      cvc: '123',
+    });
+    expect(view.auth.replaceUser).toHaveBeenCalledWith(upgraded);
+    const result = screen.getByRole('region', { name: 'Payment result' });
+    expect(result.textContent).toContain('Payment received');
+    expect(result.textContent).toMatch(/Premium until .*2031/);
+    expect(screen.queryByRole('form', { name: 'Pay with a test card' })).toBeNull();
+  });
+
+  it('shows a declined payment as the result and keeps the user on the free plan', async () => {
+    mockApi({
+      'GET /api/payment/plans': () => jsonResponse(plans),
+      'GET /api/payment/orders': () => jsonResponse([]),
+      'POST /api/payment/checkout': () => jsonResponse({ order, redirectUrl: null }),
+      'POST /api/payment/demo/9/pay': () =>
+        errorResponse(402, 'payment-declined', 'Your card was declined. No payment was taken.'),
+    });
+    const view = renderInApp(<PaymentPage />, { route: '/dashboard/payment' });
+    await flush();
+    expect(screen.queryByRole('note')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Choose Premium monthly' }));
+    await flush();
+    fillCard('4000000000000002');
+    await flush();
+    const result = screen.getByRole('region', { name: 'Payment result' });
+    expect(result.textContent).toContain('Payment failed');
+    expect(result.textContent).toContain('Your card was declined. No payment was taken.');
+    expect(view.auth.replaceUser).not.toHaveBeenCalled();
+    expect(view.alertMessages()).toEqual(['Payment failed']);
+  });
+
+  it('checks the card fields before sending anything', async () => {
+    const api = mockApi({
+      'GET /api/payment/plans': () => jsonResponse(plans),
+      'GET /api/payment/orders': () => jsonResponse([]),
+      'POST /api/payment/checkout': () => jsonResponse({ order, redirectUrl: null }),
+    });
+    renderInApp(<PaymentPage />, { route: '/dashboard/payment' });
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Choose Premium yearly' }));
+    await flush();
+    fillCard('12');
+    await flush();
+    expect(screen.getByText('Enter a valid card number')).toBeTruthy();
+    expect(api.requests('POST /api/payment/demo/9/pay')).toHaveLength(0);
+  });
+});

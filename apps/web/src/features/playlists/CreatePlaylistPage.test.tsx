@@ -1,0 +1,111 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
+import { jsonResponse, makePlaylist, makeSong } from '../../test/fixtures.js';
+import { mockApi } from '../../test/mock-api.js';
+import { renderInApp } from '../../test/render.js';
+import { CreatePlaylistPage } from './CreatePlaylistPage.js';
+
+const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
+const catalogue = [
+  makeSong(1, { name: 'So What' }),
+  makeSong(2, { name: 'Naima' }),
+  makeSong(3, { name: 'Giant Steps' }),
+];
+
+describe('/dashboard/create-playlist', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('creates a playlist with name, type, visibility and songs picked with search, in the chosen order', async () => {
+    const api = mockApi({
+      'GET /api/songs': (request) =>
+        jsonResponse(new URL(request.url).searchParams.get('q') === 'nai' ? [catalogue[1]] : catalogue),
+      'POST /api/playlists': () => jsonResponse(makePlaylist(12, { name: 'Late night' }), 201),
+    });
+    renderInApp(<CreatePlaylistPage />, {
+      route: '/dashboard/create-playlist',
+      routes: { '/dashboard/playlist': <p>Playlist page</p> },
+    });
+    await flush();
+    expect(api.calls()).toEqual(['GET /api/songs?limit=20']);
+    const form = screen.getByRole('form', { name: 'Create playlist' });
+    fireEvent.change(within(form).getByLabelText(/^Name/), { target: { value: 'Late night' } });
+    fireEvent.change(within(form).getByLabelText(/^Type/), { target: { value: 'Chill' } });
+    fireEvent.click(within(form).getByRole('checkbox', { name: /^Public/ }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add Giant Steps' }));
+    fireEvent.change(screen.getByLabelText('Find songs'), { target: { value: 'nai' } });
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
+    await flush();
+    expect(api.calls()).toContain('GET /api/songs?q=nai&limit=20');
+    fireEvent.click(
+      within(screen.getByRole('list', { name: 'Search results' })).getByRole('button', { name: 'Add Naima' }),
+    );
+    const picked = screen.getByRole('list', { name: 'Songs in this playlist' });
+    fireEvent.click(within(picked).getByRole('button', { name: 'Move Naima up' }));
+    expect(
+      within(picked)
+        .getAllByRole('listitem')
+        .map((item) => item.getAttribute('aria-label')),
+    ).toEqual(['Naima', 'Giant Steps']);
+
+    fireEvent.click(within(form).getByRole('button', { name: 'Create playlist' }));
+    await flush();
+    const body = await api.requests('POST /api/playlists')[0]?.formData();
+    expect(Object.fromEntries(body?.entries() ?? [])).toEqual({
+      name: 'Late night',
+      type: 'Chill',
+      isPublic: 'true',
+      songs: '[2,3]',
+    });
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard/playlist');
+  });
+
+  it('requires a name and sends nothing without one', async () => {
+    const api = mockApi({ 'GET /api/songs': () => jsonResponse(catalogue) });
+    renderInApp(<CreatePlaylistPage />, { route: '/dashboard/create-playlist' });
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Create playlist' }));
+    await flush();
+    expect(screen.getByText('Name is required')).toBeTruthy();
+    expect(api.requests('POST /api/playlists')).toHaveLength(0);
+  });
+
+  it('edits an existing playlist: prefilled, and saved with PUT /api/playlists/updatePlaylist/{id}', async () => {
+    const api = mockApi({
+      'GET /api/playlists/5': () =>
+        jsonResponse(makePlaylist(5, { name: 'Road trip', type: 'Driving', isPublic: true, songIds: [1, 3] })),
+      'GET /api/songs/playlistId/5': () => jsonResponse([catalogue[0], catalogue[2]]),
+      'GET /api/songs': () => jsonResponse(catalogue),
+      'PUT /api/playlists/updatePlaylist/5': () => jsonResponse(makePlaylist(5, { name: 'Road trip 2' })),
+    });
+    const view = renderInApp(<CreatePlaylistPage />, {
+      route: '/dashboard/create-playlist?edit=5',
+      routes: { '/dashboard/playlist': <p>Playlist page</p> },
+    });
+    await flush();
+    await flush();
+    expect(screen.getByRole('heading', { level: 1, name: 'Edit playlist' })).toBeTruthy();
+    const form = screen.getByRole('form', { name: 'Edit playlist' });
+    expect(within(form).getByLabelText<HTMLInputElement>(/^Name/).value).toBe('Road trip');
+    expect(within(form).getByRole<HTMLInputElement>('checkbox', { name: /^Public/ }).checked).toBe(true);
+    const picked = screen.getByRole('list', { name: 'Songs in this playlist' });
+    fireEvent.click(within(picked).getByRole('button', { name: 'Remove So What' }));
+    fireEvent.change(within(form).getByLabelText(/^Name/), { target: { value: 'Road trip 2' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+    await flush();
+    const body = await api.requests('PUT /api/playlists/updatePlaylist/5')[0]?.formData();
+    expect(Object.fromEntries(body?.entries() ?? [])).toEqual({
+      name: 'Road trip 2',
+      type: 'Driving',
+      isPublic: 'true',
+      songs: '[3]',
+    });
+    expect(view.alertMessages()).toEqual(['Playlist “Road trip 2” saved']);
+  });
+});

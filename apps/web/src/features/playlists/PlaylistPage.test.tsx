@@ -1,0 +1,119 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { errorResponse, jsonResponse, makePlaylist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
+import { mockApi } from '../../test/mock-api.js';
+import { renderInApp } from '../../test/render.js';
+import { PlaylistPage } from './PlaylistPage.js';
+
+const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
+const owner = makeUser({ id: 7 });
+const songs = [
+  makeSong(1, { name: 'So What' }),
+  makeSong(2, { name: 'Naima' }),
+  makeSong(3, { name: 'Blue in Green' }),
+];
+const playlist = makePlaylist(4, { name: 'Road trip', userId: 7, songIds: [1, 2, 3] });
+
+function playlistApi(overrides: Parameters<typeof mockApi>[0] = {}) {
+  return mockApi({
+    'GET /api/playlists/4': () => jsonResponse(playlist),
+    'GET /api/songs/playlistId/4': () => jsonResponse(songs),
+    'PUT /api/playlists/4/order': async (request) => {
+      const { songIds } = (await request.clone().json()) as { songIds: number[] };
+      return jsonResponse({ ...playlist, songIds });
+    },
+    ...overrides,
+  });
+}
+
+const order = () =>
+  within(screen.getByRole('list', { name: 'Songs in Road trip' }))
+    .getAllByRole('listitem')
+    .map((row) => row.getAttribute('aria-label'));
+
+describe('/dashboard/playlist', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('lists the user’s own playlists apart from public ones of others', async () => {
+    mockApi({
+      'GET /api/playlists': () =>
+        jsonResponse([makePlaylist(1, { name: 'Mine', userId: 7 }), makePlaylist(2, { name: 'Shared', userId: 9 })]),
+    });
+    renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist' });
+    await flush();
+    expect(within(screen.getByRole('list', { name: 'Playlists' })).getByRole('link', { name: 'Mine' })).toBeTruthy();
+    expect(
+      within(screen.getByRole('list', { name: 'Public playlists' })).getByRole('link', { name: 'Shared' }),
+    ).toBeTruthy();
+  });
+
+  it('lets the owner reorder with the keyboard: the list moves at once and PUT /order gets the new order', async () => {
+    const api = playlistApi();
+    renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
+    await flush();
+    expect(order()).toEqual(['So What', 'Naima', 'Blue in Green']);
+    const handle = screen.getByRole('button', { name: 'Reorder So What' });
+    handle.focus();
+    fireEvent.keyDown(handle, { key: 'ArrowDown' });
+    await flush();
+    expect(order()).toEqual(['Naima', 'So What', 'Blue in Green']);
+    expect(await api.requests('PUT /api/playlists/4/order')[0]?.json()).toEqual({ songIds: [2, 1, 3] });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reorder So What' }));
+    expect(screen.getByText('So What moved to position 2 of 3')).toBeTruthy();
+  });
+
+  it('puts the order back and says so when the server refuses it', async () => {
+    playlistApi({ 'PUT /api/playlists/4/order': () => errorResponse(409, 'conflict', 'The playlist changed') });
+    const view = renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'More options for Blue in Green' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Move up' }));
+    await flush();
+    expect(order()).toEqual(['So What', 'Naima', 'Blue in Green']);
+    expect(view.alertMessages()).toEqual(['Failed to reorder playlist']);
+  });
+
+  it('plays all, removes a song, and deletes the playlist only after confirming', async () => {
+    const api = playlistApi({
+      'DELETE /api/playlists/4/songs/2': () => textResponse('Song removed from playlist'),
+      'DELETE /api/playlists/4': () => textResponse('Playlist deleted'),
+    });
+    const view = renderInApp(<PlaylistPage />, {
+      user: owner,
+      route: '/dashboard/playlist?id=4',
+    });
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Play Road trip' }));
+    expect(view.player.store.getState().current.name).toBe('So What');
+    expect(screen.getByRole('link', { name: 'Edit playlist Road trip' }).getAttribute('href')).toBe(
+      '/dashboard/create-playlist?edit=4',
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: 'More options for Naima' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Remove from playlist' }));
+    await flush();
+    expect(api.requests('DELETE /api/playlists/4/songs/2')).toHaveLength(1);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete playlist Road trip' }));
+    expect(api.requests('DELETE /api/playlists/4')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await flush();
+    expect(api.requests('DELETE /api/playlists/4')).toHaveLength(1);
+    expect(view.alertMessages()).toContain('Playlist “Road trip” deleted');
+  });
+
+  it('shows someone else’s public playlist without reorder handles, edit or delete', async () => {
+    playlistApi();
+    renderInApp(<PlaylistPage />, { user: makeUser({ id: 8 }), route: '/dashboard/playlist?id=4' });
+    await flush();
+    expect(order()).toEqual(['So What', 'Naima', 'Blue in Green']);
+    expect(screen.queryByRole('button', { name: /^Reorder/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /^Edit playlist/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Delete playlist/ })).toBeNull();
+  });
+});

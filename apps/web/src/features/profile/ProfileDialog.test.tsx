@@ -1,0 +1,118 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { errorResponse, jsonResponse, makeUser } from '../../test/fixtures.js';
+import { mockApi } from '../../test/mock-api.js';
+import { renderInApp } from '../../test/render.js';
+import { ProfileDialog } from './ProfileDialog.js';
+
+const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
+const ada = makeUser({ id: 7, username: 'ada', email: 'ada@example.com' });
+
+function renderProfile(routes: Parameters<typeof mockApi>[0], user = ada) {
+  const api = mockApi(routes);
+  const onClose = vi.fn();
+  const view = renderInApp(<ProfileDialog onClose={onClose} />, { user });
+  return { ...view, api, onClose, dialog: screen.getByRole('dialog', { name: 'Your profile' }) };
+}
+
+describe('profile', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('uploads a photo as multipart `image`', async () => {
+    const withPhoto = { ...ada, image: '/media/images/p.webp' };
+    const { api, auth, dialog, alertMessages } = renderProfile({
+      'PUT /api/users/7/update-photo': () => jsonResponse(withPhoto),
+    });
+    expect(within(dialog).queryByRole('button', { name: 'Remove photo' })).toBeNull();
+    const file = new File(['png'], 'me.png', { type: 'image/png' });
+    fireEvent.change(within(dialog).getByLabelText('Profile photo'), { target: { files: [file] } });
+    await flush();
+    const form = await api.requests('PUT /api/users/7/update-photo')[0]?.formData();
+    expect(form?.has('image')).toBe(true);
+    expect(auth.replaceUser).toHaveBeenCalledWith(withPhoto);
+    expect(alertMessages()).toEqual(['Profile photo updated']);
+  });
+
+  it('removes the photo with DELETE /api/users/{id}/remove-photo', async () => {
+    const withPhoto = { ...ada, image: '/media/images/p.webp' };
+    const { api, auth, dialog } = renderProfile(
+      { 'DELETE /api/users/7/remove-photo': () => jsonResponse(ada) },
+      withPhoto,
+    );
+    expect(dialog.querySelector('img.avatar--photo')?.getAttribute('src')).toBe('/media/images/p.webp?w=300');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove photo' }));
+    await flush();
+    expect(api.requests('DELETE /api/users/7/remove-photo')).toHaveLength(1);
+    expect(auth.replaceUser).toHaveBeenCalledWith(ada);
+  });
+
+  it('saves only the changed account details, checked with the contract first', async () => {
+    const { api, auth, dialog, alertMessages } = renderProfile({
+      'PUT /api/users/7': async (request) => jsonResponse({ ...ada, ...((await request.clone().json()) as object) }),
+    });
+    const details = within(dialog).getByRole('form', { name: 'Account details' });
+    expect(within(details).getByRole<HTMLButtonElement>('button', { name: 'Save changes' }).disabled).toBe(true);
+    fireEvent.change(within(details).getByLabelText('Username'), { target: { value: 'a' } });
+    fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
+    expect(within(details).getByText('Username must be at least 3 characters')).toBeTruthy();
+    expect(api.requests('PUT /api/users/7')).toHaveLength(0);
+
+    fireEvent.change(within(details).getByLabelText('Username'), { target: { value: 'ada_l' } });
+    fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
+    await flush();
+    expect(await api.requests('PUT /api/users/7')[0]?.json()).toEqual({ username: 'ada_l' });
+    expect(auth.replaceUser).toHaveBeenCalledWith({ ...ada, username: 'ada_l' });
+    expect(alertMessages()).toEqual(['Profile updated']);
+  });
+
+  it('changes the password with the current one, and shows the server’s refusal under its field', async () => {
+    const { api, dialog } = renderProfile({
+      'PUT /api/users/7': () =>
+        jsonResponse(
+          { error: { code: 'bad-request', message: 'Current password is incorrect', field: 'currentPassword' } },
+          400,
+        ),
+    });
+    const form = within(dialog).getByRole('form', { name: 'Change password' });
+    fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'wrong-one' } });
+    fireEvent.change(within(form).getByLabelText('New password'), { target: { value: 'a-new-secret' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Change password' }));
+    await flush();
+    expect(await api.requests('PUT /api/users/7')[0]?.json()).toEqual({
+      currentPassword: 'wrong-one',
+      password: 'a-new-secret',
+    });
+    expect(within(form).getByText('Current password is incorrect')).toBeTruthy();
+  });
+
+  it('deletes the account only after confirming, then logs out', async () => {
+    const { api, auth, dialog } = renderProfile({
+      'DELETE /api/users/7': () => new Response(null, { status: 204 }),
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(api.requests('DELETE /api/users/7')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await flush();
+    expect(api.requests('DELETE /api/users/7')).toHaveLength(1);
+    expect(auth.logout).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports a failed deletion (e.g. the last administrator) and stays signed in', async () => {
+    const { auth, dialog, alertMessages } = renderProfile({
+      'DELETE /api/users/7': () =>
+        errorResponse(409, 'conflict', 'The last administrator cannot be removed or demoted'),
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await flush();
+    expect(alertMessages()).toEqual(['Failed to delete account']);
+    expect(auth.logout).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,280 @@
+import { UpdateUserRequest, type User } from '@tonearm/contract';
+import { useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { describeError, isApiError } from '../../lib/api-client.js';
+import { Paths } from '../../lib/paths.js';
+import { describePremium } from '../../lib/premium.js';
+import { UiMessages } from '../../lib/ui-messages.js';
+import { Dialog } from '../../ui/Dialog.js';
+import { FormField } from '../../ui/FormField.js';
+import { CameraIcon, TrashIcon } from '../../ui/icons.js';
+import { useAlerts } from '../alerts/useAlerts.js';
+import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
+import { useAuth } from '../auth/useAuth.js';
+import { useConfirm } from '../confirm/useConfirm.js';
+import { useDeleteUser, useRemovePhoto, useUpdateUser, useUploadPhoto } from '../users/mutations.js';
+import { Avatar } from './Avatar.js';
+
+/** A server error that names one of `fields` goes under that field; anything else is an alert. */
+function serverFieldError<K extends string>(error: unknown, fields: readonly K[]): FieldErrors<K> | null {
+  if (!isApiError(error) || error.field === undefined || !fields.includes(error.field as K)) return null;
+  return { [error.field]: error.message } as FieldErrors<K>;
+}
+
+function PhotoSection({ user }: { user: User }) {
+  const upload = useUploadPhoto();
+  const remove = useRemovePhoto();
+  const alerts = useAlerts();
+  const busy = upload.isPending || remove.isPending;
+  const onFile = (event: ChangeEvent<HTMLInputElement>): void => {
+    const image = event.target.files?.[0];
+    event.target.value = '';
+    if (!image) return;
+    upload.mutate(
+      { userId: user.id, image },
+      {
+        onSuccess: () => {
+          alerts.success(UiMessages.photoUpdated);
+        },
+        onError: (error) => {
+          alerts.error(UiMessages.failedToUpdatePhoto, describeError(error));
+        },
+      },
+    );
+  };
+  return (
+    <section className="profile__photo" aria-label="Photo">
+      <Avatar user={user} size="lg" />
+      <div className="profile__photo-actions">
+        <label className="button button--ghost button--small file-button">
+          <CameraIcon size={18} />
+          {upload.isPending ? 'Uploading…' : user.image ? 'Change photo' : 'Upload photo'}
+          <input
+            type="file"
+            className="visually-hidden"
+            aria-label="Profile photo"
+            accept="image/jpeg,image/png,image/webp"
+            disabled={busy}
+            onChange={onFile}
+          />
+        </label>
+        {user.image && (
+          <button
+            type="button"
+            className="button button--ghost button--small"
+            disabled={busy}
+            onClick={() => {
+              remove.mutate(user.id, {
+                onSuccess: () => {
+                  alerts.success(UiMessages.photoRemoved);
+                },
+                onError: (error) => {
+                  alerts.error(UiMessages.failedToUpdatePhoto, describeError(error));
+                },
+              });
+            }}
+          >
+            Remove photo
+          </button>
+        )}
+        <p className="muted profile__plan">
+          {user.role === 'ADMIN' ? 'Administrator' : describePremium(user)} · {user.email}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+type DetailField = 'username' | 'email';
+
+function DetailsForm({ user }: { user: User }) {
+  const [values, setValues] = useState({ username: user.username, email: user.email });
+  const [errors, setErrors] = useState<FieldErrors<DetailField>>({});
+  const update = useUpdateUser();
+  const alerts = useAlerts();
+  const changed = {
+    ...(values.username.trim() !== user.username ? { username: values.username } : {}),
+    ...(values.email.trim().toLowerCase() !== user.email ? { email: values.email } : {}),
+  };
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const parsed = UpdateUserRequest.safeParse(changed);
+    setErrors(fieldErrorsOf<DetailField>(parsed));
+    if (!parsed.success || Object.keys(parsed.data).length === 0) return;
+    update.mutate(
+      { userId: user.id, changes: parsed.data },
+      {
+        onSuccess: () => {
+          alerts.success(UiMessages.profileUpdated);
+        },
+        onError: (error) => {
+          const fieldError = serverFieldError(error, ['username', 'email'] as const);
+          if (fieldError) setErrors(fieldError);
+          else alerts.error(UiMessages.failedToUpdateProfile, describeError(error));
+        },
+      },
+    );
+  };
+  return (
+    <form className="form" aria-label="Account details" noValidate onSubmit={onSubmit}>
+      <h3 className="profile__heading">Account details</h3>
+      <FormField label="Username" error={errors.username}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            name="username"
+            autoComplete="username"
+            value={values.username}
+            onChange={(event) => {
+              setValues({ ...values, username: event.target.value });
+            }}
+          />
+        )}
+      </FormField>
+      <FormField label="Email" error={errors.email}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={values.email}
+            onChange={(event) => {
+              setValues({ ...values, email: event.target.value });
+            }}
+          />
+        )}
+      </FormField>
+      <div className="form__actions">
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={update.isPending || Object.keys(changed).length === 0}
+        >
+          {update.isPending ? 'Saving…' : 'Save changes'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+type PasswordField = 'currentPassword' | 'password';
+
+function PasswordForm({ user }: { user: User }) {
+  const [values, setValues] = useState({ currentPassword: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors<PasswordField>>({});
+  const update = useUpdateUser();
+  const alerts = useAlerts();
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const parsed = UpdateUserRequest.safeParse(values);
+    const found = fieldErrorsOf<PasswordField>(parsed);
+    if (values.currentPassword === '') found.currentPassword = 'Enter your current password';
+    setErrors(found);
+    if (!parsed.success || Object.keys(found).length > 0) return;
+    update.mutate(
+      { userId: user.id, changes: parsed.data },
+      {
+        onSuccess: () => {
+          setValues({ currentPassword: '', password: '' });
+          alerts.success(UiMessages.passwordChanged);
+        },
+        onError: (error) => {
+          const fieldError = serverFieldError(error, ['currentPassword', 'password'] as const);
+          if (fieldError) setErrors(fieldError);
+          else alerts.error(UiMessages.failedToChangePassword, describeError(error));
+        },
+      },
+    );
+  };
+  const field = (name: PasswordField, label: string, autoComplete: string) => (
+    <FormField label={label} error={errors[name]}>
+      {(control) => (
+        <input
+          {...control}
+          className="input"
+          name={name}
+          type="password"
+          autoComplete={autoComplete}
+          value={values[name]}
+          onChange={(event) => {
+            setValues({ ...values, [name]: event.target.value });
+          }}
+        />
+      )}
+    </FormField>
+  );
+  return (
+    <form className="form" aria-label="Change password" noValidate onSubmit={onSubmit}>
+      <h3 className="profile__heading">Change password</h3>
+      <input type="text" name="username" autoComplete="username" value={user.username} readOnly hidden />
+      {field('currentPassword', 'Current password', 'current-password')}
+      {field('password', 'New password', 'new-password')}
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={update.isPending}>
+          {update.isPending ? 'Changing…' : 'Change password'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function DeleteAccount({ user, onDeleted }: { user: User; onDeleted: () => void }) {
+  const remove = useDeleteUser();
+  const confirm = useConfirm();
+  const alerts = useAlerts();
+  return (
+    <section className="profile__danger" aria-label="Delete account">
+      <h3 className="profile__heading">Delete account</h3>
+      <p className="muted">Your playlists, likes and listening history are removed. Downloads on this device stay.</p>
+      <button
+        type="button"
+        className="button button--danger"
+        disabled={remove.isPending}
+        onClick={() => {
+          confirm({
+            message: UiMessages.confirmDeleteAccount,
+            onConfirm: () => {
+              remove.mutate(user.id, {
+                onSuccess: () => {
+                  alerts.success(UiMessages.accountDeleted);
+                  onDeleted();
+                },
+                onError: (error) => {
+                  alerts.error(UiMessages.failedToDeleteAccount, describeError(error));
+                },
+              });
+            },
+          });
+        }}
+      >
+        <TrashIcon size={18} /> Delete account
+      </button>
+    </section>
+  );
+}
+
+/** The signed-in user's profile: photo, username and email, password, and deleting the account. */
+export function ProfileDialog({ onClose }: { onClose: () => void }) {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+  if (!user) return null;
+  return (
+    <Dialog title="Your profile" onClose={onClose}>
+      <div className="profile">
+        <PhotoSection user={user} />
+        <DetailsForm user={user} />
+        <PasswordForm user={user} />
+        <DeleteAccount
+          user={user}
+          onDeleted={() => {
+            onClose();
+            void logout().then(() => navigate(Paths.home, { replace: true }));
+          }}
+        />
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { routeFor, shellCacheName, shellPathsOf, uniqueEntries } from './sw-routes.js';
+
+const origin = 'https://music.example.org';
+const shell = new Set(['/index.html', '/assets/index-abc.js', '/welcome-chime.wav']);
+const get = (path: string, mode = 'no-cors') => ({ method: 'GET', mode, url: `${origin}${path}` });
+
+describe('service worker routes', () => {
+  it('answers pages network-first, shell files from the cache, media from downloads', () => {
+    expect(routeFor(get('/dashboard/downloaded', 'navigate'), origin, shell)).toBe('navigation');
+    expect(routeFor(get('/assets/index-abc.js'), origin, shell)).toBe('shell-asset');
+    expect(routeFor(get('/welcome-chime.wav'), origin, shell)).toBe('shell-asset');
+    expect(routeFor(get('/media/audio/abc.wav'), origin, shell)).toBe('download');
+    expect(routeFor(get('/media/images/abc.jpg?w=64'), origin, shell)).toBe('download');
+  });
+
+  it('never touches API JSON, server pages, writes, unknown files or other origins', () => {
+    expect(routeFor(get('/api/songs'), origin, shell)).toBe('pass');
+    expect(routeFor(get('/api/auth/me', 'cors'), origin, shell)).toBe('pass');
+    expect(routeFor(get('/api/docs', 'navigate'), origin, shell)).toBe('pass');
+    expect(routeFor(get('/artists'), origin, shell)).toBe('pass');
+    expect(routeFor({ ...get('/media/audio/abc.wav'), method: 'HEAD' }, origin, shell)).toBe('pass');
+    expect(routeFor({ ...get('/api/plays'), method: 'POST' }, origin, shell)).toBe('pass');
+    expect(routeFor(get('/assets/old-build.js'), origin, shell)).toBe('pass');
+    expect(routeFor({ method: 'GET', mode: 'navigate', url: 'https://elsewhere.test/' }, origin, shell)).toBe('pass');
+  });
+
+  it('names the shell cache after the build, resolves paths against the scope and drops duplicates', () => {
+    const script = { url: 'assets/index-abc.js', revision: null };
+    const entries = [{ url: 'index.html', revision: 'a' }, script];
+    expect(shellCacheName(entries)).toBe(shellCacheName([...entries]));
+    expect(shellCacheName(entries)).not.toBe(shellCacheName([{ url: 'index.html', revision: 'b' }, script]));
+    expect([...shellPathsOf(entries, `${origin}/`)]).toEqual(['/index.html', '/assets/index-abc.js']);
+    expect(uniqueEntries([...entries, { url: '/index.html', revision: 'a' }], `${origin}/`)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,58 @@
+/** Caches of the app shell: one per build, named after a digest of its file list. */
+export const SHELL_CACHE_PREFIX = 'tonearm-shell-';
+export const SHELL_INDEX = '/index.html';
+
+export interface PrecacheEntry {
+  url: string;
+  revision: string | null;
+}
+
+/** What the service worker does with a request. */
+export type RouteDecision =
+  /** Not ours to answer (API JSON, other origins, writes): the browser goes to the network as if there were no worker. */
+  | 'pass'
+  /** An app page: the network first, the cached shell only when the network fails (offline). */
+  | 'navigation'
+  /** A file of this build: from the shell cache, else the network. */
+  | 'shell-asset'
+  /** Audio or a cover that may be downloaded: from the download cache (with Range support), else the network. */
+  | 'download';
+
+const SERVER_PATH = /^\/(api|media|artists|healthz)(\/|$)/;
+
+export interface RouteRequest {
+  method: string;
+  mode: string;
+  url: string;
+}
+
+/** Decides by method, mode and path only, so the worker can choose synchronously inside its fetch event. */
+export function routeFor(request: RouteRequest, origin: string, shellPaths: ReadonlySet<string>): RouteDecision {
+  if (request.method !== 'GET') return 'pass';
+  const url = new URL(request.url);
+  if (url.origin !== origin) return 'pass';
+  if (url.pathname.startsWith('/media/audio/') || url.pathname.startsWith('/media/images/')) return 'download';
+  if (SERVER_PATH.test(url.pathname)) return 'pass';
+  if (request.mode === 'navigate') return 'navigation';
+  return shellPaths.has(url.pathname) ? 'shell-asset' : 'pass';
+}
+
+/** A short, stable digest of the precache list: a new build gets a new shell cache, an unchanged one keeps it. */
+export function shellCacheName(entries: readonly PrecacheEntry[]): string {
+  const text = entries.map((entry) => `${entry.url}@${entry.revision ?? ''}`).join('|');
+  let hash = 5381;
+  for (let i = 0; i < text.length; i += 1) hash = ((hash * 33) ^ text.charCodeAt(i)) >>> 0;
+  return `${SHELL_CACHE_PREFIX}${hash.toString(36)}`;
+}
+
+/** Absolute paths ("/assets/index-abc.js") of the precache entries, resolved against the worker's scope. */
+export function shellPathsOf(entries: readonly PrecacheEntry[], scope: string): Set<string> {
+  return new Set(entries.map((entry) => new URL(entry.url, scope).pathname));
+}
+
+/** Cache.addAll refuses a list that names a file twice (a public asset listed by two plugin options, say). */
+export function uniqueEntries(entries: readonly PrecacheEntry[], scope: string): PrecacheEntry[] {
+  const byPath = new Map<string, PrecacheEntry>();
+  for (const entry of entries) byPath.set(new URL(entry.url, scope).pathname, entry);
+  return [...byPath.values()];
+}

@@ -1,0 +1,137 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { logIn, newAccount, registerAccount, type Account } from './support/pages/accounts.js';
+import { Dashboard } from './support/pages/dashboard.js';
+import { useTonearmServer } from './support/pages/tonearm-spec.js';
+import { currentUser, dismissAlerts, screenshotBoth } from './support/web-app.js';
+
+const server = useTonearmServer();
+/** More accounts than one page (20) holds, so paging has something to do. */
+const EXTRA_ACCOUNTS = 22;
+
+let listener: Account;
+
+test.beforeAll(async () => {
+  listener = newAccount('listener');
+  await registerAccount(server.baseURL, listener);
+  await Promise.all(
+    Array.from({ length: EXTRA_ACCOUNTS }, (_, i) => registerAccount(server.baseURL, newAccount(`fan${i}`))),
+  );
+});
+
+/** The server sorts names by code point of their lower-case form (SQL lower(), binary collation). */
+function byName(a: string, b: string): number {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function table(page: Page): Locator {
+  return page.getByRole('table', { name: /^Users/ });
+}
+
+/** The usernames in the table's rows, top to bottom. */
+function usernames(page: Page): Promise<string[]> {
+  return table(page)
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label') ?? ''));
+}
+
+async function openUserList(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
+  await expect(table(page)).toBeVisible();
+}
+
+test('an admin pages, sorts and searches the users, grants premium, changes a role and deletes an account', async ({
+  page,
+}) => {
+  const dashboard = new Dashboard(page);
+  await logIn(page, server.admin);
+  await openUserList(page);
+  const total = EXTRA_ACCOUNTS + 2;
+  const pages = page.getByRole('navigation', { name: 'Pages' });
+  await expect(pages).toContainText(`1–20 of ${total} · Page 1 of 2`);
+  expect(await usernames(page)).toHaveLength(20);
+  await dismissAlerts(page);
+  await screenshotBoth(page, 'user-list');
+
+  // Paging.
+  const firstPage = await usernames(page);
+  await pages.getByRole('button', { name: 'Next page' }).click();
+  await expect(pages).toContainText(`21–${total} of ${total} · Page 2 of 2`);
+  await expect.poll(() => usernames(page)).toHaveLength(total - 20);
+  expect(await usernames(page)).not.toContain(firstPage[0]);
+  await pages.getByRole('button', { name: 'Previous page' }).click();
+  await expect.poll(() => usernames(page)).toEqual(firstPage);
+
+  // Sorting: by username ascending is the default; the header toggles the direction.
+  expect(firstPage).toEqual([...firstPage].sort(byName));
+  const userHeader = table(page).getByRole('columnheader', { name: 'User' });
+  await expect(userHeader).toHaveAttribute('aria-sort', 'ascending');
+  await userHeader.getByRole('button').click();
+  await expect(userHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(async () => (await usernames(page))[0]).not.toBe(firstPage[0]);
+  const descending = await usernames(page);
+  expect(descending).toEqual([...descending].sort((a, b) => byName(b, a)));
+  const roleHeader = table(page).getByRole('columnheader', { name: 'Role' });
+  await roleHeader.getByRole('button').click();
+  await expect(roleHeader).toHaveAttribute('aria-sort', 'ascending');
+  await expect(userHeader).toHaveAttribute('aria-sort', 'none');
+
+  // Search (as you type, debounced) narrows to the listener.
+  await page.getByLabel('Search users').fill(listener.username);
+  await expect.poll(() => usernames(page)).toEqual([listener.username]);
+  const row = table(page).getByRole('row', { name: listener.username });
+
+  // Grant premium.
+  await row.getByRole('button', { name: `Grant premium to ${listener.username}` }).click();
+  await expect(dashboard.successAlert(`Premium granted to ${listener.username}`)).toBeVisible();
+  await expect(row.getByText('Premium, no end date')).toBeVisible();
+  await expect(row.getByRole('button', { name: `Revoke premium from ${listener.username}` })).toBeVisible();
+  expect(await currentUser(server.baseURL, listener)).toMatchObject({ premium: true });
+
+  // Role: make an admin, then a user again.
+  const role = row.getByRole('combobox', { name: `Role of ${listener.username}` });
+  await role.selectOption('ADMIN');
+  await expect(dashboard.successAlert(`${listener.username} is now an administrator`)).toBeVisible();
+  expect(await currentUser(server.baseURL, listener)).toMatchObject({ role: 'ADMIN' });
+  await role.selectOption('USER');
+  await expect(dashboard.successAlert(`${listener.username} is now a regular user`)).toBeVisible();
+  expect(await currentUser(server.baseURL, listener)).toMatchObject({ role: 'USER' });
+
+  // Delete a throwaway account, confirmed.
+  const doomed = newAccount('doomed');
+  await registerAccount(server.baseURL, doomed);
+  await page.getByLabel('Search users').fill(doomed.username);
+  await expect.poll(() => usernames(page)).toEqual([doomed.username]);
+  await table(page)
+    .getByRole('button', { name: `Delete ${doomed.username}` })
+    .click();
+  await expect(dashboard.confirmDialog).toContainText(`Delete the account “${doomed.username}”?`);
+  await dashboard.confirmDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(table(page).getByRole('row', { name: doomed.username })).toBeVisible();
+  await table(page)
+    .getByRole('button', { name: `Delete ${doomed.username}` })
+    .click();
+  await dashboard.confirmDialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dashboard.successAlert(`Deleted the account ${doomed.username}`)).toBeVisible();
+  await expect(page.getByText(`No users match “${doomed.username}”.`)).toBeVisible();
+  const login = await fetch(`${server.baseURL}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: doomed.username, password: doomed.password }),
+  });
+  expect(login.status).toBe(401);
+});
+
+test('a listener cannot open the user list: no link, and the address sends them home', async ({ page }) => {
+  const other = newAccount('curious');
+  await registerAccount(server.baseURL, other);
+  await logIn(page, other);
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' })).toHaveCount(0);
+  await page.goto('/dashboard/user-list');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: /^Good (Morning|Afternoon|Evening)$/ })).toBeVisible();
+  await expect(page.getByRole('table')).toHaveCount(0);
+  const response = await page.request.get('/api/users');
+  expect(response.status()).toBe(403);
+});

@@ -1,0 +1,84 @@
+// Builds the server into apps/server/dist/main.js (one ESM bundle of the workspace code, @tonearm/contract included,
+// every package in node_modules left external), when it is missing or older than its sources. `npm start`, the
+// e2e launcher and the benchmark run that bundle with plain `node`: no TypeScript loader (tsx and its esbuild
+// service) in the running server, which saves memory and start-up time. `npm run dev` and the import CLI keep tsx.
+// Run directly (`node scripts/build-server.mjs [--force]`) or through ensureServerBuilt().
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { newestMtime, root } from './lib.mjs';
+
+export const serverEntry = join(root, 'apps/server/dist/main.js');
+
+const serverSources = [
+  'apps/server/src',
+  'apps/server/package.json',
+  'packages/contract/src',
+  'scripts/build-server.mjs',
+];
+
+/** True when the bundle is missing or older than any server or contract source. */
+export function serverBuildIsStale() {
+  if (!existsSync(serverEntry)) return true;
+  const builtAt = statSync(serverEntry).mtimeMs;
+  return serverSources.some((source) => newestMtime(join(root, source)) > builtAt);
+}
+
+/** Workspace packages (TypeScript source) are bundled; everything else is imported from node_modules at run time. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@tonearm/') ? undefined : { external: true },
+    );
+  },
+};
+
+export async function buildServer() {
+  const started = Date.now();
+  // esbuild is installed with tsx (a dependency of the server) and vite; imported here only when a build is due.
+  const { build } = await import('esbuild');
+  try {
+    const result = await build({
+      entryPoints: [join(root, 'apps/server/src/main.ts')],
+      outfile: serverEntry,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      // Maps for debugging (`node --enable-source-maps`); without the sources inlined they stay small.
+      sourcemap: 'linked',
+      sourcesContent: false,
+      plugins: [externalPackages],
+      logLevel: 'warning',
+      write: false,
+    });
+    // Written aside and renamed into place: a server starting meanwhile (another test run) never reads half a file.
+    for (const file of result.outputFiles) {
+      mkdirSync(dirname(file.path), { recursive: true });
+      const temporary = `${file.path}.${process.pid}.tmp`;
+      writeFileSync(temporary, file.contents);
+      renameSync(temporary, file.path);
+    }
+    return { code: 0, ms: Date.now() - started };
+  } catch {
+    // esbuild has already printed the errors.
+    return { code: 1, ms: Date.now() - started };
+  }
+}
+
+/** How `npm start`, the e2e launcher and the benchmark run the built server: `[command, args]`. */
+export function serverCommand() {
+  return [process.execPath, ['--enable-source-maps', serverEntry]];
+}
+
+export async function ensureServerBuilt() {
+  if (!serverBuildIsStale()) return { code: 0, ms: 0 };
+  console.log('Building the server (apps/server/dist)…');
+  return buildServer();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { code } = process.argv.includes('--force') ? await buildServer() : await ensureServerBuilt();
+  process.exitCode = code;
+}
