@@ -1,11 +1,13 @@
 // `npm run bench:stream`: the same 8 MB audio file and ~30 KB cover served by Tonearm (the built server, through its
 // real, authenticated routes), by nginx (sendfile, 1 worker) and by a minimal node:http + fs.createReadStream range
 // server (the Node ceiling), each driven in turn by wrk (2 threads, 64 connections, 10 s) on loopback. Before any
-// load, each server must answer 200 and 206 with exactly the right bytes (and Tonearm 401 without a session). Prints
-// req/s, MiB/s, p50/p99 latency, non-2xx answers and RSS for each, and Tonearm's ratios. Bounded in time (a watchdog
-// stops everything); cleans up after itself, also on Ctrl-C.
+// load, each server must answer 200 and 206 with exactly the right bytes (and Tonearm 401 without a session); the
+// servers run side by side and each scenario is run on each server in turn, so drift on a shared machine hits all.
+// Prints req/s, MiB/s, p50/p99 latency, non-2xx answers and RSS for each, and Tonearm's ratios. Bounded in time (a
+// watchdog stops everything); cleans up after itself, also on Ctrl-C.
 //
-// Environment: BENCH_DURATION (10s), BENCH_CONNECTIONS (64), BENCH_SERVERS (tonearm,nginx,node: a subset to run).
+// Environment: BENCH_DURATION (10s), BENCH_CONNECTIONS (64), BENCH_SERVERS (tonearm,nginx,node: a subset to run),
+// BENCH_ROUNDS (1: with more, each figure is the run with the median req/s).
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,13 +19,14 @@ import { makeCover, makeWav } from './fixtures.mjs';
 const DURATION = process.env.BENCH_DURATION ?? '10s';
 const CONNECTIONS = process.env.BENCH_CONNECTIONS ?? '64';
 const SERVERS = (process.env.BENCH_SERVERS ?? 'tonearm,nginx,node').split(',').map((s) => s.trim());
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '1');
 const AUDIO_BYTES = 8 * 1024 * 1024;
 const RANGE_BYTES = 256 * 1024;
 const SCENARIOS = ['full', 'range', 'cover'];
 
 const durationSeconds = parseDuration(DURATION);
-// Three scenarios per server, plus start-up, upload and checks; anything past this is a hang.
-const WATCHDOG_MS = (SERVERS.length * (SCENARIOS.length * (durationSeconds + 15) + 90) + 60) * 1000;
+// Every run, plus start-up, upload and checks; anything past this is a hang.
+const WATCHDOG_MS = (SERVERS.length * (ROUNDS * SCENARIOS.length * (durationSeconds + 15) + 90) + 60) * 1000;
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-bench-'));
 // nginx runs its worker as an unprivileged user (nobody) when started as root: it must be able to read the files.
@@ -174,8 +177,9 @@ async function startTonearm(audio, cover) {
   const build = await ensureServerBuilt();
   if (build.code !== 0) throw new Error('the server did not build');
   const port = await freePort();
-  const [command, args] = serverCommand();
+  const [command, args, env] = serverCommand();
   const server = startProcess(command, args, {
+    ...env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: join(work, 'tonearm-data'),
@@ -298,23 +302,51 @@ async function stop(target) {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-async function measure(target, audio, coverBytes) {
-  await verify(target, audio, coverBytes);
+/** Memory before the load, then resets the peak so that what follows measures the load alone. */
+function memoryBeforeLoad(target) {
   const pid = target.process.pid;
-  const lifetimePeakMiB = treeMiB(pid, 'VmHWM');
+  const beforeLoadPeakMiB = treeMiB(pid, 'VmHWM');
   const idleMiB = treeMiB(pid, 'VmRSS');
-  const peakReset = resetPeak(pid);
-  const script = rangeScript(audio.length);
-  const rows = {};
-  for (const scenario of SCENARIOS) {
-    console.log(`  ${scenario}…`);
-    const url = scenario === 'cover' ? target.coverUrl : target.audioUrl;
-    rows[scenario] = await wrk(url, { headers: target.headers, script: scenario === 'range' ? script : undefined });
+  return { idleMiB, beforeLoadPeakMiB, peakReset: resetPeak(pid) };
+}
+
+/** The run whose req/s is the median of the rounds (the whole row, so its latencies belong to it). */
+function medianRun(runs) {
+  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/**
+ * Each scenario is run on every server in turn before the next scenario starts (and the whole sequence ROUNDS times),
+ * so a slow spell of a shared machine hits all servers alike instead of whichever happened to run then.
+ */
+async function measureAll(targets, audio, coverBytes) {
+  const memory = new Map();
+  for (const target of targets) {
+    await verify(target, audio, coverBytes);
+    memory.set(target, memoryBeforeLoad(target));
   }
-  const loadPeakMiB = treeMiB(pid, 'VmHWM');
-  // Still alive and still right after the load.
-  await verify(target, audio, coverBytes);
-  return { name: target.name, rows, idleMiB, loadPeakMiB, lifetimePeakMiB, peakReset };
+  const script = rangeScript(audio.length);
+  const runs = new Map(targets.map((target) => [target, Object.fromEntries(SCENARIOS.map((s) => [s, []]))]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const scenario of SCENARIOS) {
+      for (const target of targets) {
+        console.log(`  round ${round}/${ROUNDS}, ${scenario}, ${target.name}…`);
+        const url = scenario === 'cover' ? target.coverUrl : target.audioUrl;
+        const options = { headers: target.headers, script: scenario === 'range' ? script : undefined };
+        runs.get(target)[scenario].push(await wrk(url, options));
+      }
+    }
+  }
+  const results = [];
+  for (const target of targets) {
+    const loadPeakMiB = treeMiB(target.process.pid, 'VmHWM');
+    // Still alive and still right after the load.
+    await verify(target, audio, coverBytes);
+    const rows = Object.fromEntries(SCENARIOS.map((s) => [s, medianRun(runs.get(target)[s])]));
+    results.push({ name: target.name, rows, loadPeakMiB, ...memory.get(target) });
+  }
+  return results;
 }
 
 function fmt(n, digits = 0) {
@@ -339,11 +371,13 @@ function report(results) {
     }
   }
   lines.push('');
-  lines.push('| server | idle RSS MiB (before load) | peak RSS MiB (during load) | peak RSS MiB (since start) |');
+  lines.push(
+    '| server | RSS MiB before load | peak RSS MiB before load (start-up, setup) | peak RSS MiB during load |',
+  );
   lines.push('| --- | ---: | ---: | ---: |');
   for (const r of results) {
     const load = r.peakReset ? fmt(r.loadPeakMiB) : `${fmt(r.loadPeakMiB)} (could not reset: since start)`;
-    lines.push(`| ${r.name} | ${fmt(r.idleMiB)} | ${load} | ${fmt(r.lifetimePeakMiB)} |`);
+    lines.push(`| ${r.name} | ${fmt(r.idleMiB)} | ${fmt(r.beforeLoadPeakMiB)} | ${load} |`);
   }
   const tonearm = results.find((r) => r.name === 'Tonearm');
   const others = results.filter((r) => r !== tonearm);
@@ -369,7 +403,7 @@ function targetLines(results) {
     const verdict = ratio >= 1 ? 'met   ' : 'MISSED';
     return `${verdict} ${s}: Tonearm ${fmt(tonearm.rows[s].rps)} req/s = ${fmt(ratio, 2)}× minimal Node`;
   });
-  const peak = Math.max(tonearm.loadPeakMiB, tonearm.lifetimePeakMiB);
+  const peak = Math.max(tonearm.loadPeakMiB, tonearm.beforeLoadPeakMiB);
   lines.push(`${peak < 150 ? 'met   ' : 'MISSED'} memory: Tonearm peak RSS ${fmt(peak)} MiB (target < 150)`);
   return lines;
 }
@@ -377,6 +411,7 @@ function targetLines(results) {
 async function main() {
   requireTool('wrk', 'wrk');
   if (SERVERS.includes('nginx')) requireTool('nginx', 'nginx-light');
+  let results;
   const audio = makeWav(AUDIO_BYTES);
   const cover = await makeCover();
   console.log(`audio ${(audio.length / 1048576).toFixed(1)} MiB, cover ${(cover.length / 1024).toFixed(1)} KiB`);
@@ -388,24 +423,15 @@ async function main() {
   writeFileSync(join(files, 'audio.wav'), audio, { mode: 0o644 });
   writeFileSync(join(files, 'cover.img'), tonearm.coverBytes, { mode: 0o644 });
 
-  const results = [];
-  const starters = [
-    ['tonearm', () => tonearm],
-    ['nginx', () => startNginx(files)],
-    ['node', () => startMinimalNode(files)],
-  ];
-  for (const [key, start] of starters) {
-    if (!SERVERS.includes(key)) {
-      if (key === 'tonearm') await stop(tonearm);
-      continue;
-    }
-    const target = await start();
-    console.log(`measuring ${target.name} (${DURATION} per scenario)…`);
-    try {
-      results.push(await measure(target, audio, tonearm.coverBytes));
-    } finally {
-      await stop(target);
-    }
+  const servers = [tonearm];
+  try {
+    if (SERVERS.includes('nginx')) servers.push(await startNginx(files));
+    if (SERVERS.includes('node')) servers.push(await startMinimalNode(files));
+    const measured = SERVERS.includes('tonearm') ? servers : servers.slice(1);
+    console.log(`measuring ${measured.map((t) => t.name).join(', ')} (${DURATION} per run, ${ROUNDS} round(s))…`);
+    results = await measureAll(measured, audio, tonearm.coverBytes);
+  } finally {
+    for (const server of servers) await stop(server);
   }
 
   const table = report(results);

@@ -15,7 +15,7 @@ for (const [what, ensureBuilt] of [
   }
 }
 
-const [command, args] = serverCommand();
-const server = spawn(command, args, { cwd: root, stdio: 'inherit' });
+const [command, args, env] = serverCommand();
+const server = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
