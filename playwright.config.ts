@@ -23,7 +23,8 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   outputDir: 'test-results',
-  reporter: [['list'], ['json']],
+  // The JSON report feeds the summary of npm test; it goes to a file so a direct run prints only the list.
+  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? '.tmp/playwright.json' }]],
   use: {
     ...devices['Desktop Chrome'],
     channel: undefined,
