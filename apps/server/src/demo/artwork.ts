@@ -36,7 +36,8 @@ export async function renderArtistImage(name: string, style: ArtStyle, seed: num
     `<circle cx="320" cy="280" r="170" fill="${palette.dark}" opacity="0.82"/>`,
     `<circle cx="320" cy="280" r="170" fill="none" stroke="${palette.light}" stroke-width="6"/>`,
     `<text x="320" y="338" text-anchor="middle" font-family="${FONT}" font-size="160" font-weight="bold" fill="${palette.light}">${escapeXml(initials)}</text>`,
-    `<text x="320" y="560" text-anchor="middle" font-family="${FONT}" font-size="${fitFontSize(name, 46)}" font-weight="bold" fill="#fff">${escapeXml(name)}</text>`,
+    // Artist pictures are shown cropped to a circle: the name sits where the circle is still ~510 px wide, sized to fit.
+    `<text x="320" y="510" text-anchor="middle" font-family="${FONT}" font-size="${Math.min(44, Math.floor(720 / Math.max(1, name.length)))}" font-weight="bold" fill="#fff">${escapeXml(name)}</text>`,
   ]);
   return toJpeg(svg);
 }
