@@ -7,6 +7,7 @@ import { FormField } from '../../ui/FormField.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { SongFormMessages } from '../songs/song-form.js';
 import { useCreateArtist } from './mutations.js';
+import { FileInput } from '../../ui/FileInput.js';
 
 function imageProblem(file: File | null): string | undefined {
   if (!file) return undefined;
@@ -62,18 +63,7 @@ export function AddArtistDialog({ onClose }: { onClose: () => void }) {
           )}
         </FormField>
         <FormField label="Image" error={errors.image} optional hint="JPEG, PNG or WebP">
-          {(control) => (
-            <input
-              {...control}
-              className="input file-input"
-              name="image"
-              type="file"
-              accept="image/*"
-              onChange={(event) => {
-                setImage(event.target.files?.[0] ?? null);
-              }}
-            />
-          )}
+          {(control) => <FileInput {...control} name="image" accept="image/*" onFile={setImage} />}
         </FormField>
         <div className="dialog__actions">
           <button type="button" className="button button--ghost" onClick={onClose}>

@@ -16,6 +16,7 @@ import { useCreatePlaylist, useUpdatePlaylist } from './mutations.js';
 import { playlistHref } from './PlaylistCard.js';
 import { playlistQueries } from './queries.js';
 import { SongPicker } from './SongPicker.js';
+import { FileInput } from '../../ui/FileInput.js';
 
 type Field = 'name' | 'type' | 'image';
 
@@ -116,16 +117,7 @@ function PlaylistEditor({ playlist, songs = [] }: EditorProps) {
           hint={editing && playlist.imgLink ? 'Choose a file to replace the current cover' : undefined}
         >
           {(control) => (
-            <input
-              {...control}
-              className="input file-input"
-              name="image"
-              type="file"
-              accept="image/jpeg,image/png,image/webp"
-              onChange={(event) => {
-                setImage(event.target.files?.[0] ?? null);
-              }}
-            />
+            <FileInput {...control} name="image" accept="image/jpeg,image/png,image/webp" onFile={setImage} />
           )}
         </FormField>
         {editing && playlist.imgLink && (

@@ -3,6 +3,7 @@ import { ClientMessages, GENRES, type Artist, type Song } from '@tonearm/contrac
 import { useRef, useState, type SubmitEvent } from 'react';
 import { describeError, isNetworkError } from '../../lib/api-client.js';
 import { Dialog } from '../../ui/Dialog.js';
+import { FileInput } from '../../ui/FileInput.js';
 import { FormField } from '../../ui/FormField.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { artistQueries } from '../artists/queries.js';
@@ -148,15 +149,13 @@ export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialo
           hint={required ? 'MP3, FLAC, Ogg, M4A or WAV' : 'Leave empty to keep the current audio'}
         >
           {(control) => (
-            <input
+            <FileInput
               {...control}
               name="songFile"
-              className="input file-input"
-              type="file"
               accept="audio/*"
               required={required}
-              onChange={(event) => {
-                update('songFile', event.target.files?.[0] ?? null);
+              onFile={(file) => {
+                update('songFile', file);
               }}
             />
           )}
@@ -168,15 +167,13 @@ export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialo
           hint={required ? 'JPEG, PNG or WebP cover' : 'Leave empty to keep the current cover'}
         >
           {(control) => (
-            <input
+            <FileInput
               {...control}
               name="imageFile"
-              className="input file-input"
-              type="file"
               accept="image/*"
               required={required}
-              onChange={(event) => {
-                update('imageFile', event.target.files?.[0] ?? null);
+              onFile={(file) => {
+                update('imageFile', file);
               }}
             />
           )}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Artist, Song } from '@tonearm/contract';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link, NavigationType, useLocation, useNavigationType, useSearchParams } from 'react-router';
 import { Paths } from '../../lib/paths.js';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.js';
@@ -164,36 +164,27 @@ function SearchResults({ q }: { q: string }) {
         </div>
       )}
       {data.artists.length > 0 && (
-        <section className="section" aria-labelledby="search-artists">
-          <h2 id="search-artists" className="section-title">
-            Artists
-          </h2>
+        <ResultSection title="Artists">
           <ul className="tile-grid tile-grid--compact" aria-label="Artists">
             {data.artists.map((artist) => (
               <ArtistCard key={artist.id} artist={artist} />
             ))}
           </ul>
-        </section>
+        </ResultSection>
       )}
       {data.playlists.length > 0 && (
-        <section className="section" aria-labelledby="search-playlists">
-          <h2 id="search-playlists" className="section-title">
-            Playlists
-          </h2>
+        <ResultSection title="Playlists">
           <ul className="tile-grid tile-grid--compact" aria-label="Playlists">
             {data.playlists.map((playlist) => (
               <PlaylistCard key={playlist.id} playlist={playlist} />
             ))}
           </ul>
-        </section>
+        </ResultSection>
       )}
       {data.songs.length > 0 && (
-        <section className="section" aria-labelledby="search-songs">
-          <h2 id="search-songs" className="section-title">
-            Songs
-          </h2>
+        <ResultSection title="Songs">
           <SongList songs={data.songs} label="Songs" />
-        </section>
+        </ResultSection>
       )}
     </div>
   );
@@ -308,4 +299,17 @@ export function SongsPage() {
   const location = useLocation();
   const artist = artistFromState(location.state);
   return artist ? <ArtistSongs key={artist.id} artist={artist} /> : <SongsView />;
+}
+
+/** One titled group of search results (artists, playlists or songs). */
+function ResultSection({ title, children }: { title: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h2 id={headingId} className="section-title">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
 }
