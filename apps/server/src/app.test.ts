@@ -123,12 +123,12 @@ describe('unexpected errors', () => {
     });
     const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: database.dataDir }), webDist: null };
     const app = await buildApp({ config, db: database.db, dialect: 'sqlite', logger: pino({ level: 'error' }, sink) });
-    app.get('/api/boom', () => {
+    app.get('/api/boom', { config: { access: 'public' } }, () => {
       throw new Error('secret internals at /srv/db.ts:42');
     });
     app.get(
       '/api/bad-shape',
-      { schema: { response: { 200: z.object({ n: z.number() }) } } },
+      { config: { access: 'public' }, schema: { response: { 200: z.object({ n: z.number() }) } } },
       () => ({ n: 'nope' }) as never,
     );
     try {
@@ -151,7 +151,7 @@ describe('unexpected errors', () => {
 describe.each(testDatabases())('a write racing a deletion on %s', (dialect) => {
   it('answers 409 with a clear message when a foreign key no longer exists', async () => {
     const t = await createTestApp(dialect);
-    t.app.post('/api/race', async () => {
+    t.app.post('/api/race', { config: { access: 'public' } }, async () => {
       await t.db
         .insertInto('likes')
         .values({ user_id: 999_999, song_id: 999_999, created_at: new Date().toISOString() })

@@ -11,6 +11,7 @@ import type { App, AppDeps } from './http/app-types.js';
 import { serverWithFront } from './http/server-factory.js';
 import { generateRequestId, loggerOptions } from './logger.js';
 import { installAuth } from './modules/auth/auth.plugin.js';
+import { installAccessPolicy } from './http/access.js';
 import { SessionStore } from './modules/auth/session-store.js';
 import { createMediaHandler, type MediaHandler, type RawHandler } from './modules/media/media-handler.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
@@ -70,9 +71,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // `compress: false` so Range answers are never re-encoded.
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   await registerRateLimit(app);
+  installAuth(app, sessions);
+  // Before any route: every route declares its access and the guard enforces it (after the cookie parser).
+  app.decorate('routeTable', installAccessPolicy(app).routes);
   await registerOpenApi(app);
 
-  installAuth(app, sessions);
   registerHealth(app, options.db, options.dialect);
   await registerModules(app, deps);
   if (deps.blobs !== null) {

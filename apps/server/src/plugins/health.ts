@@ -8,7 +8,7 @@ const HealthResponse = z.object({ status: z.literal('ok'), db: z.enum(['sqlite',
 
 /** Liveness plus a round trip to the database: a load balancer should not route to an instance without one. */
 export function registerHealth(app: App, db: Kysely<DB>, dialect: Dialect): void {
-  app.get('/healthz', { schema: { response: { 200: HealthResponse } } }, async () => {
+  app.get('/healthz', { config: { access: 'public' }, schema: { response: { 200: HealthResponse } } }, async () => {
     await sql`select 1`.execute(db);
     return { status: 'ok' as const, db: dialect };
   });

@@ -20,5 +20,5 @@ export async function registerOpenApi(app: App): Promise<void> {
     },
     transform: jsonSchemaTransform,
   });
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, () => app.swagger());
+  app.get(OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, () => app.swagger());
 }

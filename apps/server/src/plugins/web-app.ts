@@ -31,15 +31,24 @@ function jsonNotFound(reply: FastifyReply): FastifyReply {
  */
 export async function registerWebApp(app: App, webDist: string | null): Promise<void> {
   if (webDist !== null) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      prefix: '/',
-      wildcard: true,
-      cacheControl: false,
-      setHeaders: (reply, filePath) => {
-        const inAssets = path.relative(webDist, filePath).startsWith(`assets${path.sep}`);
-        reply.header('cache-control', inAssets ? IMMUTABLE : 'no-cache');
-      },
+    // reply.sendFile for the not-found handler below; the files themselves are served from the scope after it.
+    await app.register(fastifyStatic, { root: webDist, serve: false, cacheControl: false });
+    // The static plugin's routes take no route config: they are declared public here, in their own scope.
+    await app.register(async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        route.config = { ...route.config, access: 'public' };
+      });
+      await scope.register(fastifyStatic, {
+        root: webDist,
+        decorateReply: false,
+        prefix: '/',
+        wildcard: true,
+        cacheControl: false,
+        setHeaders: (reply, filePath) => {
+          const inAssets = path.relative(webDist, filePath).startsWith(`assets${path.sep}`);
+          reply.header('cache-control', inAssets ? IMMUTABLE : 'no-cache');
+        },
+      });
     });
   }
 

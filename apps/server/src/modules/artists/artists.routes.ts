@@ -15,15 +15,23 @@ const artistFormDescription = 'multipart/form-data: name, image (JPEG, PNG or We
 
 /** Reads: any signed-in user, like the rest of the catalogue (401 otherwise). Photos themselves are public media. */
 export function artistsReadRoutes(app: App, artists: ArtistsService): void {
-  app.get('/artists', { schema: { tags, response: { 200: z.array(Artist) } } }, async (request) => {
-    await requireUser(request);
-    return artists.list();
-  });
+  app.get(
+    '/artists',
+    { config: { access: 'session' }, schema: { tags, response: { 200: z.array(Artist) } } },
+    async (request) => {
+      await requireUser(request);
+      return artists.list();
+    },
+  );
 
-  app.get('/artists/:id', { schema: { tags, params: IdParam, response: { 200: Artist } } }, async (request) => {
-    await requireUser(request);
-    return artists.get(request.params.id);
-  });
+  app.get(
+    '/artists/:id',
+    { schema: { tags, params: IdParam, response: { 200: Artist } }, config: { access: 'session' } },
+    async (request) => {
+      await requireUser(request);
+      return artists.get(request.params.id);
+    },
+  );
 }
 
 /** Admin writes; registered in the scope that parses multipart (registerMultipart). */
@@ -33,6 +41,7 @@ export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: B
   scope.post(
     '/artists',
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         description: artistFormDescription,
@@ -58,6 +67,7 @@ export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: B
   scope.put(
     '/artists/:id',
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         params: IdParam,
@@ -84,9 +94,13 @@ export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: B
     },
   );
 
-  scope.delete('/artists/:id', { schema: { tags, params: IdParam } }, async (request, reply) => {
-    await requireAdmin(request);
-    await artists.remove(request.params.id);
-    return reply.status(204).send();
-  });
+  scope.delete(
+    '/artists/:id',
+    { config: { access: 'admin' }, schema: { tags, params: IdParam } },
+    async (request, reply) => {
+      await requireAdmin(request);
+      await artists.remove(request.params.id);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -14,7 +14,7 @@ export function authRoutes(app: App, { config }: AppDeps, auth: AuthService): vo
   app.post(
     '/api/auth/register',
     {
-      config: attempts,
+      config: { ...attempts, access: 'public' },
       schema: { tags, body: RegisterRequest, response: { 201: textResponse(ServerMessages.userRegistered) } },
     },
     async (request, reply) => {
@@ -26,7 +26,7 @@ export function authRoutes(app: App, { config }: AppDeps, auth: AuthService): vo
 
   app.post(
     '/api/auth/login',
-    { config: attempts, schema: { tags, body: LoginRequest, response: { 200: User } } },
+    { config: { ...attempts, access: 'public' }, schema: { tags, body: LoginRequest, response: { 200: User } } },
     async (request, reply) => {
       const { user, token } = await auth.login(request.body, sessionToken(request));
       setSessionCookie(request, reply, config, token);
@@ -34,17 +34,23 @@ export function authRoutes(app: App, { config }: AppDeps, auth: AuthService): vo
     },
   );
 
-  app.post('/api/auth/logout', { schema: { tags } }, async (request, reply) => {
+  app.post('/api/auth/logout', { config: { access: 'public' }, schema: { tags } }, async (request, reply) => {
     await auth.logout(sessionToken(request));
     clearSessionCookie(request, reply, config);
     return reply.status(204).send();
   });
 
-  app.get('/api/auth/me', { schema: { tags, response: { 200: User } } }, async (request) =>
-    toUserJson(await requireUser(request)),
+  app.get(
+    '/api/auth/me',
+    { config: { access: 'session' }, schema: { tags, response: { 200: User } } },
+    async (request) => toUserJson(await requireUser(request)),
   );
 
-  app.get('/api/auth/ping', { schema: { tags, response: { 200: textResponse(ServerMessages.pong) } } }, (_, reply) => {
-    sendText(reply, 200, ServerMessages.pong);
-  });
+  app.get(
+    '/api/auth/ping',
+    { config: { access: 'public' }, schema: { tags, response: { 200: textResponse(ServerMessages.pong) } } },
+    (_, reply) => {
+      sendText(reply, 200, ServerMessages.pong);
+    },
+  );
 }

@@ -2,11 +2,9 @@
 import type {} from '@fastify/compress';
 import { IdParam, ServerMessages } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import { requireUser } from '../auth/auth.plugin.js';
 import { sendBlob } from '../media/send-blob.js';
-import { isPremium } from '../users/user-json.js';
 import { attachmentDisposition, downloadFilename } from './download-filename.js';
 import type { DownloadsRepository } from './downloads.repository.js';
 
@@ -14,16 +12,14 @@ import type { DownloadsRepository } from './downloads.repository.js';
 const DOWNLOAD_CACHE_CONTROL = 'private, no-cache';
 
 /**
- * GET /api/songs/{id}/download: the audio file as an attachment, for premium users and admins (DESIGN §4). Everyone
- * else signed in gets a 403 that points to the payment page.
+ * GET /api/songs/{id}/download: the audio file as an attachment. Declared `premium`: the access guard lets premium
+ * users and admins through and gives everyone else signed in a 403 that points to the payment page.
  */
 export function downloadsRoutes(app: App, store: BlobStore | null, songs: DownloadsRepository): void {
   app.get(
     '/api/songs/:id/download',
-    { compress: false, schema: { tags: ['songs'], params: IdParam } },
+    { config: { access: 'premium' }, compress: false, schema: { tags: ['songs'], params: IdParam } },
     async (request, reply) => {
-      const user = await requireUser(request);
-      if (user.role !== 'ADMIN' && !isPremium(user)) throw forbidden(ServerMessages.premiumRequired);
       const song = await songs.findSong(request.params.id);
       const stat = song && store ? await store.stat('audio', song.audioKey) : null;
       if (!song || !store || !stat) throw notFound(ServerMessages.notFound);

@@ -10,17 +10,25 @@ const tags = ['likes'];
 export function likesRoutes(app: App, likes: LikesService): void {
   app.get(
     '/api/songs/liked',
-    { schema: { tags, querystring: Paging, response: { 200: z.array(Song) } } },
+    { config: { access: 'session' }, schema: { tags, querystring: Paging, response: { 200: z.array(Song) } } },
     async (request) => likes.liked(await requireUser(request), request.query.limit, request.query.offset),
   );
 
-  app.put('/api/songs/:id/like', { schema: { tags, params: IdParam } }, async (request, reply) => {
-    await likes.like(await requireUser(request), request.params.id);
-    return reply.status(204).send();
-  });
+  app.put(
+    '/api/songs/:id/like',
+    { config: { access: 'session' }, schema: { tags, params: IdParam } },
+    async (request, reply) => {
+      await likes.like(await requireUser(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
 
-  app.delete('/api/songs/:id/like', { schema: { tags, params: IdParam } }, async (request, reply) => {
-    await likes.unlike(await requireUser(request), request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/songs/:id/like',
+    { config: { access: 'session' }, schema: { tags, params: IdParam } },
+    async (request, reply) => {
+      await likes.unlike(await requireUser(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -14,6 +14,8 @@ export function mediaRoutes(app: App, media: MediaHandler): void {
       method: ['GET', 'HEAD'],
       url,
       compress: false,
+      // The handler itself checks the session for audio (images are public); see media-handler.ts.
+      config: { access: url.startsWith('/media/audio') ? 'session' : 'public' },
       handler: (request, reply) => {
         if (media.handle(request.raw, reply.raw)) reply.hijack();
         else reply.callNotFound();

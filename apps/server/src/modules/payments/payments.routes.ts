@@ -35,21 +35,29 @@ function webhookRoute(scope: App, payments: PaymentsService): void {
   scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
     done(null, body);
   });
-  scope.post('/api/payment/webhook', { schema: { tags, response: { 200: WebhookAck } } }, async (request) => {
-    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const signature = request.headers['stripe-signature'];
-    await payments.handleWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
-    return { received: true as const };
-  });
+  scope.post(
+    '/api/payment/webhook',
+    { config: { access: 'public' }, schema: { tags, response: { 200: WebhookAck } } },
+    async (request) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const signature = request.headers['stripe-signature'];
+      await payments.handleWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
+      return { received: true as const };
+    },
+  );
 }
 
 /** DESIGN §4 Payments. Plans are public; everything else about orders belongs to the signed-in buyer. */
 export async function paymentsRoutes(app: App, { config }: AppDeps, payments: PaymentsService): Promise<void> {
-  app.get('/api/payment/plans', { schema: { tags, response: { 200: PlansResponse } } }, () => payments.listPlans());
+  app.get(
+    '/api/payment/plans',
+    { config: { access: 'public' }, schema: { tags, response: { 200: PlansResponse } } },
+    () => payments.listPlans(),
+  );
 
   app.post(
     '/api/payment/checkout',
-    { schema: { tags, body: CheckoutRequest, response: { 200: CheckoutResponse } } },
+    { config: { access: 'session' }, schema: { tags, body: CheckoutRequest, response: { 200: CheckoutResponse } } },
     async (request) => {
       const buyer = await requireUser(request);
       const { order, redirectUrl } = await payments.checkout(
@@ -63,7 +71,10 @@ export async function paymentsRoutes(app: App, { config }: AppDeps, payments: Pa
 
   app.post(
     '/api/payment/demo/:id/pay',
-    { schema: { tags, params: IdParam, body: DemoPayRequest, response: { 200: DemoPayResponse } } },
+    {
+      config: { access: 'owner' },
+      schema: { tags, params: IdParam, body: DemoPayRequest, response: { 200: DemoPayResponse } },
+    },
     async (request) => {
       const buyer = await requireUser(request);
       const { order, user } = await payments.payDemo(buyer, request.params.id, request.body);
@@ -71,12 +82,16 @@ export async function paymentsRoutes(app: App, { config }: AppDeps, payments: Pa
     },
   );
 
-  app.get('/api/payment/orders', { schema: { tags, response: { 200: OrdersResponse } } }, async (request) =>
-    (await payments.listOrders(await requireUser(request))).map(toOrderJson),
+  app.get(
+    '/api/payment/orders',
+    { config: { access: 'session' }, schema: { tags, response: { 200: OrdersResponse } } },
+    async (request) => (await payments.listOrders(await requireUser(request))).map(toOrderJson),
   );
 
-  app.get('/api/payment/orders/:id', { schema: { tags, params: IdParam, response: { 200: Order } } }, async (request) =>
-    toOrderJson(await payments.getOrder(await requireUser(request), request.params.id)),
+  app.get(
+    '/api/payment/orders/:id',
+    { config: { access: 'owner' }, schema: { tags, params: IdParam, response: { 200: Order } } },
+    async (request) => toOrderJson(await payments.getOrder(await requireUser(request), request.params.id)),
   );
 
   await app.register((scope, _options, done) => {

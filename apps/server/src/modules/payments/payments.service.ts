@@ -1,5 +1,6 @@
 import {
   ErrorCodes,
+  mayManageOwned,
   PaymentMessages,
   ServerMessages,
   type DemoPayRequest,
@@ -132,7 +133,7 @@ export class PaymentsService {
   /** One order: its buyer or an admin; to anyone else it does not exist. */
   async getOrder(actor: Buyer, orderId: number): Promise<OrderRow> {
     const order = await this.repository.findOrder(orderId);
-    if (order === undefined || (order.user_id !== actor.id && actor.role !== 'ADMIN')) {
+    if (order?.user_id == null || !mayManageOwned(actor, order.user_id)) {
       throw notFound(ServerMessages.notFound);
     }
     return order;

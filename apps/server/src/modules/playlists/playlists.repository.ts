@@ -1,3 +1,4 @@
+import type { PlaylistVisibility } from '@tonearm/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
@@ -18,7 +19,8 @@ export interface PlaylistPatch {
   image_key?: string | null;
 }
 
-export type PlaylistScope = { kind: 'all' } | { kind: 'visible'; userId: number } | { kind: 'owner'; ownerId: number };
+/** Which playlists a list covers: what the policy lets a subject see (contract `visiblePlaylists`), or one owner's. */
+export type PlaylistScope = PlaylistVisibility | { kind: 'owner'; ownerId: number };
 
 export interface Page {
   limit: number;
@@ -186,7 +188,7 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
     list(scope, page) {
       let query = db.selectFrom('playlists').selectAll();
       if (scope.kind === 'owner') query = query.where('owner_id', '=', scope.ownerId);
-      if (scope.kind === 'visible') {
+      if (scope.kind === 'public-or-own') {
         query = query.where((eb) => eb.or([eb('owner_id', '=', scope.userId), eb('is_public', '=', 1)]));
       }
       return query.orderBy('id').limit(page.limit).offset(page.offset).execute();

@@ -88,41 +88,50 @@ async function withCover<T>(cover: StagedImage | null, work: (upload: CoverUploa
 export function playlistsRoutes(app: App, { blobs }: AppDeps, playlists: PlaylistsService): void {
   app.get(
     '/api/playlists',
-    { schema: { tags, querystring: Paging, response: { 200: PlaylistListResponse } } },
+    { config: { access: 'session' }, schema: { tags, querystring: Paging, response: { 200: PlaylistListResponse } } },
     async (request) => (await playlists.list(await requireUser(request), request.query)).map(present),
   );
 
   app.get(
     '/api/playlists/admin',
-    { schema: { tags, querystring: Paging, response: { 200: PlaylistListResponse } } },
+    { config: { access: 'admin' }, schema: { tags, querystring: Paging, response: { 200: PlaylistListResponse } } },
     async (request) => (await playlists.listAll(await requireUser(request), request.query)).map(present),
   );
 
   app.get(
     '/api/playlists/user/:id',
-    { schema: { tags, params: IdParam, querystring: Paging, response: { 200: PlaylistListResponse } } },
+    {
+      config: { access: 'owner' },
+      schema: { tags, params: IdParam, querystring: Paging, response: { 200: PlaylistListResponse } },
+    },
     async (request) => {
       const actor = await requireUser(request);
       return (await playlists.listOfUser(actor, request.params.id, request.query)).map(present);
     },
   );
 
-  app.get('/api/playlists/:id', { schema: { tags, params: IdParam, response: { 200: Playlist } } }, async (request) =>
-    present(await playlists.get(await requireUser(request), request.params.id)),
+  app.get(
+    '/api/playlists/:id',
+    { config: { access: 'owner' }, schema: { tags, params: IdParam, response: { 200: Playlist } } },
+    async (request) => present(await playlists.get(await requireUser(request), request.params.id)),
   );
 
-  app.post('/api/playlists', { schema: { tags, response: { 201: Playlist } } }, async (request, reply) => {
-    const actor = await requireUser(request);
-    const { fields, cover } = await readPlaylistForm(request, blobs);
-    const view = await withCover(cover, (upload) =>
-      playlists.create(actor, parseFields(PlaylistFormFields, fields), upload),
-    );
-    return reply.status(201).send(present(view));
-  });
+  app.post(
+    '/api/playlists',
+    { config: { access: 'session' }, schema: { tags, response: { 201: Playlist } } },
+    async (request, reply) => {
+      const actor = await requireUser(request);
+      const { fields, cover } = await readPlaylistForm(request, blobs);
+      const view = await withCover(cover, (upload) =>
+        playlists.create(actor, parseFields(PlaylistFormFields, fields), upload),
+      );
+      return reply.status(201).send(present(view));
+    },
+  );
 
   app.put(
     '/api/playlists/updatePlaylist/:id',
-    { schema: { tags, params: IdParam, response: { 200: Playlist } } },
+    { config: { access: 'owner' }, schema: { tags, params: IdParam, response: { 200: Playlist } } },
     async (request) => {
       const actor = await requireUser(request);
       await playlists.assertWritable(actor, request.params.id);
@@ -136,7 +145,10 @@ export function playlistsRoutes(app: App, { blobs }: AppDeps, playlists: Playlis
 
   app.put(
     '/api/playlists/:id/order',
-    { schema: { tags, params: IdParam, body: PlaylistOrderRequest, response: { 200: Playlist } } },
+    {
+      config: { access: 'owner' },
+      schema: { tags, params: IdParam, body: PlaylistOrderRequest, response: { 200: Playlist } },
+    },
     async (request) => {
       const actor = await requireUser(request);
       return present(await playlists.reorder(actor, request.params.id, request.body.songIds));
@@ -146,6 +158,7 @@ export function playlistsRoutes(app: App, { blobs }: AppDeps, playlists: Playlis
   app.put(
     '/api/playlists/:playlistId/songs/:songId',
     {
+      config: { access: 'owner' },
       schema: { tags, params: PlaylistSongParams, response: { 200: textResponse(ServerMessages.songAddedToPlaylist) } },
     },
     async (request, reply) => {
@@ -159,6 +172,7 @@ export function playlistsRoutes(app: App, { blobs }: AppDeps, playlists: Playlis
   app.delete(
     '/api/playlists/:playlistId/songs/:songId',
     {
+      config: { access: 'owner' },
       schema: {
         tags,
         params: PlaylistSongParams,
@@ -175,7 +189,10 @@ export function playlistsRoutes(app: App, { blobs }: AppDeps, playlists: Playlis
 
   app.delete(
     '/api/playlists/:id',
-    { schema: { tags, params: IdParam, response: { 200: textResponse(PlaylistMessages.playlistDeleted) } } },
+    {
+      config: { access: 'owner' },
+      schema: { tags, params: IdParam, response: { 200: textResponse(PlaylistMessages.playlistDeleted) } },
+    },
     async (request, reply) => {
       const actor = await requireUser(request);
       await playlists.remove(actor, request.params.id);

@@ -1,9 +1,15 @@
 import {
+  isAdmin,
+  mayEditPlaylist,
+  mayManageUser,
+  maySeePlaylist,
   PAGE_LIMIT_MAX,
   PlaylistMessages,
   ServerMessages,
   type PlaylistFormFields,
+  type PlaylistAccessFacts,
   type PlaylistUpdateFields,
+  visiblePlaylists,
 } from '@tonearm/contract';
 import type { PlaylistRow, UserRow } from '../../db/schema.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
@@ -26,8 +32,10 @@ export interface CoverUpload {
   commit: () => Promise<void>;
 }
 
-const isAdmin = (actor: Actor) => actor.role === 'ADMIN';
-const isOwner = (actor: Actor, playlist: PlaylistRow) => playlist.owner_id === actor.id;
+const facts = (playlist: PlaylistRow): PlaylistAccessFacts => ({
+  ownerId: playlist.owner_id,
+  isPublic: playlist.is_public === 1,
+});
 
 const playlistNotFound = () => notFound(ServerMessages.notFound);
 
@@ -55,8 +63,7 @@ export class PlaylistsService {
 
   /** GET /api/playlists: own and public ones; admins see all. */
   list(actor: Actor, page: Partial<Page>): Promise<PlaylistView[]> {
-    const scope: PlaylistScope = isAdmin(actor) ? { kind: 'all' } : { kind: 'visible', userId: actor.id };
-    return this.listScope(scope, page);
+    return this.listScope(visiblePlaylists(actor), page);
   }
 
   /** GET /api/playlists/admin: every playlist, admins only. */
@@ -65,9 +72,9 @@ export class PlaylistsService {
     return this.listScope({ kind: 'all' }, page);
   }
 
-  /** GET /api/playlists/user/{id}: all of a user's playlists, to that user or an admin. */
+  /** GET /api/playlists/user/{id}: all of a user's playlists, to that user or an admin (404 to anyone else). */
   async listOfUser(actor: Actor, userId: number, page: Partial<Page>): Promise<PlaylistView[]> {
-    if (actor.id !== userId && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    if (!mayManageUser(actor, userId)) throw notFound(ServerMessages.notFound);
     if (actor.id !== userId && !(await this.playlists.userExists(userId))) throw notFound(ServerMessages.notFound);
     return this.listScope({ kind: 'owner', ownerId: userId }, page);
   }
@@ -165,13 +172,13 @@ export class PlaylistsService {
   private async readable(actor: Actor, id: number): Promise<PlaylistRow> {
     const playlist = await this.playlists.find(id);
     if (playlist === undefined) throw playlistNotFound();
-    if (playlist.is_public !== 1 && !isOwner(actor, playlist) && !isAdmin(actor)) throw playlistNotFound();
+    if (!maySeePlaylist(actor, facts(playlist))) throw playlistNotFound();
     return playlist;
   }
 
   private async writable(actor: Actor, id: number): Promise<PlaylistRow> {
     const playlist = await this.readable(actor, id);
-    if (!isOwner(actor, playlist) && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    if (!mayEditPlaylist(actor, facts(playlist))) throw forbidden(ServerMessages.forbidden);
     return playlist;
   }
 }

@@ -291,16 +291,16 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
       }
     });
 
-    it('GET /api/playlists/user/{id}: all of them to that user and admins, 403 to another user', async () => {
+    it('GET /api/playlists/user/{id}: all of them to that user and admins, 404 to another user', async () => {
       const own = (await call('GET', `/api/playlists/user/${owner.id}`, owner)).json<Playlist[]>();
       expect(own.map((p) => p.id)).toEqual(expect.arrayContaining([publicList.id, privateList.id]));
       expect(own.every((p) => p.userId === owner.id)).toBe(true);
       const byAdmin = await call('GET', `/api/playlists/user/${owner.id}`, admin);
       expect(byAdmin.json<Playlist[]>()).toEqual(own);
       for (const user of [other, premium]) {
-        expect((await call('GET', `/api/playlists/user/${owner.id}`, user)).statusCode).toBe(403);
+        expect((await call('GET', `/api/playlists/user/${owner.id}`, user)).statusCode).toBe(404);
         // Same answer for an id that does not exist: nothing is learned about which users exist.
-        expect((await call('GET', '/api/playlists/user/987654', user)).statusCode).toBe(403);
+        expect((await call('GET', '/api/playlists/user/987654', user)).statusCode).toBe(404);
       }
       expect((await call('GET', '/api/playlists/user/987654', admin)).statusCode).toBe(404);
     });

@@ -7,14 +7,22 @@ const tags = ['plays'];
 
 /** The caller's own play history: a session is required and nobody reads or writes another user's. */
 export function playsRoutes(app: App, plays: PlaysService): void {
-  app.post('/api/plays', { schema: { tags, body: PlayRequest } }, async (request, reply) => {
-    const user = await requireUser(request);
-    await plays.record(user.id, request.body.songId);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/api/plays',
+    { config: { access: 'session' }, schema: { tags, body: PlayRequest } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      await plays.record(user.id, request.body.songId);
+      return reply.status(204).send();
+    },
+  );
 
-  app.get('/api/plays/recent', { schema: { tags, response: { 200: RecentPlaysResponse } } }, async (request) => {
-    const user = await requireUser(request);
-    return plays.recent(user.id);
-  });
+  app.get(
+    '/api/plays/recent',
+    { config: { access: 'session' }, schema: { tags, response: { 200: RecentPlaysResponse } } },
+    async (request) => {
+      const user = await requireUser(request);
+      return plays.recent(user.id);
+    },
+  );
 }

@@ -143,7 +143,9 @@ describe.each(testDatabases())('search index and repository (%s)', (dialect) => 
 
   it('finds public playlists and the viewer’s own, never another user’s private ones', async () => {
     const playlistIds = async (query: string, viewerId: number) =>
-      (await search.playlists(searchTerms(query), 10, viewerId)).map((row) => row.id).sort();
+      (await search.playlists(searchTerms(query), 10, { kind: 'public-or-own', userId: viewerId }))
+        .map((row) => row.id)
+        .sort();
     expect(await playlistIds('road', ownerId)).toEqual([ids.publicMix, ids.privateMix].sort());
     expect(await playlistIds('road', strangerId)).toEqual([ids.publicMix]);
     await database.db.updateTable('playlists').set({ name: 'Sunday Drive' }).where('id', '=', ids.publicMix).execute();

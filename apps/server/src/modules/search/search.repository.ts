@@ -1,3 +1,4 @@
+import type { PlaylistVisibility } from '@tonearm/contract';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
@@ -11,8 +12,13 @@ import { fts5PrefixQuery } from './search-terms.js';
 export interface SearchRepository {
   songIds(terms: readonly string[], limit: number): Promise<number[]>;
   artistIds(terms: readonly string[], limit: number): Promise<number[]>;
-  /** Public playlists and the viewer's own, best match first. */
-  playlists(terms: readonly string[], limit: number, viewerId: number): Promise<PlaylistRow[]>;
+  /** The playlists the policy lets the viewer see (contract `visiblePlaylists`), best match first. */
+  playlists(terms: readonly string[], limit: number, visible: PlaylistVisibility): Promise<PlaylistRow[]>;
+}
+
+/** The policy's playlist visibility as a condition on `p` (playlists). */
+function visibleTo(visible: PlaylistVisibility): RawBuilder<unknown> {
+  return visible.kind === 'all' ? sql`true` : sql`(p.is_public = 1 or p.owner_id = ${visible.userId})`;
 }
 
 interface IdRow {
@@ -35,10 +41,10 @@ function createSqliteSearch(db: Kysely<DB>): SearchRepository {
         select rowid as id from search_artists where search_artists match ${fts5PrefixQuery(terms)}
         order by bm25(search_artists), rowid limit ${limit}`);
     },
-    async playlists(terms, limit, viewerId) {
+    async playlists(terms, limit, visible) {
       const result = await sql<PlaylistRow>`
         select p.* from search_playlists join playlists p on p.id = search_playlists.rowid
-        where search_playlists match ${fts5PrefixQuery(terms)} and (p.is_public = 1 or p.owner_id = ${viewerId})
+        where search_playlists match ${fts5PrefixQuery(terms)} and ${visibleTo(visible)}
         order by bm25(search_playlists), p.id desc limit ${limit}`.execute(db);
       return result.rows;
     },
@@ -90,10 +96,10 @@ function createPostgresSearch(db: Kysely<DB>): SearchRepository {
         order by ts_rank(document, ${tsQuery(terms)}) desc, id limit ${limit}`);
       return found.length > 0 ? found : similar('search_artists', terms, limit);
     },
-    async playlists(terms, limit, viewerId) {
+    async playlists(terms, limit, visible) {
       const result = await sql<PlaylistRow>`
         select p.* from search_playlists s join playlists p on p.id = s.id
-        where s.document @@ ${tsQuery(terms)} and (p.is_public = 1 or p.owner_id = ${viewerId})
+        where s.document @@ ${tsQuery(terms)} and ${visibleTo(visible)}
         order by ts_rank(s.document, ${tsQuery(terms)}) desc, p.id desc limit ${limit}`.execute(db);
       return result.rows;
     },

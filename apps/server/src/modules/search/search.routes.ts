@@ -7,7 +7,10 @@ import type { SearchService } from './search.service.js';
 export function searchRoutes(app: App, search: SearchService): void {
   app.get(
     '/api/search',
-    { schema: { tags: ['search'], querystring: SearchQuery, response: { 200: SearchResponse } } },
+    {
+      config: { access: 'session' },
+      schema: { tags: ['search'], querystring: SearchQuery, response: { 200: SearchResponse } },
+    },
     async (request) => search.query(await requireUser(request), request.query.q, request.query.limit),
   );
 }

@@ -1,4 +1,4 @@
-import type { SearchResponse } from '@tonearm/contract';
+import { visiblePlaylists, type SearchResponse } from '@tonearm/contract';
 import { toArtistJson } from '../artists/artist-json.js';
 import type { ArtistsRepository } from '../artists/artists.repository.js';
 import { toPlaylistJson } from '../playlists/playlist-json.js';
@@ -27,7 +27,7 @@ export class SearchService {
     const [songIds, artistIds, playlistRows] = await Promise.all([
       this.search.songIds(terms, limit),
       this.search.artistIds(terms, limit),
-      this.search.playlists(terms, limit, viewer.id),
+      this.search.playlists(terms, limit, visiblePlaylists(viewer)),
     ]);
     const [songs, artistRows, playlistSongs] = await Promise.all([
       this.songs.listByIds(viewer, songIds),

@@ -35,21 +35,25 @@ function numericArtistId(fields: Record<string, string>): Record<string, string>
 export function songsReadRoutes(app: App, songs: SongsService): void {
   app.get(
     '/api/songs',
-    { schema: { tags, querystring: SongListQuery, response: { 200: SongList } } },
+    { config: { access: 'session' }, schema: { tags, querystring: SongListQuery, response: { 200: SongList } } },
     async (request) => songs.list(await requireUser(request), request.query),
   );
 
-  app.get('/api/songs/data', { schema: { tags, response: { 200: SongsDataResponse } } }, async (request) =>
-    songs.data(await requireUser(request)),
+  app.get(
+    '/api/songs/data',
+    { config: { access: 'session' }, schema: { tags, response: { 200: SongsDataResponse } } },
+    async (request) => songs.data(await requireUser(request)),
   );
 
-  app.get('/api/songs/:id', { schema: { tags, params: IdParam, response: { 200: Song } } }, async (request) =>
-    songs.get(await requireUser(request), request.params.id),
+  app.get(
+    '/api/songs/:id',
+    { config: { access: 'session' }, schema: { tags, params: IdParam, response: { 200: Song } } },
+    async (request) => songs.get(await requireUser(request), request.params.id),
   );
 
   app.get(
     '/api/songs/playlistId/:id',
-    { schema: { tags, params: IdParam, response: { 200: SongList } } },
+    { config: { access: 'owner' }, schema: { tags, params: IdParam, response: { 200: SongList } } },
     async (request) => songs.listInPlaylist(await requireUser(request), request.params.id),
   );
 }
@@ -64,6 +68,7 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
   scope.post(
     '/api/songs',
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         description: songFormDescription,
@@ -92,6 +97,7 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
   scope.put(
     '/api/songs/:id',
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         params: IdParam,
@@ -128,7 +134,10 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
 
   scope.delete(
     '/api/songs/:id',
-    { schema: { tags, params: IdParam, response: { 200: textResponse(ServerMessages.songDeleted) } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags, params: IdParam, response: { 200: textResponse(ServerMessages.songDeleted) } },
+    },
     async (request, reply) => {
       await requireAdmin(request);
       await songs.remove(request.params.id);

@@ -1,7 +1,14 @@
-import { ServerMessages, type Genre, type Song, type SongListQuery, type SongsDataResponse } from '@tonearm/contract';
+import {
+  maySeePlaylist,
+  ServerMessages,
+  type Genre,
+  type Song,
+  type SongListQuery,
+  type SongsDataResponse,
+} from '@tonearm/contract';
 import { isoNow, uniqueViolation } from '../../db/errors.js';
 import type { RoleValue } from '../../db/schema.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { toArtistJson } from '../artists/artist-json.js';
 import type { ArtistsRepository } from '../artists/artists.repository.js';
@@ -103,12 +110,13 @@ export class SongsService {
     );
   }
 
-  /** A playlist's songs in playlist order: its owner, an admin, or anyone when it is public. */
+  /** A playlist's songs in playlist order, when the policy lets the viewer see the playlist. */
   async listInPlaylist(viewer: Viewer, playlistId: number): Promise<Song[]> {
     const playlist = await this.songs.findPlaylistAccess(playlistId);
     if (playlist === undefined) throw notFound(ServerMessages.notFound);
-    if (playlist.is_public !== 1 && playlist.owner_id !== viewer.id && viewer.role !== 'ADMIN') {
-      throw forbidden(ServerMessages.forbidden);
+    // A playlist the viewer may not see does not exist for them: the same 404 as a missing one.
+    if (!maySeePlaylist(viewer, { ownerId: playlist.owner_id, isPublic: playlist.is_public === 1 })) {
+      throw notFound(ServerMessages.notFound);
     }
     return this.present(viewer, await this.songs.listInPlaylist(playlistId));
   }

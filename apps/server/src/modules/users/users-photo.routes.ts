@@ -19,6 +19,7 @@ export function usersPhotoRoutes(scope: App, photos: UsersPhotoService, store: B
   scope.put(
     '/api/users/:id/update-photo',
     {
+      config: { access: 'owner' },
       schema: {
         tags,
         params: IdParam,
@@ -39,7 +40,7 @@ export function usersPhotoRoutes(scope: App, photos: UsersPhotoService, store: B
 
   scope.delete(
     '/api/users/:id/remove-photo',
-    { schema: { tags, params: IdParam, response: { 200: User } } },
+    { config: { access: 'owner' }, schema: { tags, params: IdParam, response: { 200: User } } },
     async (request) => toUserJson(await photos.removePhoto(await requireUser(request), request.params.id)),
   );
 }

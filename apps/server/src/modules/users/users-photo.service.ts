@@ -1,6 +1,6 @@
-import { ServerMessages } from '@tonearm/contract';
+import { mayManageUser, ServerMessages } from '@tonearm/contract';
 import type { UserRow } from '../../db/schema.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
 import type { UsersPhotoRepository } from './users-photo.repository.js';
@@ -16,7 +16,7 @@ export class UsersPhotoService {
 
   /** Checked before the upload is read: self or admin, and the user must exist. */
   async assertCanChange(actor: Actor, id: number): Promise<void> {
-    if (actor.id !== id && actor.role !== 'ADMIN') throw forbidden(ServerMessages.forbidden);
+    if (!mayManageUser(actor, id)) throw notFound(ServerMessages.notFound);
     if ((await this.users.find(id)) === undefined) throw notFound(ServerMessages.notFound);
   }
 

@@ -11,7 +11,7 @@ const UsernameParam = z.object({ username: z.string().trim().min(1).max(254) });
 export function usersRoutes(app: App, { config }: AppDeps, users: UsersService): void {
   app.get(
     '/api/users',
-    { schema: { tags, querystring: UserListQuery, response: { 200: UserListResponse } } },
+    { config: { access: 'admin' }, schema: { tags, querystring: UserListQuery, response: { 200: UserListResponse } } },
     async (request) => {
       await requireAdmin(request);
       const { rows, total } = await users.list(request.query);
@@ -20,14 +20,18 @@ export function usersRoutes(app: App, { config }: AppDeps, users: UsersService):
     },
   );
 
-  app.get('/api/users/id/:id', { schema: { tags, params: IdParam, response: { 200: User } } }, async (request) => {
-    const actor = await requireUser(request);
-    return toUserJson(await users.getById(actor, request.params.id));
-  });
+  app.get(
+    '/api/users/id/:id',
+    { config: { access: 'owner' }, schema: { tags, params: IdParam, response: { 200: User } } },
+    async (request) => {
+      const actor = await requireUser(request);
+      return toUserJson(await users.getById(actor, request.params.id));
+    },
+  );
 
   app.get(
     '/api/users/username/:username',
-    { schema: { tags, params: UsernameParam, response: { 200: User } } },
+    { config: { access: 'owner' }, schema: { tags, params: UsernameParam, response: { 200: User } } },
     async (request) => {
       const actor = await requireUser(request);
       return toUserJson(await users.getByUsername(actor, request.params.username));
@@ -36,17 +40,24 @@ export function usersRoutes(app: App, { config }: AppDeps, users: UsersService):
 
   app.put(
     '/api/users/:id',
-    { schema: { tags, params: IdParam, body: UpdateUserRequest, response: { 200: User } } },
+    {
+      config: { access: 'owner' },
+      schema: { tags, params: IdParam, body: UpdateUserRequest, response: { 200: User } },
+    },
     async (request) => {
       const actor = await requireUser(request);
       return toUserJson(await users.update(actor, request.params.id, request.body, sessionToken(request)));
     },
   );
 
-  app.delete('/api/users/:id', { schema: { tags, params: IdParam } }, async (request, reply) => {
-    const actor = await requireUser(request);
-    await users.remove(actor, request.params.id);
-    if (actor.id === request.params.id) clearSessionCookie(request, reply, config);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/users/:id',
+    { config: { access: 'owner' }, schema: { tags, params: IdParam } },
+    async (request, reply) => {
+      const actor = await requireUser(request);
+      await users.remove(actor, request.params.id);
+      if (actor.id === request.params.id) clearSessionCookie(request, reply, config);
+      return reply.status(204).send();
+    },
+  );
 }

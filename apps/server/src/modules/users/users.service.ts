@@ -1,4 +1,4 @@
-import { ServerMessages, type UpdateUserRequest, type UserListQuery } from '@tonearm/contract';
+import { isAdmin, mayManageUser, ServerMessages, type UpdateUserRequest, type UserListQuery } from '@tonearm/contract';
 import { isoNow, uniqueViolation } from '../../db/errors.js';
 import type { UserRow, UserUpdate } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
@@ -11,8 +11,6 @@ import type { UsersRepository } from './users.repository.js';
 export type Actor = Pick<UserRow, 'id' | 'username' | 'role'>;
 
 export const USER_LIST_DEFAULT_LIMIT = 100;
-
-const isAdmin = (actor: Actor) => actor.role === 'ADMIN';
 
 function found<T>(value: T | undefined): T {
   if (value === undefined) throw notFound(ServerMessages.notFound);
@@ -55,15 +53,15 @@ export class UsersService {
     private readonly sessions: SessionStore,
   ) {}
 
-  /** Self or admin; anyone else is refused before learning whether the user exists. */
+  /** Self or admin; to anyone else another account does not exist (404, as for a missing one). */
   async getById(actor: Actor, id: number): Promise<UserRow> {
-    if (actor.id !== id && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    if (!mayManageUser(actor, id)) throw notFound(ServerMessages.notFound);
     return found(await this.users.findById(id));
   }
 
   async getByUsername(actor: Actor, username: string): Promise<UserRow> {
     const self = actor.username.toLowerCase() === username.toLowerCase();
-    if (!self && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    if (!self && !isAdmin(actor)) throw notFound(ServerMessages.notFound);
     return found(await this.users.findByUsername(username));
   }
 
@@ -84,7 +82,7 @@ export class UsersService {
    */
   async update(actor: Actor, id: number, input: UpdateUserRequest, actorToken?: string): Promise<UserRow> {
     const self = actor.id === id;
-    if (!self && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    if (!mayManageUser(actor, id)) throw notFound(ServerMessages.notFound);
     const privileged = input.role !== undefined || input.premium !== undefined || input.premiumUntil !== undefined;
     if (privileged && !isAdmin(actor)) throw forbidden(ServerMessages.onlyAdminChangesRole);
 
@@ -126,7 +124,7 @@ export class UsersService {
 
   /** Self or admin; never the last administrator. The user's sessions, likes, plays and playlists go with it. */
   async remove(actor: Actor, id: number): Promise<void> {
-    if (actor.id !== id && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    if (!mayManageUser(actor, id)) throw notFound(ServerMessages.notFound);
     await this.users.withRoleLock(async (users) => {
       const target = found(await users.findById(id));
       if (target.role === 'ADMIN' && (await users.countAdmins()) <= 1) throw conflict(ServerMessages.lastAdmin);

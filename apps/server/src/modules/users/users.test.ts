@@ -122,9 +122,9 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
       }
     });
 
-    it('answers 403 to another regular user, whether or not the id exists', async () => {
-      expectError(await get(`/api/users/id/${bob.id}`, alice), 403, ErrorCodes.forbidden, ServerMessages.forbidden);
-      expectError(await get('/api/users/id/999999', alice), 403, ErrorCodes.forbidden, ServerMessages.forbidden);
+    it('answers 404 to another regular user, exactly as for an id that does not exist', async () => {
+      expectError(await get(`/api/users/id/${bob.id}`, alice), 404, ErrorCodes.notFound, ServerMessages.notFound);
+      expectError(await get('/api/users/id/999999', alice), 404, ErrorCodes.notFound, ServerMessages.notFound);
     });
 
     it('answers 404 to an admin for an unknown id and 400 for a malformed one', async () => {
@@ -148,12 +148,12 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
       }
     });
 
-    it('answers 403 to another regular user and 404 to an admin for an unknown name', async () => {
+    it('answers 404 to another regular user and to an admin for an unknown name', async () => {
       expectError(
         await get(`/api/users/username/${bob.username}`, alice),
-        403,
-        ErrorCodes.forbidden,
-        ServerMessages.forbidden,
+        404,
+        ErrorCodes.notFound,
+        ServerMessages.notFound,
       );
       expectError(
         await get('/api/users/username/nobody_at_all', admin),
@@ -165,9 +165,9 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
   });
 
   describe('PUT /api/users/{id}', () => {
-    it('answers 401 to anonymous and 403 to another regular user', async () => {
+    it('answers 401 to anonymous and 404 to another regular user', async () => {
       expectError(await put(alice.id, { address: 'x' }), 401, ErrorCodes.unauthorized, ServerMessages.notAuthenticated);
-      expectError(await put(alice.id, { address: 'x' }, bob), 403, ErrorCodes.forbidden, ServerMessages.forbidden);
+      expectError(await put(alice.id, { address: 'x' }, bob), 404, ErrorCodes.notFound, ServerMessages.notFound);
     });
 
     it('lets a user change their own profile', async () => {
@@ -301,9 +301,9 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
   });
 
   describe('DELETE /api/users/{id}', () => {
-    it('answers 401 to anonymous and 403 to another regular user', async () => {
+    it('answers 401 to anonymous and 404 to another regular user', async () => {
       expectError(await del(alice.id), 401, ErrorCodes.unauthorized, ServerMessages.notAuthenticated);
-      expectError(await del(alice.id, bob), 403, ErrorCodes.forbidden, ServerMessages.forbidden);
+      expectError(await del(alice.id, bob), 404, ErrorCodes.notFound, ServerMessages.notFound);
     });
 
     it('lets a user delete their own account, ending the session', async () => {
