@@ -1,4 +1,10 @@
-import type { LoginRequest, RegisterRequest, User } from '@tonearm/contract';
+import {
+  isAdmin as policyIsAdmin,
+  mayDownload,
+  type LoginRequest,
+  type RegisterRequest,
+  type User,
+} from '@tonearm/contract';
 import { createContext, useContext } from 'react';
 
 export interface AuthState {
@@ -27,13 +33,14 @@ export function useCurrentUser(): User {
   return user;
 }
 
+/** The contract's access policy, for a user that may not be known yet. */
 export function isAdmin(user: User | null | undefined): boolean {
-  return user?.role === 'ADMIN';
+  return user !== null && user !== undefined && policyIsAdmin(user);
 }
 
 /** SPEC §6: premium users and administrators get the song data loaded automatically. */
 export function hasSongDataAccess(user: User | null | undefined): boolean {
-  return user !== null && user !== undefined && (user.premium || user.role === 'ADMIN');
+  return user !== null && user !== undefined && mayDownload(user);
 }
 
 /** Downloads for offline listening: premium users and administrators (the server answers 403 to others). */

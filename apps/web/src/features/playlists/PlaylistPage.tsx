@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Playlist, Song, User } from '@tonearm/contract';
+import { mayEditPlaylist, type Playlist, type Song, type User } from '@tonearm/contract';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
@@ -19,7 +19,7 @@ import { playlistQueries } from './queries.js';
 import { SortableSongList } from './SortableSongList.js';
 
 function canEdit(user: User, playlist: Playlist | undefined): playlist is Playlist {
-  return playlist !== undefined && (playlist.userId === user.id || isAdmin(user));
+  return playlist !== undefined && mayEditPlaylist(user, { ownerId: playlist.userId, isPublic: playlist.isPublic });
 }
 
 function PlaylistGrid() {

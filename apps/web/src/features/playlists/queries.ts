@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { ClientMessages } from '@tonearm/contract';
+import { ClientMessages, isAdmin, type User } from '@tonearm/contract';
 import { isNetworkError } from '../../lib/api-client.js';
 import { fetchAdminPlaylists, fetchPlaylist, fetchPlaylists, fetchUserPlaylists } from './playlists.api.js';
 
@@ -33,8 +33,8 @@ export const playlistQueries = {
       ...playlistLoading,
     }),
   /** The "Select a Playlist" popup: admins list every playlist (GET /api/playlists/admin), others their own. */
-  forPicker: (user: { id: number; role: string }) => {
-    const admin = user.role === 'ADMIN';
+  forPicker: (user: Pick<User, 'id' | 'role'>) => {
+    const admin = isAdmin(user);
     return queryOptions({
       queryKey: admin ? playlistKeys.admin() : playlistKeys.user(user.id),
       queryFn: ({ signal }) => (admin ? fetchAdminPlaylists(signal) : fetchUserPlaylists(user.id, signal)),

@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import { AccessLevels, type Access } from '@tonearm/contract';
+import type { RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testDatabases, type TestApp } from '../../test/harness.js';
+import type { RoleValue } from '../db/schema.js';
+import { insertSongs } from '../modules/playlists/test-fixtures.js';
+
+/**
+ * The access matrix (issue 9): every registered route × {anonymous, user (the owner), other user, premium, admin}.
+ * Each route must declare a level, and no caller below that level may get further than the declaration allows:
+ * 401 without a session, 403 below the role, 404 for another user's resource (exactly like a missing one).
+ */
+
+type Caller = 'anonymous' | 'user' | 'other' | 'premium' | 'admin';
+const CALLERS: readonly Caller[] = ['anonymous', 'other', 'premium', 'user', 'admin'];
+
+/** What a caller below the declared level must get; null when the level lets the caller in. */
+function refusal(level: Access, caller: Caller): number | null {
+  if (level === 'public') return null;
+  if (caller === 'anonymous') return 401;
+  if (level === 'admin') return caller === 'admin' ? null : 403;
+  if (level === 'premium') return caller === 'premium' || caller === 'admin' ? null : 403;
+  if (level === 'owner') return caller === 'user' || caller === 'admin' ? null : 404;
+  return null;
+}
+
+/** Statuses that would mean "refused" to a caller the declaration lets in. */
+function wronglyRefused(level: Access, caller: Caller, status: number): boolean {
+  if (status === 401 || status === 403) return true;
+  // The owner reaches their own resource; an admin may still find a buyer-only action (demo payment) "not found".
+  return level === 'owner' && caller === 'user' && status === 404;
+}
+
+interface Fixture {
+  userId: number;
+  username: string;
+  playlistId: number;
+  songId: number;
+  artistId: number;
+  orderId: number;
+}
+
+/** The concrete path of a route for a fixture: every id names something the fixture's user owns (or a catalogue row). */
+function concretePath(url: string, f: Fixture): string {
+  const resource = (name: string): string => {
+    if (name === 'username') return f.username;
+    if (name === 'key') return `${'a'.repeat(64)}.mp3`;
+    if (name === 'playlistId') return String(f.playlistId);
+    if (name === 'songId') return String(f.songId);
+    if (url.startsWith('/api/users/') || url.startsWith('/api/playlists/user/')) return String(f.userId);
+    if (url.startsWith('/api/playlists/') || url.startsWith('/api/songs/playlistId/')) return String(f.playlistId);
+    if (url.startsWith('/api/payment/')) return String(f.orderId);
+    if (url.startsWith('/artists/')) return String(f.artistId);
+    if (url.startsWith('/api/songs/')) return String(f.songId);
+    throw new Error(`No fixture for :${name} in ${url}`);
+  };
+  return url.replace(/:(\w+)/g, (_match, name: string) => resource(name));
+}
+
+/** A valid body where the route has one, so that what answers is the access rule rather than body validation. */
+function bodyFor(url: string, f: Fixture): object {
+  if (url.endsWith('/order')) return { songIds: [f.songId] };
+  if (url.startsWith('/api/payment/demo/')) return { cardNumber: '4242424242424242', expiry: '12/39', cvc: '123' };
+  if (url === '/api/payment/checkout') return { plan: 'monthly' };
+  if (url === '/api/plays') return { songId: f.songId };
+  if (url.startsWith('/api/users/')) return { address: 'Somewhere' };
+  return {};
+}
+
+function levelOf(route: RouteOptions): Access {
+  const level = AccessLevels.find((known) => known === route.config?.access);
+  if (level === undefined) throw new Error(`${route.url} declares no access`);
+  return level;
+}
+
+const methodsOf = (route: RouteOptions): string[] => [route.method].flat().map(String);
+
+describe.each(testDatabases())('access matrix on %s', (dialect) => {
+  let t: TestApp;
+  const ids: Partial<Record<Caller, number>> = {};
+
+  async function insertUser(role: RoleValue, premium: boolean): Promise<{ id: number; username: string }> {
+    const username = `m_${randomBytes(5).toString('hex')}`;
+    const row = await t.db
+      .insertInto('users')
+      .values({
+        username,
+        email: `${username}@example.test`,
+        password_hash: 'not-a-hash',
+        gender: null,
+        address: null,
+        role,
+        premium_until: premium ? '9999-12-31T23:59:59.999Z' : null,
+        image_key: null,
+        subsonic_secret: null,
+        created_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id: row.id, username };
+  }
+
+  /** A fresh session cookie (straight from the session store: no password hashing per request). */
+  async function cookieOf(userId: number): Promise<string> {
+    const { token } = await t.app.sessionStore.create(userId);
+    return `tonearm_session=${token}`;
+  }
+
+  /** A user owning a private playlist (with a song) and a pending order, plus an artist. */
+  async function freshFixture(): Promise<Fixture> {
+    const user = await insertUser('USER', false);
+    const [song] = await insertSongs(t.db, 1);
+    if (song === undefined) throw new Error('no song');
+    const now = new Date().toISOString();
+    const playlist = await t.db
+      .insertInto('playlists')
+      .values({ owner_id: user.id, name: 'Mine', type: 'Mix', is_public: 0, image_key: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('playlist_songs')
+      .values({ playlist_id: playlist.id, song_id: song.id, position: 0, added_at: now })
+      .execute();
+    const order = await t.db
+      .insertInto('orders')
+      .values({
+        user_id: user.id,
+        plan: 'monthly',
+        amount_cents: 499,
+        currency: 'EUR',
+        provider: 'demo',
+        provider_ref: null,
+        status: 'pending',
+        created_at: now,
+        paid_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const artist = await t.db
+      .insertInto('artists')
+      .values({ name: `Artist ${randomBytes(4).toString('hex')}`, image_key: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return {
+      userId: user.id,
+      username: user.username,
+      playlistId: playlist.id,
+      songId: song.id,
+      artistId: artist.id,
+      orderId: order.id,
+    };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { env: { PAYMENT_PROVIDER: 'demo' } });
+    ids.other = (await insertUser('USER', false)).id;
+    ids.premium = (await insertUser('USER', true)).id;
+    ids.admin = (await insertUser('ADMIN', false)).id;
+    await t.app.ready();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('finds a declared access level on every registered route', () => {
+    const routes = t.app.routeTable();
+    expect(routes.length).toBeGreaterThan(40);
+    const undeclared = routes.filter((route) => !AccessLevels.some((known) => known === route.config?.access));
+    expect(undeclared.map((route) => `${methodsOf(route).join(',')} ${route.url}`)).toEqual([]);
+  });
+
+  it('gives no caller more than the route declares', { timeout: 120_000 }, async () => {
+    const failures: string[] = [];
+    let checked = 0;
+    for (const route of t.app.routeTable()) {
+      const level = levelOf(route);
+      for (const method of methodsOf(route)) {
+        const fixture = await freshFixture();
+        const url = concretePath(route.url, fixture);
+        for (const caller of CALLERS) {
+          const userId = caller === 'user' ? fixture.userId : ids[caller];
+          const headers: Record<string, string> = userId === undefined ? {} : { cookie: await cookieOf(userId) };
+          const body = method === 'POST' || method === 'PUT' ? { payload: bodyFor(route.url, fixture) } : {};
+          const response = await t.app.inject({ method: method as 'GET', url, headers, ...body });
+          checked += 1;
+          const expected = refusal(level, caller);
+          const status = response.statusCode;
+          if (status >= 500) failures.push(`${method} ${url} as ${caller}: ${status} ${response.body}`);
+          else if (expected !== null && status !== expected) {
+            failures.push(`${method} ${url} (${level}) as ${caller}: expected ${expected}, got ${status}`);
+          } else if (expected === null && level !== 'public' && wronglyRefused(level, caller, status)) {
+            failures.push(`${method} ${url} (${level}) as ${caller}: refused with ${status}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it('publishes each route’s access in OpenAPI: the session cookie where one is needed, and x-access', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' });
+    interface Operation {
+      security?: unknown[];
+      'x-access'?: string;
+    }
+    const doc = response.json<{ paths: Record<string, Record<string, Operation>> }>();
+    expect(doc.paths['/api/users']?.get).toMatchObject({ security: [{ session: [] }], 'x-access': 'admin' });
+    expect(doc.paths['/api/payment/plans']?.get).toMatchObject({ security: [], 'x-access': 'public' });
+    expect(doc.paths['/api/songs/{id}/download']?.get?.['x-access']).toBe('premium');
+    expect(doc.paths['/api/playlists/{id}']?.get?.['x-access']).toBe('owner');
+  });
+});
+
+describe('a route without an access declaration', () => {
+  it('stops the app from starting, naming the route', async () => {
+    const t = await createTestApp('sqlite', { withoutBlobs: true });
+    try {
+      t.app.get('/api/undeclared', () => 'open');
+      await expect(t.app.ready()).rejects.toThrow(/without an access declaration: GET \/api\/undeclared/);
+    } finally {
+      await t.close().catch(() => undefined);
+    }
+  });
+});
