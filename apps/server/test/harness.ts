@@ -98,8 +98,9 @@ export async function createTestDatabase(dialect: Dialect): Promise<AppDatabase 
 }
 
 /**
- * A whole app on a fresh, migrated database of the dialect, in a fresh temp DATA_DIR. Auth rate limits are lifted
- * (tests log in often from one address) unless `env.AUTH_RATE_LIMIT` says otherwise. Call close() in afterAll.
+ * A whole app on a fresh, migrated database of the dialect, in a fresh temp DATA_DIR. Auth, upload and checkout rate
+ * limits are lifted (tests log in, upload and check out often from one address and user) unless `env` says otherwise;
+ * every other limit keeps its default. Call close() in afterAll.
  */
 export async function createTestApp(dialect: Dialect, overrides: TestAppOverrides = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-test-'));
@@ -111,6 +112,8 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       AUTH_RATE_LIMIT: '100000',
+      UPLOAD_RATE_LIMIT: '100000',
+      CHECKOUT_RATE_LIMIT: '100000',
       ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
       ...overrides.env,
     };

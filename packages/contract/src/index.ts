@@ -10,3 +10,4 @@ export * from './search.js';
 export * from './songs.js';
 export * from './users.js';
 export * from './plays.js';
+export * from './limits.js';

@@ -2,6 +2,7 @@ import type { App, AppDeps } from '../../http/app-types.js';
 import { registerMultipart } from '../../http/multipart.js';
 import { createBlobReferencesRepository } from '../../maintenance/blob-references.repository.js';
 import { createBlobReleaser } from '../../maintenance/blob-release.js';
+import { createUploadQuota } from '../limits/upload-quota.module.js';
 import { createPlaylistsRepository } from './playlists.repository.js';
 import { playlistsRoutes } from './playlists.routes.js';
 import { PlaylistsService } from './playlists.service.js';
@@ -13,7 +14,10 @@ export async function registerPlaylists(app: App, deps: AppDeps): Promise<void> 
     deps.blobs === null
       ? () => Promise.resolve()
       : createBlobReleaser(deps.blobs, createBlobReferencesRepository(deps.db));
-  const service = new PlaylistsService(createPlaylistsRepository(deps.db, deps.dialect), releaseBlobs);
+  const service = new PlaylistsService(createPlaylistsRepository(deps.db, deps.dialect), releaseBlobs, {
+    playlistsPerUser: deps.config.limits.playlistsPerUser,
+    quota: createUploadQuota(deps),
+  });
   await app.register(async (scope) => {
     await registerMultipart(scope);
     playlistsRoutes(scope, deps, service);

@@ -6,6 +6,7 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
 import { artistsReadRoutes, artistsWriteRoutes } from '../artists/artists.routes.js';
 import { ArtistsService } from '../artists/artists.service.js';
+import { createUploadQuota } from '../limits/upload-quota.module.js';
 import { createLikesRepository } from '../likes/likes.repository.js';
 import { likesRoutes } from '../likes/likes.routes.js';
 import { LikesService } from '../likes/likes.service.js';
@@ -29,7 +30,11 @@ export interface Catalogue {
   photos: UsersPhotoService;
 }
 
-export function createCatalogue({ db, dialect }: Pick<AppDeps, 'db' | 'dialect'>, store: BlobStore | null): Catalogue {
+/** With `config`, profile photos are charged to the daily image allowance; without (demo seed, import) they are not. */
+export function createCatalogue(
+  { db, dialect, config }: Pick<AppDeps, 'db' | 'dialect'> & Partial<Pick<AppDeps, 'config'>>,
+  store: BlobStore | null,
+): Catalogue {
   const references = createBlobReferencesRepository(db);
   // Without a store (tests of other modules) there are no blobs to release.
   const releaseBlobs = store === null ? () => Promise.resolve() : createBlobReleaser(store, references);
@@ -41,7 +46,11 @@ export function createCatalogue({ db, dialect }: Pick<AppDeps, 'db' | 'dialect'>
     artists: new ArtistsService(artistsRepository, releaseBlobs),
     likes: new LikesService(createLikesRepository(db), songs),
     search: new SearchService(searchRepository, songs, artistsRepository, createPlaylistsRepository(db, dialect)),
-    photos: new UsersPhotoService(createUsersPhotoRepository(db), releaseBlobs),
+    photos: new UsersPhotoService(
+      createUsersPhotoRepository(db),
+      releaseBlobs,
+      config === undefined ? null : createUploadQuota({ db, dialect, config }),
+    ),
   };
 }
 
@@ -60,8 +69,9 @@ export async function registerCatalogue(app: App, deps: AppDeps): Promise<void> 
   if (store === null) return;
   await app.register(async (scope) => {
     await registerMultipart(scope);
-    artistsWriteRoutes(scope, catalogue.artists, store);
-    songsWriteRoutes(scope, catalogue.songs, store);
-    usersPhotoRoutes(scope, catalogue.photos, store);
+    // Catalogue images go through the image gate and pixel ceiling, but not the users' daily allowance.
+    artistsWriteRoutes(scope, catalogue.artists, store, deps.images);
+    songsWriteRoutes(scope, catalogue.songs, store, deps.images);
+    usersPhotoRoutes(scope, catalogue.photos, store, deps.images, deps.config.limits.uploadsPerMinute);
   });
 }
