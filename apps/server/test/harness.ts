@@ -12,6 +12,7 @@ import { createDatabase, type AppDatabase, type Dialect } from '../src/db/databa
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import type { DB, RoleValue } from '../src/db/schema.js';
 import type { App } from '../src/http/app-types.js';
+import type { ImageWork } from '../src/modules/media/image-work.js';
 import { LocalBlobStore } from '../src/storage/local-blob-store.js';
 import './provided-context.js';
 
@@ -43,6 +44,8 @@ export interface TestAppOverrides {
   config?: Partial<Config>;
   /** Leave out the blob store (modules that need one must then not be exercised). */
   withoutBlobs?: boolean;
+  /** The app's image gate and pixel ceiling (a test can then hold the gate); by default made from the config. */
+  images?: ImageWork;
 }
 
 function withDatabase(adminUrl: string, name: string): string {
@@ -119,7 +122,13 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
     };
     const config: Config = { ...loadConfig(env), webDist: null, ...overrides.config };
     const blobs = overrides.withoutBlobs === true ? null : new LocalBlobStore(path.join(dataDir, 'blobs'));
-    const app = await buildApp({ config, db: database.db, dialect, blobs });
+    const app = await buildApp({
+      config,
+      db: database.db,
+      dialect,
+      blobs,
+      ...(overrides.images === undefined ? {} : { images: overrides.images }),
+    });
     return {
       app,
       db: database.db,
