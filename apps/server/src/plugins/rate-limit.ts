@@ -1,5 +1,5 @@
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
-import { ServerMessages } from '@tonearm/contract';
+import { LimitMessages, ServerMessages } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-types.js';
 import { tooManyRequests } from '../http/errors.js';
@@ -44,4 +44,18 @@ export function perUserPerMinute(
       errorResponseBuilder: () => tooManyRequests(message),
     },
   };
+}
+
+/** A rate limit shared by several routes (one counter per user across all of them), attached as a route's preHandler. */
+export type SharedRateLimit = ReturnType<App['rateLimit']>;
+
+/**
+ * UPLOAD_RATE_LIMIT: image uploads (profile photo, playlist create or edit with a cover) per user and minute, counted
+ * together across those routes. Only multipart requests count: a JSON playlist edit (rename, make public) is no upload.
+ * Runs before the body is read, so a refused upload costs no disk and no decoding.
+ */
+export function uploadRateLimit(app: App, perMinute: number): SharedRateLimit {
+  return app.rateLimit(
+    perUserPerMinute(perMinute, LimitMessages.tooManyUploads, (request) => request.isMultipart()).rateLimit,
+  );
 }

@@ -1,7 +1,6 @@
 import {
   IMAGE_MAX_BYTES,
   IdParam,
-  LimitMessages,
   Paging,
   Playlist,
   PlaylistFormFields,
@@ -17,7 +16,7 @@ import type { App, AppDeps } from '../../http/app-types.js';
 import { badRequest, unsupportedMediaType } from '../../http/errors.js';
 import { MultipartMessages, readMultipart } from '../../http/multipart.js';
 import { sendText, textResponse } from '../../http/text-response.js';
-import { perUserPerMinute } from '../../plugins/rate-limit.js';
+import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { requireUser } from '../auth/auth.plugin.js';
 import type { ImageWork } from '../media/image-work.js';
@@ -102,11 +101,12 @@ async function withCover<T>(cover: StagedImage | null, work: (upload: CoverUploa
 }
 
 /** DESIGN §4 Playlist. Every route needs a session; the service decides owner/admin/public access. */
-export function playlistsRoutes(app: App, { blobs, images, config }: AppDeps, playlists: PlaylistsService): void {
-  // Only multipart requests carry a cover; JSON edits (rename, make public) are not uploads.
-  const uploads = perUserPerMinute(config.limits.uploadsPerMinute, LimitMessages.tooManyUploads, (request) =>
-    request.isMultipart(),
-  );
+export function playlistsRoutes(
+  app: App,
+  { blobs, images }: AppDeps,
+  playlists: PlaylistsService,
+  uploads: SharedRateLimit,
+): void {
   const intake = (actor: Actor): CoverIntake => ({
     blobs,
     images,
@@ -140,7 +140,7 @@ export function playlistsRoutes(app: App, { blobs, images, config }: AppDeps, pl
 
   app.post(
     '/api/playlists',
-    { config: uploads, schema: { tags, response: { 201: Playlist } } },
+    { preHandler: uploads, schema: { tags, response: { 201: Playlist } } },
     async (request, reply) => {
       const actor = await requireUser(request);
       await playlists.assertCanCreate(actor);
@@ -154,7 +154,7 @@ export function playlistsRoutes(app: App, { blobs, images, config }: AppDeps, pl
 
   app.put(
     '/api/playlists/updatePlaylist/:id',
-    { config: uploads, schema: { tags, params: IdParam, response: { 200: Playlist } } },
+    { preHandler: uploads, schema: { tags, params: IdParam, response: { 200: Playlist } } },
     async (request) => {
       const actor = await requireUser(request);
       await playlists.assertWritable(actor, request.params.id);

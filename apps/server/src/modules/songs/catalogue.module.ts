@@ -2,6 +2,7 @@ import type { App, AppDeps } from '../../http/app-types.js';
 import { registerMultipart } from '../../http/multipart.js';
 import { createBlobReferencesRepository } from '../../maintenance/blob-references.repository.js';
 import { createBlobReleaser } from '../../maintenance/blob-release.js';
+import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
 import { artistsReadRoutes, artistsWriteRoutes } from '../artists/artists.routes.js';
@@ -59,7 +60,7 @@ export function createCatalogue(
  * the blob store, so without one only the reads are registered. `/media` is served by the lean handler the app puts
  * in front of Fastify (modules/media/media-handler.ts).
  */
-export async function registerCatalogue(app: App, deps: AppDeps): Promise<void> {
+export async function registerCatalogue(app: App, deps: AppDeps, uploads: SharedRateLimit): Promise<void> {
   const catalogue = createCatalogue(deps, deps.blobs);
   artistsReadRoutes(app, catalogue.artists);
   songsReadRoutes(app, catalogue.songs);
@@ -72,6 +73,6 @@ export async function registerCatalogue(app: App, deps: AppDeps): Promise<void> 
     // Catalogue images go through the image gate and pixel ceiling, but not the users' daily allowance.
     artistsWriteRoutes(scope, catalogue.artists, store, deps.images);
     songsWriteRoutes(scope, catalogue.songs, store, deps.images);
-    usersPhotoRoutes(scope, catalogue.photos, store, deps.images, deps.config.limits.uploadsPerMinute);
+    usersPhotoRoutes(scope, catalogue.photos, store, deps.images, uploads);
   });
 }

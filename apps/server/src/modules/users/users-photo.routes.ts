@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import { IdParam, IMAGE_MAX_BYTES, LimitMessages, User } from '@tonearm/contract';
+import { IdParam, IMAGE_MAX_BYTES, User } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
 import { badRequest } from '../../http/errors.js';
-import { perUserPerMinute } from '../../plugins/rate-limit.js';
+import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { requireUser } from '../auth/auth.plugin.js';
 import type { ImageWork } from '../media/image-work.js';
@@ -20,14 +20,13 @@ export function usersPhotoRoutes(
   photos: UsersPhotoService,
   store: BlobStore,
   images: ImageWork,
-  uploadsPerMinute: number,
+  /** The upload rate limit shared with the playlist routes. */
+  uploads: SharedRateLimit,
 ): void {
-  const uploads = perUserPerMinute(uploadsPerMinute, LimitMessages.tooManyUploads);
-
   scope.put(
     '/api/users/:id/update-photo',
     {
-      config: uploads,
+      preHandler: uploads,
       schema: {
         tags,
         params: IdParam,
