@@ -12,7 +12,8 @@ import { serverWithFront } from './http/server-factory.js';
 import { generateRequestId, loggerOptions } from './logger.js';
 import { installAuth } from './modules/auth/auth.plugin.js';
 import { installAccessPolicy } from './http/access.js';
-import { SessionStore } from './modules/auth/session-store.js';
+import { SESSION_CACHE_MS, SessionStore } from './modules/auth/session-store.js';
+import { createImageWork, type ImageWork } from './modules/media/image-work.js';
 import { createMediaHandler, type MediaHandler, type RawHandler } from './modules/media/media-handler.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { registerModules } from './modules/index.js';
@@ -31,6 +32,8 @@ export interface BuildAppOptions {
   blobs?: BlobStore | null;
   /** A ready pino logger; by default one is made from config.logLevel. */
   logger?: FastifyBaseLogger;
+  /** The image gate and pixel ceiling; by default made from config.limits (tests pass their own to hold the gate). */
+  images?: ImageWork;
 }
 
 /** JSON bodies only; uploads go through multipart with their own limits. */
@@ -44,8 +47,20 @@ function trustProxyOption(value: Config['trustProxy']): boolean | string | ((add
 /** Builds the whole HTTP app without listening: main.ts listens, tests use app.inject(). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
-  const deps: AppDeps = { config, db: options.db, dialect: options.dialect, blobs: options.blobs ?? null };
-  const sessions = new SessionStore(createSessionsRepository(options.db), config.sessionTtlSeconds);
+  const deps: AppDeps = {
+    config,
+    db: options.db,
+    dialect: options.dialect,
+    blobs: options.blobs ?? null,
+    images: options.images ?? createImageWork(config.limits),
+  };
+  const sessions = new SessionStore(
+    createSessionsRepository(options.db),
+    config.sessionTtlSeconds,
+    SESSION_CACHE_MS,
+    Date.now,
+    config.limits.sessionsPerUser,
+  );
   // Made once the logger exists; requests only arrive after listen, when it is set.
   let media: RawHandler | null = null;
   const app = Fastify({

@@ -110,6 +110,45 @@ describe('loadConfig', () => {
     expect(loadConfig({ STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'wh' }, cwd).paymentProvider).toBe('stripe');
   });
 
+  it('limits what a user can create by default, and reads every limit', () => {
+    expect(loadConfig({}, cwd).limits).toEqual({
+      imageUploadsPerDay: 50,
+      imageUploadBytesPerDay: 200 * 1024 * 1024,
+      playlistsPerUser: 500,
+      pendingOrdersPerUser: 5,
+      sessionsPerUser: 10,
+      uploadsPerMinute: 20,
+      checkoutsPerMinute: 5,
+      imageConcurrency: 2,
+      imageQueue: 16,
+      imageMaxPixels: 40_000_000,
+    });
+    const env = {
+      IMAGE_UPLOADS_PER_DAY: '7',
+      IMAGE_UPLOAD_MB_PER_DAY: '3',
+      PLAYLISTS_PER_USER: '9',
+      PENDING_ORDERS_PER_USER: '2',
+      SESSIONS_PER_USER: '4',
+      UPLOAD_RATE_LIMIT: '6',
+      CHECKOUT_RATE_LIMIT: '1',
+      IMAGE_CONCURRENCY: '1',
+      IMAGE_QUEUE: '0',
+      IMAGE_MAX_MEGAPIXELS: '12',
+    };
+    expect(loadConfig(env, cwd).limits).toEqual({
+      imageUploadsPerDay: 7,
+      imageUploadBytesPerDay: 3 * 1024 * 1024,
+      playlistsPerUser: 9,
+      pendingOrdersPerUser: 2,
+      sessionsPerUser: 4,
+      uploadsPerMinute: 6,
+      checkoutsPerMinute: 1,
+      imageConcurrency: 1,
+      imageQueue: 0,
+      imageMaxPixels: 12_000_000,
+    });
+  });
+
   it('is silent by default under NODE_ENV=test', () => {
     expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('silent');
   });
@@ -133,6 +172,10 @@ describe('loadConfig', () => {
     [{ CURRENCY: 'euro' }, 'CURRENCY must be a three-letter ISO 4217 code such as EUR'],
     [{ PAYMENT_PROVIDER: 'stripe' }, 'STRIPE_SECRET_KEY is required when PAYMENT_PROVIDER is stripe'],
     [{ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk' }, 'STRIPE_WEBHOOK_SECRET is required'],
+    [{ PLAYLISTS_PER_USER: '0' }, 'PLAYLISTS_PER_USER must be at least 1 (got "0")'],
+    [{ SESSIONS_PER_USER: 'many' }, 'SESSIONS_PER_USER must be a whole number between 1 and 1000'],
+    [{ IMAGE_MAX_MEGAPIXELS: '500' }, 'IMAGE_MAX_MEGAPIXELS must be at most 268'],
+    [{ IMAGE_CONCURRENCY: '0' }, 'IMAGE_CONCURRENCY must be at least 1'],
     [{ WEB_DIST: 'nowhere' }, 'WEB_DIST has no index.html (/srv/tonearm/nowhere)'],
   ])('rejects %j with a one-line message naming the variable', (env, expected) => {
     const error = errorOf(env);

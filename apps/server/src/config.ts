@@ -31,6 +31,31 @@ export interface Config {
   webDist: string | null;
   /** Login and register attempts allowed per IP and minute. */
   authRateLimitPerMinute: number;
+  limits: Limits;
+}
+
+/** What one user may create, and how much image work the process takes on at once (issue 9: safe by default). */
+export interface Limits {
+  /** Profile photos and playlist covers a user may upload in a rolling 24 hours (IMAGE_UPLOADS_PER_DAY). */
+  imageUploadsPerDay: number;
+  /** Bytes of such images a user may upload in a rolling 24 hours (IMAGE_UPLOAD_MB_PER_DAY, in MiB). */
+  imageUploadBytesPerDay: number;
+  /** Playlists one user may own (PLAYLISTS_PER_USER). */
+  playlistsPerUser: number;
+  /** Unpaid checkouts of the last 24 hours one user may have open (PENDING_ORDERS_PER_USER). */
+  pendingOrdersPerUser: number;
+  /** Live sessions per user; a new login ends the oldest beyond this (SESSIONS_PER_USER). */
+  sessionsPerUser: number;
+  /** Upload requests (photo, playlist with cover) per user and minute (UPLOAD_RATE_LIMIT). */
+  uploadsPerMinute: number;
+  /** Checkout requests per user and minute (CHECKOUT_RATE_LIMIT). */
+  checkoutsPerMinute: number;
+  /** Images decoded at the same time by this process (IMAGE_CONCURRENCY). */
+  imageConcurrency: number;
+  /** Images waiting for a decoding slot; past this an upload is refused with 429 (IMAGE_QUEUE). */
+  imageQueue: number;
+  /** Largest image accepted, in pixels (IMAGE_MAX_MEGAPIXELS × 1 000 000), checked from the header before decoding. */
+  imageMaxPixels: number;
 }
 
 /** A bad environment variable. The message is one line naming the variable, fit to print on its own. */
@@ -146,6 +171,17 @@ const EnvSchema = z.object({
   TRUST_PROXY: optionalText,
   WEB_DIST: optionalText,
   AUTH_RATE_LIMIT: integer(10, 1, 1_000_000),
+  IMAGE_UPLOADS_PER_DAY: integer(50, 1, 1_000_000),
+  IMAGE_UPLOAD_MB_PER_DAY: integer(200, 1, 1_000_000),
+  PLAYLISTS_PER_USER: integer(500, 1, 1_000_000),
+  PENDING_ORDERS_PER_USER: integer(5, 1, 1000),
+  SESSIONS_PER_USER: integer(10, 1, 1000),
+  UPLOAD_RATE_LIMIT: integer(20, 1, 1_000_000),
+  CHECKOUT_RATE_LIMIT: integer(5, 1, 1_000_000),
+  IMAGE_CONCURRENCY: integer(2, 1, 64),
+  IMAGE_QUEUE: integer(16, 0, 10_000),
+  // sharp's own default ceiling is 268 megapixels (0x3FFF × 0x3FFF).
+  IMAGE_MAX_MEGAPIXELS: integer(40, 1, 268),
 });
 
 type Env = Record<string, string | undefined>;
@@ -216,5 +252,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDist: resolveWebDist(e.WEB_DIST, cwd),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT,
+    limits: {
+      imageUploadsPerDay: e.IMAGE_UPLOADS_PER_DAY,
+      imageUploadBytesPerDay: e.IMAGE_UPLOAD_MB_PER_DAY * 1024 * 1024,
+      playlistsPerUser: e.PLAYLISTS_PER_USER,
+      pendingOrdersPerUser: e.PENDING_ORDERS_PER_USER,
+      sessionsPerUser: e.SESSIONS_PER_USER,
+      uploadsPerMinute: e.UPLOAD_RATE_LIMIT,
+      checkoutsPerMinute: e.CHECKOUT_RATE_LIMIT,
+      imageConcurrency: e.IMAGE_CONCURRENCY,
+      imageQueue: e.IMAGE_QUEUE,
+      imageMaxPixels: e.IMAGE_MAX_MEGAPIXELS * 1_000_000,
+    },
   };
 }

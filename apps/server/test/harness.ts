@@ -12,6 +12,7 @@ import { createDatabase, type AppDatabase, type Dialect } from '../src/db/databa
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import type { DB, RoleValue } from '../src/db/schema.js';
 import type { App } from '../src/http/app-types.js';
+import type { ImageWork } from '../src/modules/media/image-work.js';
 import { LocalBlobStore } from '../src/storage/local-blob-store.js';
 import './provided-context.js';
 
@@ -43,6 +44,8 @@ export interface TestAppOverrides {
   config?: Partial<Config>;
   /** Leave out the blob store (modules that need one must then not be exercised). */
   withoutBlobs?: boolean;
+  /** The app's image gate and pixel ceiling (a test can then hold the gate); by default made from the config. */
+  images?: ImageWork;
 }
 
 function withDatabase(adminUrl: string, name: string): string {
@@ -98,8 +101,9 @@ export async function createTestDatabase(dialect: Dialect): Promise<AppDatabase 
 }
 
 /**
- * A whole app on a fresh, migrated database of the dialect, in a fresh temp DATA_DIR. Auth rate limits are lifted
- * (tests log in often from one address) unless `env.AUTH_RATE_LIMIT` says otherwise. Call close() in afterAll.
+ * A whole app on a fresh, migrated database of the dialect, in a fresh temp DATA_DIR. Auth, upload and checkout rate
+ * limits are lifted (tests log in, upload and check out often from one address and user) unless `env` says otherwise;
+ * every other limit keeps its default. Call close() in afterAll.
  */
 export async function createTestApp(dialect: Dialect, overrides: TestAppOverrides = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-test-'));
@@ -111,12 +115,20 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       AUTH_RATE_LIMIT: '100000',
+      UPLOAD_RATE_LIMIT: '100000',
+      CHECKOUT_RATE_LIMIT: '100000',
       ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
       ...overrides.env,
     };
     const config: Config = { ...loadConfig(env), webDist: null, ...overrides.config };
     const blobs = overrides.withoutBlobs === true ? null : new LocalBlobStore(path.join(dataDir, 'blobs'));
-    const app = await buildApp({ config, db: database.db, dialect, blobs });
+    const app = await buildApp({
+      config,
+      db: database.db,
+      dialect,
+      blobs,
+      ...(overrides.images === undefined ? {} : { images: overrides.images }),
+    });
     return {
       app,
       db: database.db,

@@ -14,6 +14,12 @@ export const ErrorCodes = {
   badOrigin: 'bad-origin',
   paymentDeclined: 'payment-declined',
   paymentsUnavailable: 'payments-unavailable',
+  /** A per-user count limit (playlists, unfinished checkouts): 409 until the user removes one. */
+  limitReached: 'limit-reached',
+  /** A per-user allowance over a rolling window (image uploads a day): 429 until older uploads leave the window. */
+  quotaExceeded: 'quota-exceeded',
+  /** Too much image work queued on the server right now: 429, try again in a moment. */
+  serverBusy: 'server-busy',
   internal: 'internal-error',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

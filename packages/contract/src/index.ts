@@ -11,3 +11,4 @@ export * from './songs.js';
 export * from './users.js';
 export * from './plays.js';
 export * from './policy.js';
+export * from './limits.js';

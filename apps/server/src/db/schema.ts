@@ -99,6 +99,16 @@ export interface OrdersTable {
   paid_at: string | null;
 }
 
+/** One image a user stored (profile photo, playlist cover): what the daily upload allowance counts. */
+export interface ImageUploadsTable {
+  id: Generated<number>;
+  /** Who uploaded it (the actor, also when an admin sets someone else's photo). */
+  user_id: number;
+  /** Size of the upload as sent. */
+  bytes: number;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -109,6 +119,7 @@ export interface DB {
   likes: LikesTable;
   plays: PlaysTable;
   orders: OrdersTable;
+  image_uploads: ImageUploadsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

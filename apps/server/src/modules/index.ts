@@ -1,4 +1,7 @@
 import type { App, AppDeps } from '../http/app-types.js';
+import { createBlobReferencesRepository } from '../maintenance/blob-references.repository.js';
+import { createBlobReleaser } from '../maintenance/blob-release.js';
+import { uploadRateLimit } from '../plugins/rate-limit.js';
 import { AuthService } from './auth/auth.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createUsersRepository } from './users/users.repository.js';
@@ -16,14 +19,17 @@ import { registerCatalogue } from './songs/catalogue.module.js';
  */
 export async function registerModules(app: App, deps: AppDeps): Promise<void> {
   const usersRepository = createUsersRepository(deps.db, deps.dialect);
-  const usersService = new UsersService(usersRepository, app.sessionStore);
+  const releaseBlobs =
+    deps.blobs === null ? undefined : createBlobReleaser(deps.blobs, createBlobReferencesRepository(deps.db));
+  const usersService = new UsersService(usersRepository, app.sessionStore, releaseBlobs);
   authRoutes(app, deps, new AuthService(usersRepository, usersService, app.sessionStore));
   usersRoutes(app, deps, usersService);
-  await registerPlaylists(app, deps);
+  const uploads = uploadRateLimit(app, deps.config.limits.uploadsPerMinute);
+  await registerPlaylists(app, deps, uploads);
   registerPlays(app, deps);
   await registerPayments(app, deps);
   registerDownloads(app, deps);
-  await registerCatalogue(app, deps);
+  await registerCatalogue(app, deps, uploads);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

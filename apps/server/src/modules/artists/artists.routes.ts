@@ -5,6 +5,7 @@ import type { App } from '../../http/app-types.js';
 import { notFound } from '../../http/errors.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { requireAdmin, requireUser } from '../auth/auth.plugin.js';
+import type { ImageWork } from '../media/image-work.js';
 import { discardAll, stageImage } from '../media/media.service.js';
 import { parseFormFields, readUploadForm } from '../songs/upload-form.js';
 import type { ArtistsService } from './artists.service.js';
@@ -35,8 +36,8 @@ export function artistsReadRoutes(app: App, artists: ArtistsService): void {
 }
 
 /** Admin writes; registered in the scope that parses multipart (registerMultipart). */
-export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: BlobStore): void {
-  const stagers = { image: (stream: Readable) => stageImage(store, stream, 'image') };
+export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: BlobStore, images: ImageWork): void {
+  const stagers = { image: (stream: Readable) => stageImage(store, stream, 'image', images) };
 
   scope.post(
     '/artists',

@@ -66,6 +66,37 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
     expect(await store.resolveUserId(kept.token)).toBe(userId);
   });
 
+  it('keeps at most maxPerUser sessions: a new one ends the oldest, never itself, and no other user’s', async () => {
+    const other = await database.db
+      .insertInto('users')
+      .values({ username: 'v', email: 'v@e.t', password_hash: 'x', role: 'USER', created_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    let clock = now;
+    const limited = new SessionStore(createSessionsRepository(database.db), 3600, 5000, () => clock, 3);
+    await limited.revokeAllOfUser(userId);
+    const bystander = await limited.create(other.id);
+    const tokens: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      clock += 1000;
+      tokens.push((await limited.create(userId)).token);
+      // Cached before it is evicted: eviction must clear the cache too.
+      expect(await limited.resolveUserId(tokens[i] ?? '')).toBe(userId);
+    }
+    const live = await Promise.all(tokens.map((token) => limited.resolveUserId(token)));
+    expect(live).toEqual([null, null, userId, userId, userId]);
+    expect(await limited.resolveUserId(bystander.token)).toBe(other.id);
+    const rows = await database.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
+    expect(rows).toHaveLength(3);
+
+    // Several logins within one millisecond: the newest is always the one kept.
+    const single = new SessionStore(createSessionsRepository(database.db), 3600, 5000, () => clock, 1);
+    const first = await single.create(userId);
+    const second = await single.create(userId);
+    expect(await single.resolve(first.token)).toBeNull();
+    expect((await single.resolve(second.token))?.id).toBe(userId);
+  });
+
   it('treats an expired session as absent and deletes it', async () => {
     const { token } = await store.create(userId);
     expect(await store.resolveUserId(token)).toBe(userId);

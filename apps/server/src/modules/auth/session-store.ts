@@ -5,6 +5,8 @@ import type { SessionsRepository } from './sessions.repository.js';
 /** A 32-byte token in base64url is 43 characters; anything else cannot be ours and costs no query. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const CACHE_MAX_ENTRIES = 10_000;
+/** How long resolveUserId trusts a database check. */
+export const SESSION_CACHE_MS = 5000;
 
 interface CachedSession {
   userId: number;
@@ -27,10 +29,16 @@ export class SessionStore {
   constructor(
     private readonly repository: SessionsRepository,
     private readonly ttlSeconds: number,
-    private readonly cacheMs = 5000,
+    private readonly cacheMs = SESSION_CACHE_MS,
     private readonly clock: () => number = Date.now,
+    /** Live sessions one user may have (SESSIONS_PER_USER); a new one ends the oldest beyond it. */
+    private readonly maxPerUser = Number.POSITIVE_INFINITY,
   ) {}
 
+  /**
+   * A new session. Past `maxPerUser` the user's oldest sessions end (the login never fails for it): a forgotten
+   * browser loses its session rather than the person at the keyboard being locked out, and the table stays bounded.
+   */
   async create(userId: number): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock();
@@ -42,6 +50,10 @@ export class SessionStore {
       expires_at: expiresAt.toISOString(),
       created_at: new Date(now).toISOString(),
     });
+    if (Number.isFinite(this.maxPerUser)) {
+      const evicted = await this.repository.deleteOldestOfUser(userId, hashToken(token), this.maxPerUser - 1);
+      for (const id of evicted) this.cache.delete(id);
+    }
     return { token, expiresAt };
   }
 

@@ -9,6 +9,10 @@ export interface SessionsRepository {
   delete(id: string): Promise<void>;
   deleteExpiredOfUser(userId: number, nowIso: string): Promise<void>;
   deleteAllOfUser(userId: number, exceptId?: string): Promise<void>;
+  /**
+   * Deletes the user's sessions other than `keepId`, except the `keepOthers` newest of them; answers the deleted ids.
+   */
+  deleteOldestOfUser(userId: number, keepId: string, keepOthers: number): Promise<string[]>;
 }
 
 export function createSessionsRepository(db: Kysely<DB>): SessionsRepository {
@@ -50,6 +54,25 @@ export function createSessionsRepository(db: Kysely<DB>): SessionsRepository {
       let query = db.deleteFrom('sessions').where('user_id', '=', userId);
       if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
       await query.execute();
+    },
+
+    async deleteOldestOfUser(userId, keepId, keepOthers) {
+      const newest = db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('id', '!=', keepId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(keepOthers);
+      const rows = await db
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('id', '!=', keepId)
+        .where('id', 'not in', newest)
+        .returning('id')
+        .execute();
+      return rows.map((row) => row.id);
     },
   };
 }

@@ -3,6 +3,7 @@
  * handler answering HttpError the way the app does. Used only by the media, storage and demo tests.
  */
 import type { FastifyInstance } from 'fastify';
+import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { encodeWav } from '../../demo/wav.js';
 import { HttpError } from '../../http/errors.js';
@@ -139,4 +140,42 @@ function u16(value: number): Buffer {
   const bytes = Buffer.alloc(2);
   bytes.writeUInt16BE(value, 0);
   return bytes;
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = (CRC_TABLE[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A PNG of a few hundred bytes whose header claims `width` × `height` pixels (a decompression bomb's shape): only a
+ * check of the header can refuse it for its size, since decoding it would fail on the missing pixel data.
+ */
+export function claimedPng(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.alloc(64))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -1,4 +1,10 @@
-import { AUDIO_MAX_BYTES, IMAGE_MAX_BYTES, THUMBNAIL_WIDTHS, type ThumbnailWidth } from '@tonearm/contract';
+import {
+  AUDIO_MAX_BYTES,
+  IMAGE_MAX_BYTES,
+  LimitMessages,
+  THUMBNAIL_WIDTHS,
+  type ThumbnailWidth,
+} from '@tonearm/contract';
 
 /** How an accepted upload is stored and served: the key suffix and the Content-Type. */
 export interface MediaFormat {
@@ -47,8 +53,12 @@ export const IMAGE_FORMATS: Readonly<Record<string, MediaFormat>> = {
 export const GENERIC_MP4_EXT = 'mp4';
 export const AUDIO_ONLY_MP4 = M4A;
 
-/** Refuses more pixels than this: a 15 MB PNG can otherwise decode to gigabytes (a decompression bomb). */
-export const IMAGE_MAX_PIXELS = 100_000_000;
+/**
+ * Refuses more pixels than this (the default of IMAGE_MAX_MEGAPIXELS): a 15 MB PNG can otherwise decode to gigabytes
+ * (a decompression bomb), and a 100-megapixel photo costs half a second of CPU and 38 MiB per decode. 40 megapixels
+ * is more than any phone or cover scan needs (thumbnails are at most 640 px wide).
+ */
+export const IMAGE_MAX_PIXELS = 40_000_000;
 
 export const AudioMessages = {
   wrongType: 'Audio must be MP3, FLAC, OGG/Opus, M4A/AAC or WAV',
@@ -59,7 +69,7 @@ export const ImageMessages = {
   wrongType: 'Image must be JPEG, PNG or WebP',
   unreadable: 'The image could not be read. Upload a valid JPEG, PNG or WebP file.',
   tooLarge: (maxBytes = IMAGE_MAX_BYTES) => `Images can be at most ${formatBytes(maxBytes)}`,
-  tooManyPixels: (maxPixels = IMAGE_MAX_PIXELS) => `Images can be at most ${maxPixels / 1_000_000} megapixels`,
+  tooManyPixels: (maxPixels = IMAGE_MAX_PIXELS) => LimitMessages.tooManyPixels(maxPixels),
   badWidth: `Image width must be one of ${THUMBNAIL_WIDTHS.join(', ')}`,
 } as const;
 

@@ -241,7 +241,7 @@ describe('stageImage', () => {
 
     const pixels = await rejection(stageImage(store, png, 'image', { maxPixels: 100_000 }));
     expect(pixels).toMatchObject({ status: 413, message: 'Images can be at most 0.1 megapixels' });
-    expect(ImageMessages.tooManyPixels()).toBe('Images can be at most 100 megapixels');
+    expect(ImageMessages.tooManyPixels()).toBe('Images can be at most 40 megapixels');
     expect(await tempFiles()).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import {
   ImageMessages,
   THUMBNAIL_FORMAT,
 } from './media.formats.js';
+import type { WorkGate } from './image-work.js';
 import { loadSharp } from './sharp-loader.js';
 import { detectImageFormat, inspectAudio, stageMetered } from './upload-inspect.js';
 
@@ -40,6 +41,8 @@ export interface StagedImage extends StagedMedia {
   readonly originalKey: string;
   readonly sha256: string;
   readonly mime: string;
+  /** Bytes of the upload as sent (what per-user upload allowances count). */
+  readonly size: number;
   /** `<sha256>-<width>.webp` per thumbnail width. */
   readonly thumbnailKeys: Readonly<Record<ThumbnailWidth, string>>;
 }
@@ -54,6 +57,11 @@ export interface ImageStageOptions {
   maxBytes?: number;
   /** Defaults to IMAGE_MAX_PIXELS. */
   maxPixels?: number;
+  /**
+   * Bounds concurrent decoding (IMAGE_CONCURRENCY/IMAGE_QUEUE): the thumbnails are rendered inside `gate.run`, which
+   * refuses with 429 when its queue is full. Absent (demo seed, import), images are processed as they come.
+   */
+  gate?: WorkGate;
 }
 
 /**
@@ -93,8 +101,9 @@ export async function stageAudio(
 
 /**
  * Stages an uploaded image and its WebP thumbnails (64, 300 and 640 px wide, turned upright by EXIF, never enlarged):
- * 413 past the byte or pixel limit, 415 unless JPEG, PNG or WebP (or when it cannot be decoded). Nothing is visible
- * until `commitAll`; on any error every staged byte is already gone.
+ * 413 past the byte or pixel limit (pixels read from the header, before anything is decoded), 415 unless JPEG, PNG or
+ * WebP (or when it cannot be decoded), 429 when the image gate's queue is full. Nothing is visible until `commitAll`;
+ * on any error every staged byte is already gone.
  */
 export async function stageImage(
   store: BlobStore,
@@ -113,16 +122,16 @@ export async function stageImage(
     const originalKey = `${sha256}.${format.ext}`;
     blobs.push({ staged, key: originalKey });
     const thumbnailKeys = {} as Record<ThumbnailWidth, string>;
-    for (const [width, bytes] of await renderThumbnails(
-      staged.tempPath,
-      field,
-      options.maxPixels ?? IMAGE_MAX_PIXELS,
-    )) {
+    const maxPixels = options.maxPixels ?? IMAGE_MAX_PIXELS;
+    await assertPixels(staged.tempPath, field, maxPixels);
+    const render = () => renderThumbnails(staged.tempPath, field, maxPixels);
+    const thumbnails = options.gate === undefined ? await render() : await options.gate.run(render);
+    for (const [width, bytes] of thumbnails) {
       const key = thumbnailKey(sha256, width);
       blobs.push({ staged: await store.stage('image', bytes), key });
       thumbnailKeys[width] = key;
     }
-    return { originalKey, sha256, mime: format.mime, thumbnailKeys, blobs };
+    return { originalKey, sha256, mime: format.mime, size: staged.size, thumbnailKeys, blobs };
   } catch (error) {
     await staged.discard();
     await discardBlobs(blobs);
@@ -130,11 +139,11 @@ export async function stageImage(
   }
 }
 
-async function renderThumbnails(
-  filePath: string,
-  field: string,
-  maxPixels: number,
-): Promise<[ThumbnailWidth, Buffer][]> {
+/**
+ * Refuses an image of more than `maxPixels` from its header alone (sharp's metadata() decodes no pixel data), so a
+ * decompression bomb costs neither a decode nor a place in the image gate.
+ */
+async function assertPixels(filePath: string, field: string, maxPixels: number): Promise<void> {
   const sharp = await loadSharp();
   let width: number | undefined;
   let height: number | undefined;
@@ -145,8 +154,16 @@ async function renderThumbnails(
   }
   if (!width || !height) throw unsupportedMediaType(ImageMessages.unreadable, field);
   if (width * height > maxPixels) throw payloadTooLarge(ImageMessages.tooManyPixels(maxPixels), field);
+}
 
-  // One at a time: peak memory stays that of a single decode, which matters for large photos.
+async function renderThumbnails(
+  filePath: string,
+  field: string,
+  maxPixels: number,
+): Promise<[ThumbnailWidth, Buffer][]> {
+  const sharp = await loadSharp();
+  // One at a time: peak memory stays that of a single decode, which matters for large photos. limitInputPixels is
+  // the second line of defence, should a header understate the real size.
   const thumbnails: [ThumbnailWidth, Buffer][] = [];
   for (const thumbnailWidth of THUMBNAIL_WIDTHS) {
     try {

@@ -11,6 +11,7 @@ export async function registerPayments(app: App, deps: AppDeps): Promise<void> {
     provider: createPaymentProvider(deps.config),
     plans: buildPlans(deps.config.prices),
     log: app.log,
+    maxPendingOrders: deps.config.limits.pendingOrdersPerUser,
   });
   await paymentsRoutes(app, deps, service);
 }

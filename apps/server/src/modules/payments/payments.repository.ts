@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB, OrderRow, UserRow } from '../../db/schema.js';
+import { lockUser } from '../../db/user-lock.js';
 
 export interface NewOrder {
   userId: number;
@@ -19,8 +20,18 @@ export interface CompletedOrder {
   user: UserRow | null;
 }
 
+/** At most `maxPending` pending orders of the buyer created after `sinceIso` may exist beside a new one. */
+export interface PendingLimit {
+  maxPending: number;
+  sinceIso: string;
+}
+
 export interface PaymentsRepository {
-  createOrder(order: NewOrder): Promise<OrderRow>;
+  /**
+   * Opens a pending order; null (nothing written) when the buyer already has `limit.maxPending` pending orders created
+   * after `limit.sinceIso`, counted under the buyer's lock so concurrent checkouts cannot both slip in.
+   */
+  createOrder(order: NewOrder, limit?: PendingLimit): Promise<OrderRow | null>;
   setProviderRef(orderId: number, providerRef: string): Promise<OrderRow | undefined>;
   findOrder(orderId: number): Promise<OrderRow | undefined>;
   findUser(userId: number): Promise<UserRow | undefined>;
@@ -44,20 +55,33 @@ export const ORDERS_LISTED_MAX = 100;
 
 export function createPaymentsRepository(db: Kysely<DB>, dialect: Dialect): PaymentsRepository {
   return {
-    createOrder(order) {
-      return db
-        .insertInto('orders')
-        .values({
-          user_id: order.userId,
-          plan: order.plan,
-          amount_cents: order.amountCents,
-          currency: order.currency,
-          provider: order.provider,
-          status: 'pending',
-          created_at: order.createdAt,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    createOrder(order, limit) {
+      return db.transaction().execute(async (trx) => {
+        if (limit !== undefined) {
+          await lockUser(trx, dialect, order.userId);
+          const pending = await trx
+            .selectFrom('orders')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .where('user_id', '=', order.userId)
+            .where('status', '=', 'pending')
+            .where('created_at', '>', limit.sinceIso)
+            .executeTakeFirstOrThrow();
+          if (pending.count >= limit.maxPending) return null;
+        }
+        return trx
+          .insertInto('orders')
+          .values({
+            user_id: order.userId,
+            plan: order.plan,
+            amount_cents: order.amountCents,
+            currency: order.currency,
+            provider: order.provider,
+            status: 'pending',
+            created_at: order.createdAt,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
     },
 
     setProviderRef(orderId, providerRef) {

@@ -4,6 +4,7 @@ import {
   DemoPayRequest,
   DemoPayResponse,
   IdParam,
+  LimitMessages,
   Order,
   OrdersResponse,
   PlansResponse,
@@ -11,6 +12,7 @@ import {
 } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../../http/app-types.js';
+import { perUserPerMinute } from '../../plugins/rate-limit.js';
 import { requireUser } from '../auth/auth.plugin.js';
 import { toUserJson } from '../users/user-json.js';
 import { toOrderJson } from './order-json.js';
@@ -57,7 +59,13 @@ export async function paymentsRoutes(app: App, { config }: AppDeps, payments: Pa
 
   app.post(
     '/api/payment/checkout',
-    { config: { access: 'session' }, schema: { tags, body: CheckoutRequest, response: { 200: CheckoutResponse } } },
+    {
+      config: {
+        ...perUserPerMinute(config.limits.checkoutsPerMinute, LimitMessages.tooManyCheckouts),
+        access: 'session',
+      },
+      schema: { tags, body: CheckoutRequest, response: { 200: CheckoutResponse } },
+    },
     async (request) => {
       const buyer = await requireUser(request);
       const { order, redirectUrl } = await payments.checkout(

@@ -1,6 +1,8 @@
 import {
   ErrorCodes,
   mayManageOwned,
+  LimitMessages,
+  PENDING_ORDER_WINDOW_HOURS,
   PaymentMessages,
   ServerMessages,
   type DemoPayRequest,
@@ -31,6 +33,11 @@ export interface PaymentsServiceOptions {
   provider: PaymentProvider | null;
   plans: Plan[];
   log: PaymentsLog;
+  /**
+   * Unpaid checkouts of the last PENDING_ORDER_WINDOW_HOURS a buyer may have open (PENDING_ORDERS_PER_USER); older
+   * ones no longer count, so an abandoned checkout never locks anyone out. Unlimited when absent.
+   */
+  maxPendingOrders?: number;
   now?: () => Date;
 }
 
@@ -53,6 +60,7 @@ export class PaymentsService {
   private readonly provider: PaymentProvider | null;
   private readonly plans: Plan[];
   private readonly log: PaymentsLog;
+  private readonly maxPendingOrders: number;
   private readonly now: () => Date;
 
   constructor(options: PaymentsServiceOptions) {
@@ -60,6 +68,7 @@ export class PaymentsService {
     this.provider = options.provider;
     this.plans = options.plans;
     this.log = options.log;
+    this.maxPendingOrders = options.maxPendingOrders ?? Number.POSITIVE_INFINITY;
     this.now = options.now ?? (() => new Date());
   }
 
@@ -77,14 +86,26 @@ export class PaymentsService {
     if (provider === null) throw paymentsDisabled();
     const plan = this.plans.find((p) => p.id === planId);
     if (plan === undefined) throw badRequest('Unknown plan', 'plan');
-    const order = await this.repository.createOrder({
-      userId: buyer.id,
-      plan: plan.id,
-      amountCents: plan.amountCents,
-      currency: plan.currency,
-      provider: provider.name,
-      createdAt: this.now().toISOString(),
-    });
+    const now = this.now();
+    const order = await this.repository.createOrder(
+      {
+        userId: buyer.id,
+        plan: plan.id,
+        amountCents: plan.amountCents,
+        currency: plan.currency,
+        provider: provider.name,
+        createdAt: now.toISOString(),
+      },
+      Number.isFinite(this.maxPendingOrders)
+        ? {
+            maxPending: this.maxPendingOrders,
+            sinceIso: new Date(now.getTime() - PENDING_ORDER_WINDOW_HOURS * 3_600_000).toISOString(),
+          }
+        : undefined,
+    );
+    if (order === null) {
+      throw new HttpError(409, ErrorCodes.limitReached, LimitMessages.pendingOrdersPerUser(this.maxPendingOrders));
+    }
     let start;
     try {
       start = await provider.createCheckout({

@@ -2,6 +2,7 @@ import type { PlaylistVisibility } from '@tonearm/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
+import { lockUser } from '../../db/user-lock.js';
 
 export interface NewPlaylist {
   owner_id: number;
@@ -38,15 +39,19 @@ export interface PlaylistsRepository {
   songIds(playlistIds: readonly number[]): Promise<Map<number, number[]>>;
   list(scope: PlaylistScope, page: Page): Promise<PlaylistRow[]>;
   userExists(id: number): Promise<boolean>;
+  /** How many playlists the user owns. */
+  countOwned(ownerId: number): Promise<number>;
   /**
    * Inserts the playlist and its songs (positions 0..n-1) in one transaction; `beforeCommit` runs last inside it (it
-   * commits the cover blobs), so a failure anywhere leaves neither row nor blob.
+   * commits the cover blobs), so a failure anywhere leaves neither row nor blob. Refused (`ownedLimit`, nothing
+   * written) when the owner already has `maxOwned` playlists, checked under the owner's lock.
    */
   create(
     playlist: NewPlaylist,
     songIds: readonly number[],
     beforeCommit: () => Promise<void>,
-  ): Promise<SongsWrite<PlaylistRow>>;
+    maxOwned: number,
+  ): Promise<SongsWrite<PlaylistRow> | { ownedLimit: true }>;
   /**
    * Updates the playlist and, when `songIds` is given, replaces its songs with that list (songs already present keep
    * their added_at). One transaction; `beforeCommit` as for create. Undefined `ok` when the playlist is gone.
@@ -198,8 +203,24 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
       return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
     },
 
-    create(playlist, songIds, beforeCommit) {
-      return db.transaction().execute(async (trx) => {
+    async countOwned(ownerId) {
+      const row = await db
+        .selectFrom('playlists')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('owner_id', '=', ownerId)
+        .executeTakeFirstOrThrow();
+      return row.count;
+    },
+
+    create(playlist, songIds, beforeCommit, maxOwned) {
+      return db.transaction().execute(async (trx): Promise<SongsWrite<PlaylistRow> | { ownedLimit: true }> => {
+        await lockUser(trx, dialect, playlist.owner_id);
+        const owned = await trx
+          .selectFrom('playlists')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('owner_id', '=', playlist.owner_id)
+          .executeTakeFirstOrThrow();
+        if (owned.count >= maxOwned) return { ownedLimit: true };
         const missing = await missingSongs(trx, songIds);
         if (missing.length > 0) return { missingSongs: missing };
         const row = await trx.insertInto('playlists').values(playlist).returningAll().executeTakeFirstOrThrow();

@@ -16,11 +16,13 @@ import type { App, AppDeps } from '../../http/app-types.js';
 import { badRequest, unsupportedMediaType } from '../../http/errors.js';
 import { MultipartMessages, readMultipart } from '../../http/multipart.js';
 import { sendText, textResponse } from '../../http/text-response.js';
+import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { requireUser } from '../auth/auth.plugin.js';
+import type { ImageWork } from '../media/image-work.js';
 import { commitAll, discardAll, stageImage, type StagedImage } from '../media/media.service.js';
 import { toPlaylistJson } from './playlist-json.js';
-import type { CoverUpload, PlaylistView, PlaylistsService } from './playlists.service.js';
+import type { Actor, CoverUpload, PlaylistView, PlaylistsService } from './playlists.service.js';
 
 const tags = ['playlists'];
 const PlaylistSongParams = z.object({
@@ -38,15 +40,29 @@ interface PlaylistForm {
 
 const present = (view: PlaylistView) => toPlaylistJson(view.row, view.songIds);
 
+/** Where a cover goes and how: the blob store, the image gate, and the check run before a cover is read. */
+interface CoverIntake {
+  blobs: BlobStore | null;
+  images: ImageWork;
+  /** Refuses (e.g. the daily image allowance is spent) before the cover's bytes are read. */
+  beforeCover: () => Promise<void>;
+}
+
 /**
  * The create/edit form: multipart (with an optional cover streamed to a staged blob), or JSON without a cover (where
  * `songs` may also be a plain array). Anything else is a 415.
  */
-async function readPlaylistForm(request: FastifyRequest, blobs: BlobStore | null): Promise<PlaylistForm> {
+async function readPlaylistForm(request: FastifyRequest, intake: CoverIntake): Promise<PlaylistForm> {
   if (request.isMultipart()) {
+    const { blobs, images } = intake;
     if (blobs === null) throw new Error('playlist covers need a blob store');
     const form = await readMultipart<StagedImage>(request, {
-      files: { [COVER_FIELD]: (file) => stageImage(blobs, file, COVER_FIELD) },
+      files: {
+        [COVER_FIELD]: async (file) => {
+          await intake.beforeCover();
+          return stageImage(blobs, file, COVER_FIELD, images);
+        },
+      },
       discard: (staged) => discardAll(staged),
       maxFileBytes: IMAGE_MAX_BYTES,
     });
@@ -77,7 +93,7 @@ function parseFields<T>(schema: z.ZodType<T>, fields: Record<string, unknown>): 
 /** Runs `work` with the staged cover as a CoverUpload; whatever happens, a cover that was not committed is removed. */
 async function withCover<T>(cover: StagedImage | null, work: (upload: CoverUpload | null) => Promise<T>): Promise<T> {
   try {
-    return await work(cover && { key: cover.originalKey, commit: () => commitAll([cover]) });
+    return await work(cover && { key: cover.originalKey, bytes: cover.size, commit: () => commitAll([cover]) });
   } finally {
     // A no-op for committed blobs; removes the staged bytes after any failure.
     await discardAll([cover]);
@@ -85,7 +101,18 @@ async function withCover<T>(cover: StagedImage | null, work: (upload: CoverUploa
 }
 
 /** DESIGN §4 Playlist. Every route needs a session; the service decides owner/admin/public access. */
-export function playlistsRoutes(app: App, { blobs }: AppDeps, playlists: PlaylistsService): void {
+export function playlistsRoutes(
+  app: App,
+  { blobs, images }: AppDeps,
+  playlists: PlaylistsService,
+  uploads: SharedRateLimit,
+): void {
+  const intake = (actor: Actor): CoverIntake => ({
+    blobs,
+    images,
+    beforeCover: () => playlists.assertCanUploadCover(actor),
+  });
+
   app.get(
     '/api/playlists',
     { config: { access: 'session' }, schema: { tags, querystring: Paging, response: { 200: PlaylistListResponse } } },
@@ -118,10 +145,11 @@ export function playlistsRoutes(app: App, { blobs }: AppDeps, playlists: Playlis
 
   app.post(
     '/api/playlists',
-    { config: { access: 'session' }, schema: { tags, response: { 201: Playlist } } },
+    { config: { access: 'session' }, preHandler: uploads, schema: { tags, response: { 201: Playlist } } },
     async (request, reply) => {
       const actor = await requireUser(request);
-      const { fields, cover } = await readPlaylistForm(request, blobs);
+      await playlists.assertCanCreate(actor);
+      const { fields, cover } = await readPlaylistForm(request, intake(actor));
       const view = await withCover(cover, (upload) =>
         playlists.create(actor, parseFields(PlaylistFormFields, fields), upload),
       );
@@ -131,11 +159,15 @@ export function playlistsRoutes(app: App, { blobs }: AppDeps, playlists: Playlis
 
   app.put(
     '/api/playlists/updatePlaylist/:id',
-    { config: { access: 'owner' }, schema: { tags, params: IdParam, response: { 200: Playlist } } },
+    {
+      config: { access: 'owner' },
+      preHandler: uploads,
+      schema: { tags, params: IdParam, response: { 200: Playlist } },
+    },
     async (request) => {
       const actor = await requireUser(request);
       await playlists.assertWritable(actor, request.params.id);
-      const { fields, cover } = await readPlaylistForm(request, blobs);
+      const { fields, cover } = await readPlaylistForm(request, intake(actor));
       const view = await withCover(cover, (upload) =>
         playlists.update(actor, request.params.id, parseFields(PlaylistUpdateFields, fields), upload),
       );

@@ -3,6 +3,8 @@ import {
   mayEditPlaylist,
   mayManageUser,
   maySeePlaylist,
+  ErrorCodes,
+  LimitMessages,
   PAGE_LIMIT_MAX,
   PlaylistMessages,
   ServerMessages,
@@ -13,7 +15,8 @@ import {
 } from '@tonearm/contract';
 import type { PlaylistRow, UserRow } from '../../db/schema.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { UploadQuota } from '../limits/upload-quota.service.js';
 import { isPermutationOf } from './playlist-order.rules.js';
 import type { Page, PlaylistPatch, PlaylistScope, PlaylistsRepository, SongsWrite } from './playlists.repository.js';
 
@@ -26,9 +29,10 @@ export interface PlaylistView {
   songIds: number[];
 }
 
-/** A staged cover image: its key, and the commit that makes it visible (run inside the DB transaction). */
+/** A staged cover image: its key, its size as uploaded, and the commit that makes it visible (inside the DB transaction). */
 export interface CoverUpload {
   key: string;
+  bytes: number;
   commit: () => Promise<void>;
 }
 
@@ -36,6 +40,15 @@ const facts = (playlist: PlaylistRow): PlaylistAccessFacts => ({
   ownerId: playlist.owner_id,
   isPublic: playlist.is_public === 1,
 });
+
+/** What one user may create here (PLAYLISTS_PER_USER) and the daily image allowance covers are charged to. */
+export interface PlaylistLimits {
+  playlistsPerUser: number;
+  /** Null: covers are not counted (tests of other modules). */
+  quota: UploadQuota | null;
+}
+
+const UNLIMITED: PlaylistLimits = { playlistsPerUser: Number.POSITIVE_INFINITY, quota: null };
 
 const playlistNotFound = () => notFound(ServerMessages.notFound);
 
@@ -58,6 +71,7 @@ export class PlaylistsService {
     private readonly playlists: PlaylistsRepository,
     /** Deletes a cover no row uses any more, after the change that dropped it is committed. */
     private readonly releaseBlobs: BlobReleaser,
+    private readonly limits: PlaylistLimits = UNLIMITED,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -83,9 +97,22 @@ export class PlaylistsService {
     return this.view(await this.readable(actor, id));
   }
 
+  /**
+   * Refuses early (before the form is read) with 409 when the caller already owns PLAYLISTS_PER_USER playlists. The
+   * final word is create's, which counts again under the owner's lock.
+   */
+  async assertCanCreate(actor: Actor): Promise<void> {
+    if ((await this.playlists.countOwned(actor.id)) >= this.limits.playlistsPerUser) throw this.tooManyPlaylists();
+  }
+
+  /** Refuses early (429, before a cover's bytes are read) when the caller's daily image allowance is spent. */
+  async assertCanUploadCover(actor: Actor): Promise<void> {
+    await this.limits.quota?.assertRoom(actor.id);
+  }
+
   async create(actor: Actor, fields: PlaylistFormFields, cover: CoverUpload | null): Promise<PlaylistView> {
-    const row = unwrapSongs(
-      await this.playlists.create(
+    const write = () =>
+      this.playlists.create(
         {
           owner_id: actor.id,
           name: fields.name,
@@ -96,8 +123,13 @@ export class PlaylistsService {
         },
         fields.songs,
         cover?.commit ?? noCover,
-      ),
-    );
+        this.limits.playlistsPerUser,
+      );
+    const row = await this.chargeCover(actor, cover, async () => {
+      const written = await write();
+      if ('ownedLimit' in written) throw this.tooManyPlaylists();
+      return unwrapSongs(written);
+    });
     return { row, songIds: [...fields.songs] };
   }
 
@@ -119,8 +151,10 @@ export class PlaylistsService {
     if (fields.isPublic !== undefined) patch.is_public = fields.isPublic ? 1 : 0;
     if (cover !== null) patch.image_key = cover.key;
     else if (fields.removeImage === true) patch.image_key = null;
-    const row = unwrapSongs(
-      await this.playlists.update(id, patch, fields.songs, this.now().toISOString(), cover?.commit ?? noCover),
+    const row = await this.chargeCover(actor, cover, async () =>
+      unwrapSongs(
+        await this.playlists.update(id, patch, fields.songs, this.now().toISOString(), cover?.commit ?? noCover),
+      ),
     );
     if (row === undefined) throw playlistNotFound();
     if (row.image_key !== previousCover) await this.releaseBlobs({ image: [previousCover] });
@@ -155,6 +189,19 @@ export class PlaylistsService {
     });
     if (!done) throw playlistNotFound();
     return this.get(actor, playlistId);
+  }
+
+  /**
+   * Runs the write that stores `cover`, charged to the caller's daily image allowance (429 when it does not fit); a
+   * write that throws (unknown songs, too many playlists, a failed commit) is not charged.
+   */
+  private chargeCover<T>(actor: Actor, cover: CoverUpload | null, write: () => Promise<T>): Promise<T> {
+    const quota = this.limits.quota;
+    return cover === null || quota === null ? write() : quota.charge(actor.id, cover.bytes, write);
+  }
+
+  private tooManyPlaylists(): HttpError {
+    return new HttpError(409, ErrorCodes.limitReached, LimitMessages.playlistsPerUser(this.limits.playlistsPerUser));
   }
 
   private async listScope(scope: PlaylistScope, page: Partial<Page>): Promise<PlaylistView[]> {

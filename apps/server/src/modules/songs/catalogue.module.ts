@@ -2,10 +2,12 @@ import type { App, AppDeps } from '../../http/app-types.js';
 import { registerMultipart } from '../../http/multipart.js';
 import { createBlobReferencesRepository } from '../../maintenance/blob-references.repository.js';
 import { createBlobReleaser } from '../../maintenance/blob-release.js';
+import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
 import { artistsReadRoutes, artistsWriteRoutes } from '../artists/artists.routes.js';
 import { ArtistsService } from '../artists/artists.service.js';
+import { createUploadQuota } from '../limits/upload-quota.module.js';
 import { createLikesRepository } from '../likes/likes.repository.js';
 import { likesRoutes } from '../likes/likes.routes.js';
 import { LikesService } from '../likes/likes.service.js';
@@ -29,7 +31,11 @@ export interface Catalogue {
   photos: UsersPhotoService;
 }
 
-export function createCatalogue({ db, dialect }: Pick<AppDeps, 'db' | 'dialect'>, store: BlobStore | null): Catalogue {
+/** With `config`, profile photos are charged to the daily image allowance; without (demo seed, import) they are not. */
+export function createCatalogue(
+  { db, dialect, config }: Pick<AppDeps, 'db' | 'dialect'> & Partial<Pick<AppDeps, 'config'>>,
+  store: BlobStore | null,
+): Catalogue {
   const references = createBlobReferencesRepository(db);
   // Without a store (tests of other modules) there are no blobs to release.
   const releaseBlobs = store === null ? () => Promise.resolve() : createBlobReleaser(store, references);
@@ -41,7 +47,11 @@ export function createCatalogue({ db, dialect }: Pick<AppDeps, 'db' | 'dialect'>
     artists: new ArtistsService(artistsRepository, releaseBlobs),
     likes: new LikesService(createLikesRepository(db), songs),
     search: new SearchService(searchRepository, songs, artistsRepository, createPlaylistsRepository(db, dialect)),
-    photos: new UsersPhotoService(createUsersPhotoRepository(db), releaseBlobs),
+    photos: new UsersPhotoService(
+      createUsersPhotoRepository(db),
+      releaseBlobs,
+      config === undefined ? null : createUploadQuota({ db, dialect, config }),
+    ),
   };
 }
 
@@ -50,7 +60,7 @@ export function createCatalogue({ db, dialect }: Pick<AppDeps, 'db' | 'dialect'>
  * the blob store, so without one only the reads are registered. `/media` is served by the lean handler the app puts
  * in front of Fastify (modules/media/media-handler.ts).
  */
-export async function registerCatalogue(app: App, deps: AppDeps): Promise<void> {
+export async function registerCatalogue(app: App, deps: AppDeps, uploads: SharedRateLimit): Promise<void> {
   const catalogue = createCatalogue(deps, deps.blobs);
   artistsReadRoutes(app, catalogue.artists);
   songsReadRoutes(app, catalogue.songs);
@@ -60,8 +70,9 @@ export async function registerCatalogue(app: App, deps: AppDeps): Promise<void> 
   if (store === null) return;
   await app.register(async (scope) => {
     await registerMultipart(scope);
-    artistsWriteRoutes(scope, catalogue.artists, store);
-    songsWriteRoutes(scope, catalogue.songs, store);
-    usersPhotoRoutes(scope, catalogue.photos, store);
+    // Catalogue images go through the image gate and pixel ceiling, but not the users' daily allowance.
+    artistsWriteRoutes(scope, catalogue.artists, store, deps.images);
+    songsWriteRoutes(scope, catalogue.songs, store, deps.images);
+    usersPhotoRoutes(scope, catalogue.photos, store, deps.images, uploads);
   });
 }

@@ -15,6 +15,7 @@ import { notFound } from '../../http/errors.js';
 import { sendText, textResponse } from '../../http/text-response.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { requireAdmin, requireUser } from '../auth/auth.plugin.js';
+import type { ImageWork } from '../media/image-work.js';
 import { discardAll, stageAudio, stageImage } from '../media/media.service.js';
 import type { SongsService } from './songs.service.js';
 import { parseFormFields, readUploadForm } from './upload-form.js';
@@ -59,10 +60,10 @@ export function songsReadRoutes(app: App, songs: SongsService): void {
 }
 
 /** Admin writes through the upload pipeline; registered in the scope that parses multipart (registerMultipart). */
-export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobStore): void {
+export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobStore, images: ImageWork): void {
   const stagers = {
     songFile: (stream: Readable) => stageAudio(store, stream, 'songFile'),
-    imageFile: (stream: Readable) => stageImage(store, stream, 'imageFile'),
+    imageFile: (stream: Readable) => stageImage(store, stream, 'imageFile', images),
   };
 
   scope.post(

@@ -2,6 +2,7 @@ import { mayManageUser, ServerMessages } from '@tonearm/contract';
 import type { UserRow } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
+import type { UploadQuota } from '../limits/upload-quota.service.js';
 import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
 import type { UsersPhotoRepository } from './users-photo.repository.js';
 
@@ -12,6 +13,8 @@ export class UsersPhotoService {
   constructor(
     private readonly users: UsersPhotoRepository,
     private readonly releaseBlobs: BlobReleaser,
+    /** The daily image allowance photos are charged to (the uploader's); null: not counted (demo seed, import). */
+    private readonly quota: UploadQuota | null = null,
   ) {}
 
   /** Checked before the upload is read: self or admin, and the user must exist. */
@@ -20,14 +23,23 @@ export class UsersPhotoService {
     if ((await this.users.find(id)) === undefined) throw notFound(ServerMessages.notFound);
   }
 
+  /** Refuses (429) before the photo's bytes are read when the uploader's daily image allowance is spent. */
+  async assertCanUpload(actor: Actor): Promise<void> {
+    await this.quota?.assertRoom(actor.id);
+  }
+
   async setPhoto(actor: Actor, id: number, image: StagedImage): Promise<UserRow> {
     let previous: string | null;
-    let updated: UserRow | undefined;
+    let updated: UserRow;
     try {
       await this.assertCanChange(actor, id);
       previous = (await this.users.find(id))?.image_key ?? null;
-      updated = await this.users.setImage(id, image.originalKey, () => commitAll([image]));
-      if (updated === undefined) throw notFound(ServerMessages.notFound);
+      const write = async () => {
+        const row = await this.users.setImage(id, image.originalKey, () => commitAll([image]));
+        if (row === undefined) throw notFound(ServerMessages.notFound);
+        return row;
+      };
+      updated = this.quota === null ? await write() : await this.quota.charge(actor.id, image.size, write);
     } catch (error) {
       await discardAll([image]);
       throw error;

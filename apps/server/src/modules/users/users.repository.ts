@@ -25,6 +25,8 @@ export interface UsersRepository {
   insert(user: NewUserRow): Promise<UserRow>;
   update(id: number, patch: UserUpdate): Promise<UserRow | undefined>;
   delete(id: number): Promise<boolean>;
+  /** The image keys that go with the user: their profile photo and their playlists' covers. */
+  imageKeysOwnedBy(id: number): Promise<string[]>;
   list(options: UserListOptions): Promise<{ rows: UserRow[]; total: number }>;
   /**
    * Runs `work` in a transaction that holds the user-role lock, so "is this the first / last admin?" and the write
@@ -113,6 +115,19 @@ export function createUsersRepository(db: Kysely<DB>, dialect: Dialect): UsersRe
     async delete(id) {
       const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
       return result.numDeletedRows > 0n;
+    },
+
+    async imageKeysOwnedBy(id) {
+      const [user, playlists] = await Promise.all([
+        db.selectFrom('users').select('image_key').where('id', '=', id).executeTakeFirst(),
+        db
+          .selectFrom('playlists')
+          .select('image_key')
+          .where('owner_id', '=', id)
+          .where('image_key', 'is not', null)
+          .execute(),
+      ]);
+      return [user?.image_key, ...playlists.map((row) => row.image_key)].filter((key) => typeof key === 'string');
     },
 
     async list({ q, sort, order, limit, offset }) {

@@ -2,6 +2,7 @@ import { isAdmin, mayManageUser, ServerMessages, type UpdateUserRequest, type Us
 import { isoNow, uniqueViolation } from '../../db/errors.js';
 import type { UserRow, UserUpdate } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { PREMIUM_FOREVER } from './user-json.js';
@@ -51,6 +52,8 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionStore,
+    /** Deletes images no row uses any more, once the change that dropped them is committed. */
+    private readonly releaseBlobs: BlobReleaser = () => Promise.resolve(),
   ) {}
 
   /** Self or admin; to anyone else another account does not exist (404, as for a missing one). */
@@ -122,15 +125,21 @@ export class UsersService {
     return updated;
   }
 
-  /** Self or admin; never the last administrator. The user's sessions, likes, plays and playlists go with it. */
+  /**
+   * Self or admin; never the last administrator. The user's sessions, likes, plays and playlists go with it, and their
+   * profile photo and playlist covers (with thumbnails) are deleted at once, unless another row still shows them.
+   */
   async remove(actor: Actor, id: number): Promise<void> {
     if (!mayManageUser(actor, id)) throw notFound(ServerMessages.notFound);
-    await this.users.withRoleLock(async (users) => {
+    const images = await this.users.withRoleLock(async (users) => {
       const target = found(await users.findById(id));
       if (target.role === 'ADMIN' && (await users.countAdmins()) <= 1) throw conflict(ServerMessages.lastAdmin);
+      const keys = await users.imageKeysOwnedBy(id);
       await users.delete(id);
+      return keys;
     });
     this.sessions.forgetUser(id);
+    await this.releaseBlobs({ image: images });
   }
 
   /** Registration (DESIGN §4): the very first account becomes ADMIN, decided under the role lock. */

@@ -1,0 +1,110 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ErrorCodes, LimitMessages } from '@tonearm/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HttpError } from '../../http/errors.js';
+import { LocalBlobStore } from '../../storage/local-blob-store.js';
+import { createImageWork, imagesBusy, WorkGate } from './image-work.js';
+import { claimedPng, imageFile } from './media.fixtures.js';
+import { stageImage } from './media.service.js';
+
+/** A promise and the function that settles it, to hold a job open for as long as a test wants. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  const settle: { resolve?: () => void } = {};
+  const promise = new Promise<void>((done) => {
+    settle.resolve = done;
+  });
+  return { promise, resolve: () => settle.resolve?.() };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('WorkGate', () => {
+  it('runs at most `concurrency` jobs, queues up to `maxQueued` in order, refuses the rest at once', async () => {
+    const gate = new WorkGate(2, 1, imagesBusy);
+    const holds = [deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const jobs = holds.map((hold, index) =>
+      gate.run(async () => {
+        started.push(index);
+        await hold.promise;
+        return index;
+      }),
+    );
+    await tick();
+    expect(started).toEqual([0, 1]);
+    expect([gate.running, gate.queued]).toEqual([2, 1]);
+
+    const refused = await gate.run(() => Promise.resolve('never')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect(refused).toMatchObject({ status: 429, code: ErrorCodes.serverBusy, message: LimitMessages.imagesBusy });
+
+    holds[1]?.resolve();
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    expect([gate.running, gate.queued]).toEqual([2, 0]);
+    holds[0]?.resolve();
+    holds[2]?.resolve();
+    expect(await Promise.all(jobs)).toEqual([0, 1, 2]);
+    expect([gate.running, gate.queued]).toEqual([0, 0]);
+  });
+
+  it('frees the slot of a job that fails', async () => {
+    const gate = new WorkGate(1, 0, imagesBusy);
+    await expect(gate.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(gate.running).toBe(0);
+    await expect(gate.run(() => Promise.resolve('next'))).resolves.toBe('next');
+  });
+
+  it('is made from the configured limits', () => {
+    const work = createImageWork({ imageConcurrency: 3, imageQueue: 7, imageMaxPixels: 40_000_000 });
+    expect(work.maxPixels).toBe(40_000_000);
+    expect([work.gate.concurrency, work.gate.maxQueued]).toEqual([3, 7]);
+  });
+});
+
+describe('stageImage behind the limits', () => {
+  let root: string;
+  let store: LocalBlobStore;
+  const leftovers = async () => [
+    ...(await readdir(path.join(root, 'tmp')).catch(() => [])),
+    ...(await readdir(path.join(root, 'image')).catch(() => [])),
+  ];
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'tonearm-image-work-'));
+    store = new LocalBlobStore(root);
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('refuses with 429 when the gate and its queue are full, keeping nothing; works again once it frees', async () => {
+    const gate = new WorkGate(1, 0, imagesBusy);
+    const hold = deferred();
+    const busy = gate.run(() => hold.promise);
+    const png = await imageFile(40, 30, 'png');
+    const error = await stageImage(store, png, 'image', { gate }).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ status: 429, code: ErrorCodes.serverBusy, message: LimitMessages.imagesBusy });
+    expect(await leftovers()).toEqual([]);
+    hold.resolve();
+    await busy;
+    const staged = await stageImage(store, png, 'image', { gate });
+    expect(staged.blobs).toHaveLength(4);
+    expect(staged.size).toBe(png.length);
+  });
+
+  it('refuses more than 40 megapixels by default from the header alone (413 naming the limit), before the gate', async () => {
+    const gate = new WorkGate(1, 0, imagesBusy);
+    const hold = deferred();
+    const busy = gate.run(() => hold.promise);
+    // 8000 × 6000 = 48 megapixels, claimed by a header in front of no real pixel data.
+    const error = await stageImage(store, claimedPng(8000, 6000), 'image', { gate }).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ status: 413, message: 'Images can be at most 40 megapixels', field: 'image' });
+    expect(await leftovers()).toEqual([]);
+    hold.resolve();
+    await busy;
+  });
+});
