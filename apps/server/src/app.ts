@@ -12,7 +12,7 @@ import { serverWithFront } from './http/server-factory.js';
 import { generateRequestId, loggerOptions } from './logger.js';
 import { installAuth } from './modules/auth/auth.plugin.js';
 import { installAccessPolicy } from './http/access.js';
-import { SESSION_CACHE_MS, SessionStore } from './modules/auth/session-store.js';
+import { SessionStore } from './modules/auth/session-store.js';
 import { createImageWork, type ImageWork } from './modules/media/image-work.js';
 import { createMediaHandler, type MediaHandler, type RawHandler } from './modules/media/media-handler.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
@@ -54,13 +54,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     blobs: options.blobs ?? null,
     images: options.images ?? createImageWork(config.limits),
   };
-  const sessions = new SessionStore(
-    createSessionsRepository(options.db),
-    config.sessionTtlSeconds,
-    SESSION_CACHE_MS,
-    Date.now,
-    config.limits.sessionsPerUser,
-  );
+  const sessions = new SessionStore(createSessionsRepository(options.db), {
+    ttlSeconds: config.sessionTtlSeconds,
+    idleSeconds: config.sessionIdleSeconds,
+    maxPerUser: config.limits.sessionsPerUser,
+  });
   // Made once the logger exists; requests only arrive after listen, when it is set.
   let media: RawHandler | null = null;
   const app = Fastify({

@@ -96,8 +96,13 @@ describe('loadConfig', () => {
     ['false', false],
     ['1', 1],
     ['10.0.0.0/8,127.0.0.1', '10.0.0.0/8,127.0.0.1'],
+    ['loopback, 192.168.1.10, ::1, fd00::/8', 'loopback,192.168.1.10,::1,fd00::/8'],
   ])('reads TRUST_PROXY=%j', (value, expected) => {
     expect(loadConfig({ TRUST_PROXY: value }, cwd).trustProxy).toBe(expected);
+  });
+
+  it.each(['proxy.example.org', '10.0.0.0/33', '10.0.0.1/8/2', 'yes'])('refuses TRUST_PROXY=%j', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value }, cwd)).toThrow(/TRUST_PROXY must be true, false, a hop count/);
   });
 
   it('takes SESSION_TTL as plain seconds too', () => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -16,7 +17,10 @@ export interface Config {
   databaseUrl: string | null;
   /** External origin without a trailing slash, e.g. https://music.example.org; null when not configured. */
   publicUrl: string | null;
+  /** The longest a session lives after sign-in, however active. */
   sessionTtlSeconds: number;
+  /** A session unused this long ends; each use slides it forward (never past the ttl). */
+  sessionIdleSeconds: number;
   nodeEnv: NodeEnv;
   logLevel: LogLevel;
   /** Seed the demo catalogue on first start. */
@@ -31,6 +35,8 @@ export interface Config {
   webDist: string | null;
   /** Login and register attempts allowed per IP and minute. */
   authRateLimitPerMinute: number;
+  /** Failed sign-ins one account may have in 15 minutes before it refuses further attempts for a while. */
+  loginFailuresPerAccount: number;
   limits: Limits;
 }
 
@@ -71,6 +77,7 @@ export class ConfigError extends Error {
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60;
+const FOURTEEN_DAYS_SECONDS = 14 * 24 * 60 * 60;
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
 const optionalText = z
@@ -141,6 +148,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   SESSION_TTL: duration(THIRTY_DAYS_SECONDS),
+  SESSION_IDLE: duration(FOURTEEN_DAYS_SECONDS),
   NODE_ENV: optionalText.pipe(
     z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).optional(),
   ),
@@ -171,6 +179,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: optionalText,
   WEB_DIST: optionalText,
   AUTH_RATE_LIMIT: integer(10, 1, 1_000_000),
+  AUTH_ACCOUNT_LIMIT: integer(10, 1, 1_000_000),
   IMAGE_UPLOADS_PER_DAY: integer(50, 1, 1_000_000),
   IMAGE_UPLOAD_MB_PER_DAY: integer(200, 1, 1_000_000),
   PLAYLISTS_PER_USER: integer(500, 1, 1_000_000),
@@ -195,7 +204,26 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (lower === 'true') return true;
   if (lower === 'false') return false;
   if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !isProxyAddress(entry));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be true, false, a hop count, or a comma-separated list of addresses, CIDR ranges or loopback, linklocal, uniquelocal (got "${bad}")`,
+    );
+  }
+  return entries.join(',');
+}
+
+/** An address, a CIDR range, or one of proxy-addr's named ranges. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  if (address === undefined || rest.length > 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 function defaultPaymentProvider(nodeEnv: NodeEnv, stripeKey: string | undefined): PaymentProviderName {
@@ -239,6 +267,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     databaseUrl: e.DATABASE_URL ?? null,
     publicUrl: e.PUBLIC_URL ?? null,
     sessionTtlSeconds: e.SESSION_TTL,
+    sessionIdleSeconds: Math.min(e.SESSION_IDLE, e.SESSION_TTL),
     nodeEnv,
     logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     demo: e.DEMO,
@@ -252,6 +281,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDist: resolveWebDist(e.WEB_DIST, cwd),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT,
+    loginFailuresPerAccount: e.AUTH_ACCOUNT_LIMIT,
     limits: {
       imageUploadsPerDay: e.IMAGE_UPLOADS_PER_DAY,
       imageUploadBytesPerDay: e.IMAGE_UPLOAD_MB_PER_DAY * 1024 * 1024,

@@ -115,6 +115,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       AUTH_RATE_LIMIT: '100000',
+      AUTH_ACCOUNT_LIMIT: '100000',
       UPLOAD_RATE_LIMIT: '100000',
       CHECKOUT_RATE_LIMIT: '100000',
       ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),

@@ -3,6 +3,7 @@ import { createBlobReferencesRepository } from '../maintenance/blob-references.r
 import { createBlobReleaser } from '../maintenance/blob-release.js';
 import { uploadRateLimit } from '../plugins/rate-limit.js';
 import { AuthService } from './auth/auth.service.js';
+import { LOGIN_FAILURE_WINDOW_MS, LoginAttempts } from './auth/login-attempts.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createUsersRepository } from './users/users.repository.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -22,7 +23,8 @@ export async function registerModules(app: App, deps: AppDeps): Promise<void> {
   const releaseBlobs =
     deps.blobs === null ? undefined : createBlobReleaser(deps.blobs, createBlobReferencesRepository(deps.db));
   const usersService = new UsersService(usersRepository, app.sessionStore, releaseBlobs);
-  authRoutes(app, deps, new AuthService(usersRepository, usersService, app.sessionStore));
+  const attempts = new LoginAttempts(deps.config.loginFailuresPerAccount, LOGIN_FAILURE_WINDOW_MS);
+  authRoutes(app, deps, new AuthService(usersRepository, usersService, app.sessionStore, attempts));
   usersRoutes(app, deps, usersService);
   const uploads = uploadRateLimit(app, deps.config.limits.uploadsPerMinute);
   await registerPlaylists(app, deps, uploads);

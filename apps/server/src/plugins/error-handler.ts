@@ -73,6 +73,8 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
       .send(errorBody(ErrorCodes.internal, ServerMessages.internalError));
   }
   if (http.status >= 500) request.log.error({ err: error }, http.message);
+  const retryAfter = (http as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
   return reply
     .status(http.status)
     .type('application/json')

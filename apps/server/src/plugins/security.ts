@@ -7,39 +7,42 @@ import { badOrigin } from '../http/errors.js';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function parseOrigin(origin: string): URL | null {
+/** An http(s) origin in its serialised form (default ports dropped), or null. */
+function originOf(value: string): string | null {
   try {
-    const url = new URL(origin);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
   } catch {
     return null;
   }
 }
 
 /**
- * Whether the Origin names the host the request was sent to. The Host header carries a port only when it is not the
- * default one, while Origin always implies one; compare host names, and ports only when Host states one.
+ * The one origin this server's pages run on: PUBLIC_URL when configured, otherwise the scheme and Host of the request
+ * (the scheme from X-Forwarded-Proto only when TRUST_PROXY trusts the proxy). A Host without a port means the
+ * scheme's default port, exactly as in the Origin header.
  */
-function matchesHost(origin: URL, host: string): boolean {
-  const port = /:(\d+)$/.exec(host)?.[1];
-  const hostname = port === undefined ? host : host.slice(0, -(port.length + 1));
-  if (hostname.toLowerCase() !== origin.hostname.toLowerCase()) return false;
-  return port === undefined || port === (origin.port || (origin.protocol === 'https:' ? '443' : '80'));
+export function expectedOrigin(request: FastifyRequest, publicUrl: string | null): string | null {
+  return publicUrl ?? originOf(`${request.protocol}://${request.host}`);
 }
 
+/** Fetch metadata a browser sends: anything but same-origin (or a user's own navigation) is refused for writes. */
+const ALLOWED_FETCH_SITES = new Set(['same-origin', 'none']);
+
 /**
- * Cross-site request refusal for state-changing methods (DESIGN §7). Browsers always send Origin on cross-site POSTs
- * and fetches, so a present Origin must name this server (its Host, or PUBLIC_URL behind a proxy). Requests without
- * Origin (curl, server-to-server webhooks, tests) carry no ambient browser cookies worth protecting against and pass.
+ * Cross-site request refusal for state-changing methods (DESIGN §7, issue 9). A browser always sends Origin on
+ * POST/PUT/PATCH/DELETE, and it must be exactly this server's origin: scheme, host and port. `Sec-Fetch-Site` other
+ * than same-origin is refused too. A request with neither header comes from no browser (curl, a server-to-server
+ * webhook, an app): it carries no ambient cookies a third-party page could borrow, so it passes.
  */
 export function isAllowedOrigin(request: FastifyRequest, publicUrl: string | null): boolean {
   if (!UNSAFE_METHODS.has(request.method)) return true;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && !ALLOWED_FETCH_SITES.has(site)) return false;
   const header = request.headers.origin;
   if (header === undefined) return true;
-  const origin = parseOrigin(header);
-  if (origin === null) return false;
-  if (publicUrl !== null && origin.origin === publicUrl) return true;
-  return matchesHost(origin, request.host);
+  const origin = originOf(header);
+  return origin !== null && origin === expectedOrigin(request, publicUrl);
 }
 
 /** The Content-Security-Policy of every response (helmet's camelCase directive names). */

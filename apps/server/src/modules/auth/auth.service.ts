@@ -1,9 +1,10 @@
-import { ServerMessages, type LoginRequest, type RegisterRequest } from '@tonearm/contract';
+import { ErrorCodes, ServerMessages, type LoginRequest, type RegisterRequest } from '@tonearm/contract';
 import type { UserRow } from '../../db/schema.js';
-import { unauthorized } from '../../http/errors.js';
+import { HttpError, unauthorized } from '../../http/errors.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import { verifyAgainstDummy, verifyPassword } from './password.js';
+import type { LoginAttempts } from './login-attempts.js';
 import type { SessionStore } from './session-store.js';
 
 export interface LoginResult {
@@ -12,11 +13,19 @@ export interface LoginResult {
   expiresAt: Date;
 }
 
+/** 429 for an account with too many recent failed sign-ins; the route adds Retry-After. */
+export class AccountLockedError extends HttpError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, ErrorCodes.rateLimited, ServerMessages.accountLocked);
+  }
+}
+
 export class AuthService {
   constructor(
     private readonly users: UsersRepository,
     private readonly usersService: UsersService,
     private readonly sessions: SessionStore,
+    private readonly attempts: LoginAttempts,
   ) {}
 
   register(input: RegisterRequest): Promise<UserRow> {
@@ -29,11 +38,18 @@ export class AuthService {
    */
   async login(input: LoginRequest, previousToken: string | undefined): Promise<LoginResult> {
     const user = await this.users.findByLogin(input.username);
+    // Counted per account (by id, so username and email share one count), and per unknown name alike.
+    const account = user === undefined ? `name:${input.username.toLowerCase()}` : `user:${user.id}`;
+    if (!this.attempts.allowed(account)) throw new AccountLockedError(this.attempts.retryAfterSeconds(account));
     const valid =
       user === undefined
         ? await verifyAgainstDummy(input.password)
         : await verifyPassword(user.password_hash, input.password);
-    if (user === undefined || !valid) throw unauthorized(ServerMessages.invalidCredentials);
+    if (user === undefined || !valid) {
+      this.attempts.recordFailure(account);
+      throw unauthorized(ServerMessages.invalidCredentials);
+    }
+    this.attempts.recordSuccess(account);
     if (previousToken !== undefined) await this.sessions.revoke(previousToken);
     const { token, expiresAt } = await this.sessions.create(user.id);
     return { user, token, expiresAt };

@@ -1,6 +1,7 @@
 import { ErrorCodes, ServerMessages, User } from '@tonearm/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  asUser,
   createTestApp,
   createUser,
   DEFAULT_PASSWORD,
@@ -341,6 +342,52 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
   });
 
   describe('rate limit and origin check', () => {
+    it('locks an account after too many failed sign-ins from any number of addresses, by username or email', async () => {
+      const limited = await createTestApp(dialect, { env: { AUTH_ACCOUNT_LIMIT: '3' } });
+      try {
+        const victim = await asUser(limited);
+        const attempt = (username: string, password: string, address: string) =>
+          limited.app.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            remoteAddress: address,
+            payload: { username, password },
+          });
+        expect((await attempt(victim.username, 'wrong-one', '10.0.0.1')).statusCode).toBe(401);
+        expect((await attempt(victim.email, 'wrong-two', '10.0.0.2')).statusCode).toBe(401);
+        expect((await attempt(victim.username.toUpperCase(), 'wrong-three', '10.0.0.3')).statusCode).toBe(401);
+        // Even the right password waits now, from a fresh address: the account is locked, not the address.
+        const locked = await attempt(victim.username, victim.password, '10.0.0.4');
+        expect(locked.statusCode).toBe(429);
+        expect(errorOf(locked.body)).toEqual({ code: ErrorCodes.rateLimited, message: ServerMessages.accountLocked });
+        expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+        // Other accounts are not affected.
+        const bystander = await asUser(limited);
+        expect((await attempt(bystander.username, bystander.password, '10.0.0.1')).statusCode).toBe(200);
+      } finally {
+        await limited.close();
+      }
+    });
+
+    it('clears an account’s failed sign-ins when it signs in successfully', async () => {
+      const limited = await createTestApp(dialect, { env: { AUTH_ACCOUNT_LIMIT: '2' } });
+      try {
+        const user = await asUser(limited);
+        const attempt = (password: string) =>
+          limited.app.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { username: user.username, password },
+          });
+        expect((await attempt('wrong-one')).statusCode).toBe(401);
+        expect((await attempt(user.password)).statusCode).toBe(200);
+        expect((await attempt('wrong-two')).statusCode).toBe(401);
+        expect((await attempt(user.password)).statusCode).toBe(200);
+      } finally {
+        await limited.close();
+      }
+    });
+
     it('answers 429 after too many login attempts from one address', async () => {
       const limited = await createTestApp(dialect, { env: { AUTH_RATE_LIMIT: '3' } });
       try {
@@ -408,6 +455,39 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
         headers: { origin: 'https://evil.example' },
       });
       expect(safe.statusCode).toBe(200);
+    });
+
+    it('wants the full origin: scheme and port count, and a Host without a port means the default one', async () => {
+      const payload = { username: 'nobody_here', password: 'whatever1' };
+      const post = (headers: Record<string, string>) =>
+        t.app.inject({ method: 'POST', url: '/api/auth/login', headers, payload });
+      // An https page is not this http site, whatever the host.
+      expect((await post({ origin: 'https://music.local', host: 'music.local' })).statusCode).toBe(403);
+      expect((await post({ origin: 'https://music.local:8080', host: 'music.local:8080' })).statusCode).toBe(403);
+      // No port in Host: only the default port of the scheme matches.
+      expect((await post({ origin: 'http://music.local:8080', host: 'music.local' })).statusCode).toBe(403);
+      expect((await post({ origin: 'http://music.local:80', host: 'music.local' })).statusCode).toBe(401);
+      expect((await post({ origin: 'http://music.local.evil:80', host: 'music.local' })).statusCode).toBe(403);
+    });
+
+    it('refuses writes a browser marks as cross-site or same-site, whatever the Origin says', async () => {
+      const payload = { username: 'nobody_here', password: 'whatever1' };
+      const post = (headers: Record<string, string>) =>
+        t.app.inject({ method: 'POST', url: '/api/auth/login', headers, payload });
+      const host = 'music.local:8080';
+      const origin = 'http://music.local:8080';
+      const crossSite = await post({ host, 'sec-fetch-site': 'cross-site' });
+      expect(crossSite.statusCode).toBe(403);
+      expect(errorOf(crossSite.body).code).toBe(ErrorCodes.badOrigin);
+      expect((await post({ host, origin, 'sec-fetch-site': 'same-site' })).statusCode).toBe(403);
+      expect((await post({ host, origin, 'sec-fetch-site': 'same-origin' })).statusCode).toBe(401);
+      // Reads are not affected: a cross-site <img> or link still loads.
+      const read = await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/ping',
+        headers: { 'sec-fetch-site': 'cross-site' },
+      });
+      expect(read.statusCode).toBe(200);
     });
 
     it('accepts the PUBLIC_URL origin behind a proxy that rewrites Host', async () => {

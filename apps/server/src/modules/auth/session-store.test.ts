@@ -19,7 +19,7 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     userId = user.id;
     now = Date.parse('2030-01-01T00:00:00Z');
-    store = new SessionStore(createSessionsRepository(database.db), 3600, 5000, () => now);
+    store = new SessionStore(createSessionsRepository(database.db), { ttlSeconds: 3600, clock: () => now });
   });
   afterAll(async () => {
     await database.destroy();
@@ -32,6 +32,38 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
     const rows = await database.db.selectFrom('sessions').select('id').execute();
     expect(rows.map((r) => r.id)).toContain(hashToken(token));
     expect(rows.map((r) => r.id)).not.toContain(token);
+  });
+
+  it('ends a session left unused for the idle time, slides a used one forward, and never past the ttl', async () => {
+    const hour = 3600 * 1000;
+    let clock = now;
+    const sliding = new SessionStore(createSessionsRepository(database.db), {
+      ttlSeconds: 10 * 3600,
+      idleSeconds: 3600,
+      cacheMs: 0,
+      clock: () => clock,
+    });
+    const idle = await sliding.create(userId);
+    const used = await sliding.create(userId);
+    expect(idle.expiresAt.getTime()).toBe(now + hour);
+    // Used every 50 minutes: each use pushes the expiry an hour ahead, so it outlives the idle one.
+    for (let step = 1; step <= 4; step += 1) {
+      clock = now + step * 50 * 60 * 1000;
+      expect(await sliding.resolveUserId(used.token)).toBe(userId);
+      if (step === 2) expect(await sliding.resolve(idle.token)).toBeNull();
+    }
+    const row = await database.db
+      .selectFrom('sessions')
+      .select('expires_at')
+      .where('id', '=', hashToken(used.token))
+      .executeTakeFirstOrThrow();
+    expect(Date.parse(row.expires_at)).toBe(clock + hour);
+    // However busy, a session ends at the ttl after sign-in.
+    for (clock = now + 4 * hour; clock < now + 10 * hour; clock += 50 * 60 * 1000) {
+      expect((await sliding.resolve(used.token))?.id).toBe(userId);
+    }
+    clock = now + 10 * hour;
+    expect(await sliding.resolve(used.token)).toBeNull();
   });
 
   it('rejects tokens that are not ours without asking the database', async () => {
@@ -73,7 +105,11 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
       .returning('id')
       .executeTakeFirstOrThrow();
     let clock = now;
-    const limited = new SessionStore(createSessionsRepository(database.db), 3600, 5000, () => clock, 3);
+    const limited = new SessionStore(createSessionsRepository(database.db), {
+      ttlSeconds: 3600,
+      clock: () => clock,
+      maxPerUser: 3,
+    });
     await limited.revokeAllOfUser(userId);
     const bystander = await limited.create(other.id);
     const tokens: string[] = [];
@@ -90,7 +126,11 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
     expect(rows).toHaveLength(3);
 
     // Several logins within one millisecond: the newest is always the one kept.
-    const single = new SessionStore(createSessionsRepository(database.db), 3600, 5000, () => clock, 1);
+    const single = new SessionStore(createSessionsRepository(database.db), {
+      ttlSeconds: 3600,
+      clock: () => clock,
+      maxPerUser: 1,
+    });
     const first = await single.create(userId);
     const second = await single.create(userId);
     expect(await single.resolve(first.token)).toBeNull();

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { UserRow } from '../../db/schema.js';
+import type { SessionRow, UserRow } from '../../db/schema.js';
 import type { SessionsRepository } from './sessions.repository.js';
 
 /** A 32-byte token in base64url is 43 characters; anything else cannot be ours and costs no query. */
@@ -18,6 +18,21 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+export interface SessionStoreOptions {
+  /** The longest a session lives after sign-in, however active (SESSION_TTL). */
+  ttlSeconds: number;
+  /** A session unused this long ends; each use slides it forward, up to the ttl (SESSION_IDLE). Default: the ttl. */
+  idleSeconds?: number;
+  /** How long resolveUserId trusts a database check. */
+  cacheMs?: number;
+  clock?: () => number;
+  /** Live sessions one user may have (SESSIONS_PER_USER); a new one ends the oldest beyond it. */
+  maxPerUser?: number;
+}
+
+/** A session's expiry moves forward at most once per this interval: one write a minute per active session at most. */
+const RENEW_STEP_MS = 60_000;
+
 /**
  * Opaque session tokens (DESIGN §7). The browser holds a random token; the database holds only its sha256, so a
  * leaked database cannot be replayed as cookies.
@@ -26,14 +41,22 @@ export class SessionStore {
   /** token hash → user id, for the audio hot path (see resolveUserId). */
   private readonly cache = new Map<string, CachedSession>();
 
+  private readonly ttlMs: number;
+  private readonly idleMs: number;
+  private readonly cacheMs: number;
+  private readonly clock: () => number;
+  private readonly maxPerUser: number;
+
   constructor(
     private readonly repository: SessionsRepository,
-    private readonly ttlSeconds: number,
-    private readonly cacheMs = SESSION_CACHE_MS,
-    private readonly clock: () => number = Date.now,
-    /** Live sessions one user may have (SESSIONS_PER_USER); a new one ends the oldest beyond it. */
-    private readonly maxPerUser = Number.POSITIVE_INFINITY,
-  ) {}
+    options: SessionStoreOptions,
+  ) {
+    this.ttlMs = options.ttlSeconds * 1000;
+    this.idleMs = Math.min(options.idleSeconds ?? options.ttlSeconds, options.ttlSeconds) * 1000;
+    this.cacheMs = options.cacheMs ?? SESSION_CACHE_MS;
+    this.clock = options.clock ?? Date.now;
+    this.maxPerUser = options.maxPerUser ?? Number.POSITIVE_INFINITY;
+  }
 
   /**
    * A new session. Past `maxPerUser` the user's oldest sessions end (the login never fails for it): a forgotten
@@ -42,7 +65,7 @@ export class SessionStore {
   async create(userId: number): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock();
-    const expiresAt = new Date(now + this.ttlSeconds * 1000);
+    const expiresAt = new Date(now + this.idleMs);
     await this.repository.deleteExpiredOfUser(userId, new Date(now).toISOString());
     await this.repository.insert({
       id: hashToken(token),
@@ -67,6 +90,7 @@ export class SessionStore {
       await this.revokeHash(id);
       return null;
     }
+    await this.slide(found.session);
     return found.user;
   }
 
@@ -84,11 +108,11 @@ export class SessionStore {
     this.cache.delete(id);
     const session = await this.repository.find(id);
     if (session === undefined) return null;
-    const expiresAtMs = Date.parse(session.expires_at);
-    if (expiresAtMs <= now) {
+    if (Date.parse(session.expires_at) <= now) {
       await this.revokeHash(id);
       return null;
     }
+    const expiresAtMs = await this.slide(session);
     if (this.cache.size >= CACHE_MAX_ENTRIES) {
       const oldest = this.cache.keys().next();
       if (oldest.done !== true) this.cache.delete(oldest.value);
@@ -113,6 +137,19 @@ export class SessionStore {
     for (const [id, entry] of this.cache) {
       if (entry.userId === userId && id !== exceptId) this.cache.delete(id);
     }
+  }
+
+  /**
+   * Sliding renewal: a used session lives `idle` from now, never past `ttl` from sign-in. Answers the (new) expiry.
+   * Written only when it moves by a step or more, so a busy session costs one small update a minute.
+   */
+  private async slide(session: SessionRow): Promise<number> {
+    const now = this.clock();
+    const current = Date.parse(session.expires_at);
+    const target = Math.min(now + this.idleMs, Date.parse(session.created_at) + this.ttlMs);
+    if (target - current < RENEW_STEP_MS) return current;
+    await this.repository.extend(session.id, new Date(target).toISOString());
+    return target;
   }
 
   private async revokeHash(id: string): Promise<void> {

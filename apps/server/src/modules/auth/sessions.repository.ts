@@ -7,6 +7,8 @@ export interface SessionsRepository {
   findWithUser(id: string): Promise<{ session: SessionRow; user: UserRow } | undefined>;
   find(id: string): Promise<SessionRow | undefined>;
   delete(id: string): Promise<void>;
+  /** Moves a session's expiry (sliding renewal). */
+  extend(id: string, expiresAtIso: string): Promise<void>;
   deleteExpiredOfUser(userId: number, nowIso: string): Promise<void>;
   deleteAllOfUser(userId: number, exceptId?: string): Promise<void>;
   /**
@@ -40,6 +42,10 @@ export function createSessionsRepository(db: Kysely<DB>): SessionsRepository {
 
     find(id) {
       return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async extend(id, expiresAtIso) {
+      await db.updateTable('sessions').set({ expires_at: expiresAtIso }).where('id', '=', id).execute();
     },
 
     async delete(id) {
