@@ -8,6 +8,8 @@ import type { Dialect } from './db/database.js';
 import { createSessionsRepository } from './modules/auth/sessions.repository.js';
 import type { DB } from './db/schema.js';
 import type { App, AppDeps } from './http/app-types.js';
+import { installNulGuard } from './http/nul-guard.js';
+import { installRouteTable } from './http/route-table.js';
 import { serverWithFront } from './http/server-factory.js';
 import { generateRequestId, loggerOptions } from './logger.js';
 import { installAuth } from './modules/auth/auth.plugin.js';
@@ -57,9 +59,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // First of all, so the table sees every route any plugin or module registers.
+  installRouteTable(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  installNulGuard(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

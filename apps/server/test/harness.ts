@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { User } from '@tonearm/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
@@ -43,6 +44,8 @@ export interface TestAppOverrides {
   config?: Partial<Config>;
   /** Leave out the blob store (modules that need one must then not be exercised). */
   withoutBlobs?: boolean;
+  /** A logger of the test's own (e.g. to collect what the app logs); by default LOG_LEVEL decides (silent). */
+  logger?: FastifyBaseLogger;
 }
 
 function withDatabase(adminUrl: string, name: string): string {
@@ -116,7 +119,13 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
     };
     const config: Config = { ...loadConfig(env), webDist: null, ...overrides.config };
     const blobs = overrides.withoutBlobs === true ? null : new LocalBlobStore(path.join(dataDir, 'blobs'));
-    const app = await buildApp({ config, db: database.db, dialect, blobs });
+    const app = await buildApp({
+      config,
+      db: database.db,
+      dialect,
+      blobs,
+      ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
+    });
     return {
       app,
       db: database.db,

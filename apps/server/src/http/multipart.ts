@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from './app-types.js';
 import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from './errors.js';
+import { assertNoNul } from './nul-guard.js';
 
 /**
  * Multipart forms read as a stream: each file part goes straight to its handler (e.g. media's stageImage, which streams
@@ -115,7 +116,9 @@ export async function readMultipart<T>(request: FastifyRequest, spec: MultipartS
     for await (const part of parts) {
       if (part.type === 'field') {
         if (part.valueTruncated) throw payloadTooLarge(MultipartMessages.fieldTooLong(part.fieldname), part.fieldname);
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        const value = typeof part.value === 'string' ? part.value : String(part.value);
+        assertNoNul({ [part.fieldname]: value });
+        fields[part.fieldname] = value;
         continue;
       }
       const handler = Object.hasOwn(spec.files, part.fieldname) ? spec.files[part.fieldname] : undefined;

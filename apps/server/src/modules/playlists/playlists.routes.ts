@@ -1,5 +1,6 @@
 import {
   IMAGE_MAX_BYTES,
+  DbIdText,
   IdParam,
   Paging,
   Playlist,
@@ -24,8 +25,8 @@ import type { CoverUpload, PlaylistView, PlaylistsService } from './playlists.se
 
 const tags = ['playlists'];
 const PlaylistSongParams = z.object({
-  playlistId: z.coerce.number().int().positive(),
-  songId: z.coerce.number().int().positive(),
+  playlistId: DbIdText,
+  songId: DbIdText,
 });
 
 /** The multipart field of the cover image. */
