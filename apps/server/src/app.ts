@@ -9,6 +9,7 @@ import { createSessionsRepository } from './modules/auth/sessions.repository.js'
 import type { DB } from './db/schema.js';
 import type { App, AppDeps } from './http/app-types.js';
 import { installNulGuard } from './http/nul-guard.js';
+import { clientErrorAnswer } from './http/request-timeouts.js';
 import { installRouteTable } from './http/route-table.js';
 import { serverWithFront } from './http/server-factory.js';
 import { generateRequestId, loggerOptions } from './logger.js';
@@ -51,7 +52,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   let media: RawHandler | null = null;
   const app = Fastify({
     // /media is answered on node:http before Fastify's router: audio bytes are the hot path (DESIGN §6).
-    serverFactory: serverWithFront(() => media),
+    serverFactory: serverWithFront(() => media, config.timeouts),
+    // Node's whole-request backstop (uploads included) and keep-alive; the headers timeout and the body deadlines are
+    // set by the server factory (http/request-timeouts.ts). Fastify's own default requestTimeout is 0: none.
+    requestTimeout: config.timeouts.uploadMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    clientErrorHandler: clientErrorAnswer,
     ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config) }),
     genReqId: generateRequestId,
     trustProxy: trustProxyOption(config.trustProxy),

@@ -31,6 +31,21 @@ export interface Config {
   webDist: string | null;
   /** Login and register attempts allowed per IP and minute. */
   authRateLimitPerMinute: number;
+  timeouts: HttpTimeouts;
+}
+
+/** HTTP timeouts, in milliseconds (README, "Configuration"). */
+export interface HttpTimeouts {
+  /** The request line and headers must arrive within this (Node's headersTimeout). */
+  headersMs: number;
+  /** A request body that is not an upload (JSON, forms) must have arrived this long after the headers: else 408. */
+  requestMs: number;
+  /** An upload (multipart body) is cut with a 408 once no byte arrived for this long; a slow but moving one goes on. */
+  uploadIdleMs: number;
+  /** Backstop for every request, uploads included: headers and body within this (Node's requestTimeout). */
+  uploadMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
 }
 
 /** A bad environment variable. The message is one line naming the variable, fit to print on its own. */
@@ -47,6 +62,8 @@ export class ConfigError extends Error {
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60;
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+const TIMEOUT_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DAY_MS = 86_400_000;
 
 const optionalText = z
   .string()
@@ -88,6 +105,18 @@ const duration = (fallback: number) =>
       .pipe(z.number().min(60, 'must be at least 60 seconds'))
       .optional()
       .transform((v) => v ?? fallback),
+  );
+
+/** A timeout in milliseconds from seconds, or a number with a unit ms, s, m or h (e.g. 500ms, 30s, 2m). */
+const timeout = (fallbackMs: number) =>
+  optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+(ms|s|m|h)?$/, 'must be a number of seconds or a duration like 500ms, 30s, 2m or 1h')
+      .transform((v) => Number.parseInt(v, 10) * (TIMEOUT_UNITS_MS[/[a-z]+$/.exec(v)?.[0] ?? 's'] ?? 1000))
+      .pipe(z.number().min(100, 'must be at least 100ms').max(DAY_MS, 'must be at most 24h'))
+      .optional()
+      .transform((v) => v ?? fallbackMs),
   );
 
 const httpUrl = (what: string) =>
@@ -146,6 +175,12 @@ const EnvSchema = z.object({
   TRUST_PROXY: optionalText,
   WEB_DIST: optionalText,
   AUTH_RATE_LIMIT: integer(10, 1, 1_000_000),
+  HEADERS_TIMEOUT: timeout(20_000),
+  REQUEST_TIMEOUT: timeout(30_000),
+  UPLOAD_IDLE_TIMEOUT: timeout(30_000),
+  UPLOAD_TIMEOUT: timeout(3_600_000),
+  // Above the 60 s idle timeout of common load balancers, so they close first and never reuse a closing connection.
+  KEEP_ALIVE_TIMEOUT: timeout(72_000),
 });
 
 type Env = Record<string, string | undefined>;
@@ -196,6 +231,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (paymentProvider === 'stripe' && e.STRIPE_WEBHOOK_SECRET === undefined) {
     throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when PAYMENT_PROVIDER is stripe');
   }
+  // Node refuses a headers timeout longer than the whole-request one.
+  if (e.HEADERS_TIMEOUT > e.UPLOAD_TIMEOUT) throw new ConfigError('HEADERS_TIMEOUT', 'must not exceed UPLOAD_TIMEOUT');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -216,5 +253,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDist: resolveWebDist(e.WEB_DIST, cwd),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT,
+    timeouts: {
+      headersMs: e.HEADERS_TIMEOUT,
+      requestMs: e.REQUEST_TIMEOUT,
+      uploadIdleMs: e.UPLOAD_IDLE_TIMEOUT,
+      uploadMs: e.UPLOAD_TIMEOUT,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
+    },
   };
 }
