@@ -38,7 +38,8 @@ function closeSoon(socket: Socket): void {
  * timeout, a malformed request line, headers too large), answered in our error shape, then the connection closed.
  */
 export function clientErrorAnswer(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A connection we are already closing (a timeout answered, a lingering close) gets no second answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed || socket.writableEnded) return;
   if (socket.writable) {
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
       writeRawAnswer(socket, 408, ErrorCodes.requestTimeout, RequestMessages.requestTimeout);
