@@ -36,6 +36,8 @@ interface Offence {
 }
 
 const CASES_PER_ROUTE_AND_CALLER = 10;
+/** Each fuzz test takes 10–15 s per dialect on an idle machine; the margin is for a busy one. */
+const FUZZ_TIMEOUT_MS = 120_000;
 const DB_INT_PAST = '2147483648';
 
 /** Path segments as written in a URL (already percent-encoded where needed). */
@@ -328,150 +330,158 @@ describe.each(testDatabases())('fuzzing every endpoint on %s', (dialect) => {
     await rm(webDist, { recursive: true, force: true });
   });
 
-  it('answers no generated request to any registered route with a 5xx, as anyone', async () => {
-    const routes = t.app.routeTable;
-    expect(routes.length).toBeGreaterThan(60);
-    const offences: Offence[] = [];
-    let sent = 0;
-    const errorLogsBefore = errorLogs.length;
-    for (const route of routes) {
-      const params = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1] ?? '');
-      const segments = fc.constantFrom(...BAD_SEGMENTS, ...realIds);
-      const generated = fc.sample(
-        fc.record({
-          segments: fc.array(segments, { minLength: params.length, maxLength: params.length }),
-          query,
-          body: bodyKind,
-        }),
-        { seed: seedOf(`${route.method} ${route.url}`), numRuns: CASES_PER_ROUTE_AND_CALLER },
-      );
-      // Every bad segment in every parameter (the others real), besides the generated cases.
-      const fixed = params.flatMap((_param, index) =>
-        BAD_SEGMENTS.map((bad) => ({
-          segments: params.map((_p, i) => (i === index ? bad : (realIds[1] ?? '1'))),
-          query: '',
-          body: NO_BODY,
-        })),
-      );
-      for (const [caller, headersOf] of Object.entries(callers)) {
-        const session = await headersOf();
-        const cases = caller === 'user' ? generated : [...generated, ...fixed];
-        for (const fuzz of cases) {
-          let index = 0;
-          const url = fillPath(route.url, () => fuzz.segments[index++] ?? '1') + fuzz.query;
-          const request = await toRequest(route, url, fuzz.body, image);
-          Object.assign(request.headers, session);
-          const response = await t.app.inject({
-            method: request.method as 'GET',
-            url: request.url,
-            headers: request.headers,
-            ...(request.payload === undefined ? {} : { payload: request.payload }),
-          });
-          sent += 1;
-          if (response.statusCode >= 500) {
-            offences.push({
-              request: describeRequest(request, caller),
-              status: response.statusCode,
-              body: response.body.slice(0, 300),
+  it(
+    'answers no generated request to any registered route with a 5xx, as anyone',
+    { timeout: FUZZ_TIMEOUT_MS },
+    async () => {
+      const routes = t.app.routeTable;
+      expect(routes.length).toBeGreaterThan(60);
+      const offences: Offence[] = [];
+      let sent = 0;
+      const errorLogsBefore = errorLogs.length;
+      for (const route of routes) {
+        const params = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1] ?? '');
+        const segments = fc.constantFrom(...BAD_SEGMENTS, ...realIds);
+        const generated = fc.sample(
+          fc.record({
+            segments: fc.array(segments, { minLength: params.length, maxLength: params.length }),
+            query,
+            body: bodyKind,
+          }),
+          { seed: seedOf(`${route.method} ${route.url}`), numRuns: CASES_PER_ROUTE_AND_CALLER },
+        );
+        // Every bad segment in every parameter (the others real), besides the generated cases.
+        const fixed = params.flatMap((_param, index) =>
+          BAD_SEGMENTS.map((bad) => ({
+            segments: params.map((_p, i) => (i === index ? bad : (realIds[1] ?? '1'))),
+            query: '',
+            body: NO_BODY,
+          })),
+        );
+        for (const [caller, headersOf] of Object.entries(callers)) {
+          const session = await headersOf();
+          const cases = caller === 'user' ? generated : [...generated, ...fixed];
+          for (const fuzz of cases) {
+            let index = 0;
+            const url = fillPath(route.url, () => fuzz.segments[index++] ?? '1') + fuzz.query;
+            const request = await toRequest(route, url, fuzz.body, image);
+            Object.assign(request.headers, session);
+            const response = await t.app.inject({
+              method: request.method as 'GET',
+              url: request.url,
+              headers: request.headers,
+              ...(request.payload === undefined ? {} : { payload: request.payload }),
             });
+            sent += 1;
+            if (response.statusCode >= 500) {
+              offences.push({
+                request: describeRequest(request, caller),
+                status: response.statusCode,
+                body: response.body.slice(0, 300),
+              });
+            }
           }
         }
       }
-    }
-    console.info(`[fuzz ${dialect}] ${sent} requests to ${routes.length} routes`);
-    expect(offences, JSON.stringify(offences.slice(0, 40), null, 2)).toEqual([]);
-    expect(errorLogs.slice(errorLogsBefore)).toEqual([]);
-  });
+      console.info(`[fuzz ${dialect}] ${sent} requests to ${routes.length} routes`);
+      expect(offences, JSON.stringify(offences.slice(0, 40), null, 2)).toEqual([]);
+      expect(errorLogs.slice(errorLogsBefore)).toEqual([]);
+    },
+  );
 
-  it('answers odd paths, bad encodings and a 1 MB deeply nested body over real HTTP without a 5xx', async () => {
-    const paths = [
-      '//x',
-      '//api/songs',
-      '//media/audio/x',
-      '/../../etc/passwd',
-      '/api/../../etc/passwd',
-      '/%2e%2e/%2e%2e/etc/passwd',
-      '/..%2f..%2fetc%2fpasswd',
-      '/assets/../index.html',
-      '/assets/..%2f..%2fetc%2fpasswd',
-      '/media/../api/songs',
-      '/media/audio/..%2f..%2fx',
-      '/media/images/../../x?w=64',
-      '/media/images/x?w=%00',
-      '/api//songs',
-      '/api/songs/%00',
-      '/%00',
-      '/a%00b',
-      '/%ff',
-      '/.',
-      '/./.',
-      '/?%00',
-      `/api/songs/${DB_INT_PAST}`,
-      `/api/payment/orders/99999999999`,
-      `/${'a'.repeat(8000)}`,
-    ];
-    const gzipNotJson = gzipSync('{"username": nope');
-    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20));
-    const deep = `${'['.repeat(512 * 1024)}${']'.repeat(512 * 1024)}`;
-    const deepObject = `${'{"a":'.repeat(200 * 1024)}1${'}'.repeat(200 * 1024)}`;
-    const bodies: { headers: Record<string, string>; payload: string | Buffer }[] = [
-      { headers: { 'content-type': 'application/json', 'content-encoding': 'foo' }, payload: '{}' },
-      { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: '{"a":1}' },
-      { headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' }, payload: '{"a":1}' },
-      { headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, payload: '{"a":1}' },
-      { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip, gzip' }, payload: '{"a":1}' },
-      { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: gzipNotJson },
-      {
-        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-        payload: gzipNotJson.subarray(0, 10),
-      },
-      { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: bomb },
-      { headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-encoding': 'gzip' }, payload: 'xx' },
-      { headers: { 'content-type': 'application/json' }, payload: deep },
-      { headers: { 'content-type': 'application/json' }, payload: deepObject },
-      { headers: { 'content-type': 'application/json' }, payload: '{"username":"nul\u0000x","password":"p"}' },
-      { headers: { 'content-type': 'application/json' }, payload: `{"songId":${DB_INT_PAST}}` },
-    ];
-    const posts = ['/api/auth/login', '/api/plays', '/api/payment/checkout', '/api/playlists', '/api/songs'];
-    const requests: { caller: string; request: FuzzRequest }[] = [];
-    for (const [caller, headersOf] of Object.entries(callers)) {
-      if (caller === 'user') continue;
-      const session = await headersOf();
-      for (const url of paths) {
-        for (const accept of ['application/json', 'text/html']) {
-          requests.push({ caller, request: { method: 'GET', url, headers: { ...session, accept } } });
+  it(
+    'answers odd paths, bad encodings and a 1 MB deeply nested body over real HTTP without a 5xx',
+    { timeout: FUZZ_TIMEOUT_MS },
+    async () => {
+      const paths = [
+        '//x',
+        '//api/songs',
+        '//media/audio/x',
+        '/../../etc/passwd',
+        '/api/../../etc/passwd',
+        '/%2e%2e/%2e%2e/etc/passwd',
+        '/..%2f..%2fetc%2fpasswd',
+        '/assets/../index.html',
+        '/assets/..%2f..%2fetc%2fpasswd',
+        '/media/../api/songs',
+        '/media/audio/..%2f..%2fx',
+        '/media/images/../../x?w=64',
+        '/media/images/x?w=%00',
+        '/api//songs',
+        '/api/songs/%00',
+        '/%00',
+        '/a%00b',
+        '/%ff',
+        '/.',
+        '/./.',
+        '/?%00',
+        `/api/songs/${DB_INT_PAST}`,
+        `/api/payment/orders/99999999999`,
+        `/${'a'.repeat(8000)}`,
+      ];
+      const gzipNotJson = gzipSync('{"username": nope');
+      const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20));
+      const deep = `${'['.repeat(512 * 1024)}${']'.repeat(512 * 1024)}`;
+      const deepObject = `${'{"a":'.repeat(200 * 1024)}1${'}'.repeat(200 * 1024)}`;
+      const bodies: { headers: Record<string, string>; payload: string | Buffer }[] = [
+        { headers: { 'content-type': 'application/json', 'content-encoding': 'foo' }, payload: '{}' },
+        { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: '{"a":1}' },
+        { headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' }, payload: '{"a":1}' },
+        { headers: { 'content-type': 'application/json', 'content-encoding': 'br' }, payload: '{"a":1}' },
+        { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip, gzip' }, payload: '{"a":1}' },
+        { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: gzipNotJson },
+        {
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          payload: gzipNotJson.subarray(0, 10),
+        },
+        { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: bomb },
+        { headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-encoding': 'gzip' }, payload: 'xx' },
+        { headers: { 'content-type': 'application/json' }, payload: deep },
+        { headers: { 'content-type': 'application/json' }, payload: deepObject },
+        { headers: { 'content-type': 'application/json' }, payload: '{"username":"nul\u0000x","password":"p"}' },
+        { headers: { 'content-type': 'application/json' }, payload: `{"songId":${DB_INT_PAST}}` },
+      ];
+      const posts = ['/api/auth/login', '/api/plays', '/api/payment/checkout', '/api/playlists', '/api/songs'];
+      const requests: { caller: string; request: FuzzRequest }[] = [];
+      for (const [caller, headersOf] of Object.entries(callers)) {
+        if (caller === 'user') continue;
+        const session = await headersOf();
+        for (const url of paths) {
+          for (const accept of ['application/json', 'text/html']) {
+            requests.push({ caller, request: { method: 'GET', url, headers: { ...session, accept } } });
+          }
         }
-      }
-      for (const url of posts) {
+        for (const url of posts) {
+          for (const body of bodies) {
+            requests.push({
+              caller,
+              request: { method: 'POST', url, headers: { ...session, ...body.headers }, payload: body.payload },
+            });
+          }
+        }
+        const usersPut = `/api/users/${realIds[0] ?? '1'}`;
         for (const body of bodies) {
           requests.push({
             caller,
-            request: { method: 'POST', url, headers: { ...session, ...body.headers }, payload: body.payload },
+            request: { method: 'PUT', url: usersPut, headers: { ...session, ...body.headers }, payload: body.payload },
           });
         }
       }
-      const usersPut = `/api/users/${realIds[0] ?? '1'}`;
-      for (const body of bodies) {
-        requests.push({
-          caller,
-          request: { method: 'PUT', url: usersPut, headers: { ...session, ...body.headers }, payload: body.payload },
-        });
+      const offences: Offence[] = [];
+      const errorLogsBefore = errorLogs.length;
+      for (const { caller, request } of requests) {
+        const response = await rawRequest(port, request);
+        if (typeof response.status === 'string' || response.status >= 500) {
+          offences.push({
+            request: describeRequest(request, caller),
+            status: response.status,
+            body: response.body.slice(0, 300),
+          });
+        }
       }
-    }
-    const offences: Offence[] = [];
-    const errorLogsBefore = errorLogs.length;
-    for (const { caller, request } of requests) {
-      const response = await rawRequest(port, request);
-      if (typeof response.status === 'string' || response.status >= 500) {
-        offences.push({
-          request: describeRequest(request, caller),
-          status: response.status,
-          body: response.body.slice(0, 300),
-        });
-      }
-    }
-    console.info(`[fuzz ${dialect}] ${requests.length} raw HTTP requests`);
-    expect(offences, JSON.stringify(offences.slice(0, 40), null, 2)).toEqual([]);
-    expect(errorLogs.slice(errorLogsBefore)).toEqual([]);
-  });
+      console.info(`[fuzz ${dialect}] ${requests.length} raw HTTP requests`);
+      expect(offences, JSON.stringify(offences.slice(0, 40), null, 2)).toEqual([]);
+      expect(errorLogs.slice(errorLogsBefore)).toEqual([]);
+    },
+  );
 });
