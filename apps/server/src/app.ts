@@ -8,6 +8,9 @@ import type { Dialect } from './db/database.js';
 import { createSessionsRepository } from './modules/auth/sessions.repository.js';
 import type { DB } from './db/schema.js';
 import type { App, AppDeps } from './http/app-types.js';
+import { installNulGuard } from './http/nul-guard.js';
+import { clientErrorAnswer } from './http/request-timeouts.js';
+import { installRouteTable } from './http/route-table.js';
 import { serverWithFront } from './http/server-factory.js';
 import { generateRequestId, loggerOptions } from './logger.js';
 import { installAuth } from './modules/auth/auth.plugin.js';
@@ -63,7 +66,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   let media: RawHandler | null = null;
   const app = Fastify({
     // /media is answered on node:http before Fastify's router: audio bytes are the hot path (DESIGN §6).
-    serverFactory: serverWithFront(() => media),
+    serverFactory: serverWithFront(() => media, config.timeouts),
+    // Node's whole-request backstop (uploads included) and keep-alive; the headers timeout and the body deadlines are
+    // set by the server factory (http/request-timeouts.ts). Fastify's own default requestTimeout is 0: none.
+    requestTimeout: config.timeouts.uploadMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    clientErrorHandler: clientErrorAnswer,
     ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config) }),
     genReqId: generateRequestId,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -71,9 +79,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // First of all, so the table sees every route any plugin or module registers.
+  installRouteTable(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  installNulGuard(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -86,7 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerRateLimit(app);
   installAuth(app, sessions);
   // Before any route: every route declares its access and the guard enforces it (after the cookie parser).
-  app.decorate('routeTable', installAccessPolicy(app).routes);
+  installAccessPolicy(app);
   await registerOpenApi(app);
 
   registerHealth(app, options.db, options.dialect);

@@ -32,6 +32,13 @@ describe('loadConfig', () => {
       stripe: { secretKey: null, webhookSecret: null },
       trustProxy: false,
       authRateLimitPerMinute: 10,
+      timeouts: {
+        headersMs: 20_000,
+        requestMs: 30_000,
+        uploadIdleMs: 30_000,
+        uploadMs: 3_600_000,
+        keepAliveMs: 72_000,
+      },
     });
   });
 
@@ -55,6 +62,11 @@ describe('loadConfig', () => {
         STRIPE_WEBHOOK_SECRET: 'whsec_1',
         TRUST_PROXY: '2',
         AUTH_RATE_LIMIT: '5',
+        HEADERS_TIMEOUT: '10',
+        REQUEST_TIMEOUT: '15s',
+        UPLOAD_IDLE_TIMEOUT: '1m',
+        UPLOAD_TIMEOUT: '2h',
+        KEEP_ALIVE_TIMEOUT: '500ms',
       },
       cwd,
     );
@@ -73,7 +85,19 @@ describe('loadConfig', () => {
       stripe: { secretKey: 'sk_test_1', webhookSecret: 'whsec_1' },
       trustProxy: 2,
       authRateLimitPerMinute: 5,
+      timeouts: { headersMs: 10_000, requestMs: 15_000, uploadIdleMs: 60_000, uploadMs: 7_200_000, keepAliveMs: 500 },
     });
+  });
+
+  it.each([
+    ['REQUEST_TIMEOUT', '10d', 'must be a number of seconds or a duration like 500ms, 30s, 2m or 1h'],
+    ['UPLOAD_IDLE_TIMEOUT', '50ms', 'must be at least 100ms'],
+    ['KEEP_ALIVE_TIMEOUT', '25h', 'must be at most 24h'],
+    ['HEADERS_TIMEOUT', '2h', 'must not exceed UPLOAD_TIMEOUT'],
+  ])('refuses %s=%s', (variable, value, problem) => {
+    const error = errorOf({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(problem);
   });
 
   it('resolves a relative DATA_DIR against the working directory', () => {

@@ -38,6 +38,21 @@ export interface Config {
   /** Failed sign-ins one account may have in 15 minutes before it refuses further attempts for a while. */
   loginFailuresPerAccount: number;
   limits: Limits;
+  timeouts: HttpTimeouts;
+}
+
+/** HTTP timeouts, in milliseconds (README, "Configuration"). */
+export interface HttpTimeouts {
+  /** The request line and headers must arrive within this (Node's headersTimeout). */
+  headersMs: number;
+  /** A request body that is not an upload (JSON, forms) must have arrived this long after the headers: else 408. */
+  requestMs: number;
+  /** An upload (multipart body) is cut with a 408 once no byte arrived for this long; a slow but moving one goes on. */
+  uploadIdleMs: number;
+  /** Backstop for every request, uploads included: headers and body within this (Node's requestTimeout). */
+  uploadMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
 }
 
 /** What one user may create, and how much image work the process takes on at once (issue 9: safe by default). */
@@ -79,6 +94,8 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url
 const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60;
 const FOURTEEN_DAYS_SECONDS = 14 * 24 * 60 * 60;
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+const TIMEOUT_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DAY_MS = 86_400_000;
 
 const optionalText = z
   .string()
@@ -120,6 +137,18 @@ const duration = (fallback: number) =>
       .pipe(z.number().min(60, 'must be at least 60 seconds'))
       .optional()
       .transform((v) => v ?? fallback),
+  );
+
+/** A timeout in milliseconds from seconds, or a number with a unit ms, s, m or h (e.g. 500ms, 30s, 2m). */
+const timeout = (fallbackMs: number) =>
+  optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+(ms|s|m|h)?$/, 'must be a number of seconds or a duration like 500ms, 30s, 2m or 1h')
+      .transform((v) => Number.parseInt(v, 10) * (TIMEOUT_UNITS_MS[/[a-z]+$/.exec(v)?.[0] ?? 's'] ?? 1000))
+      .pipe(z.number().min(100, 'must be at least 100ms').max(DAY_MS, 'must be at most 24h'))
+      .optional()
+      .transform((v) => v ?? fallbackMs),
   );
 
 const httpUrl = (what: string) =>
@@ -191,6 +220,12 @@ const EnvSchema = z.object({
   IMAGE_QUEUE: integer(16, 0, 10_000),
   // sharp's own default ceiling is 268 megapixels (0x3FFF × 0x3FFF).
   IMAGE_MAX_MEGAPIXELS: integer(40, 1, 268),
+  HEADERS_TIMEOUT: timeout(20_000),
+  REQUEST_TIMEOUT: timeout(30_000),
+  UPLOAD_IDLE_TIMEOUT: timeout(30_000),
+  UPLOAD_TIMEOUT: timeout(3_600_000),
+  // Above the 60 s idle timeout of common load balancers, so they close first and never reuse a closing connection.
+  KEEP_ALIVE_TIMEOUT: timeout(72_000),
 });
 
 type Env = Record<string, string | undefined>;
@@ -260,6 +295,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (paymentProvider === 'stripe' && e.STRIPE_WEBHOOK_SECRET === undefined) {
     throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when PAYMENT_PROVIDER is stripe');
   }
+  // Node refuses a headers timeout longer than the whole-request one.
+  if (e.HEADERS_TIMEOUT > e.UPLOAD_TIMEOUT) throw new ConfigError('HEADERS_TIMEOUT', 'must not exceed UPLOAD_TIMEOUT');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -293,6 +330,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       imageConcurrency: e.IMAGE_CONCURRENCY,
       imageQueue: e.IMAGE_QUEUE,
       imageMaxPixels: e.IMAGE_MAX_MEGAPIXELS * 1_000_000,
+    },
+    timeouts: {
+      headersMs: e.HEADERS_TIMEOUT,
+      requestMs: e.REQUEST_TIMEOUT,
+      uploadIdleMs: e.UPLOAD_IDLE_TIMEOUT,
+      uploadMs: e.UPLOAD_TIMEOUT,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
     },
   };
 }

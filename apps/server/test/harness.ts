@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { User } from '@tonearm/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
@@ -46,6 +47,8 @@ export interface TestAppOverrides {
   withoutBlobs?: boolean;
   /** The app's image gate and pixel ceiling (a test can then hold the gate); by default made from the config. */
   images?: ImageWork;
+  /** A logger of the test's own (e.g. to collect what the app logs); by default LOG_LEVEL decides (silent). */
+  logger?: FastifyBaseLogger;
 }
 
 function withDatabase(adminUrl: string, name: string): string {
@@ -129,6 +132,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       dialect,
       blobs,
       ...(overrides.images === undefined ? {} : { images: overrides.images }),
+      ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
     });
     return {
       app,

@@ -1,13 +1,27 @@
 import { z } from 'zod';
-import { PAGE_LIMIT_MAX } from './constants.js';
+import { DB_ID_MAX, PAGE_LIMIT_MAX, PAGE_OFFSET_MAX } from './constants.js';
+import { RequestMessages } from './messages.js';
+
+/**
+ * Every id a client sends (bodies, form fields, path and query parameters): a whole number the database can hold. An
+ * id past DB_ID_MAX is a 400 validation error on both dialects (never a database error), as is 0 or a negative one.
+ */
+export const DbId = z
+  .number()
+  .int(RequestMessages.idOutOfRange)
+  .min(1, RequestMessages.idOutOfRange)
+  .max(DB_ID_MAX, RequestMessages.idOutOfRange);
+
+/** DbId written as text: path and query parameters, multipart fields. */
+export const DbIdText = z.coerce.number().pipe(DbId);
 
 /** A positive integer id taken from a URL path segment. */
-export const IdParam = z.object({ id: z.coerce.number().int().positive() });
+export const IdParam = z.object({ id: DbIdText });
 export type IdParam = z.infer<typeof IdParam>;
 
 export const Paging = z.object({
   limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
+  offset: z.coerce.number().int().min(0).max(PAGE_OFFSET_MAX, RequestMessages.offsetOutOfRange).optional(),
 });
 
 /** A plain-text success answer (the spec's "response text shown as message"). */

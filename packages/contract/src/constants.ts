@@ -35,3 +35,11 @@ export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as con
 export const PLAYLIST_TYPE_MAX = 40;
 export const NAME_MAX = 200;
 export const PAGE_LIMIT_MAX = 500;
+
+/**
+ * The largest id the database holds: ids are 32-bit signed integers on PostgreSQL (`integer`), and the same bound
+ * keeps SQLite (64-bit) answering alike. Every id taken from a client is checked against it.
+ */
+export const DB_ID_MAX = 2_147_483_647;
+/** The largest paging offset accepted (the same 32-bit bound as ids: no table holds more rows). */
+export const PAGE_OFFSET_MAX = DB_ID_MAX;

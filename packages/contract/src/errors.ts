@@ -10,6 +10,9 @@ export const ErrorCodes = {
   payloadTooLarge: 'payload-too-large',
   unsupportedMediaType: 'unsupported-media-type',
   rangeNotSatisfiable: 'range-not-satisfiable',
+  requestTimeout: 'request-timeout',
+  /** A 4xx that none of the codes above names (e.g. 405, 414, 431). */
+  badRequest: 'bad-request',
   rateLimited: 'rate-limited',
   badOrigin: 'bad-origin',
   paymentDeclined: 'payment-declined',

@@ -1,3 +1,5 @@
+import { DB_ID_MAX, PAGE_OFFSET_MAX } from './constants.js';
+
 /**
  * Every user-facing text of the product. SPEC §8 strings are reproduced exactly; the server texts are the
  * `text/plain` answers DESIGN §4 names. Tests import these constants instead of repeating the strings.
@@ -48,6 +50,44 @@ export const ServerMessages = {
   cardDeclined: 'Your card was declined. No payment was taken.',
   invalidSignature: 'Invalid webhook signature',
   referenceGone: 'Something this refers to was just deleted. Reload and try again.',
+} as const;
+
+/**
+ * Answers to requests the server cannot take as sent (before any feature's rules apply): broken bodies, bad encodings,
+ * out-of-range ids, NUL characters, timeouts. `byStatus` words any other client error a framework or plugin reports.
+ */
+export const RequestMessages = {
+  invalidRequest: 'Invalid request',
+  bodyNotObject: 'Request body must be a JSON object',
+  malformedJson: 'Malformed JSON body',
+  emptyJson: 'Request body is empty but declared as JSON',
+  bodyTooLarge: 'Request body is too large',
+  unsupportedContentType: 'Unsupported content type',
+  contentLengthMismatch: 'Content-Length does not match the body',
+  unsupportedContentEncoding: 'Unsupported Content-Encoding: send the body uncompressed, or as gzip, deflate or br',
+  undecodableBody: 'The request body could not be decompressed with the Content-Encoding it declares',
+  nulCharacter: 'Text may not contain the NUL character (U+0000)',
+  idOutOfRange: `Ids are whole numbers from 1 to ${DB_ID_MAX}`,
+  offsetOutOfRange: `Offset must be at most ${PAGE_OFFSET_MAX}`,
+  requestTimeout: 'The request took too long to arrive. Please try again.',
+  byStatus: {
+    400: 'The request could not be understood',
+    401: ServerMessages.notAuthenticated,
+    403: ServerMessages.forbidden,
+    404: ServerMessages.notFound,
+    405: 'This method is not allowed here',
+    408: 'The request took too long to arrive. Please try again.',
+    409: 'The request conflicts with the current state. Reload and try again.',
+    411: 'Send the body with a Content-Length',
+    413: 'Request body is too large',
+    414: 'The address is too long',
+    415: 'Unsupported content type',
+    416: 'The requested range cannot be served',
+    429: ServerMessages.rateLimited,
+    431: 'The request headers are too large',
+  } as Readonly<Record<number, string>>,
+  /** Any other 4xx status. */
+  otherClientError: 'The request could not be processed',
 } as const;
 
 /** Shown where an artist was deleted but its songs remain. */

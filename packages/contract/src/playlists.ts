@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DbId } from './common.js';
 import { NAME_MAX, PLAYLIST_TYPE_MAX } from './constants.js';
 
 /** Playlist JSON of DESIGN §4; songIds are in playlist order. */
@@ -26,7 +27,7 @@ export const PlaylistFormFields = z.object({
     .transform((raw, ctx) => {
       if (raw === undefined || raw === '') return [];
       try {
-        const parsed = z.array(z.number().int().positive()).parse(JSON.parse(raw));
+        const parsed = z.array(DbId).parse(JSON.parse(raw));
         return [...new Set(parsed)];
       } catch {
         ctx.addIssue({ code: 'custom', message: 'songs must be a JSON array of song ids' });
@@ -36,7 +37,7 @@ export const PlaylistFormFields = z.object({
 });
 export type PlaylistFormFields = z.infer<typeof PlaylistFormFields>;
 
-export const PlaylistOrderRequest = z.object({ songIds: z.array(z.number().int().positive()) });
+export const PlaylistOrderRequest = z.object({ songIds: z.array(DbId) });
 export type PlaylistOrderRequest = z.infer<typeof PlaylistOrderRequest>;
 
 /** Server texts of the playlist endpoints besides those in ServerMessages (spec texts). */

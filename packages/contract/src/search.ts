@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Artist } from './artists.js';
+import { DbId } from './common.js';
 import { Playlist } from './playlists.js';
 import { Song } from './songs.js';
 
@@ -17,4 +18,4 @@ export type SearchResponse = z.infer<typeof SearchResponse>;
 export const SongsDataResponse = z.object({ songs: z.array(Song), artists: z.array(Artist) });
 export type SongsDataResponse = z.infer<typeof SongsDataResponse>;
 
-export const PlayRequest = z.object({ songId: z.number().int().positive() });
+export const PlayRequest = z.object({ songId: DbId });

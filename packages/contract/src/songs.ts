@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NAME_MAX } from './constants.js';
-import { Paging } from './common.js';
+import { DbId, DbIdText, Paging } from './common.js';
 import { GENRES } from './genres.js';
 
 /** Song JSON of DESIGN §4; link and imgLink are URLs on this server, likeSong is per requesting user. */
@@ -25,7 +25,7 @@ export const GenreField = z.enum(GENRES, { error: 'Choose a genre from the list'
 export const SongFormFields = z.object({
   name: SongName,
   genre: GenreField,
-  artistId: z.coerce.number().int().positive('Choose an artist'),
+  artistId: z.coerce.number().int().positive('Choose an artist').pipe(DbId),
 });
 export type SongFormFields = z.infer<typeof SongFormFields>;
 
@@ -34,6 +34,6 @@ export const SongEditFields = SongFormFields.partial().extend({ name: SongName, 
 export const SongListQuery = Paging.extend({
   q: z.string().trim().max(200).optional(),
   genre: z.string().max(60).optional(),
-  artistId: z.coerce.number().int().positive().optional(),
+  artistId: DbIdText.optional(),
 });
 export type SongListQuery = z.infer<typeof SongListQuery>;

@@ -13,10 +13,6 @@ import type { App } from './app-types.js';
 import { forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every route registered on the app, in order, with its options (the access matrix test walks it). */
-    routeTable: () => readonly RouteOptions[];
-  }
   interface FastifyContextConfig {
     /** Who may call the route (issue 9): every route declares one; see `AccessLevels` in the contract. */
     access?: Access;
@@ -64,7 +60,7 @@ function documentAccess(route: RouteOptions, level: Access): void {
  * is read (so a refused upload costs no upload), and OpenAPI shows it. Rules that need the resource (the owner of a
  * playlist or an order) are the services', through the contract's policy predicates.
  */
-export function installAccessPolicy(app: App): { routes: () => readonly RouteOptions[] } {
+export function installAccessPolicy(app: App): void {
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     routes.push(route);
@@ -77,5 +73,4 @@ export function installAccessPolicy(app: App): { routes: () => readonly RouteOpt
     const names = missing.map((route) => `${[route.method].flat().join(',')} ${route.url}`);
     done(names.length === 0 ? undefined : new Error(`Routes without an access declaration: ${names.join('; ')}`));
   });
-  return { routes: () => routes };
 }

@@ -1,8 +1,11 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from './app-types.js';
 import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from './errors.js';
+import { assertNoNul } from './nul-guard.js';
 
 /**
  * Multipart forms read as a stream: each file part goes straight to its handler (e.g. media's stageImage, which streams
@@ -41,30 +44,67 @@ export const MultipartMessages = {
 const DEFAULT_FIELD_BYTES = 256 * 1024;
 const DEFAULT_FIELDS = 20;
 
+/** Unread upload bytes that are read and discarded after an early answer, so the connection stays usable. */
+export const DRAIN_MAX_BYTES = 4 * 1024 * 1024;
+/** How long the client gets to read an early answer when the rest of its upload is too large to drain. */
+export const LINGER_MS = 2000;
+
 /**
- * An `onSend` hook for upload routes. A refused upload (413 at the size limit, 415 on the first file) is answered
- * before the client finished sending its body; the unread rest would sit in front of the next request on this
- * keep-alive connection, which then hangs. Closing the connection after the answer discards it without reading
- * (possibly hundreds of megabytes of) bytes nobody wants.
+ * After an answer sent while the client is still uploading, beyond DRAIN_MAX_BYTES: stop taking the upload but let the
+ * client read the answer. Closing at once would reset the connection under a client still sending (TCP answers the
+ * unread bytes with a reset, and the client drops the answer with it: EPIPE/ECONNRESET instead of 401/413). So close
+ * our side for writing, keep discarding what still arrives for a moment, then free the connection.
  */
-export function closeConnectionIfBodyUnread(
+function lingeringClose(socket: Socket): void {
+  socket.end();
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+/**
+ * Lets the rest of an upload whose answer is out be read and discarded: up to DRAIN_MAX_BYTES the connection is kept
+ * for the next request; past it, lingeringClose. A body nobody began to read is already discarded by Node (its
+ * `_dump`), one that busboy began is unpiped and resumed here; either way the socket's byte count measures the drain.
+ */
+function discardRest(request: IncomingMessage): void {
+  const socket = request.socket;
+  if (request.complete || socket.destroyed) return;
+  request.unpipe();
+  request.resume();
+  const start = socket.bytesRead;
+  const watch = setInterval(() => {
+    if (request.complete || socket.destroyed) clearInterval(watch);
+    else if (socket.bytesRead - start > DRAIN_MAX_BYTES) {
+      clearInterval(watch);
+      lingeringClose(socket);
+    }
+  }, 20);
+  watch.unref();
+}
+
+/**
+ * An `onSend` hook for upload routes. A refused upload (401/403 before reading, 413 at the size limit, 415 on the
+ * first file, 400) is answered before the client finished sending its body. The answer goes out first; then the unread
+ * rest is drained (the connection stays usable) or, when too much remains, the connection is closed gently enough that
+ * the client still reads the answer (see lingeringClose).
+ */
+export function drainBodyAfterAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
   done: (error: null, payload: unknown) => void,
 ): void {
-  if (!request.raw.complete) reply.header('connection', 'close');
+  if (!request.raw.complete) reply.raw.once('finish', () => discardRest(request.raw));
   done(null, payload);
 }
 
 /**
- * Registers the multipart parser on `scope`, and closes the connection after any answer sent before the body was
- * read. Call it inside a module's own encapsulated plugin (app.register), so several modules can each register it
+ * Registers the multipart parser on `scope`, and deals with the unread body of any answer sent before the body was
+ * read (drainBodyAfterAnswer). Call it inside a module's own encapsulated plugin (app.register), so several modules can each register it
  * without clashing decorators.
  */
 export async function registerMultipart(scope: App): Promise<void> {
   await scope.register(multipart, { throwFileSizeLimit: true });
-  scope.addHook('onSend', closeConnectionIfBodyUnread);
+  scope.addHook('onSend', drainBodyAfterAnswer);
 }
 
 /** Maps the parser's own failures (limits, broken bodies) to our error answers; anything else passes through. */
@@ -115,7 +155,9 @@ export async function readMultipart<T>(request: FastifyRequest, spec: MultipartS
     for await (const part of parts) {
       if (part.type === 'field') {
         if (part.valueTruncated) throw payloadTooLarge(MultipartMessages.fieldTooLong(part.fieldname), part.fieldname);
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        const value = typeof part.value === 'string' ? part.value : String(part.value);
+        assertNoNul({ [part.fieldname]: value });
+        fields[part.fieldname] = value;
         continue;
       }
       const handler = Object.hasOwn(spec.files, part.fieldname) ? spec.files[part.fieldname] : undefined;

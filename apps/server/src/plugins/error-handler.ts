@@ -1,4 +1,4 @@
-import { ErrorCodes, ServerMessages, type ErrorBody, type ErrorCode } from '@tonearm/contract';
+import { ErrorCodes, RequestMessages, ServerMessages, type ErrorBody, type ErrorCode } from '@tonearm/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { App } from '../http/app-types.js';
@@ -7,26 +7,49 @@ import { HttpError } from '../http/errors.js';
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];
 
-/** Fastify's own client errors, answered in our shape. Anything else unexpected is a 500. */
+/** Fastify's and its plugins' client errors with a message of our own; any other 4xx keeps its status (see below). */
 const FRAMEWORK_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: ErrorCodes.validation, message: 'Malformed JSON body' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: {
-    status: 400,
-    code: ErrorCodes.validation,
-    message: 'Request body is empty but declared as JSON',
-  },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: ErrorCodes.payloadTooLarge, message: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: ErrorCodes.validation, message: RequestMessages.malformedJson },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: ErrorCodes.validation, message: RequestMessages.emptyJson },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: ErrorCodes.payloadTooLarge, message: RequestMessages.bodyTooLarge },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: ErrorCodes.unsupportedMediaType,
-    message: 'Unsupported content type',
+    message: RequestMessages.unsupportedContentType,
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,
     code: ErrorCodes.validation,
-    message: 'Content-Length does not match the body',
+    message: RequestMessages.contentLengthMismatch,
   },
+  // @fastify/compress decoding request bodies: an unknown Content-Encoding, or a body that is not what it claims.
+  FST_CP_ERR_INVALID_CONTENT_ENCODING: {
+    status: 415,
+    code: ErrorCodes.unsupportedMediaType,
+    message: RequestMessages.unsupportedContentEncoding,
+  },
+  FST_CP_ERR_INVALID_CONTENT: { status: 400, code: ErrorCodes.validation, message: RequestMessages.undecodableBody },
 };
+
+/** The error code of a client-error status that Fastify or a plugin set without us knowing its error code. */
+const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: ErrorCodes.validation,
+  401: ErrorCodes.unauthorized,
+  403: ErrorCodes.forbidden,
+  404: ErrorCodes.notFound,
+  408: ErrorCodes.requestTimeout,
+  409: ErrorCodes.conflict,
+  413: ErrorCodes.payloadTooLarge,
+  415: ErrorCodes.unsupportedMediaType,
+  416: ErrorCodes.rangeNotSatisfiable,
+  429: ErrorCodes.rateLimited,
+};
+
+/** A 4xx status carried by an error (Fastify's and most plugins' `statusCode`, or `status`), else null. */
+function clientErrorStatus(error: FastifyError): number | null {
+  const status = error.statusCode ?? (error as { status?: unknown }).status;
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500 ? status : null;
+}
 
 export function errorBody(code: string, message: string, field?: string): ErrorBody {
   return { error: field === undefined ? { code, message } : { code, message, field } };
@@ -42,11 +65,11 @@ function fieldOf(issue: ValidationIssue): string | undefined {
 /** The first zod issue as one readable message; a missing value reads "<field> is required". */
 function validationError(issues: ValidationIssue[], context: string | undefined): HttpError {
   const issue = issues[0];
-  if (issue === undefined) return new HttpError(400, ErrorCodes.validation, 'Invalid request');
+  if (issue === undefined) return new HttpError(400, ErrorCodes.validation, RequestMessages.invalidRequest);
   const field = fieldOf(issue);
   const missing = issue.keyword === 'invalid_type' && / received (undefined|null)$/.test(issue.message ?? '');
   if (issue.keyword === 'invalid_type' && issue.instancePath.replace(/\//g, '') === '' && context === 'body') {
-    return new HttpError(400, ErrorCodes.validation, 'Request body must be a JSON object');
+    return new HttpError(400, ErrorCodes.validation, RequestMessages.bodyNotObject);
   }
   const message = missing ? `${field ?? 'value'} is required` : (issue.message ?? 'Invalid value');
   return new HttpError(400, ErrorCodes.validation, message, field);
@@ -57,9 +80,12 @@ function toHttpError(error: FastifyError): HttpError | null {
   if (hasZodFastifySchemaValidationErrors(error)) return validationError(error.validation, error.validationContext);
   const known = FRAMEWORK_ERRORS[error.code];
   if (known) return new HttpError(known.status, known.code, known.message);
-  if (error.statusCode === 429) return new HttpError(429, ErrorCodes.rateLimited, ServerMessages.rateLimited);
   if (foreignKeyViolation(error)) return new HttpError(409, ErrorCodes.conflict, ServerMessages.referenceGone);
-  return null;
+  // Any other client error a framework or plugin reports keeps its status: bad input is never a 500.
+  const status = clientErrorStatus(error);
+  if (status === null) return null;
+  const message = RequestMessages.byStatus[status] ?? RequestMessages.otherClientError;
+  return new HttpError(status, CODE_BY_STATUS[status] ?? ErrorCodes.badRequest, message);
 }
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -73,6 +99,7 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
       .send(errorBody(ErrorCodes.internal, ServerMessages.internalError));
   }
   if (http.status >= 500) request.log.error({ err: error }, http.message);
+  else if (!(error instanceof HttpError)) request.log.info({ code: error.code, reason: error.message }, http.message);
   const retryAfter = (http as { retryAfterSeconds?: unknown }).retryAfterSeconds;
   if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
   return reply

@@ -15,7 +15,7 @@ import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { imageFile, useHttpErrors, wavFile } from './media.fixtures.js';
 import { AudioMessages, ImageMessages } from './media.formats.js';
 import { commitAll, discardAll, stageAudio, stageImage, type StagedMedia } from './media.service.js';
-import { closeConnectionIfBodyUnread } from '../../http/multipart.js';
+import { drainBodyAfterAnswer } from '../../http/multipart.js';
 
 const TEST_AUDIO_LIMIT = 64 * 1024;
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   useHttpErrors(app);
   // One byte over the largest limit, so the media module (not busboy) reports an oversized file, with its message.
   await app.register(fastifyMultipart, { limits: { fileSize: AUDIO_MAX_BYTES + 1 } });
-  app.post('/upload', { onSend: closeConnectionIfBodyUnread }, async (request, reply) => {
+  app.post('/upload', { onSend: drainBodyAfterAnswer }, async (request, reply) => {
     const staged: StagedMedia[] = [];
     try {
       const keys: Record<string, string> = {};
@@ -124,8 +124,8 @@ describe('multipart upload with staged media', () => {
           field: 'songFile',
         },
       },
-      // The unread rest of the body would otherwise stall the next request on this keep-alive connection.
-      connection: 'close',
+      // The unread rest of the body is drained after the answer, so this keep-alive connection stays usable.
+      connection: 'keep-alive',
     });
     expect(await filesUnder('')).toEqual([]);
 

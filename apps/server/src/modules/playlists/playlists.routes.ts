@@ -1,5 +1,6 @@
 import {
   IMAGE_MAX_BYTES,
+  DbIdText,
   IdParam,
   Paging,
   Playlist,
@@ -26,8 +27,8 @@ import type { Actor, CoverUpload, PlaylistView, PlaylistsService } from './playl
 
 const tags = ['playlists'];
 const PlaylistSongParams = z.object({
-  playlistId: z.coerce.number().int().positive(),
-  songId: z.coerce.number().int().positive(),
+  playlistId: DbIdText,
+  songId: DbIdText,
 });
 
 /** The multipart field of the cover image. */

@@ -1,0 +1,110 @@
+import { ErrorCodes, RequestMessages } from '@tonearm/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asAdmin, createTestApp, errorOf, testDatabases, type TestApp, type TestUser } from '../../test/harness.js';
+import { multipartBody } from '../modules/playlists/test-fixtures.js';
+import { findNul } from './nul-guard.js';
+
+describe('findNul', () => {
+  it('names the first string value or key holding U+0000, however deep', () => {
+    expect(findNul({ a: 'ok', b: ['x', 'y\u0000'] })).toBe('b.1');
+    expect(findNul({ 'k\u0000': 1 })).toBe('k\u0000');
+    let deep: unknown = 'end\u0000';
+    for (let i = 0; i < 100_000; i += 1) deep = [deep];
+    expect(findNul(deep)).toMatch(/^0(\.0)*$/);
+    expect(findNul({ a: 1, b: null, c: 'fine' })).toBeNull();
+  });
+});
+
+describe.each(testDatabases())('bad input answers on %s', (dialect) => {
+  let t: TestApp;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await asAdmin(t);
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['GET', '/api/songs/2147483648'],
+    ['GET', '/api/payment/orders/99999999999'],
+    ['GET', '/api/songs?artistId=2147483648'],
+    ['PUT', '/api/playlists/1/songs/2147483648'],
+    ['DELETE', '/api/users/2147483648'],
+  ])('%s %s: an id past 2^31-1 is a 400 validation error', async (method, url) => {
+    const response = await t.app.inject({ method: method as 'GET', url, headers: admin.headers });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(errorOf(response.body)).toMatchObject({
+      code: ErrorCodes.validation,
+      message: RequestMessages.idOutOfRange,
+    });
+  });
+
+  it('refuses ids past 2^31-1 in JSON bodies and multipart fields', async () => {
+    const play = await t.app.inject({
+      method: 'POST',
+      url: '/api/plays',
+      headers: admin.headers,
+      payload: { songId: 2_147_483_648 },
+    });
+    expect(play.statusCode).toBe(400);
+    expect(errorOf(play.body)).toMatchObject({ field: 'songId', message: RequestMessages.idOutOfRange });
+    const form = multipartBody({ name: 'List', songs: '[2147483648]' });
+    const playlist = await t.app.inject({
+      method: 'POST',
+      url: '/api/playlists',
+      headers: { ...admin.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(playlist.statusCode, playlist.body).toBe(400);
+  });
+
+  it('refuses an offset past the bound', async () => {
+    const response = await t.app.inject({ url: '/api/songs?offset=2147483648', headers: admin.headers });
+    expect(response.statusCode).toBe(400);
+    expect(errorOf(response.body).message).toBe(RequestMessages.offsetOutOfRange);
+  });
+
+  it.each([
+    ['a JSON body', { method: 'POST', url: '/api/auth/login', payload: { username: 'nul\u0000x', password: 'p' } }],
+    ['a query string', { method: 'GET', url: '/api/search?q=a%00b' }],
+    ['a path parameter', { method: 'GET', url: '/api/users/username/a%00b' }],
+  ] as const)('refuses U+0000 in %s with a 400 naming the field', async (_where, request) => {
+    const response = await t.app.inject({ ...request, headers: admin.headers });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(errorOf(response.body)).toMatchObject({
+      code: ErrorCodes.validation,
+      message: RequestMessages.nulCharacter,
+    });
+  });
+
+  it('refuses U+0000 in a multipart text field', async () => {
+    const form = multipartBody({ name: 'nul\u0000name' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/playlists',
+      headers: { ...admin.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(errorOf(response.body)).toEqual({
+      code: ErrorCodes.validation,
+      message: RequestMessages.nulCharacter,
+      field: 'name',
+    });
+  });
+
+  it.each([
+    ['foo', '{}', 415, ErrorCodes.unsupportedMediaType, RequestMessages.unsupportedContentEncoding],
+    ['gzip', '{"not":"gzip"}', 400, ErrorCodes.validation, RequestMessages.undecodableBody],
+  ])('answers Content-Encoding %s in our error shape (%s)', async (encoding, payload, status, code, message) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      payload,
+    });
+    expect(response.statusCode).toBe(status);
+    expect(errorOf(response.body)).toEqual({ code, message });
+  });
+});
