@@ -7,9 +7,20 @@
 // watchdog stops everything); cleans up after itself, also on Ctrl-C.
 //
 // Environment: BENCH_DURATION (10s), BENCH_CONNECTIONS (64), BENCH_SERVERS (tonearm,nginx,node: a subset to run),
-// BENCH_ROUNDS (1: with more, each figure is the run with the median req/s).
+// BENCH_ROUNDS (1: with more, each figure is the run with the median req/s), BENCH_BASELINE (a git ref, e.g. a commit
+// before a change: its server is built in a temporary worktree and measured beside the current one, as "Tonearm
+// baseline", so the cost of the change shows as a ratio from one run).
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
@@ -20,13 +31,15 @@ const DURATION = process.env.BENCH_DURATION ?? '10s';
 const CONNECTIONS = process.env.BENCH_CONNECTIONS ?? '64';
 const SERVERS = (process.env.BENCH_SERVERS ?? 'tonearm,nginx,node').split(',').map((s) => s.trim());
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '1');
+const BASELINE = process.env.BENCH_BASELINE?.trim() || null;
 const AUDIO_BYTES = 8 * 1024 * 1024;
 const RANGE_BYTES = 256 * 1024;
 const SCENARIOS = ['full', 'range', 'cover'];
 
 const durationSeconds = parseDuration(DURATION);
 // Every run, plus start-up, upload and checks; anything past this is a hang.
-const WATCHDOG_MS = (SERVERS.length * (ROUNDS * SCENARIOS.length * (durationSeconds + 15) + 90) + 60) * 1000;
+const WATCHDOG_MS =
+  ((SERVERS.length + (BASELINE ? 1 : 0)) * (ROUNDS * SCENARIOS.length * (durationSeconds + 15) + 90) + 60) * 1000;
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-bench-'));
 // nginx runs its worker as an unprivileged user (nobody) when started as root: it must be able to read the files.
@@ -173,16 +186,50 @@ async function json(response, what) {
   return (response.headers.get('content-type') ?? '').startsWith('application/json') ? JSON.parse(text) : text;
 }
 
-async function startTonearm(audio, cover) {
-  const build = await ensureServerBuilt();
-  if (build.code !== 0) throw new Error('the server did not build');
+/**
+ * The server of `ref`, built in a temporary git worktree whose node_modules point at this checkout's packages (its own
+ * workspace packages at its own sources). Answers the bundle's path.
+ */
+function buildBaseline(ref) {
+  const dir = join(work, 'baseline');
+  const git = (...args) => {
+    const result = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  };
+  git('worktree', 'add', '--detach', dir, ref);
+  baselineWorktree = dir;
+  mkdirSync(join(dir, 'node_modules/@tonearm'), { recursive: true });
+  for (const entry of readdirSync(join(root, 'node_modules'))) {
+    if (entry !== '@tonearm') symlinkSync(join(root, 'node_modules', entry), join(dir, 'node_modules', entry));
+  }
+  for (const [name, path] of [
+    ['contract', 'packages/contract'],
+    ['server', 'apps/server'],
+    ['web', 'apps/web'],
+  ]) {
+    symlinkSync(join(dir, path), join(dir, 'node_modules/@tonearm', name));
+  }
+  console.log(`building the baseline server (${ref})…`);
+  const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--force'], { cwd: dir, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`the baseline server (${ref}) did not build`);
+  return join(dir, 'apps/server/dist/main.js');
+}
+
+let baselineWorktree = null;
+
+async function startTonearm(audio, cover, { name = 'Tonearm', entry = null } = {}) {
+  if (entry === null) {
+    const build = await ensureServerBuilt();
+    if (build.code !== 0) throw new Error('the server did not build');
+  }
   const port = await freePort();
-  const [command, args, env] = serverCommand();
+  const [command, defaultArgs, env] = serverCommand();
+  const args = entry === null ? defaultArgs : [...defaultArgs.slice(0, -1), entry];
   const server = startProcess(command, args, {
     ...env,
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATA_DIR: join(work, 'tonearm-data'),
+    DATA_DIR: join(work, `data-${name.replaceAll(' ', '-')}`),
     DEMO: '0',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
@@ -222,7 +269,7 @@ async function startTonearm(audio, cover) {
   const coverResponse = await fetch(new URL(song.imgLink, base));
   if (coverResponse.status !== 200) throw new Error(`cover: ${coverResponse.status}`);
   return {
-    name: 'Tonearm',
+    name,
     process: server,
     headers: { cookie },
     audioUrl: new URL(song.link, base).href,
@@ -393,11 +440,23 @@ function report(results) {
   return lines.join('\n');
 }
 
+/** Against a baseline build (issue 9): the change may cost at most 5% of the throughput of any scenario. */
+function baselineLines(results) {
+  const tonearm = results.find((r) => r.name === 'Tonearm');
+  const baseline = results.find((r) => r.name === 'Tonearm baseline');
+  if (!tonearm || !baseline) return [];
+  return SCENARIOS.map((s) => {
+    const ratio = tonearm.rows[s].rps / baseline.rows[s].rps;
+    const verdict = ratio >= 0.95 ? 'met   ' : 'MISSED';
+    return `${verdict} ${s}: Tonearm ${fmt(tonearm.rows[s].rps)} req/s = ${fmt(ratio, 2)}× baseline ${BASELINE} (target ≥ 0.95)`;
+  });
+}
+
 /** The issue's target: at or above the minimal Node server on range and full, peak RSS under 150 MB. */
 function targetLines(results) {
   const tonearm = results.find((r) => r.name === 'Tonearm');
   const node = results.find((r) => r.name === 'minimal Node');
-  if (!tonearm || !node) return [];
+  if (!tonearm || !node) return baselineLines(results);
   const lines = ['range', 'full'].map((s) => {
     const ratio = tonearm.rows[s].rps / node.rows[s].rps;
     const verdict = ratio >= 1 ? 'met   ' : 'MISSED';
@@ -405,7 +464,7 @@ function targetLines(results) {
   });
   const peak = Math.max(tonearm.loadPeakMiB, tonearm.beforeLoadPeakMiB);
   lines.push(`${peak < 150 ? 'met   ' : 'MISSED'} memory: Tonearm peak RSS ${fmt(peak)} MiB (target < 150)`);
-  return lines;
+  return [...lines, ...baselineLines(results)];
 }
 
 async function main() {
@@ -425,6 +484,8 @@ async function main() {
 
   const servers = [tonearm];
   try {
+    if (BASELINE)
+      servers.push(await startTonearm(audio, cover, { name: 'Tonearm baseline', entry: buildBaseline(BASELINE) }));
     if (SERVERS.includes('nginx')) servers.push(await startNginx(files));
     if (SERVERS.includes('node')) servers.push(await startMinimalNode(files));
     const measured = SERVERS.includes('tonearm') ? servers : servers.slice(1);
@@ -447,6 +508,7 @@ async function main() {
 
 function cleanUp() {
   for (const child of children) child.kill('SIGKILL');
+  if (baselineWorktree) spawnSync('git', ['worktree', 'remove', '--force', baselineWorktree], { cwd: root });
   rmSync(work, { recursive: true, force: true });
 }
 
