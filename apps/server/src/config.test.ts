@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       nodeEnv: 'development',
       logLevel: 'info',
       demo: true,
-      paymentProvider: 'demo',
+      paymentProvider: 'none',
       prices: { monthlyCents: 499, yearlyCents: 4990, currency: 'EUR' },
       stripe: { secretKey: null, webhookSecret: null },
       trustProxy: false,
@@ -104,10 +104,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ SESSION_TTL: '3600' }, cwd).sessionTtlSeconds).toBe(3600);
   });
 
-  it('keeps the demo payment provider out of production unless asked for', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }, cwd).paymentProvider).toBe('none');
-    expect(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'demo' }, cwd).paymentProvider).toBe('demo');
-    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'wh' }, cwd).paymentProvider).toBe('stripe');
+  it('runs the demo payment provider only when PAYMENT_PROVIDER=demo asks for it, in any NODE_ENV', () => {
+    for (const nodeEnv of [undefined, 'development', 'test', 'production'] as const) {
+      const env: Record<string, string> = nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv };
+      expect(loadConfig(env, cwd).paymentProvider).toBe('none');
+      expect(loadConfig({ ...env, PAYMENT_PROVIDER: 'demo' }, cwd).paymentProvider).toBe('demo');
+      expect(loadConfig({ ...env, STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'wh' }, cwd).paymentProvider).toBe(
+        'stripe',
+      );
+    }
+    expect(loadConfig({ PAYMENT_PROVIDER: 'none', STRIPE_SECRET_KEY: 'sk' }, cwd).paymentProvider).toBe('none');
   });
 
   it('is silent by default under NODE_ENV=test', () => {

@@ -162,10 +162,12 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   return raw;
 }
 
-function defaultPaymentProvider(nodeEnv: NodeEnv, stripeKey: string | undefined): PaymentProviderName {
-  if (stripeKey !== undefined) return 'stripe';
-  // The demo provider takes test cards, so it is never on by default where real customers are.
-  return nodeEnv === 'production' ? 'none' : 'demo';
+/**
+ * Stripe when its key is configured, otherwise no payments. The demo provider hands out premium for a test card, so it
+ * runs only when the operator asks for it by name (PAYMENT_PROVIDER=demo), whatever NODE_ENV says.
+ */
+function defaultPaymentProvider(stripeKey: string | undefined): PaymentProviderName {
+  return stripeKey === undefined ? 'none' : 'stripe';
 }
 
 function resolveWebDist(raw: string | undefined, cwd: string): string | null {
@@ -189,7 +191,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   const e = parsed.data;
   const nodeEnv = e.NODE_ENV ?? 'development';
-  const paymentProvider = e.PAYMENT_PROVIDER ?? defaultPaymentProvider(nodeEnv, e.STRIPE_SECRET_KEY);
+  const paymentProvider = e.PAYMENT_PROVIDER ?? defaultPaymentProvider(e.STRIPE_SECRET_KEY);
   if (paymentProvider === 'stripe' && e.STRIPE_SECRET_KEY === undefined) {
     throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_PROVIDER is stripe');
   }

@@ -6,6 +6,7 @@ import {
   IdParam,
   Order,
   OrdersResponse,
+  PaymentProviderResponse,
   PlansResponse,
   WebhookAck,
 } from '@tonearm/contract';
@@ -46,6 +47,10 @@ function webhookRoute(scope: App, payments: PaymentsService): void {
 /** DESIGN §4 Payments. Plans are public; everything else about orders belongs to the signed-in buyer. */
 export async function paymentsRoutes(app: App, { config }: AppDeps, payments: PaymentsService): Promise<void> {
   app.get('/api/payment/plans', { schema: { tags, response: { 200: PlansResponse } } }, () => payments.listPlans());
+
+  app.get('/api/payment/provider', { schema: { tags, response: { 200: PaymentProviderResponse } } }, () => ({
+    provider: payments.providerName(),
+  }));
 
   app.post(
     '/api/payment/checkout',
