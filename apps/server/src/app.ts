@@ -12,6 +12,7 @@ import { serverWithFront } from './http/server-factory.js';
 import { generateRequestId, loggerOptions } from './logger.js';
 import { installAuth } from './modules/auth/auth.plugin.js';
 import { SessionStore } from './modules/auth/session-store.js';
+import { SetupCode } from './modules/auth/setup-code.js';
 import { createMediaHandler, type MediaHandler, type RawHandler } from './modules/media/media-handler.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { registerModules } from './modules/index.js';
@@ -30,6 +31,8 @@ export interface BuildAppOptions {
   blobs?: BlobStore | null;
   /** A ready pino logger; by default one is made from config.logLevel. */
   logger?: FastifyBaseLogger;
+  /** The server's one-time setup code (main.ts prints it); a fresh random one by default. */
+  setupCode?: SetupCode;
 }
 
 /** JSON bodies only; uploads go through multipart with their own limits. */
@@ -43,7 +46,13 @@ function trustProxyOption(value: Config['trustProxy']): boolean | string | ((add
 /** Builds the whole HTTP app without listening: main.ts listens, tests use app.inject(). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
-  const deps: AppDeps = { config, db: options.db, dialect: options.dialect, blobs: options.blobs ?? null };
+  const deps: AppDeps = {
+    config,
+    db: options.db,
+    dialect: options.dialect,
+    blobs: options.blobs ?? null,
+    setupCode: options.setupCode ?? new SetupCode(),
+  };
   const sessions = new SessionStore(createSessionsRepository(options.db), config.sessionTtlSeconds);
   // Made once the logger exists; requests only arrive after listen, when it is set.
   let media: RawHandler | null = null;

@@ -32,7 +32,16 @@ describe('loadConfig', () => {
       stripe: { secretKey: null, webhookSecret: null },
       trustProxy: false,
       authRateLimitPerMinute: 10,
+      registration: 'open',
     });
+  });
+
+  it('reads REGISTRATION', () => {
+    expect(loadConfig({ REGISTRATION: 'closed' }, cwd).registration).toBe('closed');
+    expect(loadConfig({ REGISTRATION: 'open' }, cwd).registration).toBe('open');
+    expect(errorOf({ REGISTRATION: 'invite' }).message).toBe(
+      'Invalid configuration: REGISTRATION must be open or closed (got "invite")',
+    );
   });
 
   it('reads every variable', () => {

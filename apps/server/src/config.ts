@@ -31,6 +31,8 @@ export interface Config {
   webDist: string | null;
   /** Login and register attempts allowed per IP and minute. */
   authRateLimitPerMinute: number;
+  /** REGISTRATION: 'closed' leaves account creation to administrators (and to claiming the first administrator). */
+  registration: 'open' | 'closed';
 }
 
 /** A bad environment variable. The message is one line naming the variable, fit to print on its own. */
@@ -146,6 +148,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: optionalText,
   WEB_DIST: optionalText,
   AUTH_RATE_LIMIT: integer(10, 1, 1_000_000),
+  REGISTRATION: optionalText.pipe(z.enum(['open', 'closed'], { error: 'must be open or closed' }).optional()),
 });
 
 type Env = Record<string, string | undefined>;
@@ -218,5 +221,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDist: resolveWebDist(e.WEB_DIST, cwd),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT,
+    registration: e.REGISTRATION ?? 'open',
   };
 }

@@ -10,6 +10,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDatabase, type AppDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
+import { SetupCode } from '../src/modules/auth/setup-code.js';
 import type { DB, RoleValue } from '../src/db/schema.js';
 import type { App } from '../src/http/app-types.js';
 import { LocalBlobStore } from '../src/storage/local-blob-store.js';
@@ -33,6 +34,8 @@ export interface TestApp {
   dataDir: string;
   /** The app's blob store (`${dataDir}/blobs`), or null with `withoutBlobs`. */
   blobs: LocalBlobStore | null;
+  /** The app's one-time setup code (what main.ts would print). */
+  setupCode: SetupCode;
   close(): Promise<void>;
 }
 
@@ -116,7 +119,8 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
     };
     const config: Config = { ...loadConfig(env), webDist: null, ...overrides.config };
     const blobs = overrides.withoutBlobs === true ? null : new LocalBlobStore(path.join(dataDir, 'blobs'));
-    const app = await buildApp({ config, db: database.db, dialect, blobs });
+    const setupCode = new SetupCode();
+    const app = await buildApp({ config, db: database.db, dialect, blobs, setupCode });
     return {
       app,
       db: database.db,
@@ -124,6 +128,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       config,
       dataDir,
       blobs,
+      setupCode,
       async close() {
         await app.close();
         await database.destroy();

@@ -14,6 +14,8 @@ export const ErrorCodes = {
   badOrigin: 'bad-origin',
   paymentDeclined: 'payment-declined',
   paymentsUnavailable: 'payments-unavailable',
+  registrationClosed: 'registration-closed',
+  invalidSetupCode: 'invalid-setup-code',
   internal: 'internal-error',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import type { SetupCode } from '../modules/auth/setup-code.js';
 import type { BlobStore } from '../storage/blob-store.js';
 
 /** The Fastify instance buildApp returns: route schemas are zod schemas (contract) and types follow from them. */
@@ -23,4 +24,6 @@ export interface AppDeps {
   dialect: Dialect;
   /** Null only in tests that do not touch media. */
   blobs: BlobStore | null;
+  /** The one-time code that claims the server while it has no administrator. */
+  setupCode: SetupCode;
 }

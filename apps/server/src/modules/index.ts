@@ -16,8 +16,11 @@ import { registerCatalogue } from './songs/catalogue.module.js';
  */
 export async function registerModules(app: App, deps: AppDeps): Promise<void> {
   const usersRepository = createUsersRepository(deps.db, deps.dialect);
-  const usersService = new UsersService(usersRepository, app.sessionStore);
-  authRoutes(app, deps, new AuthService(usersRepository, usersService, app.sessionStore));
+  const usersService = new UsersService(usersRepository, app.sessionStore, {
+    registration: deps.config.registration,
+    setupCode: deps.setupCode,
+  });
+  authRoutes(app, deps, new AuthService(usersRepository, usersService, app.sessionStore, deps.config.registration));
   usersRoutes(app, deps, usersService);
   await registerPlaylists(app, deps);
   registerPlays(app, deps);
