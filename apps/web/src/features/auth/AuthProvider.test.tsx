@@ -218,4 +218,39 @@ describe('current user', () => {
     expect(localStorage.getItem('downloadedSong')).toBe('[]');
     expect(api.calls()).toContain('POST /api/auth/logout');
   });
+
+  it('logoutEverywhere ends every session on the server, then logs out here', async () => {
+    storeSession();
+    const api = mockApi({
+      'GET /api/users/id/7': () => jsonResponse(stored),
+      'POST /api/auth/logout-all': () => new Response(null, { status: 204 }),
+      'POST /api/auth/logout': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
+    });
+    renderAuth();
+    await flush();
+    await act(async () => {
+      await auth?.logoutEverywhere();
+    });
+    expectLoggedOut();
+    expect(api.calls()).toContain('POST /api/auth/logout-all');
+  });
+
+  it('logoutEverywhere keeps the user signed in when the server could not do it', async () => {
+    storeSession();
+    mockApi({
+      'GET /api/users/id/7': () => jsonResponse(stored),
+      'POST /api/auth/logout-all': () => errorResponse(500, 'internal-error', 'Something went wrong'),
+    });
+    renderAuth();
+    await flush();
+    let failure: unknown;
+    await act(async () => {
+      await auth?.logoutEverywhere().catch((error: unknown) => {
+        failure = error;
+      });
+    });
+    expect(failure).toBeInstanceOf(Error);
+    expect(shown()).toBe('ada');
+    expect(localStorage.getItem('userdata')).not.toBeNull();
+  });
 });

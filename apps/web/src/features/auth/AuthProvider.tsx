@@ -36,6 +36,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [queryClient]);
 
+  const logoutEverywhere = useCallback(async () => {
+    try {
+      await authApi.logoutAll();
+    } catch (error) {
+      // 401: the session had already ended, which is what was asked for. Anything else: still signed in; say so.
+      if (!isApiError(error, 401)) throw error;
+    }
+    await logout();
+  }, [logout]);
+
   const replaceUser = useCallback((next: User) => {
     storeUser(next);
     setUser(next);
@@ -123,8 +133,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const value = useMemo<AuthState>(
-    () => ({ user, login, register, logout, replaceUser }),
-    [user, login, register, logout, replaceUser],
+    () => ({ user, login, register, logout, logoutEverywhere, replaceUser }),
+    [user, login, register, logout, logoutEverywhere, replaceUser],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
 }
