@@ -23,6 +23,8 @@ export interface TonearmOptions {
   demo?: boolean;
   /** 'demo' turns on the demo payment provider (test cards), which is off unless asked for by name. */
   payments?: 'demo' | 'none';
+  /** REGISTRATION (open by default). */
+  registration?: 'open' | 'closed';
 }
 
 /**
@@ -34,7 +36,12 @@ export async function startTonearm(options: TonearmOptions = {}): Promise<Runnin
   try {
     const server = await startServer({
       ...(options.demo === undefined ? {} : { demo: options.demo }),
-      env: { AUTH_RATE_LIMIT: '1000', WEB_DIST: web.dir, PAYMENT_PROVIDER: options.payments ?? 'none' },
+      env: {
+        AUTH_RATE_LIMIT: '1000',
+        WEB_DIST: web.dir,
+        PAYMENT_PROVIDER: options.payments ?? 'none',
+        REGISTRATION: options.registration ?? 'open',
+      },
     });
     return {
       ...server,

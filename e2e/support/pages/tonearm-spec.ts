@@ -22,6 +22,7 @@ export function useTonearmServer(options: TonearmOptions & { admin?: boolean } =
     server = await startTonearm({
       ...(options.demo === undefined ? {} : { demo: options.demo }),
       ...(options.payments === undefined ? {} : { payments: options.payments }),
+      ...(options.registration === undefined ? {} : { registration: options.registration }),
     });
     if (options.admin !== false) {
       admin = newAccount('admin');
