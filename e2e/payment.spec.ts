@@ -12,7 +12,8 @@ import {
   waitForServiceWorker,
 } from './support/web-app.js';
 
-const server = useTonearmServer();
+// The demo provider is off unless asked for by name (PAYMENT_PROVIDER=demo).
+const server = useTonearmServer({ payments: 'demo' });
 const SONG = 'Night Ferry';
 /** The demo provider's test cards (README). */
 const CARD_OK = '4242424242424242';

@@ -59,6 +59,11 @@ test('a user uploads and removes a photo and changes username, email and passwor
   const renamed = `${account.username.slice(0, 24)}_new`;
   await details.getByLabel('Username').fill(renamed);
   await details.getByLabel('Email').fill(`${renamed}@example.test`);
+  // Username and email are credentials: the current password is asked for, and checked by the server.
+  await details.getByLabel('Current password').fill('not-my-password');
+  await details.getByRole('button', { name: 'Save changes' }).click();
+  await expect(details.getByText('Current password is incorrect')).toBeVisible();
+  await details.getByLabel('Current password').fill(account.password);
   await details.getByRole('button', { name: 'Save changes' }).click();
   await expect(dashboard.successAlert('Profile updated')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Profile', exact: true })).toContainText(renamed);
@@ -70,6 +75,7 @@ test('a user uploads and removes a photo and changes username, email and passwor
 
   // A taken username is refused under its field.
   await details.getByLabel('Username').fill(server.admin.username);
+  await details.getByLabel('Current password').fill(account.password);
   await details.getByRole('button', { name: 'Save changes' }).click();
   await expect(details.getByText('Username already taken')).toBeVisible();
   await details.getByLabel('Username').fill(renamed);
@@ -98,16 +104,48 @@ test('a user deletes their account after confirming, and lands logged out on the
   await registerAccount(server.baseURL, account);
   await logIn(page, account);
   const dialog = await openProfile(page);
-  await dialog.getByRole('button', { name: 'Delete account' }).click();
+  const deletion = dialog.getByRole('form', { name: 'Delete account' });
+  await deletion.getByRole('button', { name: 'Delete account' }).click();
+  await expect(deletion.getByText('Enter your current password')).toBeVisible();
+  await deletion.getByLabel('Current password').fill('not-my-password');
+  await deletion.getByRole('button', { name: 'Delete account' }).click();
+  await dashboard.confirmDialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(deletion.getByText('Current password is incorrect')).toBeVisible();
+  expect(await tryLogin(server.baseURL, account.username, account.password)).toBe(200);
+
+  await deletion.getByLabel('Current password').fill(account.password);
+  await deletion.getByRole('button', { name: 'Delete account' }).click();
   await expect(dashboard.confirmDialog).toContainText('Delete your account?');
   await dashboard.confirmDialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeVisible();
 
-  await dialog.getByRole('button', { name: 'Delete account' }).click();
+  await deletion.getByRole('button', { name: 'Delete account' }).click();
   await dashboard.confirmDialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('form', { name: 'Log in' })).toBeVisible();
   await expect(dashboard.successAlert('Your account was deleted')).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('userdata'))).toBeNull();
   expect(await tryLogin(server.baseURL, account.username, account.password)).toBe(401);
+});
+
+test('“Log out everywhere” ends the sessions of every device, this one too', async ({ page, browser }) => {
+  const dashboard = new Dashboard(page);
+  const account = newAccount('everywhere');
+  await registerAccount(server.baseURL, account);
+  const elsewhere = await browser.newContext({ baseURL: server.baseURL });
+  try {
+    const phone = await elsewhere.newPage();
+    await logIn(phone, account);
+    await logIn(page, account);
+    const dialog = await openProfile(page);
+    await dialog.getByRole('button', { name: 'Log out everywhere' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('form', { name: 'Log in' })).toBeVisible();
+    await expect(dashboard.successAlert('You were logged out on every device')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('userdata'))).toBeNull();
+    // The other browser's session is gone too.
+    expect((await phone.request.get('/api/auth/me')).status()).toBe(401);
+  } finally {
+    await elsewhere.close();
+  }
 });

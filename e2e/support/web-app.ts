@@ -2,8 +2,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { apiSession, type Account } from './pages/accounts.js';
 import { saveFullPage } from './pages/screenshots.js';
 
-/** The Cache Storage cache that holds downloaded audio (apps/web/src/lib/offline-audio.ts). */
-export const AUDIO_CACHE = 'tonearm-audio-v1';
+/** Each user's downloaded audio is in the Cache Storage cache `<prefix><user id>` (apps/web/src/lib/offline-audio.ts). */
+export const AUDIO_CACHE_PREFIX = 'tonearm-audio-u';
 
 export const DESKTOP = { width: 1440, height: 900 } as const;
 export const PHONE = { width: 375, height: 812 } as const;
@@ -69,15 +69,17 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
     .toBe(true);
 }
 
-/** The paths (with query) stored in the download cache. */
+/** The paths (with query) in the download cache of the user signed in on the page (none when nobody is). */
 export function cachedDownloads(page: Page): Promise<string[]> {
-  return page.evaluate(async (name) => {
-    const cache = await caches.open(name);
+  return page.evaluate(async (prefix) => {
+    const owner = localStorage.getItem('tonearm.downloadsOwner');
+    if (owner === null) return [];
+    const cache = await caches.open(`${prefix}${owner}`);
     return (await cache.keys()).map((request) => {
       const url = new URL(request.url);
       return url.pathname + url.search;
     });
-  }, AUDIO_CACHE);
+  }, AUDIO_CACHE_PREFIX);
 }
 
 /** The audio URL path of a song as the page's song list knows it (GET /api/songs through the page's session). */

@@ -17,6 +17,7 @@ import { installAuth } from './modules/auth/auth.plugin.js';
 import { installAccessPolicy } from './http/access.js';
 import { SessionStore } from './modules/auth/session-store.js';
 import { createImageWork, type ImageWork } from './modules/media/image-work.js';
+import { SetupCode } from './modules/auth/setup-code.js';
 import { createMediaHandler, type MediaHandler, type RawHandler } from './modules/media/media-handler.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { registerModules } from './modules/index.js';
@@ -37,6 +38,8 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger;
   /** The image gate and pixel ceiling; by default made from config.limits (tests pass their own to hold the gate). */
   images?: ImageWork;
+  /** The server's one-time setup code (main.ts prints it); a fresh random one by default. */
+  setupCode?: SetupCode;
 }
 
 /** JSON bodies only; uploads go through multipart with their own limits. */
@@ -56,6 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     dialect: options.dialect,
     blobs: options.blobs ?? null,
     images: options.images ?? createImageWork(config.limits),
+    setupCode: options.setupCode ?? new SetupCode(),
   };
   const sessions = new SessionStore(createSessionsRepository(options.db), {
     ttlSeconds: config.sessionTtlSeconds,

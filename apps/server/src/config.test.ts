@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       nodeEnv: 'development',
       logLevel: 'info',
       demo: true,
-      paymentProvider: 'demo',
+      paymentProvider: 'none',
       prices: { monthlyCents: 499, yearlyCents: 4990, currency: 'EUR' },
       stripe: { secretKey: null, webhookSecret: null },
       trustProxy: false,
@@ -39,7 +39,16 @@ describe('loadConfig', () => {
         uploadMs: 3_600_000,
         keepAliveMs: 72_000,
       },
+      registration: 'open',
     });
+  });
+
+  it('reads REGISTRATION', () => {
+    expect(loadConfig({ REGISTRATION: 'closed' }, cwd).registration).toBe('closed');
+    expect(loadConfig({ REGISTRATION: 'open' }, cwd).registration).toBe('open');
+    expect(errorOf({ REGISTRATION: 'invite' }).message).toBe(
+      'Invalid configuration: REGISTRATION must be open or closed (got "invite")',
+    );
   });
 
   it('reads every variable', () => {
@@ -133,10 +142,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ SESSION_TTL: '3600' }, cwd).sessionTtlSeconds).toBe(3600);
   });
 
-  it('keeps the demo payment provider out of production unless asked for', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }, cwd).paymentProvider).toBe('none');
-    expect(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'demo' }, cwd).paymentProvider).toBe('demo');
-    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'wh' }, cwd).paymentProvider).toBe('stripe');
+  it('runs the demo payment provider only when PAYMENT_PROVIDER=demo asks for it, in any NODE_ENV', () => {
+    for (const nodeEnv of [undefined, 'development', 'test', 'production'] as const) {
+      const env: Record<string, string> = nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv };
+      expect(loadConfig(env, cwd).paymentProvider).toBe('none');
+      expect(loadConfig({ ...env, PAYMENT_PROVIDER: 'demo' }, cwd).paymentProvider).toBe('demo');
+      expect(loadConfig({ ...env, STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'wh' }, cwd).paymentProvider).toBe(
+        'stripe',
+      );
+    }
+    expect(loadConfig({ PAYMENT_PROVIDER: 'none', STRIPE_SECRET_KEY: 'sk' }, cwd).paymentProvider).toBe('none');
   });
 
   it('limits what a user can create by default, and reads every limit', () => {

@@ -39,6 +39,8 @@ export interface Config {
   loginFailuresPerAccount: number;
   limits: Limits;
   timeouts: HttpTimeouts;
+  /** REGISTRATION: 'closed' leaves account creation to administrators (and to claiming the first administrator). */
+  registration: 'open' | 'closed';
 }
 
 /** HTTP timeouts, in milliseconds (README, "Configuration"). */
@@ -226,6 +228,7 @@ const EnvSchema = z.object({
   UPLOAD_TIMEOUT: timeout(3_600_000),
   // Above the 60 s idle timeout of common load balancers, so they close first and never reuse a closing connection.
   KEEP_ALIVE_TIMEOUT: timeout(72_000),
+  REGISTRATION: optionalText.pipe(z.enum(['open', 'closed'], { error: 'must be open or closed' }).optional()),
 });
 
 type Env = Record<string, string | undefined>;
@@ -261,10 +264,12 @@ function isProxyAddress(entry: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-function defaultPaymentProvider(nodeEnv: NodeEnv, stripeKey: string | undefined): PaymentProviderName {
-  if (stripeKey !== undefined) return 'stripe';
-  // The demo provider takes test cards, so it is never on by default where real customers are.
-  return nodeEnv === 'production' ? 'none' : 'demo';
+/**
+ * Stripe when its key is configured, otherwise no payments. The demo provider hands out premium for a test card, so it
+ * runs only when the operator asks for it by name (PAYMENT_PROVIDER=demo), whatever NODE_ENV says.
+ */
+function defaultPaymentProvider(stripeKey: string | undefined): PaymentProviderName {
+  return stripeKey === undefined ? 'none' : 'stripe';
 }
 
 function resolveWebDist(raw: string | undefined, cwd: string): string | null {
@@ -288,7 +293,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   const e = parsed.data;
   const nodeEnv = e.NODE_ENV ?? 'development';
-  const paymentProvider = e.PAYMENT_PROVIDER ?? defaultPaymentProvider(nodeEnv, e.STRIPE_SECRET_KEY);
+  const paymentProvider = e.PAYMENT_PROVIDER ?? defaultPaymentProvider(e.STRIPE_SECRET_KEY);
   if (paymentProvider === 'stripe' && e.STRIPE_SECRET_KEY === undefined) {
     throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_PROVIDER is stripe');
   }
@@ -338,5 +343,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       uploadMs: e.UPLOAD_TIMEOUT,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
     },
+    registration: e.REGISTRATION ?? 'open',
   };
 }

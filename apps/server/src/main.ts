@@ -4,6 +4,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import { prepareCatalogueStorage } from './maintenance/startup.js';
+import { SetupCode, setupUrl } from './modules/auth/setup-code.js';
+import { createUsersRepository } from './modules/users/users.repository.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 
 function readConfig(): Config {
@@ -25,7 +27,8 @@ async function main(): Promise<void> {
   await migrateToLatest(database.db);
   const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
 
-  const app = await buildApp({ config, db: database.db, dialect: database.dialect, blobs });
+  const setupCode = new SetupCode();
+  const app = await buildApp({ config, db: database.db, dialect: database.dialect, blobs, setupCode });
   // Before listen: the sweep must not race live uploads, and a new install opens with music.
   await prepareCatalogueStorage({
     db: database.db,
@@ -56,6 +59,15 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ dialect: database.dialect, dataDir: config.dataDir }, 'Tonearm is listening');
+  const admins = await createUsersRepository(database.db, database.dialect).countAdmins();
+  if (admins === 0 && setupCode.value !== null) {
+    // Warn level, so it shows whatever LOG_LEVEL: without it nobody but the machine itself can claim the server.
+    app.log.warn(
+      `No administrator yet. Open ${setupUrl(setupCode.value, config.publicUrl, config.port)} to create the ` +
+        `administrator account (or sign up in a browser on this machine, http://localhost:${config.port}). ` +
+        'The link works once.',
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -11,6 +11,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDatabase, type AppDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
+import { SetupCode } from '../src/modules/auth/setup-code.js';
 import type { DB, RoleValue } from '../src/db/schema.js';
 import type { App } from '../src/http/app-types.js';
 import type { ImageWork } from '../src/modules/media/image-work.js';
@@ -35,6 +36,8 @@ export interface TestApp {
   dataDir: string;
   /** The app's blob store (`${dataDir}/blobs`), or null with `withoutBlobs`. */
   blobs: LocalBlobStore | null;
+  /** The app's one-time setup code (what main.ts would print). */
+  setupCode: SetupCode;
   close(): Promise<void>;
 }
 
@@ -126,11 +129,13 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
     };
     const config: Config = { ...loadConfig(env), webDist: null, ...overrides.config };
     const blobs = overrides.withoutBlobs === true ? null : new LocalBlobStore(path.join(dataDir, 'blobs'));
+    const setupCode = new SetupCode();
     const app = await buildApp({
       config,
       db: database.db,
       dialect,
       blobs,
+      setupCode,
       ...(overrides.images === undefined ? {} : { images: overrides.images }),
       ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
     });
@@ -141,6 +146,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       config,
       dataDir,
       blobs,
+      setupCode,
       async close() {
         await app.close();
         await database.destroy();

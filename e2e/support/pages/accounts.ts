@@ -18,14 +18,31 @@ export function newAccount(prefix: string): Account {
   return { username, email: `${username}@example.test`, password: 'correct-horse-battery' };
 }
 
+export interface TonearmOptions {
+  /** Seed the demo catalogue (default true). */
+  demo?: boolean;
+  /** 'demo' turns on the demo payment provider (test cards), which is off unless asked for by name. */
+  payments?: 'demo' | 'none';
+  /** REGISTRATION (open by default). */
+  registration?: 'open' | 'closed';
+}
+
 /**
  * Starts a Tonearm server for one spec file, serving its own copy of the built web app (see snapshotWebDist).
  * The auth rate limit (10 a minute by default) is raised because a spec logs in once per test from one address.
  */
-export async function startTonearm(options: { demo?: boolean } = {}): Promise<RunningServer> {
+export async function startTonearm(options: TonearmOptions = {}): Promise<RunningServer> {
   const web = await snapshotWebDist();
   try {
-    const server = await startServer({ ...options, env: { AUTH_RATE_LIMIT: '1000', WEB_DIST: web.dir } });
+    const server = await startServer({
+      ...(options.demo === undefined ? {} : { demo: options.demo }),
+      env: {
+        AUTH_RATE_LIMIT: '1000',
+        WEB_DIST: web.dir,
+        PAYMENT_PROVIDER: options.payments ?? 'none',
+        REGISTRATION: options.registration ?? 'open',
+      },
+    });
     return {
       ...server,
       async stop() {

@@ -1,6 +1,6 @@
 import { test } from '@playwright/test';
 import type { RunningServer } from '../server.js';
-import { newAccount, registerAccount, startTonearm, type Account } from './accounts.js';
+import { newAccount, registerAccount, startTonearm, type Account, type TonearmOptions } from './accounts.js';
 
 export interface SpecServer {
   readonly baseURL: string;
@@ -12,14 +12,18 @@ export interface SpecServer {
  * Gives the calling spec file its own server: started in beforeAll (with an ADMIN account registered first,
  * unless `admin: false`), stopped in afterAll, and used as every test's baseURL. Call once at the top of a file.
  */
-export function useTonearmServer(options: { demo?: boolean; admin?: boolean } = {}): SpecServer {
+export function useTonearmServer(options: TonearmOptions & { admin?: boolean } = {}): SpecServer {
   let server: RunningServer | undefined;
   let admin: Account | undefined;
 
   // eslint-disable-next-line no-empty-pattern -- Playwright hooks take fixtures by destructuring; none are needed
   test.beforeAll(async ({}, testInfo) => {
     testInfo.setTimeout(120_000);
-    server = await startTonearm(options.demo === undefined ? {} : { demo: options.demo });
+    server = await startTonearm({
+      ...(options.demo === undefined ? {} : { demo: options.demo }),
+      ...(options.payments === undefined ? {} : { payments: options.payments }),
+      ...(options.registration === undefined ? {} : { registration: options.registration }),
+    });
     if (options.admin !== false) {
       admin = newAccount('admin');
       await registerAccount(server.baseURL, admin);

@@ -23,6 +23,8 @@ export const ErrorCodes = {
   quotaExceeded: 'quota-exceeded',
   /** Too much image work queued on the server right now: 429, try again in a moment. */
   serverBusy: 'server-busy',
+  registrationClosed: 'registration-closed',
+  invalidSetupCode: 'invalid-setup-code',
   internal: 'internal-error',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

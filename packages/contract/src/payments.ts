@@ -46,6 +46,13 @@ export type DemoPayRequest = z.infer<typeof DemoPayRequest>;
 export const DemoPayResponse = z.object({ order: Order, user: User });
 export type DemoPayResponse = z.infer<typeof DemoPayResponse>;
 
+/** Which payment provider this server runs; `none` means checkout is off and only an administrator grants premium. */
+export const PaymentProviderName = z.enum(['demo', 'stripe', 'none']);
+export type PaymentProviderName = z.infer<typeof PaymentProviderName>;
+/** Answer of GET /api/payment/provider (public). */
+export const PaymentProviderResponse = z.object({ provider: PaymentProviderName });
+export type PaymentProviderResponse = z.infer<typeof PaymentProviderResponse>;
+
 /** Answer of GET /api/payment/plans (server-side prices). */
 export const PlansResponse = z.array(Plan);
 export const OrdersResponse = z.array(Order);
@@ -57,6 +64,9 @@ export const PaymentMessages = {
   orderNotOpen: 'This order is no longer open for payment. Start a new checkout.',
   demoUnknownCard: `This is a demo checkout: use the test card ${DemoCards.success} (or ${DemoCards.declined} to see a decline)`,
   cardExpired: 'This card has expired',
+  /** The payment page when the server runs no provider (PAYMENT_PROVIDER unset or none). */
+  paymentsNotSetUp:
+    'Payments are not set up on this server. An administrator can grant you Premium from the user list.',
 } as const;
 
 /** Answer of POST /api/payment/webhook once the delivery verified. */

@@ -34,12 +34,17 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/** A server's one-time setup code (printed in its log as `/?setup=CODE` while it has no administrator). */
+export const SetupCode = z.string().trim().min(1, 'Enter the setup code').max(128);
+
 export const RegisterRequest = z.object({
   username: Username,
   email: Email,
   password: Password,
   gender: Gender.optional(),
   address: Address.optional(),
+  /** Claims the server: with the right code, the account becomes its first administrator. */
+  setupCode: SetupCode.optional(),
 });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
 
@@ -50,8 +55,23 @@ export const LoginRequest = z.object({
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
+/** POST /api/users (administrators): the fields of registration, and the role (USER unless said). */
+export const CreateUserRequest = z.object({
+  username: Username,
+  email: Email,
+  password: Password,
+  gender: Gender.optional(),
+  address: Address.optional(),
+  role: Role.optional(),
+});
+export type CreateUserRequest = z.infer<typeof CreateUserRequest>;
+
+/** DELETE /api/users/{id}: deleting one's own account needs the current password (an admin deleting another, none). */
+export const DeleteUserRequest = z.object({ currentPassword: z.string().max(128).optional() });
+export type DeleteUserRequest = z.infer<typeof DeleteUserRequest>;
+
 /**
- * PUT /api/users/{id}. Self: profile fields, and a new password together with currentPassword.
+ * PUT /api/users/{id}. Self: profile fields; a new username, email or password only together with currentPassword.
  * Admin: additionally role and premium (true grants indefinitely, false revokes) or an explicit premiumUntil.
  */
 export const UpdateUserRequest = z

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { ImageWork } from '../modules/media/image-work.js';
+import type { SetupCode } from '../modules/auth/setup-code.js';
 import type { BlobStore } from '../storage/blob-store.js';
 
 /** The Fastify instance buildApp returns: route schemas are zod schemas (contract) and types follow from them. */
@@ -26,4 +27,6 @@ export interface AppDeps {
   blobs: BlobStore | null;
   /** The pixel ceiling and the one gate every uploaded image of this app is decoded through. */
   images: ImageWork;
+  /** The one-time code that claims the server while it has no administrator. */
+  setupCode: SetupCode;
 }

@@ -22,9 +22,18 @@ export async function registerModules(app: App, deps: AppDeps): Promise<void> {
   const usersRepository = createUsersRepository(deps.db, deps.dialect);
   const releaseBlobs =
     deps.blobs === null ? undefined : createBlobReleaser(deps.blobs, createBlobReferencesRepository(deps.db));
-  const usersService = new UsersService(usersRepository, app.sessionStore, releaseBlobs);
+  const usersService = new UsersService(
+    usersRepository,
+    app.sessionStore,
+    { registration: deps.config.registration, setupCode: deps.setupCode },
+    releaseBlobs,
+  );
   const attempts = new LoginAttempts(deps.config.loginFailuresPerAccount, LOGIN_FAILURE_WINDOW_MS);
-  authRoutes(app, deps, new AuthService(usersRepository, usersService, app.sessionStore, attempts));
+  authRoutes(
+    app,
+    deps,
+    new AuthService(usersRepository, usersService, app.sessionStore, attempts, deps.config.registration),
+  );
   usersRoutes(app, deps, usersService);
   const uploads = uploadRateLimit(app, deps.config.limits.uploadsPerMinute);
   await registerPlaylists(app, deps, uploads);

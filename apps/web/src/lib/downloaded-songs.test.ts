@@ -3,6 +3,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   addDownloadedSong,
   forgetDownloadedSong,
+  activateDownloads,
+  downloadsOwner,
+  parkDownloads,
   readDownloadedSongs,
   removeDownloadedSong,
   storeDownloadedSong,
@@ -43,6 +46,48 @@ describe('downloaded list', () => {
       forgetDownloadedSong(2);
       expect(ids(JSON.parse(localStorage.getItem('downloadedSong') ?? '[]') as Song[])).toEqual([1]);
       expect(ids(readDownloadedSongs())).toEqual([1]);
+    });
+  });
+
+  describe('per user', () => {
+    beforeEach(() => {
+      localStorage.clear();
+    });
+    const stored = () => localStorage.getItem('downloadedSong');
+
+    it('keeps the signed-in user’s list under `downloadedSong` and each other user’s aside', () => {
+      activateDownloads(1);
+      expect(downloadsOwner()).toBe(1);
+      storeDownloadedSong(makeSong(10));
+      parkDownloads();
+      expect(stored()).toBeNull();
+      expect(downloadsOwner()).toBeNull();
+
+      activateDownloads(2);
+      expect(readDownloadedSongs()).toEqual([]);
+      storeDownloadedSong(makeSong(20));
+      // Switching without a logout in between still puts the previous user's list aside.
+      activateDownloads(1);
+      expect(ids(readDownloadedSongs())).toEqual([10]);
+      activateDownloads(2);
+      expect(ids(readDownloadedSongs())).toEqual([20]);
+      activateDownloads(2);
+      expect(ids(readDownloadedSongs())).toEqual([20]);
+    });
+
+    it('adopts a list without an owner only when asked (start-up), and otherwise drops it', () => {
+      localStorage.setItem('downloadedSong', JSON.stringify([makeSong(5)]));
+      expect(activateDownloads(3)).toBe(false);
+      expect(stored()).toBeNull();
+
+      localStorage.setItem('downloadedSong', JSON.stringify([makeSong(5)]));
+      localStorage.removeItem('tonearm.downloadsOwner');
+      expect(activateDownloads(4, { adoptUnowned: true })).toBe(true);
+      expect(ids(readDownloadedSongs())).toEqual([5]);
+      expect(downloadsOwner()).toBe(4);
+      parkDownloads();
+      activateDownloads(4);
+      expect(ids(readDownloadedSongs())).toEqual([5]);
     });
   });
 });

@@ -2,10 +2,17 @@ import { send } from './api-client.js';
 
 /**
  * Downloaded audio lives in Cache Storage under the song's own URL (/media/audio/<key>), with its small cover under
- * the cover's URL, so the service worker answers the player's requests for them offline. This module runs both in
- * the page and in the service worker.
+ * the cover's URL, so the service worker answers the player's requests for them offline. Each user has a cache of
+ * their own: the worker answers only from the signed-in user's. This module runs both in the page and in the worker.
  */
-export const OFFLINE_AUDIO_CACHE = 'tonearm-audio-v1';
+export const OFFLINE_AUDIO_CACHE_PREFIX = 'tonearm-audio-u';
+
+/** Before downloads were kept per user: one cache for whoever was signed in. */
+export const LEGACY_AUDIO_CACHE = 'tonearm-audio-v1';
+
+export function offlineAudioCache(userId: number): string {
+  return `${OFFLINE_AUDIO_CACHE_PREFIX}${userId}`;
+}
 
 export interface DownloadTarget {
   songId: number;
@@ -22,9 +29,9 @@ export class OfflineUnavailableError extends Error {
   }
 }
 
-function openCache(): Promise<Cache> {
+function openCache(userId: number): Promise<Cache> {
   if (typeof caches === 'undefined') return Promise.reject(new OfflineUnavailableError());
-  return caches.open(OFFLINE_AUDIO_CACHE);
+  return caches.open(offlineAudioCache(userId));
 }
 
 /** The download endpoint's URL: premium users and admins get the file, others a 403. */
@@ -36,8 +43,8 @@ export function downloadUrl(songId: number): string {
  * Fetches the whole file from the download endpoint and stores it under the song's URL. Resolves with its size in
  * bytes; rejects with the server's ApiError (403 for a free account) or a NetworkError.
  */
-export async function fetchIntoCache(target: DownloadTarget): Promise<number> {
-  const cache = await openCache();
+export async function fetchIntoCache(target: DownloadTarget, userId: number): Promise<number> {
+  const cache = await openCache(userId);
   const response = await send(downloadUrl(target.songId));
   const audio = await response.blob();
   const headers = {
@@ -58,27 +65,44 @@ export async function fetchIntoCache(target: DownloadTarget): Promise<number> {
   return audio.size;
 }
 
-export async function removeFromCache(target: Pick<DownloadTarget, 'link' | 'cover'>): Promise<void> {
+export async function removeFromCache(target: Pick<DownloadTarget, 'link' | 'cover'>, userId: number): Promise<void> {
   if (typeof caches === 'undefined') return;
-  const cache = await caches.open(OFFLINE_AUDIO_CACHE);
+  const cache = await caches.open(offlineAudioCache(userId));
   await cache.delete(target.link);
   if (target.cover !== null) await cache.delete(target.cover);
 }
 
-/** Bytes stored for `link`, or null when it is not downloaded on this device. */
-export async function cachedAudioSize(link: string): Promise<number | null> {
+/** Bytes stored for `link` by the user, or null when they have not downloaded it on this device. */
+export async function cachedAudioSize(link: string, userId: number): Promise<number | null> {
   if (typeof caches === 'undefined') return null;
-  const cache = await caches.open(OFFLINE_AUDIO_CACHE);
+  const cache = await caches.open(offlineAudioCache(userId));
   const response = await cache.match(link);
   if (!response) return null;
   const declared = Number(response.headers.get('content-length'));
   return Number.isFinite(declared) && declared > 0 ? declared : (await response.blob()).size;
 }
 
-/** The paths (not full URLs) of everything in the download cache. */
-export async function cachedPaths(): Promise<string[]> {
+/** The paths (not full URLs) of everything in the user's download cache. */
+export async function cachedPaths(userId: number): Promise<string[]> {
   if (typeof caches === 'undefined') return [];
-  const cache = await caches.open(OFFLINE_AUDIO_CACHE);
+  const cache = await caches.open(offlineAudioCache(userId));
   const requests = await cache.keys();
   return requests.map((request) => new URL(request.url).pathname + new URL(request.url).search);
+}
+
+/**
+ * The cache of before per-user downloads: given to `adoptBy` (the user signed in when it was filled), or, when nobody
+ * can say whose it is, deleted.
+ */
+export async function settleLegacyAudio(adoptBy: number | null): Promise<void> {
+  if (typeof caches === 'undefined' || !(await caches.has(LEGACY_AUDIO_CACHE))) return;
+  if (adoptBy !== null) {
+    const legacy = await caches.open(LEGACY_AUDIO_CACHE);
+    const target = await caches.open(offlineAudioCache(adoptBy));
+    for (const request of await legacy.keys()) {
+      const response = await legacy.match(request);
+      if (response) await target.put(request, response);
+    }
+  }
+  await caches.delete(LEGACY_AUDIO_CACHE);
 }

@@ -6,10 +6,18 @@ export const AppStorageKeys = {
   player: 'tonearm.player',
   /** Where the current song was, written more often than the queue. */
   playerPosition: 'tonearm.playerPosition',
+  /** The id of the user whose list `downloadedSong` holds now. */
+  downloadsOwner: 'tonearm.downloadsOwner',
 } as const;
 
+/** A logged-out user's downloaded list, kept aside until they log in again on this browser. */
+export type StashedDownloadsKey = `tonearm.downloads.${number}`;
+export const stashedDownloadsKey = (userId: number): StashedDownloadsKey => `tonearm.downloads.${userId}`;
+
 export type StorageKey =
-  (typeof StorageKeys)[keyof typeof StorageKeys] | (typeof AppStorageKeys)[keyof typeof AppStorageKeys];
+  | (typeof StorageKeys)[keyof typeof StorageKeys]
+  | (typeof AppStorageKeys)[keyof typeof AppStorageKeys]
+  | StashedDownloadsKey;
 export { StorageKeys };
 
 type Listener = () => void;

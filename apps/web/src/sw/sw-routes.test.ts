@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { routeFor, shellCacheName, shellPathsOf, uniqueEntries } from './sw-routes.js';
+import { installFakeCaches } from '../test/fake-caches.js';
+import {
+  readSignedInUser,
+  routeFor,
+  shellCacheName,
+  shellPathsOf,
+  SW_STATE_CACHE,
+  uniqueEntries,
+  writeSignedInUser,
+} from './sw-routes.js';
 
 const origin = 'https://music.example.org';
 const shell = new Set(['/index.html', '/assets/index-abc.js', '/welcome-chime.wav']);
@@ -32,5 +41,25 @@ describe('service worker routes', () => {
     expect(shellCacheName(entries)).not.toBe(shellCacheName([{ url: 'index.html', revision: 'b' }, script]));
     expect([...shellPathsOf(entries, `${origin}/`)]).toEqual(['/index.html', '/assets/index-abc.js']);
     expect(uniqueEntries([...entries, { url: '/index.html', revision: 'a' }], `${origin}/`)).toHaveLength(2);
+  });
+});
+
+describe('the signed-in user the worker remembers', () => {
+  it('is null until told, then what it was last told, across reads (a restarted worker)', async () => {
+    installFakeCaches();
+    expect(await readSignedInUser()).toBeNull();
+    await writeSignedInUser(7);
+    expect(await readSignedInUser()).toBe(7);
+    await writeSignedInUser(null);
+    expect(await readSignedInUser()).toBeNull();
+  });
+
+  it('reads a damaged entry as nobody', async () => {
+    installFakeCaches();
+    const cache = await caches.open(SW_STATE_CACHE);
+    await cache.put('/__tonearm/signed-in-user', new Response('{"userId":"7"}'));
+    expect(await readSignedInUser()).toBeNull();
+    await cache.put('/__tonearm/signed-in-user', new Response('not json'));
+    expect(await readSignedInUser()).toBeNull();
   });
 });

@@ -56,3 +56,30 @@ export function uniqueEntries(entries: readonly PrecacheEntry[], scope: string):
   for (const entry of entries) byPath.set(new URL(entry.url, scope).pathname, entry);
   return [...byPath.values()];
 }
+
+/** Where the worker keeps who is signed in (the page tells it), so that a restarted worker still knows. */
+export const SW_STATE_CACHE = 'tonearm-sw-state';
+const SIGNED_IN_USER_KEY = '/__tonearm/signed-in-user';
+
+/** The signed-in user the worker was last told about; null when none (or never told, or unreadable). */
+export async function readSignedInUser(): Promise<number | null> {
+  try {
+    const cache = await caches.open(SW_STATE_CACHE);
+    const stored = await cache.match(SIGNED_IN_USER_KEY);
+    if (!stored) return null;
+    const value: unknown = await stored.json();
+    if (typeof value !== 'object' || value === null || !('userId' in value)) return null;
+    const { userId } = value;
+    return typeof userId === 'number' && Number.isInteger(userId) ? userId : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeSignedInUser(userId: number | null): Promise<void> {
+  const cache = await caches.open(SW_STATE_CACHE);
+  await cache.put(
+    SIGNED_IN_USER_KEY,
+    new Response(JSON.stringify({ userId }), { headers: { 'Content-Type': 'application/json' } }),
+  );
+}

@@ -1,10 +1,12 @@
 /// <reference lib="webworker" />
 import { isApiError, isNetworkError } from '../lib/api-client.js';
 import { rangeResponse } from '../lib/byte-range.js';
-import { cachedPaths, fetchIntoCache, OFFLINE_AUDIO_CACHE } from '../lib/offline-audio.js';
+import { cachedPaths, fetchIntoCache, offlineAudioCache } from '../lib/offline-audio.js';
 import { isWorkerRequest, type DownloadReply } from '../lib/sw-messages.js';
 import {
+  readSignedInUser,
   routeFor,
+  writeSignedInUser,
   SHELL_CACHE_PREFIX,
   SHELL_INDEX,
   shellCacheName,
@@ -24,14 +26,30 @@ const SHELL_CACHE = shellCacheName(manifest);
 const shellPaths = shellPathsOf(manifest, self.registration.scope);
 
 /**
- * Paths held in the download cache. A request for audio that is not downloaded is left to the browser entirely (no
- * detour through the worker); until the set is read, every media request checks the cache.
+ * Who is signed in on this browser, as the page last said (kept in Cache Storage, so a restarted worker still knows).
+ * Offline audio is answered only from that user's downloads; with nobody signed in, from none.
+ */
+let signedInUser: Promise<number | null> = readSignedInUser();
+
+/**
+ * Paths held in the signed-in user's download cache. A request for audio that is not downloaded is left to the browser
+ * entirely (no detour through the worker); until the set is read, every media request checks the cache.
  */
 let downloaded: Set<string> | null = null;
 async function refreshDownloaded(): Promise<void> {
-  downloaded = new Set(await cachedPaths());
+  downloaded = null;
+  const userId = await signedInUser;
+  const paths = userId === null ? [] : await cachedPaths(userId);
+  // Only if nobody signed in or out meanwhile; that change started its own refresh.
+  if (userId === (await signedInUser)) downloaded = new Set(paths);
 }
 void refreshDownloaded();
+
+async function setSignedInUser(userId: number | null): Promise<void> {
+  signedInUser = Promise.resolve(userId);
+  await refreshDownloaded();
+  await writeSignedInUser(userId);
+}
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -79,7 +97,9 @@ async function shellAsset(request: Request): Promise<Response> {
 }
 
 async function download(request: Request): Promise<Response> {
-  const cache = await caches.open(OFFLINE_AUDIO_CACHE);
+  const userId = await signedInUser;
+  if (userId === null) return fetch(request);
+  const cache = await caches.open(offlineAudioCache(userId));
   const url = new URL(request.url);
   const stored = await cache.match(url.pathname + url.search);
   if (!stored) return fetch(request);
@@ -126,12 +146,16 @@ self.addEventListener('message', (event) => {
     event.waitUntil(refreshDownloaded());
     return;
   }
+  if (message.type === 'signed-in-user') {
+    event.waitUntil(setSignedInUser(message.userId));
+    return;
+  }
   const port = event.ports[0];
   event.waitUntil(
     (async () => {
       let reply: DownloadReply;
       try {
-        const size = await fetchIntoCache(message);
+        const size = await fetchIntoCache(message, message.userId);
         reply = { ok: true, size };
       } catch (error) {
         reply = failureReply(error);

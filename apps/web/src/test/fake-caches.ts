@@ -26,7 +26,11 @@ export function installFakeCaches(base = 'http://localhost') {
     };
     return cache as unknown as Cache;
   };
-  vi.stubGlobal('caches', { open: (name: string) => Promise.resolve(open(name)) });
+  vi.stubGlobal('caches', {
+    open: (name: string) => Promise.resolve(open(name)),
+    has: (name: string) => Promise.resolve(stores.has(name)),
+    delete: (name: string) => Promise.resolve(stores.delete(name)),
+  });
   return {
     /** Absolute URLs stored in cache `name`. */
     urls: (name: string): string[] => [...(stores.get(name)?.keys() ?? [])],

@@ -57,6 +57,6 @@ export function textResponse(body: string, status = 200): Response {
   return new Response(body, { status, headers: { 'Content-Type': 'text/plain' } });
 }
 
-export function errorResponse(status: number, code: string, message: string): Response {
-  return jsonResponse({ error: { code, message } }, status);
+export function errorResponse(status: number, code: string, message: string, field?: string): Response {
+  return jsonResponse({ error: field === undefined ? { code, message } : { code, message, field } }, status);
 }

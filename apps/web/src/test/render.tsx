@@ -51,6 +51,7 @@ export function renderInApp(ui: ReactNode, options: AppRenderOptions = {}): AppR
     login: vi.fn(),
     register: vi.fn(),
     logout: vi.fn(() => Promise.resolve()),
+    logoutEverywhere: vi.fn(() => Promise.resolve()),
     replaceUser: vi.fn(),
   };
   const route = options.route ?? '/dashboard/songs';

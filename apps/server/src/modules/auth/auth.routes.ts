@@ -1,15 +1,20 @@
-import { LoginRequest, RegisterRequest, ServerMessages, User } from '@tonearm/contract';
+import { AuthOptions, LoginRequest, RegisterRequest, ServerMessages, User } from '@tonearm/contract';
+import type { FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../../http/app-types.js';
 import { sendText, textResponse } from '../../http/text-response.js';
 import { perMinute } from '../../plugins/rate-limit.js';
 import { toUserJson } from '../users/user-json.js';
 import type { AuthService } from './auth.service.js';
 import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from './auth.plugin.js';
+import { isLocalRequest } from './local-request.js';
 
 const tags = ['auth'];
 
 export function authRoutes(app: App, { config }: AppDeps, auth: AuthService): void {
   const attempts = perMinute(config.authRateLimitPerMinute);
+  const registrationContext = (request: FastifyRequest) => ({
+    local: isLocalRequest(request.ip, request.headers, config.trustProxy),
+  });
 
   app.post(
     '/api/auth/register',
@@ -18,7 +23,7 @@ export function authRoutes(app: App, { config }: AppDeps, auth: AuthService): vo
       schema: { tags, body: RegisterRequest, response: { 201: textResponse(ServerMessages.userRegistered) } },
     },
     async (request, reply) => {
-      await auth.register(request.body);
+      await auth.register(request.body, registrationContext(request));
       sendText(reply, 201, ServerMessages.userRegistered);
       return reply;
     },
@@ -39,6 +44,19 @@ export function authRoutes(app: App, { config }: AppDeps, auth: AuthService): vo
     clearSessionCookie(request, reply, config);
     return reply.status(204).send();
   });
+
+  app.post('/api/auth/logout-all', { config: { access: 'session' }, schema: { tags } }, async (request, reply) => {
+    const user = await requireUser(request);
+    await auth.logoutEverywhere(user.id);
+    clearSessionCookie(request, reply, config);
+    return reply.status(204).send();
+  });
+
+  app.get(
+    '/api/auth/options',
+    { config: { access: 'public' }, schema: { tags, response: { 200: AuthOptions } } },
+    (request) => auth.options(registrationContext(request)),
+  );
 
   app.get(
     '/api/auth/me',

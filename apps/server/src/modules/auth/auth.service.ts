@@ -1,8 +1,14 @@
-import { ErrorCodes, ServerMessages, type LoginRequest, type RegisterRequest } from '@tonearm/contract';
+import {
+  ErrorCodes,
+  ServerMessages,
+  type AuthOptions,
+  type LoginRequest,
+  type RegisterRequest,
+} from '@tonearm/contract';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, unauthorized } from '../../http/errors.js';
 import type { UsersRepository } from '../users/users.repository.js';
-import type { UsersService } from '../users/users.service.js';
+import type { RegistrationContext, UsersService } from '../users/users.service.js';
 import { verifyAgainstDummy, verifyPassword } from './password.js';
 import type { LoginAttempts } from './login-attempts.js';
 import type { SessionStore } from './session-store.js';
@@ -26,10 +32,16 @@ export class AuthService {
     private readonly usersService: UsersService,
     private readonly sessions: SessionStore,
     private readonly attempts: LoginAttempts,
+    private readonly registration: AuthOptions['registration'],
   ) {}
 
-  register(input: RegisterRequest): Promise<UserRow> {
-    return this.usersService.register(input);
+  register(input: RegisterRequest, context: RegistrationContext): Promise<UserRow> {
+    return this.usersService.register(input, context);
+  }
+
+  /** What the sign-up form may offer to the browser asking. */
+  async options(context: RegistrationContext): Promise<AuthOptions> {
+    return { registration: this.registration, becomesAdministrator: await this.usersService.wouldClaim(context) };
   }
 
   /**
@@ -57,5 +69,10 @@ export class AuthService {
 
   async logout(token: string | undefined): Promise<void> {
     if (token !== undefined) await this.sessions.revoke(token);
+  }
+
+  /** Ends every session of the user, the caller's own included (a lost phone, a shared computer left signed in). */
+  logoutEverywhere(userId: number): Promise<void> {
+    return this.sessions.revokeAllOfUser(userId);
   }
 }

@@ -7,6 +7,7 @@ import {
   LimitMessages,
   Order,
   OrdersResponse,
+  PaymentProviderResponse,
   PlansResponse,
   WebhookAck,
 } from '@tonearm/contract';
@@ -56,6 +57,10 @@ export async function paymentsRoutes(app: App, { config }: AppDeps, payments: Pa
     { config: { access: 'public' }, schema: { tags, response: { 200: PlansResponse } } },
     () => payments.listPlans(),
   );
+
+  app.get('/api/payment/provider', { schema: { tags, response: { 200: PaymentProviderResponse } } }, () => ({
+    provider: payments.providerName(),
+  }));
 
   app.post(
     '/api/payment/checkout',

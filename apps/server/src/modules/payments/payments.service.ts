@@ -6,6 +6,7 @@ import {
   PaymentMessages,
   ServerMessages,
   type DemoPayRequest,
+  type PaymentProviderName,
   type Plan,
   type PlanId,
 } from '@tonearm/contract';
@@ -74,6 +75,11 @@ export class PaymentsService {
 
   listPlans(): Plan[] {
     return this.plans;
+  }
+
+  /** Which provider takes payments here; 'none' when checkout is switched off. */
+  providerName(): PaymentProviderName {
+    return this.provider?.name ?? 'none';
   }
 
   /** Opens an order for a plan at the server's price and starts the provider's checkout. */

@@ -61,7 +61,7 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
 
   beforeAll(async () => {
     t = await createTestApp(dialect, {
-      env: { PRICE_MONTHLY_CENTS: '399', PRICE_YEARLY_CENTS: '3900', CURRENCY: 'usd' },
+      env: { PAYMENT_PROVIDER: 'demo', PRICE_MONTHLY_CENTS: '399', PRICE_YEARLY_CENTS: '3900', CURRENCY: 'usd' },
     });
     admin = await asAdmin(t);
   });
@@ -77,6 +77,12 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
       { id: 'monthly', name: 'Premium monthly', amountCents: 399, currency: 'USD', periodDays: 30 },
       { id: 'yearly', name: 'Premium yearly', amountCents: 3900, currency: 'USD', periodDays: 365 },
     ]);
+  });
+
+  it('tells anyone, signed in or not, that the demo provider is on', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/payment/provider' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ provider: 'demo' });
   });
 
   it('answers 401 without a session on every order route', async () => {
@@ -291,6 +297,8 @@ describe.each(testDatabases())('payments switched off or in production (%s)', (d
     try {
       const user = await asUser(t);
       expect((await t.app.inject({ method: 'GET', url: '/api/payment/plans' })).statusCode).toBe(200);
+      const provider = await t.app.inject({ method: 'GET', url: '/api/payment/provider' });
+      expect(provider.json()).toEqual({ provider: 'none' });
       const response = await checkout(t, user, { plan: 'monthly' });
       expect(response.statusCode).toBe(503);
       expect(errorOf(response.body)).toMatchObject({
@@ -303,13 +311,17 @@ describe.each(testDatabases())('payments switched off or in production (%s)', (d
     }
   });
 
-  it('NODE_ENV=production has no demo checkout unless PAYMENT_PROVIDER=demo says so', async () => {
-    const production = await createTestApp(dialect, { env: { NODE_ENV: 'production' } });
-    try {
-      const user = await asUser(production);
-      expect((await checkout(production, user, { plan: 'monthly' })).statusCode).toBe(503);
-    } finally {
-      await production.close();
+  it('has no demo checkout unless PAYMENT_PROVIDER=demo says so, in development as in production', async () => {
+    for (const nodeEnv of ['development', 'production']) {
+      const unset = await createTestApp(dialect, { env: { NODE_ENV: nodeEnv } });
+      try {
+        const user = await asUser(unset);
+        expect((await checkout(unset, user, { plan: 'monthly' })).statusCode).toBe(503);
+        const provider = await unset.app.inject({ method: 'GET', url: '/api/payment/provider' });
+        expect(provider.json()).toEqual({ provider: 'none' });
+      } finally {
+        await unset.close();
+      }
     }
     const explicit = await createTestApp(dialect, { env: { NODE_ENV: 'production', PAYMENT_PROVIDER: 'demo' } });
     try {
@@ -418,6 +430,11 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
       }),
     };
   }
+
+  it('tells the web app that Stripe takes the payments', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/payment/provider' });
+    expect(response.json()).toEqual({ provider: 'stripe' });
+  });
 
   it('opens a Checkout Session at the server price and answers its URL', async () => {
     const user = await asUser(t);

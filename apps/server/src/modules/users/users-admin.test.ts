@@ -24,7 +24,7 @@ describe.each(testDatabases())('admin user list (%s)', (dialect) => {
   const members: TestUser[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
+    t = await createTestApp(dialect, { env: { PAYMENT_PROVIDER: 'demo' } });
     admin = await asAdmin(t);
     premium = await asUser(t, { premium: true });
     for (let i = 0; i < 5; i += 1) members.push(await asUser(t, { username: `${tag}_${i}` }));

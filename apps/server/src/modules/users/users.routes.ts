@@ -1,4 +1,12 @@
-import { IdParam, UpdateUserRequest, User, UserListQuery, UserListResponse } from '@tonearm/contract';
+import {
+  CreateUserRequest,
+  DeleteUserRequest,
+  IdParam,
+  UpdateUserRequest,
+  User,
+  UserListQuery,
+  UserListResponse,
+} from '@tonearm/contract';
 import { z } from 'zod';
 import type { App, AppDeps } from '../../http/app-types.js';
 import { clearSessionCookie, requireAdmin, requireUser, sessionToken } from '../auth/auth.plugin.js';
@@ -17,6 +25,16 @@ export function usersRoutes(app: App, { config }: AppDeps, users: UsersService):
       const { rows, total } = await users.list(request.query);
       const now = new Date();
       return { users: rows.map((row) => toUserJson(row, now)), total };
+    },
+  );
+
+  app.post(
+    '/api/users',
+    { config: { access: 'admin' }, schema: { tags, body: CreateUserRequest, response: { 201: User } } },
+    async (request, reply) => {
+      const actor = await requireUser(request);
+      const created = await users.create(actor, request.body);
+      return reply.status(201).send(toUserJson(created));
     },
   );
 
@@ -52,10 +70,11 @@ export function usersRoutes(app: App, { config }: AppDeps, users: UsersService):
 
   app.delete(
     '/api/users/:id',
-    { config: { access: 'owner' }, schema: { tags, params: IdParam } },
+    // The body is optional: only deleting one's own account needs one ({ currentPassword }).
+    { config: { access: 'owner' }, schema: { tags, params: IdParam, body: DeleteUserRequest.nullish() } },
     async (request, reply) => {
       const actor = await requireUser(request);
-      await users.remove(actor, request.params.id);
+      await users.remove(actor, request.params.id, request.body?.currentPassword);
       if (actor.id === request.params.id) clearSessionCookie(request, reply, config);
       return reply.status(204).send();
     },

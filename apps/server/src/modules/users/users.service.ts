@@ -1,10 +1,21 @@
-import { isAdmin, mayManageUser, ServerMessages, type UpdateUserRequest, type UserListQuery } from '@tonearm/contract';
+import {
+  AccountMessages,
+  ErrorCodes,
+  isAdmin,
+  mayManageUser,
+  ServerMessages,
+  type CreateUserRequest,
+  type RegisterRequest,
+  type UpdateUserRequest,
+  type UserListQuery,
+} from '@tonearm/contract';
 import { isoNow, uniqueViolation } from '../../db/errors.js';
-import type { UserRow, UserUpdate } from '../../db/schema.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { NewUserRow, RoleValue, UserRow, UserUpdate } from '../../db/schema.js';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import type { SessionStore } from '../auth/session-store.js';
+import type { SetupCode } from '../auth/setup-code.js';
 import { PREMIUM_FOREVER } from './user-json.js';
 import type { UsersRepository } from './users.repository.js';
 
@@ -48,10 +59,35 @@ function premiumUntilFrom(input: UpdateUserRequest): string | null | undefined {
   return undefined;
 }
 
+/** Where a registration comes from, as far as claiming the server goes. */
+export interface RegistrationContext {
+  /** From the machine itself (loopback, not through an untrusted proxy). */
+  local: boolean;
+}
+
+export interface AccountPolicy {
+  registration: 'open' | 'closed';
+  /** The server's one-time setup code. */
+  setupCode: SetupCode;
+}
+
+const registrationClosed = () => new HttpError(403, ErrorCodes.registrationClosed, AccountMessages.registrationClosed);
+const invalidSetupCode = () =>
+  new HttpError(403, ErrorCodes.invalidSetupCode, AccountMessages.invalidSetupCode, 'setupCode');
+
+/** Self acting on credentials (username, email, password, deletion) proves it knows the current password. */
+async function assertCurrentPassword(user: UserRow, currentPassword: string | undefined): Promise<void> {
+  const current = currentPassword ?? '';
+  if (current === '' || !(await verifyPassword(user.password_hash, current))) {
+    throw badRequest(ServerMessages.wrongCurrentPassword, 'currentPassword');
+  }
+}
+
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionStore,
+    private readonly policy: AccountPolicy,
     /** Deletes images no row uses any more, once the change that dropped them is committed. */
     private readonly releaseBlobs: BlobReleaser = () => Promise.resolve(),
   ) {}
@@ -79,9 +115,9 @@ export class UsersService {
   }
 
   /**
-   * Self: profile fields, and the password only together with the correct current password. Admin: any user,
-   * including role and premium, and a password reset without the old one. A password change ends every other session
-   * of that user.
+   * Self: profile fields; a new username, email or password only together with the correct current password (an admin
+   * acting on their own account too). Admin on another account: anything, including role and premium, and a password
+   * reset, without the old password. A password change ends every other session of that user.
    */
   async update(actor: Actor, id: number, input: UpdateUserRequest, actorToken?: string): Promise<UserRow> {
     const self = actor.id === id;
@@ -91,16 +127,15 @@ export class UsersService {
 
     const target = found(await this.users.findById(id));
 
+    // Sending the present username or email again (a client that posts the whole profile) changes nothing.
+    const credentialsChange =
+      input.password !== undefined ||
+      (input.username !== undefined && input.username !== target.username) ||
+      (input.email !== undefined && input.email.toLowerCase() !== target.email);
+    if (self && credentialsChange) await assertCurrentPassword(target, input.currentPassword);
+
     const patch: UserUpdate = {};
-    if (input.password !== undefined) {
-      if (self) {
-        const current = input.currentPassword ?? '';
-        if (current === '' || !(await verifyPassword(target.password_hash, current))) {
-          throw badRequest(ServerMessages.wrongCurrentPassword, 'currentPassword');
-        }
-      }
-      patch.password_hash = await hashPassword(input.password);
-    }
+    if (input.password !== undefined) patch.password_hash = await hashPassword(input.password);
     if (input.username !== undefined) patch.username = input.username;
     if (input.email !== undefined) patch.email = input.email.toLowerCase();
     if (input.gender !== undefined) patch.gender = input.gender;
@@ -126,11 +161,13 @@ export class UsersService {
   }
 
   /**
-   * Self or admin; never the last administrator. The user's sessions, likes, plays and playlists go with it, and their
-   * profile photo and playlist covers (with thumbnails) are deleted at once, unless another row still shows them.
+   * Self (with the current password) or admin; never the last administrator. The user's sessions, likes, plays and
+   * playlists go with it, and their profile photo and playlist covers (with thumbnails) are deleted at once, unless
+   * another row still shows them.
    */
-  async remove(actor: Actor, id: number): Promise<void> {
+  async remove(actor: Actor, id: number, currentPassword?: string): Promise<void> {
     if (!mayManageUser(actor, id)) throw notFound(ServerMessages.notFound);
+    if (actor.id === id) await assertCurrentPassword(found(await this.users.findById(id)), currentPassword);
     const images = await this.users.withRoleLock(async (users) => {
       const target = found(await users.findById(id));
       if (target.role === 'ADMIN' && (await users.countAdmins()) <= 1) throw conflict(ServerMessages.lastAdmin);
@@ -142,32 +179,65 @@ export class UsersService {
     await this.releaseBlobs({ image: images });
   }
 
-  /** Registration (DESIGN §4): the very first account becomes ADMIN, decided under the role lock. */
-  async register(input: {
-    username: string;
-    email: string;
-    password: string;
-    gender?: string | undefined;
-    address?: string | undefined;
-  }): Promise<UserRow> {
+  /**
+   * Registration. While the server has no administrator, the account becomes its administrator when registered from
+   * the machine itself or with the one-time setup code (which is then used up); otherwise it is a plain USER. A wrong
+   * setup code, or one sent once an administrator exists, is refused. With REGISTRATION=closed only such a claim gets
+   * through. Decided under the role lock, so racing registrations make at most one administrator.
+   */
+  async register(input: RegisterRequest, context: RegistrationContext): Promise<UserRow> {
+    const { setupCode } = this.policy;
+    const claimsWithCode = input.setupCode !== undefined;
+    if (input.setupCode !== undefined && !setupCode.matches(input.setupCode)) throw invalidSetupCode();
+    if (this.policy.registration === 'closed' && !claimsWithCode && !context.local) throw registrationClosed();
+    const passwordHash = await hashPassword(input.password);
+    const user = await this.users
+      .withRoleLock(async (users) => {
+        const unclaimed = (await users.countAdmins()) === 0;
+        if (claimsWithCode && !unclaimed) throw invalidSetupCode();
+        const claims = unclaimed && (claimsWithCode || context.local);
+        if (!claims && this.policy.registration === 'closed') throw registrationClosed();
+        await assertAvailable(users, input);
+        return users.insert(newUserRow(input, passwordHash, claims ? 'ADMIN' : 'USER'));
+      })
+      .catch(rethrowUserConflict);
+    if (user.role === 'ADMIN') setupCode.consume();
+    return user;
+  }
+
+  /** Whether an account registered now, from where `context` says, would become the first administrator. */
+  async wouldClaim(context: RegistrationContext): Promise<boolean> {
+    return context.local && (await this.users.countAdmins()) === 0;
+  }
+
+  /** POST /api/users: an administrator creates an account, with the checks of registration and any role. */
+  async create(actor: Actor, input: CreateUserRequest): Promise<UserRow> {
+    if (!isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
     const passwordHash = await hashPassword(input.password);
     return this.users
       .withRoleLock(async (users) => {
         await assertAvailable(users, input);
-        const first = !(await users.anyExists());
-        return users.insert({
-          username: input.username,
-          email: input.email.toLowerCase(),
-          password_hash: passwordHash,
-          gender: input.gender ?? null,
-          address: input.address ?? null,
-          role: first ? 'ADMIN' : 'USER',
-          premium_until: null,
-          image_key: null,
-          subsonic_secret: null,
-          created_at: isoNow(),
-        });
+        return users.insert(newUserRow(input, passwordHash, input.role ?? 'USER'));
       })
       .catch(rethrowUserConflict);
   }
+}
+
+function newUserRow(
+  input: { username: string; email: string; gender?: string | undefined; address?: string | undefined },
+  passwordHash: string,
+  role: RoleValue,
+): NewUserRow {
+  return {
+    username: input.username,
+    email: input.email.toLowerCase(),
+    password_hash: passwordHash,
+    gender: input.gender ?? null,
+    address: input.address ?? null,
+    role,
+    premium_until: null,
+    image_key: null,
+    subsonic_secret: null,
+    created_at: isoNow(),
+  };
 }

@@ -38,12 +38,21 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
       payload,
       ...(user === undefined ? {} : { headers: user.headers }),
     });
-  const del = (id: number, user?: TestUser) =>
+  const del = (id: number, user?: TestUser, payload?: object) =>
     t.app.inject({
       method: 'DELETE',
       url: `/api/users/${id}`,
       ...(user === undefined ? {} : { headers: user.headers }),
+      ...(payload === undefined ? {} : { payload }),
     });
+  const expectWrongCurrentPassword = (response: { statusCode: number; body: string }) => {
+    expect(response.statusCode, response.body).toBe(400);
+    expect(errorOf(response.body)).toEqual({
+      code: ErrorCodes.validation,
+      message: ServerMessages.wrongCurrentPassword,
+      field: 'currentPassword',
+    });
+  };
 
   function expectError(response: { statusCode: number; body: string }, status: number, code: string, message: string) {
     expect(response.statusCode, response.body).toBe(status);
@@ -175,7 +184,13 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
       const username = uniqueName('Renamed');
       const response = await put(
         user.id,
-        { username, email: `${username}@New.Example`, gender: 'other', address: '2 Side Street' },
+        {
+          username,
+          email: `${username}@New.Example`,
+          gender: 'other',
+          address: '2 Side Street',
+          currentPassword: user.password,
+        },
         user,
       );
       expect(response.statusCode, response.body).toBe(200);
@@ -189,7 +204,39 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
       const cleared = await put(user.id, { gender: null, address: null }, user);
       expect(User.parse(cleared.json())).toMatchObject({ gender: null, address: null });
       // Changing only the case of one's own name is not a conflict with oneself.
-      expect((await put(user.id, { username: username.toUpperCase() }, user)).statusCode).toBe(200);
+      const recased = await put(user.id, { username: username.toUpperCase(), currentPassword: user.password }, user);
+      expect(recased.statusCode).toBe(200);
+    });
+
+    it('requires the current password to change one’s own username or email, not to resend them unchanged', async () => {
+      const user = await asUser(t);
+      for (const changes of [{ username: uniqueName('taken_over') }, { email: 'thief@example.test' }]) {
+        expectWrongCurrentPassword(await put(user.id, changes, user));
+        expectWrongCurrentPassword(await put(user.id, { ...changes, currentPassword: 'not my password' }, user));
+      }
+      const row = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ username: user.username, email: user.email });
+      // A client that posts the whole profile back sends the same username and email: no password needed for that.
+      const same = await put(
+        user.id,
+        { username: user.username, email: user.email.toUpperCase(), address: 'Here' },
+        user,
+      );
+      expect(same.statusCode, same.body).toBe(200);
+      const email = `${uniqueName('moved')}@example.test`;
+      const moved = await put(user.id, { email, currentPassword: user.password }, user);
+      expect(User.parse(moved.json()).email).toBe(email);
+    });
+
+    it('asks an admin for their own current password, but not when they change another account', async () => {
+      const self = await asAdmin(t);
+      const username = uniqueName('boss');
+      expectWrongCurrentPassword(await put(self.id, { username }, self));
+      expectWrongCurrentPassword(await put(self.id, { password: 'a brand new secret' }, self));
+      expect((await put(self.id, { username, currentPassword: self.password }, self)).statusCode).toBe(200);
+      const other = await asUser(t);
+      const renamed = await put(other.id, { username: uniqueName('renamed'), email: 'x.y@example.test' }, self);
+      expect(renamed.statusCode, renamed.body).toBe(200);
     });
 
     it('lets an admin edit another user', async () => {
@@ -201,14 +248,15 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
 
     it('answers 409 for a taken username or email, whatever the case', async () => {
       const user = await asUser(t);
-      const takenName = await put(user.id, { username: alice.username.toUpperCase() }, user);
+      const currentPassword = user.password;
+      const takenName = await put(user.id, { username: alice.username.toUpperCase(), currentPassword }, user);
       expect(takenName.statusCode).toBe(409);
       expect(errorOf(takenName.body)).toEqual({
         code: ErrorCodes.conflict,
         message: ServerMessages.usernameTaken,
         field: 'username',
       });
-      const takenEmail = await put(user.id, { email: alice.email.toUpperCase() }, user);
+      const takenEmail = await put(user.id, { email: alice.email.toUpperCase(), currentPassword }, user);
       expect(takenEmail.statusCode).toBe(409);
       expect(errorOf(takenEmail.body)).toEqual({
         code: ErrorCodes.conflict,
@@ -306,9 +354,13 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
       expectError(await del(alice.id, bob), 404, ErrorCodes.notFound, ServerMessages.notFound);
     });
 
-    it('lets a user delete their own account, ending the session', async () => {
+    it('lets a user delete their own account with the current password, ending the session', async () => {
       const user = await asUser(t);
-      const response = await del(user.id, user);
+      expectWrongCurrentPassword(await del(user.id, user));
+      expectWrongCurrentPassword(await del(user.id, user, {}));
+      expectWrongCurrentPassword(await del(user.id, user, { currentPassword: 'not my password' }));
+      expect((await get('/api/auth/me', user)).statusCode).toBe(200);
+      const response = await del(user.id, user, { currentPassword: user.password });
       expect(response.statusCode).toBe(204);
       expect(response.cookies.find((c) => c.name === 'tonearm_session')?.value).toBe('');
       expect((await get('/api/auth/me', user)).statusCode).toBe(401);
@@ -325,6 +377,12 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
 
     it('answers 404 to an admin for an unknown id', async () => {
       expectError(await del(999999, admin), 404, ErrorCodes.notFound, ServerMessages.notFound);
+    });
+
+    it('asks an admin deleting their own account for the password too', async () => {
+      const self = await asAdmin(t);
+      expectWrongCurrentPassword(await del(self.id, self));
+      expect((await del(self.id, self, { currentPassword: self.password })).statusCode).toBe(204);
     });
   });
 
@@ -344,6 +402,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
           method: 'DELETE',
           url: `/api/users/${only.id}`,
           headers: only.headers,
+          payload: { currentPassword: only.password },
         });
         expectError(remove, 409, ErrorCodes.conflict, ServerMessages.lastAdmin);
 
@@ -359,6 +418,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
           method: 'DELETE',
           url: `/api/users/${second.id}`,
           headers: second.headers,
+          payload: { currentPassword: second.password },
         });
         expectError(removeLast, 409, ErrorCodes.conflict, ServerMessages.lastAdmin);
       } finally {

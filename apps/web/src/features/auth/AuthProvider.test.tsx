@@ -210,12 +210,92 @@ describe('current user', () => {
     });
     renderAuth();
     await flush();
-    localStorage.setItem('downloadedSong', '[]');
     await act(async () => {
       await auth?.logout();
     });
     expectLoggedOut();
-    expect(localStorage.getItem('downloadedSong')).toBe('[]');
     expect(api.calls()).toContain('POST /api/auth/logout');
+  });
+
+  it('keeps each user’s downloads to themself: put aside at logout, back at their next login, never shown to another', async () => {
+    storeSession();
+    const mine = JSON.stringify([makeSong(3)]);
+    const other = makeUser({ id: 8, username: 'bob' });
+    let next: User = other;
+    mockApi({
+      'GET /api/users/id/7': () => jsonResponse(stored),
+      'POST /api/auth/logout': () => new Response(null, { status: 204 }),
+      'POST /api/auth/login': () => jsonResponse(next),
+    });
+    // Downloaded while signed in before downloads were kept per user: the stored user's.
+    localStorage.setItem('downloadedSong', mine);
+    renderAuth();
+    await flush();
+    expect(localStorage.getItem('downloadedSong')).toBe(mine);
+
+    await act(async () => {
+      await auth?.logout();
+    });
+    expect(localStorage.getItem('downloadedSong')).toBeNull();
+
+    await act(async () => {
+      await auth?.login({ username: 'bob', password: 'correct horse' });
+    });
+    expect(shown()).toBe('bob');
+    expect(localStorage.getItem('downloadedSong')).toBeNull();
+    await act(async () => {
+      await auth?.logout();
+    });
+
+    next = stored;
+    await act(async () => {
+      await auth?.login({ username: 'ada', password: 'correct horse' });
+    });
+    expect(localStorage.getItem('downloadedSong')).toBe(mine);
+  });
+
+  it('drops a downloaded list nobody can be said to own (left by a logout before downloads were per user)', async () => {
+    localStorage.setItem('downloadedSong', JSON.stringify([makeSong(3)]));
+    mockApi({ 'POST /api/auth/login': () => jsonResponse(stored) });
+    renderAuth();
+    await act(async () => {
+      await auth?.login({ username: 'ada', password: 'correct horse' });
+    });
+    expect(localStorage.getItem('downloadedSong')).toBeNull();
+  });
+
+  it('logoutEverywhere ends every session on the server, then logs out here', async () => {
+    storeSession();
+    const api = mockApi({
+      'GET /api/users/id/7': () => jsonResponse(stored),
+      'POST /api/auth/logout-all': () => new Response(null, { status: 204 }),
+      'POST /api/auth/logout': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
+    });
+    renderAuth();
+    await flush();
+    await act(async () => {
+      await auth?.logoutEverywhere();
+    });
+    expectLoggedOut();
+    expect(api.calls()).toContain('POST /api/auth/logout-all');
+  });
+
+  it('logoutEverywhere keeps the user signed in when the server could not do it', async () => {
+    storeSession();
+    mockApi({
+      'GET /api/users/id/7': () => jsonResponse(stored),
+      'POST /api/auth/logout-all': () => errorResponse(500, 'internal-error', 'Something went wrong'),
+    });
+    renderAuth();
+    await flush();
+    let failure: unknown;
+    await act(async () => {
+      await auth?.logoutEverywhere().catch((error: unknown) => {
+        failure = error;
+      });
+    });
+    expect(failure).toBeInstanceOf(Error);
+    expect(shown()).toBe('ada');
+    expect(localStorage.getItem('userdata')).not.toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { AUTH_CHECK_INTERVAL_MS, type User } from '@tonearm/contract';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isApiError, UNAUTHORIZED_EVENT } from '../../lib/api-client.js';
+import { downloadsSignedIn, downloadsSignedOut } from '../downloaded/download-session.js';
 import * as authApi from './auth.api.js';
 import { clearSessionStorage, readStoredUser, storeUser } from './stored-user.js';
 import { AuthContext, type AuthState } from './useAuth.js';
@@ -27,6 +28,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     clearSessionStorage();
+    // The downloads are the user's: put aside on this browser until they log in again, hidden from whoever is next.
+    downloadsSignedOut();
     setUser(null);
     queryClient.clear();
     try {
@@ -36,6 +39,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [queryClient]);
 
+  const logoutEverywhere = useCallback(async () => {
+    try {
+      await authApi.logoutAll();
+    } catch (error) {
+      // 401: the session had already ended, which is what was asked for. Anything else: still signed in; say so.
+      if (!isApiError(error, 401)) throw error;
+    }
+    await logout();
+  }, [logout]);
+
   const replaceUser = useCallback((next: User) => {
     storeUser(next);
     setUser(next);
@@ -43,7 +56,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const stored = readStoredUser();
-    if (!stored) return;
+    if (!stored) {
+      downloadsSignedOut();
+      return;
+    }
+    // Downloads made before they were kept per user belong to whoever was signed in then: this stored user.
+    downloadsSignedIn(stored.id, { adoptUnowned: true });
     let cancelled = false;
     const check = (): void => {
       authApi.fetchUser(stored.id).then(
@@ -107,6 +125,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     async (credentials: Parameters<AuthState['login']>[0]) => {
       const loggedIn = await authApi.login(credentials);
       queryClient.clear();
+      downloadsSignedIn(loggedIn.id);
       replaceUser(loggedIn);
       return loggedIn;
     },
@@ -123,8 +142,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const value = useMemo<AuthState>(
-    () => ({ user, login, register, logout, replaceUser }),
-    [user, login, register, logout, replaceUser],
+    () => ({ user, login, register, logout, logoutEverywhere, replaceUser }),
+    [user, login, register, logout, logoutEverywhere, replaceUser],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
 }

@@ -4,7 +4,7 @@ import { Paths } from '../../lib/paths.js';
 import { DownloadIcon, LibraryIcon, LogoMark, MusicIcon } from '../../ui/icons.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
 import { LoginForm } from './LoginForm.js';
-import { RegisterForm } from './RegisterForm.js';
+import { RegisterPanel, useSetupCode } from './RegisterForm.js';
 import { useAuth } from './useAuth.js';
 
 type Tab = 'login' | 'register';
@@ -54,7 +54,8 @@ function AuthTabs({ tab, onChange, idBase }: { tab: Tab; onChange: (tab: Tab) =>
 /** `/`: product intro with the login and registration forms. */
 export function HomePage() {
   const { user } = useAuth();
-  const [tab, setTab] = useState<Tab>('login');
+  // The setup link (`/?setup=CODE`) is for creating the administrator account: open on Sign up.
+  const [tab, setTab] = useState<Tab>(useSetupCode() === undefined ? 'login' : 'register');
   const idBase = useId();
   if (user) return <Navigate to={Paths.dashboard} replace />;
 
@@ -95,7 +96,7 @@ export function HomePage() {
             <>
               <AuthTabs tab={tab} onChange={setTab} idBase={idBase} />
               <div id={`${idBase}-panel`} role="tabpanel" aria-labelledby={`${idBase}-tab-${tab}`}>
-                {tab === 'login' ? <LoginForm /> : <RegisterForm />}
+                {tab === 'login' ? <LoginForm /> : <RegisterPanel />}
               </div>
             </>
           )}

@@ -1,18 +1,46 @@
-import { RegisterRequest } from '@tonearm/contract';
+import { useQuery } from '@tanstack/react-query';
+import { AccountMessages, RegisterRequest } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { FormField } from '../../ui/FormField.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { fieldErrorsOf, type FieldErrors } from './auth-form.js';
+import { authQueries } from './queries.js';
 import { useAuth } from './useAuth.js';
 
 type Field = 'username' | 'email' | 'password';
 
+/** The `?setup=` code of the link the server prints while it has no administrator. */
+export function useSetupCode(): string | undefined {
+  const [params] = useSearchParams();
+  const code = params.get('setup')?.trim();
+  return code === undefined || code === '' ? undefined : code;
+}
+
+/**
+ * The sign-up tab: the form, or a word that registration is closed. With a setup code (or from the server's own
+ * machine while it has no administrator) the form says the new account will administer the server.
+ */
+export function RegisterPanel() {
+  const setupCode = useSetupCode();
+  const options = useQuery(authQueries.options());
+  if (options.isPending) return <p className="muted">Loading…</p>;
+  const claims = setupCode !== undefined || options.data?.becomesAdministrator === true;
+  if (options.data?.registration === 'closed' && !claims) {
+    return (
+      <p className="notice" role="note" data-testid="registration-closed">
+        {AccountMessages.registrationClosed}
+      </p>
+    );
+  }
+  return <RegisterForm setupCode={setupCode} claims={claims} />;
+}
+
 /** POST /api/auth/register, then an automatic login and /dashboard. */
-export function RegisterForm() {
+export function RegisterForm({ setupCode, claims = false }: { setupCode?: string | undefined; claims?: boolean }) {
   const { register } = useAuth();
   const alerts = useAlerts();
   const navigate = useNavigate();
@@ -23,7 +51,7 @@ export function RegisterForm() {
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
-    const parsed = RegisterRequest.safeParse(values);
+    const parsed = RegisterRequest.safeParse(setupCode === undefined ? values : { ...values, setupCode });
     setErrors(fieldErrorsOf<Field>(parsed));
     setFailure(null);
     if (!parsed.success) return;
@@ -63,6 +91,11 @@ export function RegisterForm() {
 
   return (
     <form className="form" aria-label="Sign up" noValidate onSubmit={onSubmit}>
+      {claims && (
+        <p className="notice" role="note" data-testid="will-administer">
+          {AccountMessages.willAdminister}
+        </p>
+      )}
       {field('username', 'Username', 'text', 'username', 'Letters, digits, dot, dash and underscore')}
       {field('email', 'Email', 'email', 'email')}
       {field('password', 'Password', 'password', 'new-password', 'At least 8 characters')}

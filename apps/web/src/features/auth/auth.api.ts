@@ -1,4 +1,4 @@
-import type { LoginRequest, RegisterRequest, User } from '@tonearm/contract';
+import type { AuthOptions, LoginRequest, RegisterRequest, User } from '@tonearm/contract';
 import { getJson, send, sendForJson, sendForText } from '../../lib/api-client.js';
 
 export function login(credentials: LoginRequest): Promise<User> {
@@ -12,6 +12,16 @@ export function register(account: RegisterRequest): Promise<string> {
 
 export async function logout(): Promise<void> {
   await send('/api/auth/logout', 'POST');
+}
+
+/** Ends every session of the signed-in user, this one included. */
+export async function logoutAll(): Promise<void> {
+  await send('/api/auth/logout-all', 'POST');
+}
+
+/** Whether sign-up is open here, and whether an account made from this browser would administer the server. */
+export function fetchAuthOptions(signal?: AbortSignal): Promise<AuthOptions> {
+  return getJson<AuthOptions>('/api/auth/options', signal);
 }
 
 export function fetchMe(): Promise<User> {

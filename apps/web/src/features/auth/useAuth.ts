@@ -14,6 +14,8 @@ export interface AuthState {
   /** Registers, then logs in with the same credentials; answers the server's registration text. */
   register: (account: RegisterRequest) => Promise<string>;
   logout: () => Promise<void>;
+  /** Ends every session of the user on the server (every device, this one too), then logs out here. */
+  logoutEverywhere: () => Promise<void>;
   /** Replaces the current user after the server returned a newer copy (e.g. premium granted). */
   replaceUser: (user: User) => void;
 }

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { StorageKeys } from '@tonearm/contract';
 import { describe, expect, it } from 'vitest';
 import { readDownloadedSongs } from '../../lib/downloaded-songs.js';
-import { OFFLINE_AUDIO_CACHE } from '../../lib/offline-audio.js';
+import { offlineAudioCache } from '../../lib/offline-audio.js';
 import { installFakeCaches } from '../../test/fake-caches.js';
 import { makeSong } from '../../test/fixtures.js';
 import { renderInApp } from '../../test/render.js';
@@ -10,6 +10,7 @@ import { DownloadedPage } from './DownloadedPage.js';
 
 describe('/dashboard/downloaded', () => {
   it('lists the `downloadedSong` list, plays it and removes songs by id', async () => {
+    localStorage.setItem('tonearm.downloadsOwner', '7');
     localStorage.setItem(
       StorageKeys.downloadedSongs,
       JSON.stringify([makeSong(2, { name: 'Naima' }), makeSong(1, { name: 'So What' })]),
@@ -36,9 +37,12 @@ describe('/dashboard/downloaded', () => {
 
   it('shows the space each download takes on this device, and their total', async () => {
     const fake = installFakeCaches();
-    const cache = await caches.open(OFFLINE_AUDIO_CACHE);
+    // The signed-in user's cache (makeUser: id 7); another user's cache is not counted.
+    const cache = await caches.open(offlineAudioCache(7));
+    const other = await caches.open(offlineAudioCache(8));
+    await other.put('/media/audio/1.mp3', new Response('x', { headers: { 'Content-Length': '1000000' } }));
     await cache.put('/media/audio/2.mp3', new Response('x', { headers: { 'Content-Length': '2500000' } }));
-    expect(fake.urls(OFFLINE_AUDIO_CACHE)).toHaveLength(1);
+    expect(fake.urls(offlineAudioCache(7))).toHaveLength(1);
     localStorage.setItem(
       StorageKeys.downloadedSongs,
       JSON.stringify([makeSong(2, { name: 'Naima' }), makeSong(1, { name: 'So What' })]),

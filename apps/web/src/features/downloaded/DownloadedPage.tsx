@@ -10,6 +10,7 @@ import { usePlayerControls } from '../../player/usePlayer.js';
 import { CloseIcon, DownloadIcon, PlayIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
 import { useAlerts } from '../alerts/useAlerts.js';
+import { useCurrentUser } from '../auth/useAuth.js';
 import { SongList } from '../songs/SongList.js';
 import { removeDownload } from './download-song.js';
 import { downloadKeys, downloadQueries } from './queries.js';
@@ -22,11 +23,12 @@ function summary(count: number, bytes: number | null): string {
 /** `/dashboard/downloaded`: the `downloadedSong` list, newest first, with the space each takes; plays offline. */
 export function DownloadedPage() {
   const songs = useDownloadedSongs();
+  const { id: userId } = useCurrentUser();
   const controls = usePlayerControls();
   const alerts = useAlerts();
   const queryClient = useQueryClient();
   const links = useMemo(() => songs.map((song) => song.link), [songs]);
-  const sizes = useQuery(downloadQueries.sizes(links));
+  const sizes = useQuery(downloadQueries.sizes(userId, links));
 
   const total = sizes.data ? [...sizes.data.values()].reduce<number>((sum, size) => sum + (size ?? 0), 0) : null;
   const detail = (song: Song): string | undefined => {

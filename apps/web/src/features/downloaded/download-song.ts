@@ -1,6 +1,6 @@
 import type { Song } from '@tonearm/contract';
 import { ApiError, NetworkError } from '../../lib/api-client.js';
-import { forgetDownloadedSong, storeDownloadedSong } from '../../lib/downloaded-songs.js';
+import { downloadsOwner, forgetDownloadedSong, storeDownloadedSong } from '../../lib/downloaded-songs.js';
 import { imageUrl } from '../../lib/images.js';
 import { fetchIntoCache, removeFromCache, type DownloadTarget } from '../../lib/offline-audio.js';
 import { isDownloadReply, type WorkerRequest } from '../../lib/sw-messages.js';
@@ -18,7 +18,7 @@ function controllingWorker(): ServiceWorker | null {
 }
 
 /** Asks the service worker to download; its reply arrives on a MessageChannel port. */
-function downloadThroughWorker(worker: ServiceWorker, target: DownloadTarget): Promise<number> {
+function downloadThroughWorker(worker: ServiceWorker, target: DownloadTarget, userId: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = (event: MessageEvent<unknown>) => {
@@ -29,7 +29,7 @@ function downloadThroughWorker(worker: ServiceWorker, target: DownloadTarget): P
       else if (reply.status === 0) reject(new NetworkError(reply.message));
       else reject(new ApiError(reply.status, reply.code, reply.message));
     };
-    const request: WorkerRequest = { type: 'download', ...target };
+    const request: WorkerRequest = { type: 'download', userId, ...target };
     worker.postMessage(request, [channel.port2]);
   });
 }
@@ -42,18 +42,26 @@ function notifyWorker(request: WorkerRequest): void {
   });
 }
 
+/** Downloads are the signed-in user's (AuthProvider makes them active at login). */
+function signedInOwner(): number {
+  const owner = downloadsOwner();
+  if (owner === null) throw new Error('Log in to download songs');
+  return owner;
+}
+
 /**
  * Fetches the audio from the download endpoint (premium or admin) into Cache Storage, through the service worker when
  * one controls the page, and lists the song as downloaded. Resolves with the stored size in bytes.
  */
 export async function downloadSong(song: Song): Promise<number> {
   const target = downloadTargetOf(song);
+  const userId = signedInOwner();
   const worker = controllingWorker();
   let size: number;
   if (worker) {
-    size = await downloadThroughWorker(worker, target);
+    size = await downloadThroughWorker(worker, target, userId);
   } else {
-    size = await fetchIntoCache(target);
+    size = await fetchIntoCache(target, userId);
     notifyWorker({ type: 'downloads-changed' });
   }
   storeDownloadedSong(song);
@@ -62,7 +70,8 @@ export async function downloadSong(song: Song): Promise<number> {
 
 /** SPEC §4: removal is by id; the stored audio (and cover) go with it. */
 export async function removeDownload(song: Song): Promise<void> {
+  const userId = downloadsOwner();
   forgetDownloadedSong(song.id);
-  await removeFromCache(downloadTargetOf(song));
+  if (userId !== null) await removeFromCache(downloadTargetOf(song), userId);
   notifyWorker({ type: 'downloads-changed' });
 }

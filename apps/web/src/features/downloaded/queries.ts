@@ -3,16 +3,18 @@ import { cachedAudioSize } from '../../lib/offline-audio.js';
 
 export const downloadKeys = {
   all: ['downloads'] as const,
-  sizes: (links: readonly string[]) => [...downloadKeys.all, 'sizes', links] as const,
+  sizes: (userId: number | null, links: readonly string[]) => [...downloadKeys.all, 'sizes', userId, links] as const,
 };
 
 export const downloadQueries = {
-  /** Bytes stored per audio URL (null: listed but not in Cache Storage, e.g. cleared by the browser). */
-  sizes: (links: readonly string[]) =>
+  /** Bytes the user stored per audio URL (null: listed but not in Cache Storage, e.g. cleared by the browser). */
+  sizes: (userId: number | null, links: readonly string[]) =>
     queryOptions({
-      queryKey: downloadKeys.sizes(links),
+      queryKey: downloadKeys.sizes(userId, links),
       queryFn: async () => {
-        const sizes = await Promise.all(links.map(async (link) => [link, await cachedAudioSize(link)] as const));
+        const sizes = await Promise.all(
+          links.map(async (link) => [link, userId === null ? null : await cachedAudioSize(link, userId)] as const),
+        );
         return new Map(sizes);
       },
       // Local reads: no retries, and offline is no reason to wait.

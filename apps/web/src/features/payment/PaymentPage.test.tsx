@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import type { Order } from '@tonearm/contract';
+import { PaymentMessages, type Order } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
@@ -42,6 +42,7 @@ describe('/dashboard/payment', () => {
 
   it('explains why a download led here, then pays with the demo card and shows premium at once', async () => {
     const api = mockApi({
+      'GET /api/payment/provider': () => jsonResponse({ provider: 'demo' }),
       'GET /api/payment/plans': () => jsonResponse(plans),
       'GET /api/payment/orders': () => jsonResponse([]),
       'POST /api/payment/checkout': () => jsonResponse({ order, redirectUrl: null }),
@@ -74,6 +75,7 @@ describe('/dashboard/payment', () => {
 
   it('shows a declined payment as the result and keeps the user on the free plan', async () => {
     mockApi({
+      'GET /api/payment/provider': () => jsonResponse({ provider: 'demo' }),
       'GET /api/payment/plans': () => jsonResponse(plans),
       'GET /api/payment/orders': () => jsonResponse([]),
       'POST /api/payment/checkout': () => jsonResponse({ order, redirectUrl: null }),
@@ -96,6 +98,7 @@ describe('/dashboard/payment', () => {
 
   it('checks the card fields before sending anything', async () => {
     const api = mockApi({
+      'GET /api/payment/provider': () => jsonResponse({ provider: 'demo' }),
       'GET /api/payment/plans': () => jsonResponse(plans),
       'GET /api/payment/orders': () => jsonResponse([]),
       'POST /api/payment/checkout': () => jsonResponse({ order, redirectUrl: null }),
@@ -108,5 +111,42 @@ describe('/dashboard/payment', () => {
     await flush();
     expect(screen.getByText('Enter a valid card number')).toBeTruthy();
     expect(api.requests('POST /api/payment/demo/9/pay')).toHaveLength(0);
+  });
+
+  it('says plainly that payments are not set up when the server runs no provider, and offers no checkout', async () => {
+    const api = mockApi({
+      'GET /api/payment/provider': () => jsonResponse({ provider: 'none' }),
+      'GET /api/payment/plans': () => jsonResponse(plans),
+      'GET /api/payment/orders': () => jsonResponse([]),
+    });
+    renderInApp(<PaymentPage />, {
+      route: { pathname: '/dashboard/payment', state: premiumRequiredState('Night Ferry') },
+    });
+    await flush();
+    expect(screen.getByTestId('payments-off').textContent).toBe(PaymentMessages.paymentsNotSetUp);
+    expect(PaymentMessages.paymentsNotSetUp).toMatch(/not set up on this server.*administrator can grant/);
+    expect(screen.getByRole('note').textContent).toBe('Downloading “Night Ferry” needs Premium.');
+    expect(screen.queryByRole('list', { name: 'Plans' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Choose / })).toBeNull();
+    expect(screen.queryByText('Loading plans…')).toBeNull();
+    expect(api.requests('POST /api/payment/checkout')).toHaveLength(0);
+  });
+
+  it('shows the plans, without the not-set-up notice, for Stripe and for a server that does not say', async () => {
+    for (const answer of [
+      () => jsonResponse({ provider: 'stripe' }),
+      () => errorResponse(404, 'not-found', 'Not found'),
+    ]) {
+      mockApi({
+        'GET /api/payment/provider': answer,
+        'GET /api/payment/plans': () => jsonResponse(plans),
+        'GET /api/payment/orders': () => jsonResponse([]),
+      });
+      const view = renderInApp(<PaymentPage />, { route: '/dashboard/payment' });
+      await flush();
+      expect(screen.getAllByRole('button', { name: /^Choose / })).toHaveLength(2);
+      expect(screen.queryByTestId('payments-off')).toBeNull();
+      view.unmount();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Order, Plan, User } from '@tonearm/contract';
+import { PaymentMessages, type Order, type Plan, type User } from '@tonearm/contract';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
@@ -127,7 +127,11 @@ export function PaymentPage() {
   const user = useCurrentUser();
   const location = useLocation();
   const reason = paymentReasonFrom(location.state);
+  const provider = useQuery(paymentQueries.provider());
+  const paymentsOff = provider.data?.provider === 'none';
+  // Both load at once; the plans show only once the provider is known, so they never flash up on a server without one.
   const plans = useQuery(paymentQueries.plans());
+  const showPlans = !provider.isPending && !paymentsOff;
   const checkout = useCheckout();
   const alerts = useAlerts();
   const [order, setOrder] = useState<Order | null>(null);
@@ -161,8 +165,9 @@ export function PaymentPage() {
         <p className="notice" role="note">
           <DownloadIcon size={20} />
           <span>
-            Downloading “{reason.songName}” needs Premium. Choose a plan below to keep songs on this device and play
-            them offline.
+            {paymentsOff
+              ? `Downloading “${reason.songName}” needs Premium.`
+              : `Downloading “${reason.songName}” needs Premium. Choose a plan below to keep songs on this device and play them offline.`}
           </span>
         </p>
       )}
@@ -182,8 +187,14 @@ export function PaymentPage() {
           }}
         />
       )}
-      {plans.isPending && <p className="muted">Loading plans…</p>}
-      {plans.data && (
+      {paymentsOff && (
+        <p className="notice" role="status" data-testid="payments-off">
+          <CrownIcon size={20} />
+          <span>{PaymentMessages.paymentsNotSetUp}</span>
+        </p>
+      )}
+      {(provider.isPending || (showPlans && plans.isPending)) && <p className="muted">Loading plans…</p>}
+      {showPlans && plans.data && (
         <ul className="plan-grid" aria-label="Plans">
           {plans.data.map((plan) => (
             <li key={plan.id} className="plan card" data-selected={order?.plan === plan.id}>
@@ -206,7 +217,7 @@ export function PaymentPage() {
           ))}
         </ul>
       )}
-      {order?.provider === 'demo' && order.status === 'pending' && (
+      {showPlans && order?.provider === 'demo' && order.status === 'pending' && (
         <DemoCardForm
           key={order.id}
           order={order}

@@ -1,8 +1,21 @@
-import type { CheckoutResponse, DemoPayRequest, DemoPayResponse, Order, Plan, PlanId } from '@tonearm/contract';
+import type {
+  CheckoutResponse,
+  DemoPayRequest,
+  DemoPayResponse,
+  Order,
+  PaymentProviderResponse,
+  Plan,
+  PlanId,
+} from '@tonearm/contract';
 import { getJson, sendForJson } from '../../lib/api-client.js';
 
 export function fetchPlans(signal?: AbortSignal): Promise<Plan[]> {
   return getJson<Plan[]>('/api/payment/plans', signal);
+}
+
+/** GET /api/payment/provider: which provider takes payments here ('none': checkout is off). */
+export function fetchProvider(signal?: AbortSignal): Promise<PaymentProviderResponse> {
+  return getJson<PaymentProviderResponse>('/api/payment/provider', signal);
 }
 
 /** Only the plan id is sent: prices live on the server. */

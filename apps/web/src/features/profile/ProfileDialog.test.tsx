@@ -53,7 +53,10 @@ describe('profile', () => {
 
   it('saves only the changed account details, checked with the contract first', async () => {
     const { api, auth, dialog, alertMessages } = renderProfile({
-      'PUT /api/users/7': async (request) => jsonResponse({ ...ada, ...((await request.clone().json()) as object) }),
+      'PUT /api/users/7': async (request) => {
+        const { username } = (await request.clone().json()) as { username: string };
+        return jsonResponse({ ...ada, username });
+      },
     });
     const details = within(dialog).getByRole('form', { name: 'Account details' });
     expect(within(details).getByRole<HTMLButtonElement>('button', { name: 'Save changes' }).disabled).toBe(true);
@@ -63,9 +66,17 @@ describe('profile', () => {
     expect(api.requests('PUT /api/users/7')).toHaveLength(0);
 
     fireEvent.change(within(details).getByLabelText('Username'), { target: { value: 'ada_l' } });
+    // A new username is a credentials change: the current password is asked for first.
+    fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
+    expect(within(details).getByText('Enter your current password')).toBeTruthy();
+    expect(api.requests('PUT /api/users/7')).toHaveLength(0);
+    fireEvent.change(within(details).getByLabelText('Current password'), { target: { value: 'my-secret' } });
     fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
     await flush();
-    expect(await api.requests('PUT /api/users/7')[0]?.json()).toEqual({ username: 'ada_l' });
+    expect(await api.requests('PUT /api/users/7')[0]?.json()).toEqual({
+      username: 'ada_l',
+      currentPassword: 'my-secret',
+    });
     expect(auth.replaceUser).toHaveBeenCalledWith({ ...ada, username: 'ada_l' });
     expect(alertMessages()).toEqual(['Profile updated']);
   });
@@ -90,18 +101,55 @@ describe('profile', () => {
     expect(within(form).getByText('Current password is incorrect')).toBeTruthy();
   });
 
-  it('deletes the account only after confirming, then logs out', async () => {
+  it('asks for the current password only once the username or email changed', () => {
+    const { dialog } = renderProfile({});
+    const details = within(dialog).getByRole('form', { name: 'Account details' });
+    expect(within(details).queryByLabelText('Current password')).toBeNull();
+    fireEvent.change(within(details).getByLabelText('Email'), { target: { value: 'ada@elsewhere.org' } });
+    expect(within(details).getByLabelText('Current password')).toBeTruthy();
+  });
+
+  it('deletes the account with the current password, only after confirming, then logs out', async () => {
     const { api, auth, dialog } = renderProfile({
       'DELETE /api/users/7': () => new Response(null, { status: 204 }),
     });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    const form = within(dialog).getByRole('form', { name: 'Delete account' });
+    fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
+    expect(within(form).getByText('Enter your current password')).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'my-secret' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(api.requests('DELETE /api/users/7')).toHaveLength(0);
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await flush();
-    expect(api.requests('DELETE /api/users/7')).toHaveLength(1);
+    expect(await api.requests('DELETE /api/users/7')[0]?.json()).toEqual({ currentPassword: 'my-secret' });
     expect(auth.logout).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a wrong current password under the field and stays signed in', async () => {
+    const { auth, dialog, alertMessages } = renderProfile({
+      'DELETE /api/users/7': () =>
+        errorResponse(400, 'validation-error', 'Current password is incorrect', 'currentPassword'),
+    });
+    const form = within(dialog).getByRole('form', { name: 'Delete account' });
+    fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'wrong' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await flush();
+    expect(within(form).getByText('Current password is incorrect')).toBeTruthy();
+    expect(alertMessages()).toEqual([]);
+    expect(auth.logout).not.toHaveBeenCalled();
+  });
+
+  it('logs out everywhere, then closes and leaves the dashboard', async () => {
+    const { auth, dialog, onClose, alertMessages } = renderProfile({});
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Log out everywhere' }));
+    await flush();
+    expect(auth.logoutEverywhere).toHaveBeenCalledTimes(1);
+    expect(onClose).toHaveBeenCalled();
+    expect(alertMessages()).toEqual(['You were logged out on every device']);
   });
 
   it('reports a failed deletion (e.g. the last administrator) and stays signed in', async () => {
@@ -109,7 +157,9 @@ describe('profile', () => {
       'DELETE /api/users/7': () =>
         errorResponse(409, 'conflict', 'The last administrator cannot be removed or demoted'),
     });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    const form = within(dialog).getByRole('form', { name: 'Delete account' });
+    fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'my-secret' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await flush();
     expect(alertMessages()).toEqual(['Failed to delete account']);

@@ -1,4 +1,4 @@
-import { UpdateUserRequest, type User } from '@tonearm/contract';
+import { AccountMessages, UpdateUserRequest, type User } from '@tonearm/contract';
 import { useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
@@ -7,7 +7,7 @@ import { describePremium } from '../../lib/premium.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { Dialog } from '../../ui/Dialog.js';
 import { FormField } from '../../ui/FormField.js';
-import { CameraIcon, TrashIcon } from '../../ui/icons.js';
+import { CameraIcon, LogoutIcon, TrashIcon } from '../../ui/icons.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
 import { useAuth } from '../auth/useAuth.js';
@@ -85,10 +85,12 @@ function PhotoSection({ user }: { user: User }) {
   );
 }
 
-type DetailField = 'username' | 'email';
+type DetailField = 'username' | 'email' | 'currentPassword';
 
+/** Username and email are credentials: changing either asks for the current password (the server checks it). */
 function DetailsForm({ user }: { user: User }) {
   const [values, setValues] = useState({ username: user.username, email: user.email });
+  const [currentPassword, setCurrentPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors<DetailField>>({});
   const update = useUpdateUser();
   const alerts = useAlerts();
@@ -96,19 +98,23 @@ function DetailsForm({ user }: { user: User }) {
     ...(values.username.trim() !== user.username ? { username: values.username } : {}),
     ...(values.email.trim().toLowerCase() !== user.email ? { email: values.email } : {}),
   };
+  const dirty = Object.keys(changed).length > 0;
   const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
     event.preventDefault();
-    const parsed = UpdateUserRequest.safeParse(changed);
-    setErrors(fieldErrorsOf<DetailField>(parsed));
-    if (!parsed.success || Object.keys(parsed.data).length === 0) return;
+    const parsed = UpdateUserRequest.safeParse({ ...changed, currentPassword });
+    const found = fieldErrorsOf<DetailField>(parsed);
+    if (currentPassword === '') found.currentPassword = AccountMessages.enterCurrentPassword;
+    setErrors(found);
+    if (!parsed.success || !dirty || Object.keys(found).length > 0) return;
     update.mutate(
       { userId: user.id, changes: parsed.data },
       {
         onSuccess: () => {
+          setCurrentPassword('');
           alerts.success(UiMessages.profileUpdated);
         },
         onError: (error) => {
-          const fieldError = serverFieldError(error, ['username', 'email'] as const);
+          const fieldError = serverFieldError(error, ['username', 'email', 'currentPassword'] as const);
           if (fieldError) setErrors(fieldError);
           else alerts.error(UiMessages.failedToUpdateProfile, describeError(error));
         },
@@ -147,12 +153,25 @@ function DetailsForm({ user }: { user: User }) {
           />
         )}
       </FormField>
+      {dirty && (
+        <FormField label="Current password" error={errors.currentPassword} hint="Needed to change username or email">
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={(event) => {
+                setCurrentPassword(event.target.value);
+              }}
+            />
+          )}
+        </FormField>
+      )}
       <div className="form__actions">
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={update.isPending || Object.keys(changed).length === 0}
-        >
+        <button type="submit" className="button button--primary" disabled={update.isPending || !dirty}>
           {update.isPending ? 'Saving…' : 'Save changes'}
         </button>
       </div>
@@ -171,7 +190,7 @@ function PasswordForm({ user }: { user: User }) {
     event.preventDefault();
     const parsed = UpdateUserRequest.safeParse(values);
     const found = fieldErrorsOf<PasswordField>(parsed);
-    if (values.currentPassword === '') found.currentPassword = 'Enter your current password';
+    if (values.currentPassword === '') found.currentPassword = AccountMessages.enterCurrentPassword;
     setErrors(found);
     if (!parsed.success || Object.keys(found).length > 0) return;
     update.mutate(
@@ -221,36 +240,97 @@ function PasswordForm({ user }: { user: User }) {
   );
 }
 
+/** Deleting one's own account asks for the current password, then for confirmation. */
 function DeleteAccount({ user, onDeleted }: { user: User; onDeleted: () => void }) {
   const remove = useDeleteUser();
   const confirm = useConfirm();
   const alerts = useAlerts();
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [error, setError] = useState<string | undefined>(undefined);
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (currentPassword === '') {
+      setError(AccountMessages.enterCurrentPassword);
+      return;
+    }
+    setError(undefined);
+    confirm({
+      message: UiMessages.confirmDeleteAccount,
+      onConfirm: () => {
+        remove.mutate(
+          { userId: user.id, currentPassword },
+          {
+            onSuccess: () => {
+              alerts.success(UiMessages.accountDeleted);
+              onDeleted();
+            },
+            onError: (failure) => {
+              const fieldError = serverFieldError(failure, ['currentPassword'] as const);
+              if (fieldError) setError(fieldError.currentPassword);
+              else alerts.error(UiMessages.failedToDeleteAccount, describeError(failure));
+            },
+          },
+        );
+      },
+    });
+  };
   return (
-    <section className="profile__danger" aria-label="Delete account">
+    <form className="form profile__danger" aria-label="Delete account" noValidate onSubmit={onSubmit}>
       <h3 className="profile__heading">Delete account</h3>
       <p className="muted">Your playlists, likes and listening history are removed. Downloads on this device stay.</p>
+      <input type="text" name="username" autoComplete="username" value={user.username} readOnly hidden />
+      <FormField label="Current password" error={error}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            value={currentPassword}
+            onChange={(event) => {
+              setCurrentPassword(event.target.value);
+            }}
+          />
+        )}
+      </FormField>
+      <div className="form__actions">
+        <button type="submit" className="button button--danger" disabled={remove.isPending}>
+          <TrashIcon size={18} /> Delete account
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Ends every session of the account: other browsers and phones, and this one. */
+function LogOutEverywhere({ onDone }: { onDone: () => void }) {
+  const { logoutEverywhere } = useAuth();
+  const alerts = useAlerts();
+  const [busy, setBusy] = useState(false);
+  return (
+    <section className="profile__sessions" aria-label="Sessions">
+      <h3 className="profile__heading">Sessions</h3>
+      <p className="muted">Signed in somewhere you should not be? This logs you out on every device, this one too.</p>
       <button
         type="button"
-        className="button button--danger"
-        disabled={remove.isPending}
+        className="button button--ghost"
+        disabled={busy}
         onClick={() => {
-          confirm({
-            message: UiMessages.confirmDeleteAccount,
-            onConfirm: () => {
-              remove.mutate(user.id, {
-                onSuccess: () => {
-                  alerts.success(UiMessages.accountDeleted);
-                  onDeleted();
-                },
-                onError: (error) => {
-                  alerts.error(UiMessages.failedToDeleteAccount, describeError(error));
-                },
-              });
+          setBusy(true);
+          logoutEverywhere().then(
+            () => {
+              alerts.success(AccountMessages.loggedOutEverywhere);
+              onDone();
             },
-          });
+            (error: unknown) => {
+              setBusy(false);
+              alerts.error(AccountMessages.failedToLogOutEverywhere, describeError(error));
+            },
+          );
         }}
       >
-        <TrashIcon size={18} /> Delete account
+        <LogoutIcon size={18} /> Log out everywhere
       </button>
     </section>
   );
@@ -267,6 +347,12 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
         <PhotoSection user={user} />
         <DetailsForm user={user} />
         <PasswordForm user={user} />
+        <LogOutEverywhere
+          onDone={() => {
+            onClose();
+            void navigate(Paths.home, { replace: true });
+          }}
+        />
         <DeleteAccount
           user={user}
           onDeleted={() => {

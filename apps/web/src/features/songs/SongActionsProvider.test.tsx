@@ -1,6 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { readDownloadedSongs } from '../../lib/downloaded-songs.js';
+import { activateDownloads, readDownloadedSongs } from '../../lib/downloaded-songs.js';
 import { installFakeCaches } from '../../test/fake-caches.js';
 import { makeSong, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
@@ -38,6 +38,8 @@ describe('Download in the song menu', () => {
 
   it('downloads for a premium account and confirms it', async () => {
     installFakeCaches();
+    // The signed-in user's downloads are active (AuthProvider does this at login).
+    activateDownloads(7);
     mockApi({
       'GET /api/songs/3/download': () => new Response(new Uint8Array(8)),
       'GET /media/images/3.webp': () => new Response(new Uint8Array(1)),

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
-import { jsonResponse, makeUser } from '../../test/fixtures.js';
+import { errorResponse, jsonResponse, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { UserListPage } from './UserListPage.js';
@@ -97,5 +97,43 @@ describe('/dashboard/user-list', () => {
     await flush();
     expect(api.requests('DELETE /api/users/7')).toHaveLength(1);
     expect(view.alertMessages()).toEqual(['Deleted the account ada']);
+  });
+
+  it('adds a user from the “Add user” dialog with POST /api/users, and shows a taken name under its field', async () => {
+    const created = makeUser({ id: 12, username: 'newbie', email: 'newbie@example.com' });
+    let taken = true;
+    const api = mockApi({
+      'GET /api/users': () => jsonResponse({ users: [admin], total: 1 }),
+      'POST /api/users': () =>
+        taken ? errorResponse(409, 'conflict', 'Username already taken', 'username') : jsonResponse(created, 201),
+    });
+    const view = renderInApp(<UserListPage />, { user: admin, route: '/dashboard/user-list' });
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Add user' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add user' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    expect(within(dialog).getByText('Username must be at least 3 characters')).toBeTruthy();
+    expect(api.requests('POST /api/users')).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Username'), { target: { value: 'newbie' } });
+    fireEvent.change(within(dialog).getByLabelText('Email'), { target: { value: 'newbie@example.com' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Password/), { target: { value: 'first-secret' } });
+    fireEvent.change(within(dialog).getByLabelText('Role'), { target: { value: 'ADMIN' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    await flush();
+    expect(within(dialog).getByText('Username already taken')).toBeTruthy();
+
+    taken = false;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    await flush();
+    expect(await api.requests('POST /api/users')[1]?.json()).toEqual({
+      username: 'newbie',
+      email: 'newbie@example.com',
+      password: 'first-secret',
+      role: 'ADMIN',
+    });
+    expect(screen.queryByRole('dialog', { name: 'Add user' })).toBeNull();
+    expect(view.alertMessages()).toEqual(['Created the account newbie']);
+    expect(api.calls().filter((call) => call.startsWith('GET /api/users')).length).toBeGreaterThan(1);
   });
 });

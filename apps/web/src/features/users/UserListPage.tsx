@@ -7,11 +7,12 @@ import { Paths } from '../../lib/paths.js';
 import { describePremium } from '../../lib/premium.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.js';
-import { CrownIcon, SearchIcon, SortIcon, TrashIcon } from '../../ui/icons.js';
+import { CrownIcon, PlusIcon, SearchIcon, SortIcon, TrashIcon } from '../../ui/icons.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
 import { useConfirm } from '../confirm/useConfirm.js';
 import { Avatar } from '../profile/Avatar.js';
+import { AddUserDialog } from './AddUserDialog.js';
 import { useDeleteUser, useUpdateUser } from './mutations.js';
 import { USERS_PAGE_SIZE, userQueries } from './queries.js';
 import type { UserListParams, UserSortField } from './users.api.js';
@@ -139,14 +140,17 @@ function UserRow({ account, me }: { account: User; me: User }) {
               confirm({
                 message: UiMessages.confirmDeleteUser(account.username),
                 onConfirm: () => {
-                  remove.mutate(account.id, {
-                    onSuccess: () => {
-                      alerts.success(UiMessages.userDeleted(account.username));
+                  remove.mutate(
+                    { userId: account.id },
+                    {
+                      onSuccess: () => {
+                        alerts.success(UiMessages.userDeleted(account.username));
+                      },
+                      onError: (error) => {
+                        alerts.error(UiMessages.failedToDeleteUser, describeError(error));
+                      },
                     },
-                    onError: (error) => {
-                      alerts.error(UiMessages.failedToDeleteUser, describeError(error));
-                    },
-                  });
+                  );
                 },
               });
             }}
@@ -270,6 +274,7 @@ function UserTable({ me }: { me: User }) {
 /** `/dashboard/user-list`: administrators search, sort and page through every account and manage it. */
 export function UserListPage() {
   const user = useCurrentUser();
+  const [adding, setAdding] = useState(false);
   // Others are sent home: the navigation never offers this page to them.
   if (!isAdmin(user)) return <Navigate to={Paths.dashboard} replace />;
   return (
@@ -279,7 +284,25 @@ export function UserListPage() {
           <p className="eyebrow">Administration</p>
           <h1 className="page-title">Users</h1>
         </div>
+        <div className="page-header__actions">
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => {
+              setAdding(true);
+            }}
+          >
+            <PlusIcon size={18} /> Add user
+          </button>
+        </div>
       </header>
+      {adding && (
+        <AddUserDialog
+          onClose={() => {
+            setAdding(false);
+          }}
+        />
+      )}
       <UserTable me={user} />
     </div>
   );

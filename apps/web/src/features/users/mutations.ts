@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UpdateUserRequest, User } from '@tonearm/contract';
+import type { CreateUserRequest, UpdateUserRequest, User } from '@tonearm/contract';
 import { useAuth } from '../auth/useAuth.js';
 import { userKeys } from './queries.js';
-import { deleteUser, removeUserPhoto, updateUser, uploadUserPhoto } from './users.api.js';
+import { createUser, deleteUser, removeUserPhoto, updateUser, uploadUserPhoto } from './users.api.js';
 
 /** A changed account: the admin list refetches, and when it is the signed-in user the stored copy is replaced. */
 function useUserChanged() {
@@ -25,7 +25,18 @@ export function useUpdateUser() {
 export function useDeleteUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userId: number) => deleteUser(userId),
+    mutationFn: ({ userId, currentPassword }: { userId: number; currentPassword?: string }) =>
+      deleteUser(userId, currentPassword),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: userKeys.all });
+    },
+  });
+}
+
+export function useCreateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (account: CreateUserRequest) => createUser(account),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: userKeys.all });
     },

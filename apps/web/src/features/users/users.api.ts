@@ -1,4 +1,4 @@
-import type { UpdateUserRequest, User, UserListResponse } from '@tonearm/contract';
+import type { CreateUserRequest, UpdateUserRequest, User, UserListResponse } from '@tonearm/contract';
 import { getJson, send, sendForJson, withQuery } from '../../lib/api-client.js';
 
 export type UserSortField = 'username' | 'email' | 'role' | 'premiumUntil' | 'createdAt';
@@ -22,8 +22,14 @@ export function updateUser(userId: number, changes: UpdateUserRequest): Promise<
   return sendForJson<User>(`/api/users/${userId}`, 'PUT', changes);
 }
 
-export async function deleteUser(userId: number): Promise<void> {
-  await send(`/api/users/${userId}`, 'DELETE');
+/** DELETE /api/users/{id}: one's own account with the current password; an admin deleting another sends none. */
+export async function deleteUser(userId: number, currentPassword?: string): Promise<void> {
+  await send(`/api/users/${userId}`, 'DELETE', currentPassword === undefined ? undefined : { currentPassword });
+}
+
+/** POST /api/users (admin): answers the new account. */
+export function createUser(account: CreateUserRequest): Promise<User> {
+  return sendForJson<User>('/api/users', 'POST', account);
 }
 
 export function uploadUserPhoto(userId: number, image: File): Promise<User> {

@@ -1,0 +1,289 @@
+import { AccountMessages, AuthOptions, ErrorCodes, ServerMessages, User } from '@tonearm/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  asAdmin,
+  asUser,
+  createTestApp,
+  DEFAULT_PASSWORD,
+  errorOf,
+  login,
+  testDatabases,
+  uniqueName,
+  type TestApp,
+} from '../../../test/harness.js';
+
+/** An address that is not this machine. */
+const REMOTE = '203.0.113.7';
+
+interface RegisterOptions {
+  from?: string;
+  headers?: Record<string, string>;
+  setupCode?: string;
+}
+
+function register(t: TestApp, username: string, options: RegisterOptions = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    ...(options.from === undefined ? {} : { remoteAddress: options.from }),
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    payload: {
+      username,
+      email: `${username.toLowerCase()}@example.test`,
+      password: DEFAULT_PASSWORD,
+      ...(options.setupCode === undefined ? {} : { setupCode: options.setupCode }),
+    },
+  });
+}
+
+async function roleOf(t: TestApp, username: string) {
+  const row = await t.db.selectFrom('users').select('role').where('username', '=', username).executeTakeFirst();
+  return row?.role;
+}
+
+async function options(t: TestApp, from?: string) {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: '/api/auth/options',
+    ...(from === undefined ? {} : { remoteAddress: from }),
+  });
+  expect(response.statusCode).toBe(200);
+  return AuthOptions.parse(response.json());
+}
+
+/** Runs `work` on a fresh app (an empty database: no administrator yet). */
+async function withFreshApp(
+  dialect: Parameters<typeof createTestApp>[0],
+  env: Record<string, string>,
+  work: (t: TestApp) => Promise<void>,
+) {
+  const t = await createTestApp(dialect, { env });
+  try {
+    await work(t);
+  } finally {
+    await t.close();
+  }
+}
+
+describe.each(testDatabases())('claiming the server on %s', (dialect) => {
+  it('makes the first account from another machine a plain USER; the next one from this machine claims it', async () => {
+    await withFreshApp(dialect, {}, async (t) => {
+      expect(await options(t, REMOTE)).toEqual({ registration: 'open', becomesAdministrator: false });
+      expect(await options(t)).toEqual({ registration: 'open', becomesAdministrator: true });
+      expect((await register(t, 'stranger', { from: REMOTE })).statusCode).toBe(201);
+      expect(await roleOf(t, 'stranger')).toBe('USER');
+      expect((await register(t, 'operator')).statusCode).toBe(201);
+      expect(await roleOf(t, 'operator')).toBe('ADMIN');
+      expect((await register(t, 'neighbour')).statusCode).toBe(201);
+      expect(await roleOf(t, 'neighbour')).toBe('USER');
+      expect(await options(t)).toEqual({ registration: 'open', becomesAdministrator: false });
+    });
+  });
+
+  it.each<Record<string, string>>([
+    { 'x-forwarded-for': '127.0.0.1' },
+    { forwarded: 'for=198.51.100.1' },
+    { 'x-real-ip': '127.0.0.1' },
+  ])('does not count a request through a proxy it does not trust (%j) as this machine', async (headers) => {
+    await withFreshApp(dialect, {}, async (t) => {
+      expect((await register(t, 'proxied', { headers })).statusCode).toBe(201);
+      expect(await roleOf(t, 'proxied')).toBe('USER');
+    });
+  });
+
+  it('believes a trusted proxy (TRUST_PROXY) about the client address', async () => {
+    await withFreshApp(dialect, { TRUST_PROXY: 'true' }, async (t) => {
+      expect((await register(t, 'far_away', { headers: { 'x-forwarded-for': REMOTE } })).statusCode).toBe(201);
+      expect(await roleOf(t, 'far_away')).toBe('USER');
+      expect((await register(t, 'on_the_box', { headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode).toBe(201);
+      expect(await roleOf(t, 'on_the_box')).toBe('ADMIN');
+    });
+  });
+
+  it('the setup code claims the server from anywhere, once; a wrong code is refused with 403', async () => {
+    await withFreshApp(dialect, {}, async (t) => {
+      const code = t.setupCode.value ?? '';
+      const wrong = await register(t, 'guesser', { from: REMOTE, setupCode: `${code}x` });
+      expect(wrong.statusCode).toBe(403);
+      expect(errorOf(wrong.body)).toEqual({
+        code: ErrorCodes.invalidSetupCode,
+        message: AccountMessages.invalidSetupCode,
+        field: 'setupCode',
+      });
+      expect(await roleOf(t, 'guesser')).toBeUndefined();
+
+      expect((await register(t, 'owner', { from: REMOTE, setupCode: code })).statusCode).toBe(201);
+      expect(await roleOf(t, 'owner')).toBe('ADMIN');
+      expect(t.setupCode.value).toBeNull();
+
+      const reused = await register(t, 'late', { from: REMOTE, setupCode: code });
+      expect(reused.statusCode).toBe(403);
+      expect(errorOf(reused.body).code).toBe(ErrorCodes.invalidSetupCode);
+      expect(await roleOf(t, 'late')).toBeUndefined();
+    });
+  });
+
+  it('the setup code is no longer valid once the machine itself made an administrator', async () => {
+    await withFreshApp(dialect, {}, async (t) => {
+      const code = t.setupCode.value ?? '';
+      expect((await register(t, 'local_admin')).statusCode).toBe(201);
+      const response = await register(t, 'second_claim', { from: REMOTE, setupCode: code });
+      expect(response.statusCode).toBe(403);
+      expect(errorOf(response.body).message).toBe(AccountMessages.invalidSetupCode);
+      expect(await t.db.selectFrom('users').select('id').where('role', '=', 'ADMIN').execute()).toHaveLength(1);
+    });
+  });
+
+  it('makes exactly one ADMIN when registrations with the setup code race', async () => {
+    await withFreshApp(dialect, {}, async (t) => {
+      const code = t.setupCode.value ?? '';
+      const names = ['claim_a', 'claim_b', 'claim_c', 'claim_d'];
+      const responses = await Promise.all(names.map((name) => register(t, name, { from: REMOTE, setupCode: code })));
+      expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 403, 403, 403]);
+      expect(await t.db.selectFrom('users').select('id').where('role', '=', 'ADMIN').execute()).toHaveLength(1);
+    });
+  });
+
+  describe('REGISTRATION=closed', () => {
+    it('refuses sign-ups with 403 except the claim of the first administrator', async () => {
+      await withFreshApp(dialect, { REGISTRATION: 'closed' }, async (t) => {
+        expect(await options(t, REMOTE)).toEqual({ registration: 'closed', becomesAdministrator: false });
+        const refused = await register(t, 'walk_in', { from: REMOTE });
+        expect(refused.statusCode).toBe(403);
+        expect(errorOf(refused.body)).toEqual({
+          code: ErrorCodes.registrationClosed,
+          message: AccountMessages.registrationClosed,
+        });
+        expect(await roleOf(t, 'walk_in')).toBeUndefined();
+
+        const claimed = await register(t, 'founder', { from: REMOTE, setupCode: t.setupCode.value ?? '' });
+        expect(claimed.statusCode).toBe(201);
+        expect(await roleOf(t, 'founder')).toBe('ADMIN');
+
+        // Once claimed, not even this machine signs up.
+        expect(await options(t)).toEqual({ registration: 'closed', becomesAdministrator: false });
+        const local = await register(t, 'local_walk_in');
+        expect(local.statusCode).toBe(403);
+        expect(errorOf(local.body).code).toBe(ErrorCodes.registrationClosed);
+      });
+    });
+
+    it('lets this machine claim the server, whose administrator then creates the accounts', async () => {
+      await withFreshApp(dialect, { REGISTRATION: 'closed' }, async (t) => {
+        expect(await options(t)).toEqual({ registration: 'closed', becomesAdministrator: true });
+        expect((await register(t, 'console_admin')).statusCode).toBe(201);
+        expect(await roleOf(t, 'console_admin')).toBe('ADMIN');
+        const cookie = await login(t.app, 'console_admin');
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/api/users',
+          headers: { cookie },
+          payload: { username: 'invited', email: 'invited@example.test', password: DEFAULT_PASSWORD },
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        await login(t.app, 'invited');
+      });
+    });
+  });
+});
+
+describe.each(testDatabases())('POST /api/auth/logout-all on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+
+  it('ends every session of the user, this one included, clears the cookie and leaves others alone', async () => {
+    const user = await asUser(t);
+    const phone = await login(t.app, user.username);
+    const bystander = await asUser(t);
+    const response = await t.app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: user.headers });
+    expect(response.statusCode).toBe(204);
+    const cleared = response.cookies.find((c) => c.name === 'tonearm_session');
+    expect(cleared?.value).toBe('');
+    expect((await me(user.cookie)).statusCode).toBe(401);
+    expect((await me(phone)).statusCode).toBe(401);
+    expect(await t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect((await me(bystander.cookie)).statusCode).toBe(200);
+    // Logging in again works as before.
+    expect((await me(await login(t.app, user.username))).statusCode).toBe(200);
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/auth/logout-all' });
+    expect(response.statusCode).toBe(401);
+    expect(errorOf(response.body).message).toBe(ServerMessages.notAuthenticated);
+  });
+});
+
+describe.each(testDatabases())('POST /api/users on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const create = (payload: object, headers?: { cookie: string }) =>
+    t.app.inject({ method: 'POST', url: '/api/users', payload, ...(headers === undefined ? {} : { headers }) });
+  const account = (username: string) => ({
+    username,
+    email: `${username}@Example.test`,
+    password: 'a long enough secret',
+  });
+
+  it('lets an administrator create an account (201 User), who can then log in', async () => {
+    const admin = await asAdmin(t);
+    const username = uniqueName('made');
+    const response = await create({ ...account(username), gender: 'female', address: '1 Main St' }, admin.headers);
+    expect(response.statusCode, response.body).toBe(201);
+    expect(User.parse(response.json())).toMatchObject({
+      username,
+      email: `${username.toLowerCase()}@example.test`,
+      role: 'USER',
+      gender: 'female',
+      address: '1 Main St',
+      premium: false,
+    });
+    await login(t.app, username, 'a long enough secret');
+
+    const helper = uniqueName('helper');
+    const promoted = await create({ ...account(helper), role: 'ADMIN' }, admin.headers);
+    expect(User.parse(promoted.json()).role).toBe('ADMIN');
+  });
+
+  it('answers 401 to anonymous and 403 to a regular or premium user, creating nothing', async () => {
+    const username = uniqueName('nope');
+    expect((await create(account(username))).statusCode).toBe(401);
+    for (const user of [await asUser(t), await asUser(t, { premium: true })]) {
+      const response = await create({ ...account(username), role: 'ADMIN' }, user.headers);
+      expect(response.statusCode).toBe(403);
+      expect(errorOf(response.body).message).toBe(ServerMessages.forbidden);
+    }
+    expect(await roleOf(t, username)).toBeUndefined();
+  });
+
+  it('answers 409 for a taken username or email and 400 for invalid fields, like registration', async () => {
+    const admin = await asAdmin(t);
+    const taken = await create({ ...account(admin.username.toUpperCase()) }, admin.headers);
+    expect(taken.statusCode).toBe(409);
+    expect(errorOf(taken.body)).toMatchObject({ message: ServerMessages.usernameTaken, field: 'username' });
+    const takenEmail = await create({ ...account(uniqueName('x')), email: admin.email.toUpperCase() }, admin.headers);
+    expect(takenEmail.statusCode).toBe(409);
+    expect(errorOf(takenEmail.body)).toMatchObject({ message: ServerMessages.emailTaken, field: 'email' });
+    for (const [payload, field] of [
+      [{ ...account('ab') }, 'username'],
+      [{ ...account(uniqueName('y')), email: 'not-an-email' }, 'email'],
+      [{ ...account(uniqueName('y')), password: 'short' }, 'password'],
+      [{ ...account(uniqueName('y')), role: 'ROOT' }, 'role'],
+    ] as const) {
+      const response = await create(payload, admin.headers);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(errorOf(response.body).field).toBe(field);
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import { AccountMessages, CreateUserRequest } from '@tonearm/contract';
+import { useState, type SubmitEvent } from 'react';
+import { describeError, isApiError } from '../../lib/api-client.js';
+import { Dialog } from '../../ui/Dialog.js';
+import { FormField } from '../../ui/FormField.js';
+import { useAlerts } from '../alerts/useAlerts.js';
+import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
+import { useCreateUser } from './mutations.js';
+
+type Field = 'username' | 'email' | 'password';
+const FIELDS: readonly Field[] = ['username', 'email', 'password'];
+
+/** POST /api/users: an administrator opens an account for someone (the way in when REGISTRATION=closed). */
+export function AddUserDialog({ onClose }: { onClose: () => void }) {
+  const [values, setValues] = useState({ username: '', email: '', password: '' });
+  const [role, setRole] = useState<'USER' | 'ADMIN'>('USER');
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const create = useCreateUser();
+  const alerts = useAlerts();
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const parsed = CreateUserRequest.safeParse({ ...values, role });
+    setErrors(fieldErrorsOf<Field>(parsed));
+    if (!parsed.success) return;
+    create.mutate(parsed.data, {
+      onSuccess: (created) => {
+        alerts.success(AccountMessages.userCreated(created.username));
+        onClose();
+      },
+      onError: (error) => {
+        if (isApiError(error) && FIELDS.includes(error.field as Field)) {
+          setErrors({ [error.field as Field]: error.message });
+        } else {
+          alerts.error(AccountMessages.failedToCreateUser, describeError(error));
+        }
+      },
+    });
+  };
+
+  const field = (name: Field, label: string, type: string, autoComplete: string, hint?: string) => (
+    <FormField label={label} error={errors[name]} hint={hint}>
+      {(control) => (
+        <input
+          {...control}
+          className="input"
+          name={name}
+          type={type}
+          autoComplete={autoComplete}
+          required
+          value={values[name]}
+          onChange={(event) => {
+            setValues({ ...values, [name]: event.target.value });
+          }}
+        />
+      )}
+    </FormField>
+  );
+
+  return (
+    <Dialog title="Add user" onClose={onClose} size="sm">
+      <form className="form" aria-label="Add user" noValidate onSubmit={onSubmit}>
+        {field('username', 'Username', 'text', 'off', 'Letters, digits, dot, dash and underscore')}
+        {field('email', 'Email', 'email', 'off')}
+        {field('password', 'Password', 'password', 'new-password', 'At least 8 characters; tell them to change it')}
+        <FormField label="Role">
+          {(control) => (
+            <select
+              {...control}
+              className="select"
+              name="role"
+              value={role}
+              onChange={(event) => {
+                setRole(event.target.value === 'ADMIN' ? 'ADMIN' : 'USER');
+              }}
+            >
+              <option value="USER">User</option>
+              <option value="ADMIN">Admin</option>
+            </select>
+          )}
+        </FormField>
+        <div className="dialog__actions">
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create account'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
