@@ -11,7 +11,7 @@ const server = useTonearmServer();
 /** Large enough that the browser is still sending when the server refuses it (the drain keeps at most 4 MiB). */
 const LARGE_UPLOAD_BYTES = 48 * 1024 * 1024;
 
-test('an upload refused because the session ended reaches the page as a 401 (back to log in), not a network error', async ({
+test('an upload refused because the session ended reaches the page as "Please log in", not a network error', async ({
   page,
 }) => {
   const dashboard = new Dashboard(page);
@@ -53,8 +53,9 @@ test('an upload refused because the session ended reaches the page as a 401 (bac
   expect(await answer.json()).toEqual({
     error: { code: ErrorCodes.unauthorized, message: ServerMessages.notAuthenticated },
   });
-  // The web app's answer to a 401 (AuthProvider): the session is gone, so it logs out and shows the login form. A
-  // network error would instead leave the form open with "Error adding song".
+  // The web app's answer to a 401 (AuthProvider): "Please log in to continue", and the login form, since the session is
+  // gone. A network error would instead leave the form open with "Error adding song".
+  await expect(page.getByRole('alert').filter({ hasText: ServerMessages.notAuthenticated })).toBeVisible();
   await expect(page.getByRole('form', { name: 'Log in' })).toBeVisible();
   await expect(page.getByText(ClientMessages.errorAddingSong, { exact: true })).toHaveCount(0);
 });

@@ -1,12 +1,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
-import { AUTH_CHECK_INTERVAL_MS, StorageKeys, type User } from '@tonearm/contract';
+import { AUTH_CHECK_INTERVAL_MS, ServerMessages, StorageKeys, type User } from '@tonearm/contract';
 import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.js';
 import { getJson } from '../../lib/api-client.js';
 import { errorResponse, jsonResponse, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure } from '../../test/mock-api.js';
+import { AlertProvider } from '../alerts/AlertProvider.js';
+import { createAlertStore } from '../alerts/alert-store.js';
 import { AuthProvider } from './AuthProvider.js';
 import { useAuth, type AuthState } from './useAuth.js';
 
@@ -23,15 +25,17 @@ function Probe({ onAuth }: { onAuth: (state: AuthState) => void }) {
 
 function renderAuth() {
   render(
-    <QueryClientProvider client={createQueryClient(() => undefined)}>
-      <AuthProvider>
-        <Probe
-          onAuth={(state) => {
-            auth = state;
-          }}
-        />
-      </AuthProvider>
-    </QueryClientProvider>,
+    <AlertProvider store={createAlertStore()}>
+      <QueryClientProvider client={createQueryClient(() => undefined)}>
+        <AuthProvider>
+          <Probe
+            onAuth={(state) => {
+              auth = state;
+            }}
+          />
+        </AuthProvider>
+      </QueryClientProvider>
+    </AlertProvider>,
   );
 }
 
@@ -157,7 +161,7 @@ describe('current user', () => {
     expectLoggedOut();
   });
 
-  it('logs out at once when any other request answers 401 (the session ended elsewhere)', async () => {
+  it('says "Please log in" and logs out at once when any other request answers 401 (the session ended)', async () => {
     storeSession();
     mockApi({
       'GET /api/users/id/7': () => jsonResponse(stored),
@@ -172,6 +176,7 @@ describe('current user', () => {
     });
     await flush();
     expectLoggedOut();
+    expect(screen.getByRole('alert').textContent).toContain(ServerMessages.notAuthenticated);
   });
 
   it('login stores the user under `userdata`', async () => {

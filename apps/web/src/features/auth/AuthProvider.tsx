@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { AUTH_CHECK_INTERVAL_MS, type User } from '@tonearm/contract';
+import { AUTH_CHECK_INTERVAL_MS, ServerMessages, type User } from '@tonearm/contract';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isApiError, UNAUTHORIZED_EVENT } from '../../lib/api-client.js';
+import { useAlerts } from '../alerts/useAlerts.js';
 import { downloadsSignedIn, downloadsSignedOut } from '../downloaded/download-session.js';
 import * as authApi from './auth.api.js';
 import { clearSessionStorage, readStoredUser, storeUser } from './stored-user.js';
@@ -24,6 +25,7 @@ function initialUser(): User | null | undefined {
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
+  const alerts = useAlerts();
   const [user, setUser] = useState<User | null | undefined>(initialUser);
 
   const logout = useCallback(async () => {
@@ -91,17 +93,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [logout, replaceUser]);
 
   const userId = user?.id;
-  // A 401 from any request means the session ended (expired, logged out elsewhere): log out here too, at once.
+  // A 401 from any request means the session ended (expired, logged out elsewhere): say so, and log out here too.
   useEffect(() => {
     if (userId === undefined) return;
     const onUnauthorized = (): void => {
+      alerts.error(ServerMessages.notAuthenticated);
       void logout();
     };
     window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
     return () => {
       window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
     };
-  }, [userId, logout]);
+  }, [userId, logout, alerts]);
 
   useEffect(() => {
     if (userId === undefined) return;
