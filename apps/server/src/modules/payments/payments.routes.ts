@@ -58,9 +58,13 @@ export async function paymentsRoutes(app: App, { config }: AppDeps, payments: Pa
     () => payments.listPlans(),
   );
 
-  app.get('/api/payment/provider', { schema: { tags, response: { 200: PaymentProviderResponse } } }, () => ({
-    provider: payments.providerName(),
-  }));
+  app.get(
+    '/api/payment/provider',
+    { config: { access: 'public' }, schema: { tags, response: { 200: PaymentProviderResponse } } },
+    () => ({
+      provider: payments.providerName(),
+    }),
+  );
 
   app.post(
     '/api/payment/checkout',
