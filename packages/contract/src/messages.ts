@@ -30,7 +30,7 @@ export const ServerMessages = {
   notFound: 'Not found',
   rateLimited: 'Too many attempts. Please wait a minute and try again.',
   badOrigin: 'Cross-site request refused',
-  accountLocked: 'Too many failed sign-ins for this account. Please wait 15 minutes and try again.',
+  accountLocked: 'Too many failed sign-ins for this account. Please wait a few minutes and try again.',
   internalError: 'Something went wrong on our side. Please try again.',
   lastAdmin: 'The last administrator cannot be removed or demoted',
   wrongCurrentPassword: 'Current password is incorrect',

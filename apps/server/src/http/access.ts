@@ -24,11 +24,6 @@ export function subjectOf(user: Pick<UserRow, 'id' | 'role' | 'premium_until'>, 
   return { id: user.id, role: user.role, premium: premiumRunning(user.premium_until, now) };
 }
 
-/** The route option that declares a route's access, merged into any other route config (rate limits). */
-export function access(level: Access): { access: Access } {
-  return { access: level };
-}
-
 /** What the guard answers to a caller below the declared level: no session 401, otherwise 403. */
 function refusal(level: Access, user: UserRow | null): Error {
   if (user === null) return unauthorized(ServerMessages.notAuthenticated);

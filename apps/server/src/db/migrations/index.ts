@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import { initialMigration } from './001-initial.js';
 import { searchMigration } from './002-search.js';
-import { limitsMigration } from './004-limits.js';
+import { limitsMigration } from './003-limits.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -11,7 +11,7 @@ import { limitsMigration } from './004-limits.js';
 export const migrations: Record<string, Migration> = {
   '001-initial': initialMigration,
   '002-search': searchMigration,
-  '004-limits': limitsMigration,
+  '003-limits': limitsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

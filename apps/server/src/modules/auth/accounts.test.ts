@@ -91,8 +91,15 @@ describe.each(testDatabases())('claiming the server on %s', (dialect) => {
     });
   });
 
-  it('believes a trusted proxy (TRUST_PROXY) about the client address', async () => {
+  it('never believes TRUST_PROXY=true about this machine: the leftmost X-Forwarded-For is the client’s to write', async () => {
     await withFreshApp(dialect, { TRUST_PROXY: 'true' }, async (t) => {
+      expect((await register(t, 'spoofer', { headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode).toBe(201);
+      expect(await roleOf(t, 'spoofer')).toBe('USER');
+    });
+  });
+
+  it('believes a named trusted proxy (TRUST_PROXY as a hop count) about the client address', async () => {
+    await withFreshApp(dialect, { TRUST_PROXY: '1' }, async (t) => {
       expect((await register(t, 'far_away', { headers: { 'x-forwarded-for': REMOTE } })).statusCode).toBe(201);
       expect(await roleOf(t, 'far_away')).toBe('USER');
       expect((await register(t, 'on_the_box', { headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode).toBe(201);

@@ -1,4 +1,4 @@
-import { ServerMessages } from '@tonearm/contract';
+import { isAdmin, ServerMessages } from '@tonearm/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { UserRow } from '../../db/schema.js';
@@ -74,7 +74,7 @@ export async function requireUser(request: FastifyRequest): Promise<UserRow> {
 /** An administrator, or 401 (no session) / 403 (signed in, not an admin). */
 export async function requireAdmin(request: FastifyRequest): Promise<UserRow> {
   const user = await requireUser(request);
-  if (user.role !== 'ADMIN') throw forbidden(ServerMessages.forbidden);
+  if (!isAdmin(user)) throw forbidden(ServerMessages.forbidden);
   return user;
 }
 

@@ -32,9 +32,13 @@ describe('isLocalRequest', () => {
     },
   );
 
-  it('takes the address a trusted proxy reported (TRUST_PROXY set)', () => {
-    expect(isLocalRequest('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }, true)).toBe(true);
+  it('takes the address a named trusted proxy reported (TRUST_PROXY as a hop count or addresses)', () => {
     expect(isLocalRequest('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }, 1)).toBe(true);
     expect(isLocalRequest('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }, '127.0.0.1/8')).toBe(true);
+  });
+
+  it('does not take TRUST_PROXY=true’s word: the leftmost X-Forwarded-For is the client’s own', () => {
+    expect(isLocalRequest('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }, true)).toBe(false);
+    expect(isLocalRequest('127.0.0.1', {}, true)).toBe(true);
   });
 });

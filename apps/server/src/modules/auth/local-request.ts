@@ -8,8 +8,10 @@ export function isLoopbackAddress(ip: string): boolean {
 
 /**
  * Whether a request comes from the machine the server runs on. Its address must be loopback, and, unless the operator
- * trusts a proxy (TRUST_PROXY, in which case `ip` is already the client's address as the proxy reported it), it must
- * carry no forwarding header: a reverse proxy on the same machine connects from loopback on behalf of anyone.
+ * names the proxies to trust (TRUST_PROXY as a hop count or a list of addresses, in which case `ip` is the client's
+ * address as the nearest trusted proxy saw it), it must carry no forwarding header: a reverse proxy on the same machine
+ * connects from loopback on behalf of anyone. `TRUST_PROXY=true` is not enough: it believes the leftmost
+ * X-Forwarded-For entry, which the client writes itself (a proxy only appends), so anyone could claim to be 127.0.0.1.
  */
 export function isLocalRequest(
   ip: string,
@@ -17,7 +19,7 @@ export function isLocalRequest(
   trustProxy: boolean | number | string,
 ): boolean {
   if (!isLoopbackAddress(ip)) return false;
-  // A hop count of 0 trusts no proxy, like false.
-  if (trustProxy !== false && trustProxy !== 0) return true;
+  // A hop count of 0 trusts no proxy, like false; `true` trusts what the client wrote (see above).
+  if (trustProxy !== false && trustProxy !== true && trustProxy !== 0) return true;
   return FORWARDING_HEADERS.every((name) => headers[name] === undefined);
 }

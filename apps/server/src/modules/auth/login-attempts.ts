@@ -6,7 +6,7 @@
  * Counts live in this process's memory, bounded in size: behind several instances each counts on its own, which still
  * bounds guessing per instance (the per-address limit behaves the same way).
  */
-/** The window of the per-account count (the message in the contract says 15 minutes). */
+/** The window of the per-account count (the 429 carries Retry-After). */
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
 export class LoginAttempts {

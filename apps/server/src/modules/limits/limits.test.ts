@@ -107,6 +107,7 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
         PLAYLISTS_PER_USER: '2',
         PENDING_ORDERS_PER_USER: '2',
         SESSIONS_PER_USER: '2',
+        PAYMENT_PROVIDER: 'demo',
       },
       images: { maxPixels: 40_000_000, gate },
     });
@@ -303,7 +304,7 @@ describe.each(testDatabases())('per-user rate limits and byte allowance (%s)', (
 
   beforeAll(async () => {
     t = await createTestApp(dialect, {
-      env: { UPLOAD_RATE_LIMIT: '2', CHECKOUT_RATE_LIMIT: '1', IMAGE_UPLOAD_MB_PER_DAY: '1' },
+      env: { UPLOAD_RATE_LIMIT: '2', CHECKOUT_RATE_LIMIT: '1', IMAGE_UPLOAD_MB_PER_DAY: '1', PAYMENT_PROVIDER: 'demo' },
     });
   });
 

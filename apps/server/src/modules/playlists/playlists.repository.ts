@@ -1,6 +1,7 @@
 import type { PlaylistVisibility } from '@tonearm/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import { playlistVisibleTo } from '../../db/playlist-visibility.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import { lockUser } from '../../db/user-lock.js';
 
@@ -193,9 +194,7 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
     list(scope, page) {
       let query = db.selectFrom('playlists').selectAll();
       if (scope.kind === 'owner') query = query.where('owner_id', '=', scope.ownerId);
-      if (scope.kind === 'public-or-own') {
-        query = query.where((eb) => eb.or([eb('owner_id', '=', scope.userId), eb('is_public', '=', 1)]));
-      }
+      if (scope.kind === 'public-or-own') query = query.where(playlistVisibleTo(scope, 'playlists'));
       return query.orderBy('id').limit(page.limit).offset(page.offset).execute();
     },
 

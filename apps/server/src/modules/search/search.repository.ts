@@ -1,6 +1,7 @@
 import type { PlaylistVisibility } from '@tonearm/contract';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import { playlistVisibleTo } from '../../db/playlist-visibility.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import { fts5PrefixQuery } from './search-terms.js';
 
@@ -14,11 +15,6 @@ export interface SearchRepository {
   artistIds(terms: readonly string[], limit: number): Promise<number[]>;
   /** The playlists the policy lets the viewer see (contract `visiblePlaylists`), best match first. */
   playlists(terms: readonly string[], limit: number, visible: PlaylistVisibility): Promise<PlaylistRow[]>;
-}
-
-/** The policy's playlist visibility as a condition on `p` (playlists). */
-function visibleTo(visible: PlaylistVisibility): RawBuilder<unknown> {
-  return visible.kind === 'all' ? sql`true` : sql`(p.is_public = 1 or p.owner_id = ${visible.userId})`;
 }
 
 interface IdRow {
@@ -44,7 +40,7 @@ function createSqliteSearch(db: Kysely<DB>): SearchRepository {
     async playlists(terms, limit, visible) {
       const result = await sql<PlaylistRow>`
         select p.* from search_playlists join playlists p on p.id = search_playlists.rowid
-        where search_playlists match ${fts5PrefixQuery(terms)} and ${visibleTo(visible)}
+        where search_playlists match ${fts5PrefixQuery(terms)} and ${playlistVisibleTo(visible, 'p')}
         order by bm25(search_playlists), p.id desc limit ${limit}`.execute(db);
       return result.rows;
     },
@@ -99,7 +95,7 @@ function createPostgresSearch(db: Kysely<DB>): SearchRepository {
     async playlists(terms, limit, visible) {
       const result = await sql<PlaylistRow>`
         select p.* from search_playlists s join playlists p on p.id = s.id
-        where s.document @@ ${tsQuery(terms)} and ${visibleTo(visible)}
+        where s.document @@ ${tsQuery(terms)} and ${playlistVisibleTo(visible, 'p')}
         order by ts_rank(s.document, ${tsQuery(terms)}) desc, p.id desc limit ${limit}`.execute(db);
       return result.rows;
     },

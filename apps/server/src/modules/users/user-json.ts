@@ -1,12 +1,13 @@
-import { Gender, type User } from '@tonearm/contract';
+import { Gender, premiumRunning, type User } from '@tonearm/contract';
 import type { UserRow } from '../../db/schema.js';
 import { imageUrl } from '../../http/media-urls.js';
 
 /** premium_until of an indefinite grant (an admin's "premium: true"). */
 export const PREMIUM_FOREVER = '9999-12-31T23:59:59.999Z';
 
+/** The policy's rule (contract `premiumRunning`) for a user row. */
 export function isPremium(user: Pick<UserRow, 'premium_until'>, now: Date = new Date()): boolean {
-  return user.premium_until !== null && Date.parse(user.premium_until) > now.getTime();
+  return premiumRunning(user.premium_until, now);
 }
 
 /** The User JSON of DESIGN §4. Never includes the password hash or secrets. */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { PaymentMessages, type Order, type Plan, type User } from '@tonearm/contract';
+import { isAdmin, mayDownload, PaymentMessages, type Order, type Plan, type User } from '@tonearm/contract';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
@@ -26,7 +26,7 @@ function period(days: number): string {
 
 /** The user's plan as it stands now: follows the stored user, so a purchase shows at once. */
 function PremiumStatus({ user }: { user: User }) {
-  if (user.role === 'ADMIN') {
+  if (isAdmin(user)) {
     return (
       <p className="status-pill" data-testid="premium-status">
         Administrators have every Premium feature.
@@ -161,7 +161,7 @@ export function PaymentPage() {
           <PremiumStatus user={user} />
         </div>
       </header>
-      {reason && !user.premium && user.role !== 'ADMIN' && (
+      {reason && !mayDownload(user) && (
         <p className="notice" role="note">
           <DownloadIcon size={20} />
           <span>

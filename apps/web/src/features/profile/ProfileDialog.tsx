@@ -154,21 +154,12 @@ function DetailsForm({ user }: { user: User }) {
         )}
       </FormField>
       {dirty && (
-        <FormField label="Current password" error={errors.currentPassword} hint="Needed to change username or email">
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              name="currentPassword"
-              type="password"
-              autoComplete="current-password"
-              value={currentPassword}
-              onChange={(event) => {
-                setCurrentPassword(event.target.value);
-              }}
-            />
-          )}
-        </FormField>
+        <CurrentPasswordField
+          value={currentPassword}
+          onChange={setCurrentPassword}
+          error={errors.currentPassword}
+          hint="Needed to change username or email"
+        />
       )}
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={update.isPending || !dirty}>
@@ -279,21 +270,7 @@ function DeleteAccount({ user, onDeleted }: { user: User; onDeleted: () => void 
       <h3 className="profile__heading">Delete account</h3>
       <p className="muted">Your playlists, likes and listening history are removed. Downloads on this device stay.</p>
       <input type="text" name="username" autoComplete="username" value={user.username} readOnly hidden />
-      <FormField label="Current password" error={error}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            name="currentPassword"
-            type="password"
-            autoComplete="current-password"
-            value={currentPassword}
-            onChange={(event) => {
-              setCurrentPassword(event.target.value);
-            }}
-          />
-        )}
-      </FormField>
+      <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} error={error} />
       <div className="form__actions">
         <button type="submit" className="button button--danger" disabled={remove.isPending}>
           <TrashIcon size={18} /> Delete account
@@ -362,5 +339,36 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
         />
       </div>
     </Dialog>
+  );
+}
+
+/** The current password, asked before a change of credentials or the deletion of the account. */
+function CurrentPasswordField({
+  value,
+  onChange,
+  error,
+  hint,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  hint?: string;
+}) {
+  return (
+    <FormField label="Current password" error={error} {...(hint === undefined ? {} : { hint })}>
+      {(control) => (
+        <input
+          {...control}
+          className="input"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          value={value}
+          onChange={(event) => {
+            onChange(event.target.value);
+          }}
+        />
+      )}
+    </FormField>
   );
 }

@@ -5,8 +5,6 @@ import { dialectOf } from '../dialect.js';
  * Per-user limits (issue 9). `image_uploads` records each image a user stored (profile photo, playlist cover) with its
  * size, so the daily allowance is counted in the database: it holds across restarts and across several instances.
  * Rows older than the window are pruned as the user uploads again; they go with the user (ON DELETE CASCADE).
- * Numbered 004: 003 is being added on another branch at the same time, and Kysely's migrator only needs the names to
- * sort in order, not to be contiguous.
  */
 export const limitsMigration: Migration = {
   async up(db: Kysely<unknown>) {
