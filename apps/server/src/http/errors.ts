@@ -2,6 +2,9 @@ import { ErrorCodes, type ErrorCode } from '@tonearm/contract';
 
 /** An error with an HTTP status that the error handler answers as `{"error":{"code","message","field?"}}`. */
 export class HttpError extends Error {
+  /** Sent as Retry-After with a 429 or 503 when set. */
+  retryAfterSeconds: number | undefined;
+
   constructor(
     readonly status: number,
     readonly code: ErrorCode,

@@ -29,11 +29,7 @@ export async function registerModules(app: App, deps: AppDeps): Promise<void> {
     releaseBlobs,
   );
   const attempts = new LoginAttempts(deps.config.loginFailuresPerAccount, LOGIN_FAILURE_WINDOW_MS);
-  authRoutes(
-    app,
-    deps,
-    new AuthService(usersRepository, usersService, app.sessionStore, attempts, deps.config.registration),
-  );
+  authRoutes(app, deps, new AuthService(usersRepository, usersService, app.sessionStore, attempts));
   usersRoutes(app, deps, usersService);
   const uploads = uploadRateLimit(app, deps.config.limits.uploadsPerMinute);
   await registerPlaylists(app, deps, uploads);

@@ -100,8 +100,7 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   }
   if (http.status >= 500) request.log.error({ err: error }, http.message);
   else if (!(error instanceof HttpError)) request.log.info({ code: error.code, reason: error.message }, http.message);
-  const retryAfter = (http as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-  if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+  if (http.retryAfterSeconds !== undefined) reply.header('retry-after', String(http.retryAfterSeconds));
   return reply
     .status(http.status)
     .type('application/json')

@@ -1,9 +1,9 @@
-import { isAdmin, ServerMessages } from '@tonearm/contract';
+import { ServerMessages } from '@tonearm/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { UserRow } from '../../db/schema.js';
 import type { App } from '../../http/app-types.js';
-import { forbidden, unauthorized } from '../../http/errors.js';
+import { unauthorized } from '../../http/errors.js';
 import type { SessionStore } from './session-store.js';
 
 export const SESSION_COOKIE = 'tonearm_session';
@@ -68,13 +68,6 @@ export function currentUser(request: FastifyRequest): Promise<UserRow | null> {
 export async function requireUser(request: FastifyRequest): Promise<UserRow> {
   const user = await currentUser(request);
   if (user === null) throw unauthorized(ServerMessages.notAuthenticated);
-  return user;
-}
-
-/** An administrator, or 401 (no session) / 403 (signed in, not an admin). */
-export async function requireAdmin(request: FastifyRequest): Promise<UserRow> {
-  const user = await requireUser(request);
-  if (!isAdmin(user)) throw forbidden(ServerMessages.forbidden);
   return user;
 }
 

@@ -19,11 +19,11 @@ export interface LoginResult {
   expiresAt: Date;
 }
 
-/** 429 for an account with too many recent failed sign-ins; the route adds Retry-After. */
-export class AccountLockedError extends HttpError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, ErrorCodes.rateLimited, ServerMessages.accountLocked);
-  }
+/** 429 for an account with too many recent failed sign-ins, with Retry-After. */
+function accountLocked(retryAfterSeconds: number): HttpError {
+  const error = new HttpError(429, ErrorCodes.rateLimited, ServerMessages.accountLocked);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
 }
 
 export class AuthService {
@@ -32,7 +32,6 @@ export class AuthService {
     private readonly usersService: UsersService,
     private readonly sessions: SessionStore,
     private readonly attempts: LoginAttempts,
-    private readonly registration: AuthOptions['registration'],
   ) {}
 
   register(input: RegisterRequest, context: RegistrationContext): Promise<UserRow> {
@@ -40,8 +39,8 @@ export class AuthService {
   }
 
   /** What the sign-up form may offer to the browser asking. */
-  async options(context: RegistrationContext): Promise<AuthOptions> {
-    return { registration: this.registration, becomesAdministrator: await this.usersService.wouldClaim(context) };
+  options(context: RegistrationContext): Promise<AuthOptions> {
+    return this.usersService.registrationOptions(context);
   }
 
   /**
@@ -52,7 +51,7 @@ export class AuthService {
     const user = await this.users.findByLogin(input.username);
     // Counted per account (by id, so username and email share one count), and per unknown name alike.
     const account = user === undefined ? `name:${input.username.toLowerCase()}` : `user:${user.id}`;
-    if (!this.attempts.allowed(account)) throw new AccountLockedError(this.attempts.retryAfterSeconds(account));
+    if (!this.attempts.allowed(account)) throw accountLocked(this.attempts.retryAfterSeconds(account));
     const valid =
       user === undefined
         ? await verifyAgainstDummy(input.password)

@@ -5,11 +5,6 @@ import { imageUrl } from '../../http/media-urls.js';
 /** premium_until of an indefinite grant (an admin's "premium: true"). */
 export const PREMIUM_FOREVER = '9999-12-31T23:59:59.999Z';
 
-/** The policy's rule (contract `premiumRunning`) for a user row. */
-export function isPremium(user: Pick<UserRow, 'premium_until'>, now: Date = new Date()): boolean {
-  return premiumRunning(user.premium_until, now);
-}
-
 /** The User JSON of DESIGN §4. Never includes the password hash or secrets. */
 export function toUserJson(row: UserRow, now: Date = new Date()): User {
   const gender = Gender.safeParse(row.gender);
@@ -21,7 +16,7 @@ export function toUserJson(row: UserRow, now: Date = new Date()): User {
     role: row.role,
     address: row.address,
     image: row.image_key === null ? null : imageUrl(row.image_key),
-    premium: isPremium(row, now),
+    premium: premiumRunning(row.premium_until, now),
     premiumUntil: row.premium_until,
   };
 }

@@ -20,7 +20,6 @@ export interface UsersRepository {
   findByLogin(login: string): Promise<UserRow | undefined>;
   usernameTaken(username: string, exceptId?: number): Promise<boolean>;
   emailTaken(email: string, exceptId?: number): Promise<boolean>;
-  anyExists(): Promise<boolean>;
   countAdmins(): Promise<number>;
   insert(user: NewUserRow): Promise<UserRow>;
   update(id: number, patch: UserUpdate): Promise<UserRow | undefined>;
@@ -89,10 +88,6 @@ export function createUsersRepository(db: Kysely<DB>, dialect: Dialect): UsersRe
       let query = db.selectFrom('users').select('id').where('email', '=', email.toLowerCase());
       if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
       return (await query.executeTakeFirst()) !== undefined;
-    },
-
-    async anyExists() {
-      return (await db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
     },
 
     async countAdmins() {

@@ -1,6 +1,7 @@
 import {
   AccountMessages,
   ErrorCodes,
+  type AuthOptions,
   isAdmin,
   mayManageUser,
   ServerMessages,
@@ -205,14 +206,14 @@ export class UsersService {
     return user;
   }
 
-  /** Whether an account registered now, from where `context` says, would become the first administrator. */
-  async wouldClaim(context: RegistrationContext): Promise<boolean> {
-    return context.local && (await this.users.countAdmins()) === 0;
+  /** Whether sign-up is open, and whether an account registered now from `context` would claim the server. */
+  async registrationOptions(context: RegistrationContext): Promise<AuthOptions> {
+    const becomesAdministrator = context.local && (await this.users.countAdmins()) === 0;
+    return { registration: this.policy.registration, becomesAdministrator };
   }
 
   /** POST /api/users: an administrator creates an account, with the checks of registration and any role. */
-  async create(actor: Actor, input: CreateUserRequest): Promise<UserRow> {
-    if (!isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+  async create(input: CreateUserRequest): Promise<UserRow> {
     const passwordHash = await hashPassword(input.password);
     return this.users
       .withRoleLock(async (users) => {

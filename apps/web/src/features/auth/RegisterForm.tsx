@@ -5,7 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
-import { FormField } from '../../ui/FormField.js';
+import { TextField } from '../../ui/TextField.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { fieldErrorsOf, type FieldErrors } from './auth-form.js';
 import { authQueries } from './queries.js';
@@ -71,22 +71,19 @@ export function RegisterForm({ setupCode, claims = false }: { setupCode?: string
   };
 
   const field = (name: Field, label: string, type: string, autoComplete: string, hint?: string) => (
-    <FormField label={label} error={errors[name]} hint={hint}>
-      {(control) => (
-        <input
-          {...control}
-          className="input"
-          name={name}
-          type={type}
-          autoComplete={autoComplete}
-          required
-          value={values[name]}
-          onChange={(event) => {
-            setValues({ ...values, [name]: event.target.value });
-          }}
-        />
-      )}
-    </FormField>
+    <TextField
+      label={label}
+      error={errors[name]}
+      hint={hint}
+      name={name}
+      type={type}
+      autoComplete={autoComplete}
+      required
+      value={values[name]}
+      onValue={(value) => {
+        setValues({ ...values, [name]: value });
+      }}
+    />
   );
 
   return (

@@ -2,7 +2,7 @@ import { DemoCards, DemoPayRequest, type DemoPayResponse, type Order } from '@to
 import { useState, type SubmitEvent } from 'react';
 import { describeError, isApiError } from '../../lib/api-client.js';
 import { UiMessages } from '../../lib/ui-messages.js';
-import { FormField } from '../../ui/FormField.js';
+import { TextField } from '../../ui/TextField.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
 import { usePayDemoOrder } from './mutations.js';
@@ -49,23 +49,19 @@ export function DemoCardForm({ order, onPaid, onFailed }: DemoCardFormProps) {
   };
 
   const field = (name: Field, label: string, autoComplete: string, placeholder: string) => (
-    <FormField label={label} error={errors[name]}>
-      {(control) => (
-        <input
-          {...control}
-          className="input"
-          name={name}
-          inputMode="numeric"
-          autoComplete={autoComplete}
-          placeholder={placeholder}
-          required
-          value={values[name]}
-          onChange={(event) => {
-            setValues({ ...values, [name]: event.target.value });
-          }}
-        />
-      )}
-    </FormField>
+    <TextField
+      label={label}
+      error={errors[name]}
+      name={name}
+      inputMode="numeric"
+      autoComplete={autoComplete}
+      placeholder={placeholder}
+      required
+      value={values[name]}
+      onValue={(value) => {
+        setValues({ ...values, [name]: value });
+      }}
+    />
   );
 
   return (

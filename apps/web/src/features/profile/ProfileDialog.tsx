@@ -6,7 +6,7 @@ import { Paths } from '../../lib/paths.js';
 import { describePremium } from '../../lib/premium.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { Dialog } from '../../ui/Dialog.js';
-import { FormField } from '../../ui/FormField.js';
+import { TextField } from '../../ui/TextField.js';
 import { CameraIcon, LogoutIcon, TrashIcon } from '../../ui/icons.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
@@ -124,35 +124,27 @@ function DetailsForm({ user }: { user: User }) {
   return (
     <form className="form" aria-label="Account details" noValidate onSubmit={onSubmit}>
       <h3 className="profile__heading">Account details</h3>
-      <FormField label="Username" error={errors.username}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            name="username"
-            autoComplete="username"
-            value={values.username}
-            onChange={(event) => {
-              setValues({ ...values, username: event.target.value });
-            }}
-          />
-        )}
-      </FormField>
-      <FormField label="Email" error={errors.email}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={values.email}
-            onChange={(event) => {
-              setValues({ ...values, email: event.target.value });
-            }}
-          />
-        )}
-      </FormField>
+      <TextField
+        label="Username"
+        error={errors.username}
+        name="username"
+        autoComplete="username"
+        value={values.username}
+        onValue={(value) => {
+          setValues({ ...values, username: value });
+        }}
+      />
+      <TextField
+        label="Email"
+        error={errors.email}
+        name="email"
+        type="email"
+        autoComplete="email"
+        value={values.email}
+        onValue={(value) => {
+          setValues({ ...values, email: value });
+        }}
+      />
       {dirty && (
         <CurrentPasswordField
           value={currentPassword}
@@ -200,21 +192,17 @@ function PasswordForm({ user }: { user: User }) {
     );
   };
   const field = (name: PasswordField, label: string, autoComplete: string) => (
-    <FormField label={label} error={errors[name]}>
-      {(control) => (
-        <input
-          {...control}
-          className="input"
-          name={name}
-          type="password"
-          autoComplete={autoComplete}
-          value={values[name]}
-          onChange={(event) => {
-            setValues({ ...values, [name]: event.target.value });
-          }}
-        />
-      )}
-    </FormField>
+    <TextField
+      label={label}
+      error={errors[name]}
+      name={name}
+      type="password"
+      autoComplete={autoComplete}
+      value={values[name]}
+      onValue={(value) => {
+        setValues({ ...values, [name]: value });
+      }}
+    />
   );
   return (
     <form className="form" aria-label="Change password" noValidate onSubmit={onSubmit}>
@@ -355,20 +343,15 @@ function CurrentPasswordField({
   hint?: string;
 }) {
   return (
-    <FormField label="Current password" error={error} {...(hint === undefined ? {} : { hint })}>
-      {(control) => (
-        <input
-          {...control}
-          className="input"
-          name="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          value={value}
-          onChange={(event) => {
-            onChange(event.target.value);
-          }}
-        />
-      )}
-    </FormField>
+    <TextField
+      label="Current password"
+      error={error}
+      hint={hint}
+      name="currentPassword"
+      type="password"
+      autoComplete="current-password"
+      value={value}
+      onValue={onChange}
+    />
   );
 }

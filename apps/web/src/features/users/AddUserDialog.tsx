@@ -3,6 +3,7 @@ import { useState, type SubmitEvent } from 'react';
 import { describeError, isApiError } from '../../lib/api-client.js';
 import { Dialog } from '../../ui/Dialog.js';
 import { FormField } from '../../ui/FormField.js';
+import { TextField } from '../../ui/TextField.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
 import { useCreateUser } from './mutations.js';
@@ -39,22 +40,19 @@ export function AddUserDialog({ onClose }: { onClose: () => void }) {
   };
 
   const field = (name: Field, label: string, type: string, autoComplete: string, hint?: string) => (
-    <FormField label={label} error={errors[name]} hint={hint}>
-      {(control) => (
-        <input
-          {...control}
-          className="input"
-          name={name}
-          type={type}
-          autoComplete={autoComplete}
-          required
-          value={values[name]}
-          onChange={(event) => {
-            setValues({ ...values, [name]: event.target.value });
-          }}
-        />
-      )}
-    </FormField>
+    <TextField
+      label={label}
+      error={errors[name]}
+      hint={hint}
+      name={name}
+      type={type}
+      autoComplete={autoComplete}
+      required
+      value={values[name]}
+      onValue={(value) => {
+        setValues({ ...values, [name]: value });
+      }}
+    />
   );
 
   return (
