@@ -14,3 +14,8 @@ export const ArtistFormFields = z.object({
   name: z.string().trim().min(1, 'Name is required').max(NAME_MAX),
 });
 export type ArtistFormFields = z.infer<typeof ArtistFormFields>;
+
+/** The edit form: what is absent is kept. */
+export const ArtistEditFields = ArtistFormFields.partial();
+
+export const ArtistList = z.array(Artist);

@@ -26,3 +26,6 @@ export const Paging = z.object({
 
 /** A plain-text success answer (the spec's "response text shown as message"). */
 export const TextAnswer = z.string();
+
+/** A multipart form without text fields (only its file parts count). */
+export const EmptyForm = z.object({});

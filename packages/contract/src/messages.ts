@@ -92,3 +92,12 @@ export const RequestMessages = {
 
 /** Shown where an artist was deleted but its songs remain. */
 export const UNKNOWN_ARTIST = 'Unknown artist';
+
+/** Server texts of the playlist endpoints besides those in ServerMessages (spec texts). */
+export const PlaylistMessages = {
+  playlistDeleted: 'Playlist deleted',
+  songNotInPlaylist: 'Song is not in this playlist',
+  songNotFound: 'Song not found',
+  orderNotPermutation: 'The new order must list every song of the playlist exactly once',
+  unknownSongs: 'Unknown song ids:',
+} as const;

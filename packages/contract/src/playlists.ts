@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DbId } from './common.js';
+import { DbId, DbIdText } from './common.js';
 import { NAME_MAX, PLAYLIST_TYPE_MAX } from './constants.js';
 
 /** Playlist JSON of DESIGN §4; songIds are in playlist order. */
@@ -40,15 +40,6 @@ export type PlaylistFormFields = z.infer<typeof PlaylistFormFields>;
 export const PlaylistOrderRequest = z.object({ songIds: z.array(DbId) });
 export type PlaylistOrderRequest = z.infer<typeof PlaylistOrderRequest>;
 
-/** Server texts of the playlist endpoints besides those in ServerMessages (spec texts). */
-export const PlaylistMessages = {
-  playlistDeleted: 'Playlist deleted',
-  songNotInPlaylist: 'Song is not in this playlist',
-  songNotFound: 'Song not found',
-  orderNotPermutation: 'The new order must list every song of the playlist exactly once',
-  unknownSongs: 'Unknown song ids:',
-} as const;
-
 /**
  * Fields of PUT /api/playlists/updatePlaylist/{id} (multipart, or JSON without the image): only what is sent changes.
  * `songs`, when sent, replaces the whole list in the given order; `removeImage=true` drops the cover.
@@ -62,3 +53,6 @@ export const PlaylistUpdateFields = z.object({
 });
 export type PlaylistUpdateFields = z.infer<typeof PlaylistUpdateFields>;
 export const PlaylistListResponse = z.array(Playlist);
+
+/** `/api/playlists/{playlistId}/songs/{songId}`. */
+export const PlaylistSongParams = z.object({ playlistId: DbIdText, songId: DbIdText });

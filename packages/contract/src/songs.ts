@@ -37,3 +37,6 @@ export const SongListQuery = Paging.extend({
   artistId: DbIdText.optional(),
 });
 export type SongListQuery = z.infer<typeof SongListQuery>;
+
+/** A list of songs (JSON array). */
+export const SongList = z.array(Song);

@@ -99,3 +99,9 @@ export type UserListQuery = z.infer<typeof UserListQuery>;
 
 export const UserListResponse = z.object({ users: z.array(User), total: z.number().int() });
 export type UserListResponse = z.infer<typeof UserListResponse>;
+
+/** `/api/users/username/{username}`. */
+export const UsernameParam = z.object({ username: z.string().trim().min(1).max(254) });
+
+/** The DELETE body is optional: only deleting one's own account needs one ({ currentPassword }). */
+export const DeleteUserBody = DeleteUserRequest.nullish();

@@ -1,31 +1,78 @@
+import { endpointList, type EndpointById, type EndpointId, type EndpointSpec, type JsonOf } from '@tonearm/contract';
 import { vi, type Mock } from 'vitest';
-import { errorResponse } from './fixtures.js';
+import { errorResponse, jsonResponse } from './fixtures.js';
 
 export type RouteHandler = (request: Request) => Response | Promise<Response>;
+
+/** A mock of one declared endpoint: a Response, or for a JSON endpoint its body, typed by the contract. */
+export type EndpointMock<E extends EndpointSpec> = (
+  request: Request,
+) => Response | JsonOf<E> | Promise<Response | JsonOf<E>>;
+
+/** Mocks by endpoint id (`'playlists.get'`): the path pattern and method come from the contract declaration. */
+export type MockRoutes = { [Id in EndpointId]?: EndpointMock<EndpointById<Id>> } & Record<
+  `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`,
+  RouteHandler
+>;
 
 export interface MockApi {
   fetch: Mock<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>;
   /** Requests seen so far, as "METHOD /path?query". */
   calls: () => string[];
-  /** The Request objects seen for one "METHOD /path" key. */
-  requests: (key: string) => Request[];
+  /** The Request objects seen for one endpoint id. */
+  requests: (id: string) => Request[];
+}
+
+interface Matcher {
+  id: EndpointId;
+  method: string;
+  pattern: RegExp;
+}
+
+function patternOf(path: string): RegExp {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, '[^/]+');
+  return new RegExp(`^${escaped}$`);
+}
+
+/** Literal paths win over parameterised ones (`/api/songs/liked` before `/api/songs/:id`). */
+const matchers: Matcher[] = endpointList
+  .map(({ id, spec }) => ({
+    id,
+    method: spec.method,
+    pattern: patternOf(spec.path),
+    literal: !spec.path.includes(':'),
+  }))
+  .sort((a, b) => Number(b.literal) - Number(a.literal));
+
+/** The declared endpoint a request is for, if any. */
+export function endpointOf(request: Request): EndpointId | undefined {
+  const { pathname } = new URL(request.url);
+  return matchers.find((matcher) => matcher.method === request.method && matcher.pattern.test(pathname))?.id;
+}
+
+async function answer(handler: EndpointMock<EndpointSpec>, request: Request): Promise<Response> {
+  const result = await handler(request);
+  return result instanceof Response ? result : jsonResponse(result);
 }
 
 /**
- * Replaces global fetch with a tiny router keyed by "METHOD /path" (query string ignored for matching).
- * Unknown routes answer 404 in the server's error shape, so a missing mock fails loudly in assertions.
+ * Replaces global fetch with a router over the contract's endpoints, keyed by endpoint id. A request for an endpoint
+ * without a mock (or for no endpoint at all) answers 404 in the server's error shape, so it fails loudly.
  */
-export function mockApi(routes: Record<string, RouteHandler>): MockApi {
+export function mockApi(routes: MockRoutes): MockApi {
   const seen: Request[] = [];
+  const handlers = routes as Partial<Record<EndpointId, EndpointMock<EndpointSpec>>>;
+  const legacy = routes as Record<string, EndpointMock<EndpointSpec> | undefined>;
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const target = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const request = new Request(new URL(target, 'http://localhost'), init);
     seen.push(request);
-    const url = new URL(request.url);
-    const handler = routes[`${request.method} ${url.pathname}`];
+    const id = endpointOf(request);
+    const { pathname } = new URL(request.url);
+    const handler = (id === undefined ? undefined : handlers[id]) ?? legacy[`${request.method} ${pathname}`];
     return handler
-      ? handler(request)
-      : errorResponse(404, 'not-found', `No mock for ${request.method} ${url.pathname}`);
+      ? answer(handler, request)
+      : errorResponse(404, 'not-found', `No mock for ${request.method} ${pathname}`);
   });
   vi.stubGlobal('fetch', fetchMock);
   const keyOf = (request: Request): string => {
@@ -35,7 +82,10 @@ export function mockApi(routes: Record<string, RouteHandler>): MockApi {
   return {
     fetch: fetchMock,
     calls: () => seen.map(keyOf),
-    requests: (key) => seen.filter((request) => `${request.method} ${new URL(request.url).pathname}` === key),
+    requests: (id) =>
+      seen.filter(
+        (request) => endpointOf(request) === id || `${request.method} ${new URL(request.url).pathname}` === id,
+      ),
   };
 }
 

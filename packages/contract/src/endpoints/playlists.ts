@@ -1,0 +1,85 @@
+import { IMAGE_MAX_BYTES } from '../constants.js';
+import { PlaylistMessages, ServerMessages } from '../messages.js';
+import { endpoint } from './define.js';
+
+const coverFiles = { image: { kind: 'image', maxBytes: IMAGE_MAX_BYTES } } as const;
+
+/** Playlists (DESIGN §4): every route needs a session; the service applies the owner/admin/public rules. */
+export const playlists = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/playlists',
+    access: 'session',
+    query: 'Paging',
+    responses: { 200: 'PlaylistListResponse' },
+  }),
+  listAll: endpoint({
+    method: 'GET',
+    path: '/api/playlists/admin',
+    access: 'admin',
+    query: 'Paging',
+    responses: { 200: 'PlaylistListResponse' },
+  }),
+  ofUser: endpoint({
+    method: 'GET',
+    path: '/api/playlists/user/:id',
+    access: 'owner',
+    params: 'IdParam',
+    query: 'Paging',
+    responses: { 200: 'PlaylistListResponse' },
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/playlists/:id',
+    access: 'owner',
+    params: 'IdParam',
+    responses: { 200: 'Playlist' },
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/playlists',
+    access: 'session',
+    description:
+      'multipart/form-data (or JSON without the image): name, type, isPublic, songs (JSON array of ids), image.',
+    form: { fields: 'PlaylistFormFields', files: coverFiles, json: true },
+    responses: { 201: 'Playlist' },
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/playlists/updatePlaylist/:id',
+    access: 'owner',
+    params: 'IdParam',
+    description: 'The fields of create, all optional (only what is sent changes), plus removeImage=true.',
+    form: { fields: 'PlaylistUpdateFields', files: coverFiles, json: true },
+    responses: { 200: 'Playlist' },
+  }),
+  reorder: endpoint({
+    method: 'PUT',
+    path: '/api/playlists/:id/order',
+    access: 'owner',
+    params: 'IdParam',
+    body: 'PlaylistOrderRequest',
+    responses: { 200: 'Playlist' },
+  }),
+  addSong: endpoint({
+    method: 'PUT',
+    path: '/api/playlists/:playlistId/songs/:songId',
+    access: 'owner',
+    params: 'PlaylistSongParams',
+    responses: { 200: { text: ServerMessages.songAddedToPlaylist } },
+  }),
+  removeSong: endpoint({
+    method: 'DELETE',
+    path: '/api/playlists/:playlistId/songs/:songId',
+    access: 'owner',
+    params: 'PlaylistSongParams',
+    responses: { 200: { text: ServerMessages.songRemovedFromPlaylist } },
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/playlists/:id',
+    access: 'owner',
+    params: 'IdParam',
+    responses: { 200: { text: PlaylistMessages.playlistDeleted } },
+  }),
+} as const;
