@@ -1,5 +1,5 @@
 import type { App } from '../../http/app-types.js';
-import { registerMultipart } from '../../http/multipart.js';
+import { registerUploadScope } from '../../http/multipart.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import { createArtistsRepository } from './artists.repository.js';
 import { artistsReadRoutes, artistsWriteRoutes } from './artists.routes.js';
@@ -20,8 +20,7 @@ export async function registerArtists(app: App, deps: ModuleDeps): Promise<void>
   artistsReadRoutes(app, artists);
   const store = deps.blobs;
   if (store === null) return;
-  await app.register(async (scope) => {
-    await registerMultipart(scope);
+  await registerUploadScope(app, (scope) => {
     artistsWriteRoutes(scope, artists, store, deps.images);
   });
 }

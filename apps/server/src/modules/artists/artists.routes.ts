@@ -36,7 +36,7 @@ export function artistsReadRoutes(app: App, artists: ArtistsService): void {
   );
 }
 
-/** Admin writes; registered in the scope that parses multipart (registerMultipart). */
+/** Admin writes; registered in the module's upload scope (registerUploadScope). */
 export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: BlobStore, images: ImageWork): void {
   const stagers = { image: (stream: Readable) => stageImage(store, stream, 'image', images) };
   const upload = { files: stagers, discard: discardAll, maxFileBytes: IMAGE_MAX_BYTES };

@@ -1,5 +1,5 @@
 import type { App } from '../../http/app-types.js';
-import { registerMultipart } from '../../http/multipart.js';
+import { registerUploadScope } from '../../http/multipart.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import { createPlaylistsRepository } from './playlists.repository.js';
 import { playlistsRoutes } from './playlists.routes.js';
@@ -11,8 +11,7 @@ export async function registerPlaylists(app: App, deps: ModuleDeps): Promise<voi
     playlistsPerUser: deps.config.limits.playlistsPerUser,
     quota: deps.uploadQuota,
   });
-  await app.register(async (scope) => {
-    await registerMultipart(scope);
+  await registerUploadScope(app, (scope) => {
     playlistsRoutes(scope, deps, service, deps.uploads);
   });
 }

@@ -1,5 +1,5 @@
 import type { App } from '../../http/app-types.js';
-import { registerMultipart } from '../../http/multipart.js';
+import { registerUploadScope } from '../../http/multipart.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
 import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
 import type { ModuleDeps } from '../shared-deps.js';
@@ -34,8 +34,7 @@ export async function registerSongs(app: App, deps: ModuleDeps): Promise<void> {
   songsReadRoutes(app, songs);
   const store = deps.blobs;
   if (store === null) return;
-  await app.register(async (scope) => {
-    await registerMultipart(scope);
+  await registerUploadScope(app, (scope) => {
     songsWriteRoutes(scope, songs, store, deps.images);
   });
 }

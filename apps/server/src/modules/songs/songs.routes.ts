@@ -63,7 +63,7 @@ export function songsReadRoutes(app: App, songs: SongsService): void {
   );
 }
 
-/** Admin writes through the upload pipeline; registered in the scope that parses multipart (registerMultipart). */
+/** Admin writes through the upload pipeline; registered in the module's upload scope (registerUploadScope). */
 export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobStore, images: ImageWork): void {
   const upload = {
     files: {

@@ -1,5 +1,5 @@
 import type { App } from '../../http/app-types.js';
-import { registerMultipart } from '../../http/multipart.js';
+import { registerUploadScope } from '../../http/multipart.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import { createUsersPhotoRepository } from './users-photo.repository.js';
 import { usersPhotoRoutes } from './users-photo.routes.js';
@@ -29,8 +29,7 @@ export async function registerUsers(app: App, deps: ModuleDeps): Promise<void> {
   const store = deps.blobs;
   if (store === null) return;
   const photos = new UsersPhotoService(createUsersPhotoRepository(deps.db), deps.releaseBlobs, deps.uploadQuota);
-  await app.register(async (scope) => {
-    await registerMultipart(scope);
+  await registerUploadScope(app, (scope) => {
     usersPhotoRoutes(scope, photos, store, deps.images, deps.uploads);
   });
 }
