@@ -27,6 +27,8 @@ await step('lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']);
 for (const project of ['.', 'packages/contract', 'apps/server', 'apps/web', 'e2e']) {
   await step(`typecheck ${project === '.' ? 'root configs' : project}`, bin('tsc'), ['-p', project, '--noEmit']);
 }
+// The folders it checks are listed in package.json's check:cycles (the web app joins once its cycles are gone).
+await step('import cycles (dependency-cruiser)', 'npm', ['run', '--silent', 'check:cycles']);
 await step('unit and API tests (vitest)', bin('vitest'), [
   'run',
   '--reporter=default',

@@ -5,28 +5,28 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
 import type { Dialect } from './db/database.js';
-import { createSessionsRepository } from './modules/auth/sessions.repository.js';
 import type { DB } from './db/schema.js';
-import type { App, AppDeps } from './http/app-types.js';
+import { installAccessPolicy } from './http/access.js';
+import type { App } from './http/app-types.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { clientErrorAnswer } from './http/request-timeouts.js';
 import { installRouteTable } from './http/route-table.js';
-import { serverWithFront } from './http/server-factory.js';
+import { serverWithFront, type RawHandler } from './http/server-factory.js';
+import { installAuth } from './http/session.js';
 import { generateRequestId, loggerOptions } from './logger.js';
-import { installAuth } from './modules/auth/auth.plugin.js';
-import { installAccessPolicy } from './http/access.js';
-import { SessionStore } from './modules/auth/session-store.js';
-import { createImageWork, type ImageWork } from './modules/media/image-work.js';
-import { SetupCode } from './modules/auth/setup-code.js';
-import { createMediaHandler, type MediaHandler, type RawHandler } from './modules/media/media-handler.js';
-import { mediaRoutes } from './modules/media/media.routes.js';
 import { registerModules } from './modules/index.js';
+import { createImageWork, type ImageWork } from './modules/media/image-work.js';
+import { registerMedia } from './modules/media/media.module.js';
+import type { AppDeps } from './modules/shared-deps.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerHealth } from './plugins/health.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
-import { registerSecurity, securityHeaders } from './plugins/security.js';
+import { registerSecurity } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { SessionStore } from './sessions/session-store.js';
+import { createSessionsRepository } from './sessions/sessions.repository.js';
+import { SetupCode } from './setup-code.js';
 import type { BlobStore } from './storage/blob-store.js';
 
 export interface BuildAppOptions {
@@ -60,12 +60,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     blobs: options.blobs ?? null,
     images: options.images ?? createImageWork(config.limits),
     setupCode: options.setupCode ?? new SetupCode(),
+    sessions: new SessionStore(createSessionsRepository(options.db), {
+      ttlSeconds: config.sessionTtlSeconds,
+      idleSeconds: config.sessionIdleSeconds,
+      maxPerUser: config.limits.sessionsPerUser,
+    }),
   };
-  const sessions = new SessionStore(createSessionsRepository(options.db), {
-    ttlSeconds: config.sessionTtlSeconds,
-    idleSeconds: config.sessionIdleSeconds,
-    maxPerUser: config.limits.sessionsPerUser,
-  });
   // Made once the logger exists; requests only arrive after listen, when it is set.
   let media: RawHandler | null = null;
   const app = Fastify({
@@ -99,39 +99,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // `compress: false` so Range answers are never re-encoded.
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   await registerRateLimit(app);
-  installAuth(app, sessions);
+  installAuth(app, deps.sessions);
   // Before any route: every route declares its access and the guard enforces it (after the cookie parser).
   installAccessPolicy(app);
   await registerOpenApi(app);
 
   registerHealth(app, options.db, options.dialect);
   await registerModules(app, deps);
-  if (deps.blobs !== null) {
-    const handler = mediaHandler(app, deps.blobs, sessions, config);
-    mediaRoutes(app, handler);
-    media = handler.handle;
-  }
+  media = registerMedia(app, deps);
   await registerWebApp(app, config.webDist);
   return app;
-}
-
-/** The lean /media handler over the app's blob store, session cache, security headers and logger. */
-function mediaHandler(app: App, store: BlobStore, sessions: SessionStore, config: Config): MediaHandler {
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-  const handler = createMediaHandler({
-    store,
-    sessions,
-    securityHeaders: securityHeaders(config),
-    log: app.log,
-    isClosing: () => closing,
-  });
-  app.addHook('onClose', (_instance, done) => {
-    handler.close();
-    done();
-  });
-  return handler;
 }

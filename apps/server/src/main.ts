@@ -3,8 +3,8 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations/index.js';
-import { prepareCatalogueStorage } from './maintenance/startup.js';
-import { SetupCode, setupUrl } from './modules/auth/setup-code.js';
+import { prepareCatalogueStorage } from './startup.js';
+import { SetupCode, setupUrl } from './setup-code.js';
 import { createUsersRepository } from './modules/users/users.repository.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 

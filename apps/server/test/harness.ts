@@ -11,7 +11,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDatabase, type AppDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
-import { SetupCode } from '../src/modules/auth/setup-code.js';
+import { SetupCode } from '../src/setup-code.js';
 import type { DB, RoleValue } from '../src/db/schema.js';
 import type { App } from '../src/http/app-types.js';
 import type { ImageWork } from '../src/modules/media/image-work.js';

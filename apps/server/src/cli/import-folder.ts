@@ -14,7 +14,7 @@ import {
   type StagedAudio,
   type StagedImage,
 } from '../modules/media/media.service.js';
-import type { Catalogue } from '../modules/songs/catalogue.module.js';
+import type { Catalogue } from '../modules/catalogue.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { matchGenre } from './genre-match.js';
 

@@ -11,7 +11,7 @@ import { asUser, createTestApp, testDatabases, type TestApp } from '../../test/h
 import { createDatabase } from '../db/database.js';
 import { encodeWav } from '../demo/wav.js';
 import { AudioMessages } from '../modules/media/media.formats.js';
-import { createCatalogue } from '../modules/songs/catalogue.module.js';
+import { createCatalogue } from '../modules/catalogue.js';
 import { artistCount, blobCounts, picture, songCount, toneWav } from '../modules/songs/catalogue.fixtures.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { matchGenre } from './genre-match.js';

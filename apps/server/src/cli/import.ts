@@ -7,7 +7,7 @@ import { GENRES, type Genre } from '@tonearm/contract';
 import { ConfigError, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrations/index.js';
-import { createCatalogue } from '../modules/songs/catalogue.module.js';
+import { createCatalogue } from '../modules/catalogue.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { matchGenre } from './genre-match.js';
 import { ALREADY_IMPORTED, importFolder, type ImportProgress, type ImportSummary } from './import-folder.js';

@@ -1,3 +1,8 @@
+/*
+ * The database drivers' constraint errors, told apart on both dialects. Only repositories read them: they translate a
+ * violation into a domain error (DuplicateError) so that services never look at driver codes or messages.
+ */
+
 /**
  * Identifies a unique-constraint violation on either dialect and returns what it names (constraint, index or
  * column text, lower-cased) so a caller can map it to a field; null for any other error.
@@ -21,6 +26,3 @@ export function foreignKeyViolation(error: unknown): boolean {
   const { code } = error as { code?: unknown };
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
-
-/** Same instant, the one text form every timestamp column uses. */
-export const isoNow = (): string => new Date().toISOString();

@@ -8,7 +8,7 @@ import {
 } from '@tonearm/contract';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import type { UserRow } from '../db/schema.js';
-import { currentUser } from '../modules/auth/auth.plugin.js';
+import { currentUser } from './session.js';
 import type { App } from './app-types.js';
 import { forbidden, unauthorized } from './errors.js';
 

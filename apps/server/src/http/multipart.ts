@@ -98,13 +98,16 @@ export function drainBodyAfterAnswer(
 }
 
 /**
- * Registers the multipart parser on `scope`, and deals with the unread body of any answer sent before the body was
- * read (drainBodyAfterAnswer). Call it inside a module's own encapsulated plugin (app.register), so several modules can each register it
- * without clashing decorators.
+ * Registers a module's upload `routes` in an encapsulated scope of their own, which parses multipart and deals with
+ * the unread body of any answer sent before the body was read (drainBodyAfterAnswer). One scope per module, so several
+ * modules each have the parser without clashing decorators.
  */
-export async function registerMultipart(scope: App): Promise<void> {
-  await scope.register(multipart, { throwFileSizeLimit: true });
-  scope.addHook('onSend', drainBodyAfterAnswer);
+export async function registerUploadScope(app: App, routes: (scope: App) => void): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(multipart, { throwFileSizeLimit: true });
+    scope.addHook('onSend', drainBodyAfterAnswer);
+    routes(scope);
+  });
 }
 
 /** Maps the parser's own failures (limits, broken bodies) to our error answers; anything else passes through. */

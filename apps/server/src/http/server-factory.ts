@@ -1,8 +1,11 @@
 import { createServer, type ServerOptions } from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpTimeouts } from '../config.js';
-import type { RawHandler } from '../modules/media/media-handler.js';
 import { watchRequestBody } from './request-timeouts.js';
+
+/** A handler in front of Fastify's router: answers true when it took the request (the lean /media handler). */
+export type RawHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /** The options Fastify hands its serverFactory (its own, with defaults filled in) that shape the node:http server. */
 interface FastifyServerOptions {

@@ -3,7 +3,7 @@ import { LimitMessages, ServerMessages } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-types.js';
 import { tooManyRequests } from '../http/errors.js';
-import { currentUser } from '../modules/auth/auth.plugin.js';
+import { currentUser } from '../http/session.js';
 
 /**
  * Rate limiting is off globally and switched on per route (`config: { rateLimit: ... }`). Counters live in this

@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+import { DuplicateError } from '../../db/duplicate-error.js';
+import { uniqueViolation } from '../../db/errors.js';
 import type { ArtistRow, DB } from '../../db/schema.js';
 
 /** An artist row with the ids of its songs (oldest first). */
@@ -15,12 +17,23 @@ export interface ArtistsRepository {
   findWithSongs(id: number): Promise<ArtistWithSongs | undefined>;
   /** Case-insensitive lookup, with the database's lower() on both sides as the unique index uses it. */
   findByName(name: string): Promise<ArtistRow | undefined>;
+  /** DuplicateError('name') when an artist of that name (case-insensitive) exists. */
   insert(name: string, imageKey: string | null): Promise<ArtistRow>;
+  /** DuplicateError('name') when another artist has the new name. */
   update(id: number, changes: { name?: string; image_key?: string | null }): Promise<void>;
   /** Detaches the artist's songs (they stay, as "Unknown artist") and deletes the artist, in one transaction. */
   delete(id: number): Promise<void>;
   /** Runs `work` in one transaction with a repository bound to it; a throw rolls everything back. */
   inTransaction<T>(work: (artists: ArtistsRepository) => Promise<T>): Promise<T>;
+}
+
+/** Another artist holds the name (the unique index on lower(name)): a DuplicateError('name'). */
+function duplicateName(error: unknown): never {
+  const violated = uniqueViolation(error);
+  if (violated !== null && (violated.includes('name') || violated.includes('artists'))) {
+    throw new DuplicateError('name');
+  }
+  throw error;
 }
 
 export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
@@ -85,12 +98,17 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
     },
 
     insert(name, imageKey) {
-      return db.insertInto('artists').values({ name, image_key: imageKey }).returningAll().executeTakeFirstOrThrow();
+      return db
+        .insertInto('artists')
+        .values({ name, image_key: imageKey })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+        .catch(duplicateName);
     },
 
     async update(id, changes) {
       if (Object.keys(changes).length === 0) return;
-      await db.updateTable('artists').set(changes).where('id', '=', id).execute();
+      await db.updateTable('artists').set(changes).where('id', '=', id).execute().catch(duplicateName);
     },
 
     async delete(id) {

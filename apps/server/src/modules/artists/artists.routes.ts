@@ -3,11 +3,12 @@ import { Artist, ArtistFormFields, IdParam, IMAGE_MAX_BYTES, ServerMessages } fr
 import { z } from 'zod';
 import type { App } from '../../http/app-types.js';
 import { notFound } from '../../http/errors.js';
+import { requireUser } from '../../http/session.js';
+import { parseFormFields, readUploadForm } from '../../http/upload-form.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import { requireUser } from '../auth/auth.plugin.js';
 import type { ImageWork } from '../media/image-work.js';
 import { discardAll, stageImage } from '../media/media.service.js';
-import { parseFormFields, readUploadForm } from '../songs/upload-form.js';
+import { toArtistJson } from './artists.presenter.js';
 import type { ArtistsService } from './artists.service.js';
 
 const tags = ['artists'];
@@ -21,7 +22,7 @@ export function artistsReadRoutes(app: App, artists: ArtistsService): void {
     { config: { access: 'session' }, schema: { tags, response: { 200: z.array(Artist) } } },
     async (request) => {
       await requireUser(request);
-      return artists.list();
+      return (await artists.list()).map(toArtistJson);
     },
   );
 
@@ -30,14 +31,15 @@ export function artistsReadRoutes(app: App, artists: ArtistsService): void {
     { schema: { tags, params: IdParam, response: { 200: Artist } }, config: { access: 'session' } },
     async (request) => {
       await requireUser(request);
-      return artists.get(request.params.id);
+      return toArtistJson(await artists.get(request.params.id));
     },
   );
 }
 
-/** Admin writes; registered in the scope that parses multipart (registerMultipart). */
+/** Admin writes; registered in the module's upload scope (registerUploadScope). */
 export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: BlobStore, images: ImageWork): void {
   const stagers = { image: (stream: Readable) => stageImage(store, stream, 'image', images) };
+  const upload = { files: stagers, discard: discardAll, maxFileBytes: IMAGE_MAX_BYTES };
 
   scope.post(
     '/artists',
@@ -51,7 +53,7 @@ export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: B
       },
     },
     async (request, reply) => {
-      const form = await readUploadForm(request, stagers, IMAGE_MAX_BYTES);
+      const form = await readUploadForm(request, upload);
       const image = form.files.image ?? null;
       let fields: ArtistFormFields;
       try {
@@ -60,7 +62,7 @@ export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: B
         await discardAll([image]);
         throw error;
       }
-      return reply.status(201).send(await artists.create(fields.name, image));
+      return reply.status(201).send(toArtistJson(await artists.create(fields.name, image)));
     },
   );
 
@@ -80,7 +82,7 @@ export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: B
       const { id } = request.params;
       // Before the body is read: a missing artist costs no upload.
       if (!(await artists.exists(id))) throw notFound(ServerMessages.artistNotFound);
-      const form = await readUploadForm(request, stagers, IMAGE_MAX_BYTES);
+      const form = await readUploadForm(request, upload);
       const image = form.files.image ?? null;
       let fields: z.infer<typeof ArtistEditFields>;
       try {
@@ -89,7 +91,7 @@ export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: B
         await discardAll([image]);
         throw error;
       }
-      return artists.update(id, { name: fields.name, image });
+      return toArtistJson(await artists.update(id, { name: fields.name, image }));
     },
   );
 

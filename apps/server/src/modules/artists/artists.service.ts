@@ -1,10 +1,9 @@
-import { ServerMessages, type Artist } from '@tonearm/contract';
-import { uniqueViolation } from '../../db/errors.js';
+import { ServerMessages } from '@tonearm/contract';
+import { DuplicateError, isDuplicate } from '../../db/duplicate-error.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
-import { toArtistJson } from './artist-json.js';
-import type { ArtistsRepository } from './artists.repository.js';
+import type { ArtistsRepository, ArtistWithSongs } from './artists.repository.js';
 
 export interface ArtistChanges {
   /** Absent: keep the name. */
@@ -13,11 +12,9 @@ export interface ArtistChanges {
   image: StagedImage | null;
 }
 
+/** Another writer took the name between the check and the write: the same 409 the check gives. */
 function nameTakenOnRace(error: unknown): never {
-  const violated = uniqueViolation(error);
-  if (violated !== null && (violated.includes('name') || violated.includes('artists'))) {
-    throw conflict(ServerMessages.artistExists, 'name');
-  }
+  if (isDuplicate(error, 'name')) throw conflict(ServerMessages.artistExists, 'name');
   throw error;
 }
 
@@ -31,14 +28,14 @@ export class ArtistsService {
     private readonly releaseBlobs: BlobReleaser,
   ) {}
 
-  async list(): Promise<Artist[]> {
-    return (await this.artists.list()).map(toArtistJson);
+  list(): Promise<ArtistWithSongs[]> {
+    return this.artists.list();
   }
 
-  async get(id: number): Promise<Artist> {
+  async get(id: number): Promise<ArtistWithSongs> {
     const artist = await this.artists.findWithSongs(id);
     if (artist === undefined) throw notFound(ServerMessages.artistNotFound);
-    return toArtistJson(artist);
+    return artist;
   }
 
   async exists(id: number): Promise<boolean> {
@@ -53,13 +50,13 @@ export class ArtistsService {
       return (await this.artists.insert(name, null)).id;
     } catch (error) {
       // Another writer created it between the lookup and the insert.
-      const raced = uniqueViolation(error) === null ? undefined : await this.artists.findByName(name);
+      const raced = error instanceof DuplicateError ? await this.artists.findByName(name) : undefined;
       if (raced === undefined) throw error;
       return raced.id;
     }
   }
 
-  async create(name: string, image: StagedImage | null): Promise<Artist> {
+  async create(name: string, image: StagedImage | null): Promise<ArtistWithSongs> {
     try {
       if ((await this.artists.findByName(name)) !== undefined) throw conflict(ServerMessages.artistExists, 'name');
       const id = await this.artists.inTransaction(async (artists) => {
@@ -74,7 +71,7 @@ export class ArtistsService {
     }
   }
 
-  async update(id: number, changes: ArtistChanges): Promise<Artist> {
+  async update(id: number, changes: ArtistChanges): Promise<ArtistWithSongs> {
     const { image } = changes;
     let previousImage: string | null;
     try {

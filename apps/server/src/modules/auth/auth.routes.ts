@@ -1,16 +1,17 @@
 import { AuthOptions, LoginRequest, RegisterRequest, ServerMessages, User } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
-import type { App, AppDeps } from '../../http/app-types.js';
+import type { App } from '../../http/app-types.js';
+import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from '../../http/session.js';
 import { sendText, textResponse } from '../../http/text-response.js';
 import { perMinute } from '../../plugins/rate-limit.js';
-import { toUserJson } from '../users/user-json.js';
+import type { AppDeps } from '../shared-deps.js';
+import { toUserJson } from '../users/users.presenter.js';
 import type { AuthService } from './auth.service.js';
-import { clearSessionCookie, requireUser, sessionToken, setSessionCookie } from './auth.plugin.js';
 import { isLocalRequest } from './local-request.js';
 
 const tags = ['auth'];
 
-export function authRoutes(app: App, { config }: AppDeps, auth: AuthService): void {
+export function authRoutes(app: App, { config }: Pick<AppDeps, 'config'>, auth: AuthService): void {
   const attempts = perMinute(config.authRateLimitPerMinute);
   const registrationContext = (request: FastifyRequest) => ({
     local: isLocalRequest(request.ip, request.headers, config.trustProxy),

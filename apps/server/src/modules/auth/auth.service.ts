@@ -7,11 +7,11 @@ import {
 } from '@tonearm/contract';
 import type { UserRow } from '../../db/schema.js';
 import { HttpError, unauthorized } from '../../http/errors.js';
+import type { SessionStore } from '../../sessions/session-store.js';
+import { verifyAgainstDummy, verifyPassword } from '../users/password.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { RegistrationContext, UsersService } from '../users/users.service.js';
-import { verifyAgainstDummy, verifyPassword } from './password.js';
 import type { LoginAttempts } from './login-attempts.js';
-import type { SessionStore } from './session-store.js';
 
 export interface LoginResult {
   user: UserRow;

@@ -12,7 +12,7 @@ import {
   uniqueName,
   type TestApp,
 } from '../../../test/harness.js';
-import { hashToken } from './session-store.js';
+import { hashToken } from '../../sessions/session-store.js';
 
 interface InjectedCookie {
   name: string;

@@ -1,7 +1,10 @@
-import type { App, AppDeps } from '../../http/app-types.js';
+import type { App } from '../../http/app-types.js';
+import type { ModuleDeps } from '../shared-deps.js';
 import { createDownloadsRepository } from './downloads.repository.js';
 import { downloadsRoutes } from './downloads.routes.js';
+import { DownloadsService } from './downloads.service.js';
 
-export function registerDownloads(app: App, deps: AppDeps): void {
-  downloadsRoutes(app, deps.blobs, createDownloadsRepository(deps.db));
+/** Songs as files to keep (`/api/songs/{id}/download`). */
+export function registerDownloads(app: App, deps: ModuleDeps): void {
+  downloadsRoutes(app, new DownloadsService(createDownloadsRepository(deps.db), deps.blobs));
 }

@@ -1,7 +1,8 @@
 import { IdParam, Paging, Song } from '@tonearm/contract';
 import { z } from 'zod';
 import type { App } from '../../http/app-types.js';
-import { requireUser } from '../auth/auth.plugin.js';
+import { requireUser } from '../../http/session.js';
+import { toSongsJson } from '../songs/songs.presenter.js';
 import type { LikesService } from './likes.service.js';
 
 const tags = ['likes'];
@@ -11,7 +12,8 @@ export function likesRoutes(app: App, likes: LikesService): void {
   app.get(
     '/api/songs/liked',
     { config: { access: 'session' }, schema: { tags, querystring: Paging, response: { 200: z.array(Song) } } },
-    async (request) => likes.liked(await requireUser(request), request.query.limit, request.query.offset),
+    async (request) =>
+      toSongsJson(await likes.liked(await requireUser(request), request.query.limit, request.query.offset)),
   );
 
   app.put(

@@ -1,7 +1,7 @@
-import { ServerMessages, type Song } from '@tonearm/contract';
-import { isoNow } from '../../db/errors.js';
+import { ServerMessages } from '@tonearm/contract';
+import { isoNow } from '../../db/timestamps.js';
 import { notFound } from '../../http/errors.js';
-import type { SongsService, Viewer } from '../songs/songs.service.js';
+import type { SongListing, SongsService, Viewer } from '../songs/songs.service.js';
 import type { LikesRepository } from './likes.repository.js';
 
 /** Likes are per user: `likeSong` in every Song answer reflects the caller's own. */
@@ -22,7 +22,7 @@ export class LikesService {
   }
 
   /** The Liked view: most recently liked first. */
-  liked(viewer: Viewer, limit?: number, offset?: number): Promise<Song[]> {
+  liked(viewer: Viewer, limit?: number, offset?: number): Promise<SongListing> {
     return this.songs.listLiked(viewer, limit, offset);
   }
 

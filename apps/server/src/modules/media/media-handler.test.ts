@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
-import { SESSION_COOKIE } from '../auth/auth.plugin.js';
+import { SESSION_COOKIE } from '../../http/session.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE } from './blob-response.js';
 import { PUMP_CHUNK_BYTES } from './file-pump.js';
 import { imageFile, wavFile } from './media.fixtures.js';

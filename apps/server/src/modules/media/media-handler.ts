@@ -5,16 +5,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { generateRequestId } from '../../logger.js';
 import { errorBody } from '../../plugins/error-handler.js';
 import type { BlobKind, BlobStat, BlobStore } from '../../storage/blob-store.js';
-import { sessionTokenOf } from '../auth/auth.plugin.js';
-import type { SessionStore } from '../auth/session-store.js';
+import type { RawHandler } from '../../http/server-factory.js';
+import { sessionTokenOf } from '../../http/session.js';
+import type { SessionStore } from '../../sessions/session-store.js';
 import { answerBlob, AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, type BlobHeaders } from './blob-response.js';
 import { BufferPool, PUMP_CHUNK_BYTES, pumpFile } from './file-pump.js';
 import { OpenFiles } from './open-files.js';
 import { ImageMessages, mimeForKey } from './media.formats.js';
 import { imageKeyFor } from './media.service.js';
-
-/** A node:http request listener that answers some requests itself: true when it took the request. */
-export type RawHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 export interface MediaHandler {
   handle: RawHandler;

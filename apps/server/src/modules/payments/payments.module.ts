@@ -1,11 +1,13 @@
-import type { App, AppDeps } from '../../http/app-types.js';
+import type { App } from '../../http/app-types.js';
+import type { ModuleDeps } from '../shared-deps.js';
 import { buildPlans } from './payment-plans.js';
 import { createPaymentProvider } from './payment-providers.js';
 import { createPaymentsRepository } from './payments.repository.js';
 import { paymentsRoutes } from './payments.routes.js';
 import { PaymentsService } from './payments.service.js';
 
-export async function registerPayments(app: App, deps: AppDeps): Promise<void> {
+/** Plans, checkout, orders and the provider's webhook (`/api/payment`). */
+export async function registerPayments(app: App, deps: ModuleDeps): Promise<void> {
   const service = new PaymentsService({
     repository: createPaymentsRepository(deps.db, deps.dialect),
     provider: createPaymentProvider(deps.config),

@@ -12,11 +12,12 @@ import {
   WebhookAck,
 } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
-import type { App, AppDeps } from '../../http/app-types.js';
+import type { App } from '../../http/app-types.js';
 import { perUserPerMinute } from '../../plugins/rate-limit.js';
-import { requireUser } from '../auth/auth.plugin.js';
-import { toUserJson } from '../users/user-json.js';
-import { toOrderJson } from './order-json.js';
+import { requireUser } from '../../http/session.js';
+import type { AppDeps } from '../shared-deps.js';
+import { toUserJson } from '../users/users.presenter.js';
+import { toOrderJson } from './payments.presenter.js';
 import type { PaymentsService } from './payments.service.js';
 
 const tags = ['payments'];
@@ -51,7 +52,11 @@ function webhookRoute(scope: App, payments: PaymentsService): void {
 }
 
 /** DESIGN §4 Payments. Plans are public; everything else about orders belongs to the signed-in buyer. */
-export async function paymentsRoutes(app: App, { config }: AppDeps, payments: PaymentsService): Promise<void> {
+export async function paymentsRoutes(
+  app: App,
+  { config }: Pick<AppDeps, 'config'>,
+  payments: PaymentsService,
+): Promise<void> {
   app.get(
     '/api/payment/plans',
     { config: { access: 'public' }, schema: { tags, response: { 200: PlansResponse } } },

@@ -12,7 +12,7 @@ import {
 } from '@tonearm/contract';
 import type { OrderRow, UserRow } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors.js';
-import { PREMIUM_FOREVER } from '../users/user-json.js';
+import { PREMIUM_FOREVER } from '../users/users.service.js';
 import { DemoPaymentProvider } from './demo.provider.js';
 import { PLAN_PERIOD_DAYS } from './payment-plans.js';
 import { InvalidWebhookError, type PaymentEvent, type PaymentProvider } from './payment-provider.js';

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import {
   IMAGE_MAX_BYTES,
   DbIdText,
@@ -13,17 +14,19 @@ import {
 } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { App, AppDeps } from '../../http/app-types.js';
+import type { App } from '../../http/app-types.js';
 import { badRequest, unsupportedMediaType } from '../../http/errors.js';
-import { MultipartMessages, readMultipart } from '../../http/multipart.js';
+import { MultipartMessages } from '../../http/multipart.js';
+import { requireUser } from '../../http/session.js';
 import { sendText, textResponse } from '../../http/text-response.js';
+import { parseFormFields, readUploadForm } from '../../http/upload-form.js';
 import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import { requireUser } from '../auth/auth.plugin.js';
 import type { ImageWork } from '../media/image-work.js';
 import { commitAll, discardAll, stageImage, type StagedImage } from '../media/media.service.js';
-import { toPlaylistJson } from './playlist-json.js';
-import type { Actor, CoverUpload, PlaylistView, PlaylistsService } from './playlists.service.js';
+import type { ModuleDeps } from '../shared-deps.js';
+import { toPlaylistJson } from './playlists.presenter.js';
+import type { Actor, CoverUpload, PlaylistsService } from './playlists.service.js';
 
 const tags = ['playlists'];
 const PlaylistSongParams = z.object({
@@ -38,8 +41,6 @@ interface PlaylistForm {
   fields: Record<string, unknown>;
   cover: StagedImage | null;
 }
-
-const present = (view: PlaylistView) => toPlaylistJson(view.row, view.songIds);
 
 /** Where a cover goes and how: the blob store, the image gate, and the check run before a cover is read. */
 interface CoverIntake {
@@ -57,14 +58,14 @@ async function readPlaylistForm(request: FastifyRequest, intake: CoverIntake): P
   if (request.isMultipart()) {
     const { blobs, images } = intake;
     if (blobs === null) throw new Error('playlist covers need a blob store');
-    const form = await readMultipart<StagedImage>(request, {
+    const form = await readUploadForm(request, {
       files: {
-        [COVER_FIELD]: async (file) => {
+        [COVER_FIELD]: async (file: Readable) => {
           await intake.beforeCover();
           return stageImage(blobs, file, COVER_FIELD, images);
         },
       },
-      discard: (staged) => discardAll(staged),
+      discard: discardAll,
       maxFileBytes: IMAGE_MAX_BYTES,
     });
     return { fields: form.fields, cover: form.files[COVER_FIELD] ?? null };
@@ -81,16 +82,6 @@ async function readPlaylistForm(request: FastifyRequest, intake: CoverIntake): P
   return { fields, cover: null };
 }
 
-function parseFields<T>(schema: z.ZodType<T>, fields: Record<string, unknown>): T {
-  const parsed = schema.safeParse(fields);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const dotted = issue?.path.join('.');
-  const field = dotted === '' ? undefined : dotted;
-  const missing = issue?.code === 'invalid_type' && issue.message.endsWith('received undefined');
-  throw badRequest(missing ? `${field ?? 'value'} is required` : (issue?.message ?? 'Invalid playlist'), field);
-}
-
 /** Runs `work` with the staged cover as a CoverUpload; whatever happens, a cover that was not committed is removed. */
 async function withCover<T>(cover: StagedImage | null, work: (upload: CoverUpload | null) => Promise<T>): Promise<T> {
   try {
@@ -104,7 +95,7 @@ async function withCover<T>(cover: StagedImage | null, work: (upload: CoverUploa
 /** DESIGN §4 Playlist. Every route needs a session; the service decides owner/admin/public access. */
 export function playlistsRoutes(
   app: App,
-  { blobs, images }: AppDeps,
+  { blobs, images }: Pick<ModuleDeps, 'blobs' | 'images'>,
   playlists: PlaylistsService,
   uploads: SharedRateLimit,
 ): void {
@@ -117,13 +108,13 @@ export function playlistsRoutes(
   app.get(
     '/api/playlists',
     { config: { access: 'session' }, schema: { tags, querystring: Paging, response: { 200: PlaylistListResponse } } },
-    async (request) => (await playlists.list(await requireUser(request), request.query)).map(present),
+    async (request) => (await playlists.list(await requireUser(request), request.query)).map(toPlaylistJson),
   );
 
   app.get(
     '/api/playlists/admin',
     { config: { access: 'admin' }, schema: { tags, querystring: Paging, response: { 200: PlaylistListResponse } } },
-    async (request) => (await playlists.listAll(request.query)).map(present),
+    async (request) => (await playlists.listAll(request.query)).map(toPlaylistJson),
   );
 
   app.get(
@@ -134,14 +125,14 @@ export function playlistsRoutes(
     },
     async (request) => {
       const actor = await requireUser(request);
-      return (await playlists.listOfUser(actor, request.params.id, request.query)).map(present);
+      return (await playlists.listOfUser(actor, request.params.id, request.query)).map(toPlaylistJson);
     },
   );
 
   app.get(
     '/api/playlists/:id',
     { config: { access: 'owner' }, schema: { tags, params: IdParam, response: { 200: Playlist } } },
-    async (request) => present(await playlists.get(await requireUser(request), request.params.id)),
+    async (request) => toPlaylistJson(await playlists.get(await requireUser(request), request.params.id)),
   );
 
   app.post(
@@ -152,9 +143,9 @@ export function playlistsRoutes(
       await playlists.assertCanCreate(actor);
       const { fields, cover } = await readPlaylistForm(request, intake(actor));
       const view = await withCover(cover, (upload) =>
-        playlists.create(actor, parseFields(PlaylistFormFields, fields), upload),
+        playlists.create(actor, parseFormFields(PlaylistFormFields, fields), upload),
       );
-      return reply.status(201).send(present(view));
+      return reply.status(201).send(toPlaylistJson(view));
     },
   );
 
@@ -170,9 +161,9 @@ export function playlistsRoutes(
       await playlists.assertWritable(actor, request.params.id);
       const { fields, cover } = await readPlaylistForm(request, intake(actor));
       const view = await withCover(cover, (upload) =>
-        playlists.update(actor, request.params.id, parseFields(PlaylistUpdateFields, fields), upload),
+        playlists.update(actor, request.params.id, parseFormFields(PlaylistUpdateFields, fields), upload),
       );
-      return present(view);
+      return toPlaylistJson(view);
     },
   );
 
@@ -184,7 +175,7 @@ export function playlistsRoutes(
     },
     async (request) => {
       const actor = await requireUser(request);
-      return present(await playlists.reorder(actor, request.params.id, request.body.songIds));
+      return toPlaylistJson(await playlists.reorder(actor, request.params.id, request.body.songIds));
     },
   );
 

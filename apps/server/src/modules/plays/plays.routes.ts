@@ -1,6 +1,6 @@
 import { PlayRequest, RecentPlaysResponse } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
-import { requireUser } from '../auth/auth.plugin.js';
+import { requireUser } from '../../http/session.js';
 import type { PlaysService } from './plays.service.js';
 
 const tags = ['plays'];

@@ -1,13 +1,19 @@
-import { visiblePlaylists, type SearchResponse } from '@tonearm/contract';
-import { toArtistJson } from '../artists/artist-json.js';
-import type { ArtistsRepository } from '../artists/artists.repository.js';
-import { toPlaylistJson } from '../playlists/playlist-json.js';
+import { visiblePlaylists } from '@tonearm/contract';
+import type { ArtistsRepository, ArtistWithSongs } from '../artists/artists.repository.js';
 import type { PlaylistsRepository } from '../playlists/playlists.repository.js';
-import type { SongsService, Viewer } from '../songs/songs.service.js';
-import type { SearchRepository } from './search.repository.js';
-import { searchTerms } from './search-terms.js';
+import type { PlaylistView } from '../playlists/playlists.service.js';
+import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
+import { searchTerms } from '../search-index/search-terms.js';
+import { noSongs, type SongListing, type SongsService, type Viewer } from '../songs/songs.service.js';
 
 export const SEARCH_DEFAULT_LIMIT = 20;
+
+/** What a search found, best match first in each kind (search.presenter). */
+export interface SearchResult {
+  songs: SongListing;
+  artists: ArtistWithSongs[];
+  playlists: PlaylistView[];
+}
 
 /**
  * Search over song names, artist names and genres, artists by name, and playlists by name (public ones and the
@@ -15,15 +21,15 @@ export const SEARCH_DEFAULT_LIMIT = 20;
  */
 export class SearchService {
   constructor(
-    private readonly search: SearchRepository,
-    private readonly songs: SongsService,
-    private readonly artists: ArtistsRepository,
+    private readonly search: SearchIndexRepository,
+    private readonly songs: Pick<SongsService, 'listByIds'>,
+    private readonly artists: Pick<ArtistsRepository, 'listByIds'>,
     private readonly playlists: Pick<PlaylistsRepository, 'songIds'>,
   ) {}
 
-  async query(viewer: Viewer, q: string, limit = SEARCH_DEFAULT_LIMIT): Promise<SearchResponse> {
+  async query(viewer: Viewer, q: string, limit = SEARCH_DEFAULT_LIMIT): Promise<SearchResult> {
     const terms = searchTerms(q);
-    if (terms.length === 0) return { songs: [], artists: [], playlists: [] };
+    if (terms.length === 0) return { songs: noSongs(), artists: [], playlists: [] };
     const [songIds, artistIds, playlistRows] = await Promise.all([
       this.search.songIds(terms, limit),
       this.search.artistIds(terms, limit),
@@ -39,9 +45,9 @@ export class SearchService {
       songs,
       artists: artistIds.flatMap((id) => {
         const artist = artistsById.get(id);
-        return artist === undefined ? [] : [toArtistJson(artist)];
+        return artist === undefined ? [] : [artist];
       }),
-      playlists: playlistRows.map((row) => toPlaylistJson(row, playlistSongs.get(row.id) ?? [])),
+      playlists: playlistRows.map((row) => ({ row, songIds: playlistSongs.get(row.id) ?? [] })),
     };
   }
 }

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { DuplicateError } from '../../db/duplicate-error.js';
+import { uniqueViolation } from '../../db/errors.js';
 import type { DB, SongRow } from '../../db/schema.js';
 
 /** What a Song answer needs from the songs table and its artist. */
@@ -41,7 +43,9 @@ export interface SongsRepository {
   findListRow(id: number): Promise<SongListRow | undefined>;
   find(id: number): Promise<SongRow | undefined>;
   findByAudioHash(sha256: string): Promise<SongRow | undefined>;
+  /** Answers the new id; DuplicateError('audio') when a song with the same audio exists. */
   insert(song: NewSong): Promise<number>;
+  /** DuplicateError('audio') when another song has the new audio. */
   update(id: number, changes: SongChanges): Promise<void>;
   /** Answers whether a row was deleted. */
   delete(id: number): Promise<boolean>;
@@ -60,6 +64,12 @@ const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 /** Above this many ids an `in (...)` list stops paying off against reading the user's rows whole. */
 const IN_LIST_MAX = 500;
+
+/** Another song holds the same audio (the unique audio_sha256): a DuplicateError('audio'). */
+function duplicateAudio(error: unknown): never {
+  if (uniqueViolation(error)?.includes('audio_sha256')) throw new DuplicateError('audio');
+  throw error;
+}
 
 export function createSongsRepository(db: Kysely<DB>): SongsRepository {
   const base = () =>
@@ -123,13 +133,18 @@ export function createSongsRepository(db: Kysely<DB>): SongsRepository {
     },
 
     async insert(song) {
-      const row = await db.insertInto('songs').values(song).returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('songs')
+        .values(song)
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .catch(duplicateAudio);
       return row.id;
     },
 
     async update(id, changes) {
       if (Object.keys(changes).length === 0) return;
-      await db.updateTable('songs').set(changes).where('id', '=', id).execute();
+      await db.updateTable('songs').set(changes).where('id', '=', id).execute().catch(duplicateAudio);
     },
 
     async delete(id) {

@@ -12,13 +12,14 @@ import {
 import { z } from 'zod';
 import type { App } from '../../http/app-types.js';
 import { notFound } from '../../http/errors.js';
+import { requireUser } from '../../http/session.js';
 import { sendText, textResponse } from '../../http/text-response.js';
+import { parseFormFields, readUploadForm } from '../../http/upload-form.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import { requireUser } from '../auth/auth.plugin.js';
 import type { ImageWork } from '../media/image-work.js';
 import { discardAll, stageAudio, stageImage } from '../media/media.service.js';
+import { toSongJson, toSongsDataJson, toSongsJson } from './songs.presenter.js';
 import type { SongsService } from './songs.service.js';
-import { parseFormFields, readUploadForm } from './upload-form.js';
 
 const tags = ['songs'];
 const SongList = z.array(Song);
@@ -37,33 +38,40 @@ export function songsReadRoutes(app: App, songs: SongsService): void {
   app.get(
     '/api/songs',
     { config: { access: 'session' }, schema: { tags, querystring: SongListQuery, response: { 200: SongList } } },
-    async (request) => songs.list(await requireUser(request), request.query),
+    async (request) => toSongsJson(await songs.list(await requireUser(request), request.query)),
   );
 
   app.get(
     '/api/songs/data',
     { config: { access: 'session' }, schema: { tags, response: { 200: SongsDataResponse } } },
-    async (request) => songs.data(await requireUser(request)),
+    async (request) => toSongsDataJson(await songs.data(await requireUser(request))),
   );
 
   app.get(
     '/api/songs/:id',
     { config: { access: 'session' }, schema: { tags, params: IdParam, response: { 200: Song } } },
-    async (request) => songs.get(await requireUser(request), request.params.id),
+    async (request) => {
+      const { row, marks } = await songs.get(await requireUser(request), request.params.id);
+      return toSongJson(row, marks);
+    },
   );
 
   app.get(
     '/api/songs/playlistId/:id',
     { config: { access: 'owner' }, schema: { tags, params: IdParam, response: { 200: SongList } } },
-    async (request) => songs.listInPlaylist(await requireUser(request), request.params.id),
+    async (request) => toSongsJson(await songs.listInPlaylist(await requireUser(request), request.params.id)),
   );
 }
 
-/** Admin writes through the upload pipeline; registered in the scope that parses multipart (registerMultipart). */
+/** Admin writes through the upload pipeline; registered in the module's upload scope (registerUploadScope). */
 export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobStore, images: ImageWork): void {
-  const stagers = {
-    songFile: (stream: Readable) => stageAudio(store, stream, 'songFile'),
-    imageFile: (stream: Readable) => stageImage(store, stream, 'imageFile', images),
+  const upload = {
+    files: {
+      songFile: (stream: Readable) => stageAudio(store, stream, 'songFile'),
+      imageFile: (stream: Readable) => stageImage(store, stream, 'imageFile', images),
+    },
+    discard: discardAll,
+    maxFileBytes: AUDIO_MAX_BYTES,
   };
 
   scope.post(
@@ -78,7 +86,7 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
       },
     },
     async (request, reply) => {
-      const form = await readUploadForm(request, stagers, AUDIO_MAX_BYTES);
+      const form = await readUploadForm(request, upload);
       const audio = form.files.songFile ?? null;
       const image = form.files.imageFile ?? null;
       let fields: SongFormFields;
@@ -110,7 +118,7 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
       const { id } = request.params;
       // Before the body is read: a missing song costs no upload.
       if (!(await songs.exists(id))) throw notFound(ServerMessages.notFound);
-      const form = await readUploadForm(request, stagers, AUDIO_MAX_BYTES);
+      const form = await readUploadForm(request, upload);
       const audio = form.files.songFile ?? null;
       const image = form.files.imageFile ?? null;
       // An empty artistId (the select left alone) keeps the artist.

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabases } from '../../../test/harness.js';
 import type { AppDatabase } from '../../db/database.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
-import { createSearchRepository } from '../search/search.repository.js';
+import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
+import { toSongsJson } from './songs.presenter.js';
 import { createSongsRepository } from './songs.repository.js';
 import { SongsService } from './songs.service.js';
 
@@ -73,10 +74,10 @@ describe.each(testDatabases())('song listing cost (%s)', (dialect) => {
     const service = new SongsService(
       createSongsRepository(db),
       createArtistsRepository(db),
-      createSearchRepository(db, dialect),
+      createSearchIndexRepository(db, dialect),
       () => Promise.resolve(),
     );
-    const songs = await service.list({ id: userId, role: 'USER' });
+    const songs = toSongsJson(await service.list({ id: userId, role: 'USER' }));
     return {
       queries: counter.count,
       songs: songs.length,

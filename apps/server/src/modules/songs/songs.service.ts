@@ -1,21 +1,13 @@
-import {
-  maySeePlaylist,
-  ServerMessages,
-  type Genre,
-  type Song,
-  type SongListQuery,
-  type SongsDataResponse,
-} from '@tonearm/contract';
-import { isoNow, uniqueViolation } from '../../db/errors.js';
+import { maySeePlaylist, ServerMessages, type Genre, type SongListQuery } from '@tonearm/contract';
+import { isDuplicate } from '../../db/duplicate-error.js';
 import type { RoleValue } from '../../db/schema.js';
+import { isoNow } from '../../db/timestamps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
-import { toArtistJson } from '../artists/artist-json.js';
-import type { ArtistsRepository } from '../artists/artists.repository.js';
+import type { ArtistsRepository, ArtistWithSongs } from '../artists/artists.repository.js';
 import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../media/media.service.js';
-import type { SearchRepository } from '../search/search.repository.js';
-import { searchTerms } from '../search/search-terms.js';
-import { toSongJson, type ViewerMarks } from './song-json.js';
+import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
+import { searchTerms } from '../search-index/search-terms.js';
 import type { SongListRow, SongsRepository } from './songs.repository.js';
 
 /** Who is asking: likes and playlist ids in every Song answer are theirs. */
@@ -23,6 +15,33 @@ export interface Viewer {
   id: number;
   role: RoleValue;
 }
+
+/** What the requesting user brings to a Song answer: their likes and their own playlists. */
+export interface ViewerMarks {
+  liked: ReadonlySet<number>;
+  playlists: ReadonlyMap<number, readonly number[]>;
+}
+
+/** Songs as one viewer sees them: the rows, and that viewer's likes and playlists among them (songs.presenter). */
+export interface SongListing {
+  rows: SongListRow[];
+  marks: ViewerMarks;
+}
+
+/** One song as one viewer sees it. */
+export interface ViewedSong {
+  row: SongListRow;
+  marks: ViewerMarks;
+}
+
+/** The songs page's data: every song, and every artist. */
+export interface SongsData {
+  songs: SongListing;
+  artists: ArtistWithSongs[];
+}
+
+/** A listing of no songs. */
+export const noSongs = (): SongListing => ({ rows: [], marks: { liked: new Set(), playlists: new Map() } });
 
 export interface NewSongInput {
   name: string;
@@ -54,8 +73,9 @@ async function discardingOnFailure<T>(media: (StagedAudio | StagedImage | null)[
   }
 }
 
+/** Another writer added the same audio between the check and the write: the same 409 the check gives. */
 function songExistsOnRace(error: unknown): never {
-  if (uniqueViolation(error)?.includes('audio_sha256')) throw conflict(ServerMessages.songExists, 'songFile');
+  if (isDuplicate(error, 'audio')) throw conflict(ServerMessages.songExists, 'songFile');
   throw error;
 }
 
@@ -68,61 +88,60 @@ export class SongsService {
   constructor(
     private readonly songs: SongsRepository,
     private readonly artists: ArtistsRepository,
-    private readonly search: SearchRepository,
+    private readonly search: SearchIndexRepository,
     private readonly releaseBlobs: BlobReleaser,
   ) {}
 
-  async list(viewer: Viewer, query: SongListQuery = {}): Promise<Song[]> {
+  async list(viewer: Viewer, query: SongListQuery = {}): Promise<SongListing> {
     const { q, genre, artistId, limit, offset } = query;
     if (q === undefined || q === '')
-      return this.present(viewer, await this.songs.list({ genre, artistId, limit, offset }));
+      return this.withMarks(viewer, await this.songs.list({ genre, artistId, limit, offset }));
 
     const terms = searchTerms(q);
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return noSongs();
     const ranked = await this.search.songIds(terms, SONG_QUERY_MAX_HITS);
     const rows = await this.songs.list({ ids: ranked, genre, artistId });
     const rank = new Map(ranked.map((id, index) => [id, index]));
     rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
     const start = offset ?? 0;
-    return this.present(viewer, rows.slice(start, limit === undefined ? undefined : start + limit));
+    return this.withMarks(viewer, rows.slice(start, limit === undefined ? undefined : start + limit));
   }
 
-  async data(viewer: Viewer): Promise<SongsDataResponse> {
+  async data(viewer: Viewer): Promise<SongsData> {
     const [songs, artists] = await Promise.all([this.list(viewer), this.artists.list()]);
-    return { songs, artists: artists.map(toArtistJson) };
+    return { songs, artists };
   }
 
-  async get(viewer: Viewer, id: number): Promise<Song> {
+  async get(viewer: Viewer, id: number): Promise<ViewedSong> {
     const row = await this.songs.findListRow(id);
     if (row === undefined) throw notFound(ServerMessages.notFound);
-    const [song] = await this.present(viewer, [row]);
-    if (song === undefined) throw notFound(ServerMessages.notFound);
-    return song;
+    const { marks } = await this.withMarks(viewer, [row]);
+    return { row, marks };
   }
 
   /** Songs in these ids' order (search hits); unknown ids are skipped. */
-  async listByIds(viewer: Viewer, ids: readonly number[]): Promise<Song[]> {
+  async listByIds(viewer: Viewer, ids: readonly number[]): Promise<SongListing> {
     const rows = await this.songs.list({ ids });
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return this.present(
+    return this.withMarks(
       viewer,
       ids.map((id) => byId.get(id)).filter((row) => row !== undefined),
     );
   }
 
   /** A playlist's songs in playlist order, when the policy lets the viewer see the playlist. */
-  async listInPlaylist(viewer: Viewer, playlistId: number): Promise<Song[]> {
+  async listInPlaylist(viewer: Viewer, playlistId: number): Promise<SongListing> {
     const playlist = await this.songs.findPlaylistAccess(playlistId);
     if (playlist === undefined) throw notFound(ServerMessages.notFound);
     // A playlist the viewer may not see does not exist for them: the same 404 as a missing one.
     if (!maySeePlaylist(viewer, { ownerId: playlist.owner_id, isPublic: playlist.is_public === 1 })) {
       throw notFound(ServerMessages.notFound);
     }
-    return this.present(viewer, await this.songs.listInPlaylist(playlistId));
+    return this.withMarks(viewer, await this.songs.listInPlaylist(playlistId));
   }
 
-  async listLiked(viewer: Viewer, limit?: number, offset?: number): Promise<Song[]> {
-    return this.present(viewer, await this.songs.listLikedBy(viewer.id, limit, offset));
+  async listLiked(viewer: Viewer, limit?: number, offset?: number): Promise<SongListing> {
+    return this.withMarks(viewer, await this.songs.listLikedBy(viewer.id, limit, offset));
   }
 
   async exists(id: number): Promise<boolean> {
@@ -217,15 +236,14 @@ export class SongsService {
     if ((await this.artists.find(artistId)) === undefined) throw badRequest(ServerMessages.artistNotFound, 'artistId');
   }
 
-  /** Song answers for rows, with the viewer's likes and own playlists fetched in one query each. */
-  private async present(viewer: Viewer, rows: SongListRow[]): Promise<Song[]> {
-    if (rows.length === 0) return [];
+  /** The rows with the viewer's likes and own playlists among them, fetched in one query each. */
+  private async withMarks(viewer: Viewer, rows: SongListRow[]): Promise<SongListing> {
+    if (rows.length === 0) return noSongs();
     const ids = rows.map((row) => row.id);
     const [liked, playlists] = await Promise.all([
       this.songs.likedIds(viewer.id, ids),
       this.songs.ownPlaylistIds(viewer.id, ids),
     ]);
-    const marks: ViewerMarks = { liked, playlists };
-    return rows.map((row) => toSongJson(row, marks));
+    return { rows, marks: { liked, playlists } };
   }
 }

@@ -2,13 +2,13 @@ import type { Readable } from 'node:stream';
 import { IdParam, IMAGE_MAX_BYTES, User } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
 import { badRequest } from '../../http/errors.js';
+import { requireUser } from '../../http/session.js';
+import { readUploadForm } from '../../http/upload-form.js';
 import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import { requireUser } from '../auth/auth.plugin.js';
 import type { ImageWork } from '../media/image-work.js';
-import { stageImage } from '../media/media.service.js';
-import { readUploadForm } from '../songs/upload-form.js';
-import { toUserJson } from './user-json.js';
+import { discardAll, stageImage } from '../media/media.service.js';
+import { toUserJson } from './users.presenter.js';
 import type { UsersPhotoService } from './users-photo.service.js';
 
 const tags = ['users'];
@@ -46,7 +46,11 @@ export function usersPhotoRoutes(
           return stageImage(store, stream, 'image', images);
         },
       };
-      const form = await readUploadForm(request, stagers, IMAGE_MAX_BYTES);
+      const form = await readUploadForm(request, {
+        files: stagers,
+        discard: discardAll,
+        maxFileBytes: IMAGE_MAX_BYTES,
+      });
       if (form.files.image === undefined) throw badRequest(PHOTO_REQUIRED_MESSAGE, 'image');
       return toUserJson(await photos.setPhoto(actor, id, form.files.image));
     },

@@ -13,8 +13,8 @@ export class UsersPhotoService {
   constructor(
     private readonly users: UsersPhotoRepository,
     private readonly releaseBlobs: BlobReleaser,
-    /** The daily image allowance photos are charged to (the uploader's); null: not counted (demo seed, import). */
-    private readonly quota: UploadQuota | null = null,
+    /** The daily image allowance photos are charged to (the uploader's). */
+    private readonly quota: UploadQuota,
   ) {}
 
   /** Checked before the upload is read: self or admin, and the user must exist. */
@@ -25,7 +25,7 @@ export class UsersPhotoService {
 
   /** Refuses (429) before the photo's bytes are read when the uploader's daily image allowance is spent. */
   async assertCanUpload(actor: Actor): Promise<void> {
-    await this.quota?.assertRoom(actor.id);
+    await this.quota.assertRoom(actor.id);
   }
 
   async setPhoto(actor: Actor, id: number, image: StagedImage): Promise<UserRow> {
@@ -39,7 +39,7 @@ export class UsersPhotoService {
         if (row === undefined) throw notFound(ServerMessages.notFound);
         return row;
       };
-      updated = this.quota === null ? await write() : await this.quota.charge(actor.id, image.size, write);
+      updated = await this.quota.charge(actor.id, image.size, write);
     } catch (error) {
       await discardAll([image]);
       throw error;

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import { DuplicateError } from '../../db/duplicate-error.js';
+import { uniqueViolation } from '../../db/errors.js';
 import type { DB, NewUserRow, UserRow, UserUpdate } from '../../db/schema.js';
 
 export type UserSortKey = 'username' | 'email' | 'role' | 'premiumUntil' | 'createdAt';
@@ -21,7 +23,9 @@ export interface UsersRepository {
   usernameTaken(username: string, exceptId?: number): Promise<boolean>;
   emailTaken(email: string, exceptId?: number): Promise<boolean>;
   countAdmins(): Promise<number>;
+  /** DuplicateError('email' | 'username') when another account holds either. */
   insert(user: NewUserRow): Promise<UserRow>;
+  /** DuplicateError('email' | 'username') when another account holds the new value. */
   update(id: number, patch: UserUpdate): Promise<UserRow | undefined>;
   delete(id: number): Promise<boolean>;
   /** The image keys that go with the user: their profile photo and their playlists' covers. */
@@ -50,6 +54,14 @@ const SORT_COLUMNS = {
 /** LIKE pattern matching `text` literally anywhere. */
 function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Another account holds the email or the username (their unique indexes): a DuplicateError naming it. */
+function duplicateAccount(error: unknown): never {
+  const violated = uniqueViolation(error);
+  if (violated?.includes('email')) throw new DuplicateError('email');
+  if (violated?.includes('username')) throw new DuplicateError('username');
+  throw error;
 }
 
 export function createUsersRepository(db: Kysely<DB>, dialect: Dialect): UsersRepository {
@@ -100,11 +112,17 @@ export function createUsersRepository(db: Kysely<DB>, dialect: Dialect): UsersRe
     },
 
     insert(user) {
-      return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+      return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow().catch(duplicateAccount);
     },
 
     update(id, patch) {
-      return db.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+      return db
+        .updateTable('users')
+        .set(patch)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst()
+        .catch(duplicateAccount);
     },
 
     async delete(id) {

@@ -8,15 +8,16 @@ import {
   UserListResponse,
 } from '@tonearm/contract';
 import { z } from 'zod';
-import type { App, AppDeps } from '../../http/app-types.js';
-import { clearSessionCookie, requireUser, sessionToken } from '../auth/auth.plugin.js';
-import { toUserJson } from './user-json.js';
+import type { App } from '../../http/app-types.js';
+import { clearSessionCookie, requireUser, sessionToken } from '../../http/session.js';
+import type { AppDeps } from '../shared-deps.js';
+import { toUserJson } from './users.presenter.js';
 import type { UsersService } from './users.service.js';
 
 const tags = ['users'];
 const UsernameParam = z.object({ username: z.string().trim().min(1).max(254) });
 
-export function usersRoutes(app: App, { config }: AppDeps, users: UsersService): void {
+export function usersRoutes(app: App, { config }: Pick<AppDeps, 'config'>, users: UsersService): void {
   app.get(
     '/api/users',
     { config: { access: 'admin' }, schema: { tags, querystring: UserListQuery, response: { 200: UserListResponse } } },

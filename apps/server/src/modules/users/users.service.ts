@@ -10,14 +10,14 @@ import {
   type UpdateUserRequest,
   type UserListQuery,
 } from '@tonearm/contract';
-import { isoNow, uniqueViolation } from '../../db/errors.js';
+import { isDuplicate } from '../../db/duplicate-error.js';
 import type { NewUserRow, RoleValue, UserRow, UserUpdate } from '../../db/schema.js';
+import { isoNow } from '../../db/timestamps.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
-import type { SessionStore } from '../auth/session-store.js';
-import type { SetupCode } from '../auth/setup-code.js';
-import { PREMIUM_FOREVER } from './user-json.js';
+import type { SessionStore } from '../../sessions/session-store.js';
+import type { SetupCode } from '../../setup-code.js';
+import { hashPassword, verifyPassword } from './password.js';
 import type { UsersRepository } from './users.repository.js';
 
 /** Who is asking. */
@@ -25,16 +25,18 @@ export type Actor = Pick<UserRow, 'id' | 'username' | 'role'>;
 
 export const USER_LIST_DEFAULT_LIMIT = 100;
 
+/** premium_until of an indefinite grant (an admin's "premium: true"). */
+export const PREMIUM_FOREVER = '9999-12-31T23:59:59.999Z';
+
 function found<T>(value: T | undefined): T {
   if (value === undefined) throw notFound(ServerMessages.notFound);
   return value;
 }
 
 /** Maps a unique-constraint race (two writers passing the pre-check together) to the same 409 the check gives. */
-export function rethrowUserConflict(error: unknown): never {
-  const violated = uniqueViolation(error);
-  if (violated?.includes('email')) throw conflict(ServerMessages.emailTaken, 'email');
-  if (violated?.includes('username')) throw conflict(ServerMessages.usernameTaken, 'username');
+function rethrowUserConflict(error: unknown): never {
+  if (isDuplicate(error, 'email')) throw conflict(ServerMessages.emailTaken, 'email');
+  if (isDuplicate(error, 'username')) throw conflict(ServerMessages.usernameTaken, 'username');
   throw error;
 }
 

@@ -11,7 +11,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../../../test/harness.js';
-import { PREMIUM_FOREVER } from './user-json.js';
+import { PREMIUM_FOREVER } from './users.service.js';
 
 describe.each(testDatabases())('users API on %s', (dialect) => {
   let t: TestApp;

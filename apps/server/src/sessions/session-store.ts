@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SessionRow, UserRow } from '../../db/schema.js';
+import type { SessionRow, UserRow } from '../db/schema.js';
 import type { SessionsRepository } from './sessions.repository.js';
 
 /** A 32-byte token in base64url is 43 characters; anything else cannot be ours and costs no query. */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB, SessionRow, UserRow } from '../../db/schema.js';
+import type { DB, SessionRow, UserRow } from '../db/schema.js';
 
 export interface SessionsRepository {
   insert(session: SessionRow): Promise<void>;

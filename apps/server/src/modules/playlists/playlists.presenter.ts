@@ -1,9 +1,9 @@
 import type { Playlist } from '@tonearm/contract';
-import type { PlaylistRow } from '../../db/schema.js';
 import { imageUrl } from '../../http/media-urls.js';
+import type { PlaylistView } from './playlists.service.js';
 
 /** The Playlist JSON of DESIGN §4: songIds in playlist order, imgLink the cover's URL on this server or null. */
-export function toPlaylistJson(row: PlaylistRow, songIds: readonly number[]): Playlist {
+export function toPlaylistJson({ row, songIds }: PlaylistView): Playlist {
   return {
     id: row.id,
     name: row.name,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDatabases } from '../../../test/harness.js';
-import type { AppDatabase } from '../../db/database.js';
+import { createTestDatabase, testDatabases } from '../../test/harness.js';
+import type { AppDatabase } from '../db/database.js';
 import { SessionStore, hashToken } from './session-store.js';
 import { createSessionsRepository } from './sessions.repository.js';
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../db/schema.js';
 
 /** True on a database nobody has used yet: no user, no artist, no song. */
 export async function isFreshInstall(db: Kysely<DB>): Promise<boolean> {

@@ -1,8 +1,8 @@
-import { buildDemoCatalogue } from '../../demo/demo-catalogue.js';
-import { HttpError } from '../../http/errors.js';
-import type { BlobStore } from '../../storage/blob-store.js';
-import { stageAudio, stageImage } from '../media/media.service.js';
-import type { Catalogue } from './catalogue.module.js';
+import { buildDemoCatalogue } from './demo-catalogue.js';
+import { HttpError } from '../http/errors.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { stageAudio, stageImage } from '../modules/media/media.service.js';
+import type { Catalogue } from '../modules/catalogue.js';
 
 export interface DemoSeedResult {
   artists: number;

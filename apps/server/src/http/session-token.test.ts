@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE, sessionTokenOf } from './auth.plugin.js';
+import { SESSION_COOKIE, sessionTokenOf } from './session.js';
 
 /** The media handler reads the session cookie itself; it must read it exactly as @fastify/cookie does. */
 describe('sessionTokenOf', () => {

@@ -2,9 +2,6 @@ import { Gender, premiumRunning, type User } from '@tonearm/contract';
 import type { UserRow } from '../../db/schema.js';
 import { imageUrl } from '../../http/media-urls.js';
 
-/** premium_until of an indefinite grant (an admin's "premium: true"). */
-export const PREMIUM_FOREVER = '9999-12-31T23:59:59.999Z';
-
 /** The User JSON of DESIGN §4. Never includes the password hash or secrets. */
 export function toUserJson(row: UserRow, now: Date = new Date()): User {
   const gender = Gender.safeParse(row.gender);

@@ -1,10 +1,10 @@
 import { ServerMessages } from '@tonearm/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
-import type { UserRow } from '../../db/schema.js';
-import type { App } from '../../http/app-types.js';
-import { unauthorized } from '../../http/errors.js';
-import type { SessionStore } from './session-store.js';
+import type { Config } from '../config.js';
+import type { UserRow } from '../db/schema.js';
+import type { App } from './app-types.js';
+import { unauthorized } from './errors.js';
+import type { SessionStore } from '../sessions/session-store.js';
 
 export const SESSION_COOKIE = 'tonearm_session';
 

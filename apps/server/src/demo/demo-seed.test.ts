@@ -2,11 +2,11 @@ import path from 'node:path';
 import { Artist, Song } from '@tonearm/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { asUser, createTestApp, testDatabases, type TestApp, type TestUser } from '../../../test/harness.js';
-import { DEMO_ARTISTS, DEMO_SONGS } from '../../demo/demo-catalogue.js';
-import { prepareCatalogueStorage } from '../../maintenance/startup.js';
-import { LocalBlobStore } from '../../storage/local-blob-store.js';
-import { artistCount, songCount } from './catalogue.fixtures.js';
+import { asUser, createTestApp, testDatabases, type TestApp, type TestUser } from '../../test/harness.js';
+import { DEMO_ARTISTS, DEMO_SONGS } from './demo-catalogue.js';
+import { prepareCatalogueStorage } from '../startup.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { artistCount, songCount } from '../modules/songs/catalogue.fixtures.js';
 
 const silent = { info: () => undefined, warn: () => undefined };
 

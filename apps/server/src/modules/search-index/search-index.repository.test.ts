@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type AppDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrations/index.js';
 import { createTestDatabase, testDatabases } from '../../../test/harness.js';
-import { createSearchRepository, type SearchRepository } from './search.repository.js';
+import { createSearchIndexRepository, type SearchIndexRepository } from './search-index.repository.js';
 import { searchTerms } from './search-terms.js';
 
 describe.each(testDatabases())('search index and repository (%s)', (dialect) => {
   let database: AppDatabase;
-  let search: SearchRepository;
+  let search: SearchIndexRepository;
   type Fixture =
     | 'beyonce'
     | 'acdc'
@@ -32,7 +32,7 @@ describe.each(testDatabases())('search index and repository (%s)', (dialect) => 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     const { db } = database;
-    search = createSearchRepository(db, dialect);
+    search = createSearchIndexRepository(db, dialect);
     const now = new Date().toISOString();
     const user = (username: string) =>
       db
@@ -228,7 +228,7 @@ describe.each(testDatabases().filter((dialect) => dialect === 'postgres'))(
           created_at: new Date().toISOString(),
         })
         .execute();
-      const search = createSearchRepository(db, 'postgres');
+      const search = createSearchIndexRepository(db, 'postgres');
       expect(await search.songIds(searchTerms('DEJA vu'), 10)).toHaveLength(1);
       expect(await search.songIds(searchTerms('beyonce'), 10)).toHaveLength(1);
       expect(await search.artistIds(searchTerms('BEYON'), 10)).toEqual([artist.id]);

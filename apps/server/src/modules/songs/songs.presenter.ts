@@ -1,17 +1,11 @@
-import { UNKNOWN_ARTIST, type Song } from '@tonearm/contract';
+import { UNKNOWN_ARTIST, type Song, type SongsDataResponse } from '@tonearm/contract';
+import { toArtistJson } from '../artists/artists.presenter.js';
 import { audioUrl, imageUrl } from '../media/media.service.js';
 import type { SongListRow } from './songs.repository.js';
+import type { SongListing, SongsData, ViewerMarks } from './songs.service.js';
 
 /** Width of the cover thumbnail a song list shows. */
 export const SONG_COVER_WIDTH = 300;
-
-/** What the requesting user brings to a Song answer: their likes and their own playlists. */
-export interface ViewerMarks {
-  liked: ReadonlySet<number>;
-  playlists: ReadonlyMap<number, readonly number[]>;
-}
-
-export const NO_MARKS: ViewerMarks = { liked: new Set(), playlists: new Map() };
 
 /** The Song JSON of DESIGN §4. */
 export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
@@ -27,4 +21,13 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
     durationMs: row.duration_ms,
     playlistIds: [...(marks.playlists.get(row.id) ?? [])],
   };
+}
+
+export function toSongsJson({ rows, marks }: SongListing): Song[] {
+  return rows.map((row) => toSongJson(row, marks));
+}
+
+/** GET /api/songs/data: every song and every artist. */
+export function toSongsDataJson({ songs, artists }: SongsData): SongsDataResponse {
+  return { songs: toSongsJson(songs), artists: artists.map(toArtistJson) };
 }

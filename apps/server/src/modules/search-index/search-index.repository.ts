@@ -6,11 +6,14 @@ import type { DB, PlaylistRow } from '../../db/schema.js';
 import { fts5PrefixQuery } from './search-terms.js';
 
 /**
+ * The full-text index, shared by the song list's `q` (modules/songs) and by search (modules/search), which is why it
+ * sits in a module of its own: both depend on it, it depends on neither.
+ *
  * Ranked id lookups in the search tables of migration 002 (FTS5 on SQLite, tsvector + GIN on PostgreSQL). Every query
  * is served by the full-text index and bounded by `limit`. Terms come from `searchTerms` (letters and digits only);
  * each is matched as a prefix, all are required, case and accents are ignored.
  */
-export interface SearchRepository {
+export interface SearchIndexRepository {
   songIds(terms: readonly string[], limit: number): Promise<number[]>;
   artistIds(terms: readonly string[], limit: number): Promise<number[]>;
   /** The playlists the policy lets the viewer see (contract `visiblePlaylists`), best match first. */
@@ -24,7 +27,7 @@ interface IdRow {
 /** Weights of name, artist and genre in the song ranking: a title hit beats an artist hit beats a genre hit. */
 const SQLITE_SONG_WEIGHTS = sql.raw('10.0, 4.0, 1.0');
 
-function createSqliteSearch(db: Kysely<DB>): SearchRepository {
+function createSqliteSearch(db: Kysely<DB>): SearchIndexRepository {
   const ids = async (query: RawBuilder<IdRow>) => (await query.execute(db)).rows.map((row) => row.id);
   return {
     songIds(terms, limit) {
@@ -51,7 +54,7 @@ function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-function createPostgresSearch(db: Kysely<DB>): SearchRepository {
+function createPostgresSearch(db: Kysely<DB>): SearchIndexRepository {
   const ids = async (query: RawBuilder<IdRow>) => (await query.execute(db)).rows.map((row) => row.id);
   // Each folded term quoted as a lexeme and matched as a prefix: 'beat':* & 'lenn':*
   const tsQuery = (terms: readonly string[]) => sql`to_tsquery('simple', (
@@ -102,6 +105,6 @@ function createPostgresSearch(db: Kysely<DB>): SearchRepository {
   };
 }
 
-export function createSearchRepository(db: Kysely<DB>, dialect: Dialect): SearchRepository {
+export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): SearchIndexRepository {
   return dialect === 'postgres' ? createPostgresSearch(db) : createSqliteSearch(db);
 }

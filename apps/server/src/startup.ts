@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
-import type { DB } from '../db/schema.js';
-import { createCatalogue } from '../modules/songs/catalogue.module.js';
-import { seedDemoCatalogue } from '../modules/songs/demo-seed.js';
-import { isFreshInstall } from '../modules/songs/demo-seed.repository.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import { createBlobReferencesRepository } from './blob-references.repository.js';
-import { sweepBlobs } from './blob-sweep.js';
+import type { Dialect } from './db/database.js';
+import type { DB } from './db/schema.js';
+import { createCatalogue } from './modules/catalogue.js';
+import { seedDemoCatalogue } from './demo/demo-seed.js';
+import { isFreshInstall } from './demo/demo-seed.repository.js';
+import type { BlobStore } from './storage/blob-store.js';
+import { createBlobReferencesRepository } from './maintenance/blob-references.repository.js';
+import { sweepBlobs } from './maintenance/blob-sweep.js';
 
 export interface StartupOptions {
   db: Kysely<DB>;

@@ -1,0 +1,54 @@
+import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { badRequest } from './errors.js';
+import { readMultipart, type MultipartSpec } from './multipart.js';
+
+/** Consumes one uploaded file as it streams in (e.g. media's stageImage: size limit, magic bytes, hashing). */
+export type FileStager<T> = (stream: Readable) => Promise<T>;
+
+type StagedOf<S> = { [K in keyof S]?: S[K] extends FileStager<infer T> ? T : never };
+
+export interface UploadForm<S> {
+  fields: Record<string, string>;
+  /** What each stager made of its file; absent when the form carried none. */
+  files: StagedOf<S>;
+}
+
+/** A multipart spec whose `files` keep their own keys, so each staged file comes back with its stager's type. */
+export interface UploadFormSpec<T, S extends Record<string, FileStager<T>>> extends Omit<MultipartSpec<T>, 'files'> {
+  files: S;
+}
+
+/**
+ * Reads an upload form as it streams in (http/multipart): each file goes to its stager as it arrives, and on any
+ * failure every file staged so far is discarded (`discard`). `maxFileBytes` is the largest limit among the stagers;
+ * theirs trip first with their own messages.
+ */
+export async function readUploadForm<T, S extends Record<string, FileStager<T>>>(
+  request: FastifyRequest,
+  spec: UploadFormSpec<T, S>,
+): Promise<UploadForm<S>> {
+  const form = await readMultipart<T>(request, spec);
+  // Each file under a key was produced by that key's stager.
+  return { fields: form.fields, files: form.files as StagedOf<S> };
+}
+
+/**
+ * Parses a form's text fields with a contract schema: the first problem becomes a 400 naming its field, and a missing
+ * field reads "<field> is required". `defaults` stand in for absent fields (e.g. '' so the schema's own "is required"
+ * message applies).
+ */
+export function parseFormFields<T extends z.ZodType>(
+  schema: T,
+  fields: Readonly<Record<string, unknown>>,
+  defaults: Readonly<Record<string, string>> = {},
+): z.infer<T> {
+  const parsed = schema.safeParse({ ...defaults, ...fields });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const dotted = issue?.path.map(String).join('.');
+  const field = dotted === '' ? undefined : dotted;
+  const missing = issue?.code === 'invalid_type' && issue.message.endsWith('received undefined');
+  throw badRequest(missing ? `${field ?? 'value'} is required` : (issue?.message ?? 'Invalid form'), field);
+}

@@ -1,0 +1,45 @@
+import { mayDownload, ServerMessages } from '@tonearm/contract';
+import type { UserRow } from '../../db/schema.js';
+import { subjectOf } from '../../http/access.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import type { BlobSource } from '../media/send-blob.js';
+import { downloadFilename } from './download-filename.js';
+import type { DownloadsRepository } from './downloads.repository.js';
+
+/** A song's audio file, ready to be sent as an attachment. */
+export interface DownloadFile {
+  source: BlobSource;
+  key: string;
+  size: number;
+  mtimeMs: number;
+  mime: string;
+  /** "Artist - Title.ext", for Content-Disposition. */
+  filename: string;
+}
+
+/** Offline copies of songs: premium users and administrators only (contract policy `mayDownload`). */
+export class DownloadsService {
+  constructor(
+    private readonly songs: DownloadsRepository,
+    /** Null only in tests that do not touch media: nothing can be downloaded then. */
+    private readonly store: BlobStore | null,
+  ) {}
+
+  async download(user: UserRow, songId: number): Promise<DownloadFile> {
+    if (!mayDownload(subjectOf(user))) throw forbidden(ServerMessages.premiumRequired);
+    const song = await this.songs.findSong(songId);
+    const store = this.store;
+    const stat = song && store ? await store.stat('audio', song.audioKey) : null;
+    if (!song || !store || !stat) throw notFound(ServerMessages.notFound);
+    const path = store.localPath('audio', song.audioKey);
+    return {
+      source: path === null ? { store, kind: 'audio' } : { path },
+      key: song.audioKey,
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      mime: song.mime,
+      filename: downloadFilename(song.artistName, song.name, song.audioKey),
+    };
+  }
+}

@@ -1,0 +1,20 @@
+import type { App } from '../../http/app-types.js';
+import { createArtistsRepository } from '../artists/artists.repository.js';
+import { createPlaylistsRepository } from '../playlists/playlists.repository.js';
+import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
+import type { ModuleDeps } from '../shared-deps.js';
+import { createSongsService } from '../songs/songs.module.js';
+import { searchRoutes } from './search.routes.js';
+import { SearchService } from './search.service.js';
+
+/** One search box over songs, artists and playlists (`/api/search`). */
+export function registerSearch(app: App, deps: ModuleDeps): void {
+  const { db, dialect } = deps;
+  const search = new SearchService(
+    createSearchIndexRepository(db, dialect),
+    createSongsService(deps),
+    createArtistsRepository(db),
+    createPlaylistsRepository(db, dialect),
+  );
+  searchRoutes(app, search);
+}

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Dialect } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import type { App } from '../http/app-types.js';
+import { releaserFor, type BlobReleaser } from '../maintenance/blob-release.js';
+import { uploadRateLimit, type SharedRateLimit } from '../plugins/rate-limit.js';
+import type { SessionStore } from '../sessions/session-store.js';
+import type { SetupCode } from '../setup-code.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { createUploadQuotaRepository } from './limits/upload-quota.repository.js';
+import { UploadQuota } from './limits/upload-quota.service.js';
+import type { ImageWork } from './media/image-work.js';
+
+/** What buildApp hands to the modules. */
+export interface AppDeps {
+  config: Config;
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Null only in tests that do not touch media. */
+  blobs: BlobStore | null;
+  /** The pixel ceiling and the one gate every uploaded image of this app is decoded through. */
+  images: ImageWork;
+  /** The one-time code that claims the server while it has no administrator. */
+  setupCode: SetupCode;
+  /** The app's sessions (the same store the access guard and /media read). */
+  sessions: SessionStore;
+}
+
+/**
+ * What every `registerX(app, deps)` receives: the app's pieces, and the services several modules share, made once
+ * here so that no module reaches into another for them.
+ */
+export interface ModuleDeps extends AppDeps {
+  /** Deletes blobs a committed change stopped using; a no-op without a blob store. */
+  releaseBlobs: BlobReleaser;
+  /** The daily image allowance that profile photos and playlist covers are charged to. */
+  uploadQuota: UploadQuota;
+  /** UPLOAD_RATE_LIMIT: one counter per user across every upload route, attached as their preHandler. */
+  uploads: SharedRateLimit;
+}
+
+/** The shared services over the app's pieces; call once, on the root instance, before any module registers. */
+export function createModuleDeps(app: App, deps: AppDeps): ModuleDeps {
+  return {
+    ...deps,
+    releaseBlobs: releaserFor(deps.db, deps.blobs),
+    uploadQuota: new UploadQuota(createUploadQuotaRepository(deps.db, deps.dialect), deps.config.limits),
+    uploads: uploadRateLimit(app, deps.config.limits.uploadsPerMinute),
+  };
+}

@@ -1,0 +1,40 @@
+import type { App } from '../../http/app-types.js';
+import { registerUploadScope } from '../../http/multipart.js';
+import { createArtistsRepository } from '../artists/artists.repository.js';
+import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
+import type { ModuleDeps } from '../shared-deps.js';
+import { createSongsRepository } from './songs.repository.js';
+import { songsReadRoutes, songsWriteRoutes } from './songs.routes.js';
+import { SongsService } from './songs.service.js';
+
+/**
+ * The song catalogue over the app's database and blob store: its routes, likes and search (which list songs as a
+ * viewer sees them), the demo seed and the import (modules/catalogue).
+ */
+export function createSongsService({
+  db,
+  dialect,
+  releaseBlobs,
+}: Pick<ModuleDeps, 'db' | 'dialect' | 'releaseBlobs'>): SongsService {
+  return new SongsService(
+    createSongsRepository(db),
+    createArtistsRepository(db),
+    createSearchIndexRepository(db, dialect),
+    releaseBlobs,
+  );
+}
+
+/**
+ * Songs: reads need a session, writes an admin. Writes go through the upload pipeline, so without a blob store only
+ * the reads are registered; the writes get their own scope, which parses multipart. `/media` is served by the lean
+ * handler the app puts in front of Fastify (modules/media).
+ */
+export async function registerSongs(app: App, deps: ModuleDeps): Promise<void> {
+  const songs = createSongsService(deps);
+  songsReadRoutes(app, songs);
+  const store = deps.blobs;
+  if (store === null) return;
+  await registerUploadScope(app, (scope) => {
+    songsWriteRoutes(scope, songs, store, deps.images);
+  });
+}
