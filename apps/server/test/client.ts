@@ -6,8 +6,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { App } from '../src/http/app-types.js';
 import { multipartBody, type FormValue } from './media.js';
 
-/** Who sends: anything holding a session cookie (a TestUser, `{ cookie }`), or null/undefined for nobody. */
-export type Caller = { cookie: string } | null | undefined;
+/** Who sends: anything holding a session cookie (a TestUser, `{ cookie }`); nobody without one (null, undefined). */
+export type Caller = { readonly cookie?: string | undefined } | null | undefined;
 
 /** The rest of a request besides method, url and body: headers, remoteAddress, query... */
 export type RequestExtras = Omit<InjectOptions, 'method' | 'url' | 'payload' | 'body'>;
