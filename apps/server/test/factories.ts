@@ -13,6 +13,8 @@ import { clientOf } from './client.js';
 import { DEFAULT_PASSWORD, login, registerUser, uniqueName } from './harness.js';
 import { picture, toneWav, type FormValue } from './media.js';
 
+const PREMIUM_FOREVER = '9999-12-31T23:59:59.999Z';
+
 /** What the factories need of a test app or database. */
 interface WithApp {
   app: App;
@@ -47,11 +49,7 @@ export async function makeUser(t: WithApp, options: MakeUserOptions = {}): Promi
   const role = options.role ?? 'USER';
   await registerUser(t.app, { username, password });
   const premiumUntil =
-    options.premium === true
-      ? '9999-12-31T23:59:59.999Z'
-      : typeof options.premium === 'string'
-        ? options.premium
-        : null;
+    options.premium === true ? PREMIUM_FOREVER : typeof options.premium === 'string' ? options.premium : null;
   const row = await t.db
     .updateTable('users')
     .set({ role, premium_until: premiumUntil })
@@ -60,6 +58,34 @@ export async function makeUser(t: WithApp, options: MakeUserOptions = {}): Promi
     .executeTakeFirstOrThrow();
   const cookie = await login(t.app, username, password);
   return { id: row.id, username, email: row.email, password, role, cookie };
+}
+
+export interface InsertUserOptions {
+  username?: string;
+  role?: RoleValue;
+  /** premium_until in the far future. */
+  premium?: boolean;
+}
+
+/** Inserts a user row (no password to log in with: its hash is a placeholder) and answers its id and name. */
+export async function insertUser(
+  t: WithDb,
+  options: InsertUserOptions = {},
+): Promise<{ id: number; username: string }> {
+  const username = options.username ?? uniqueName('row');
+  const { id } = await t.db
+    .insertInto('users')
+    .values({
+      username,
+      email: `${username}@example.test`,
+      password_hash: 'x',
+      role: options.role ?? 'USER',
+      premium_until: options.premium === true ? PREMIUM_FOREVER : null,
+      created_at: new Date().toISOString(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id, username };
 }
 
 export const makeAdmin = (t: WithApp, options: Omit<MakeUserOptions, 'role'> = {}) =>
