@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../http/errors.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { createImageWork, imagesBusy, WorkGate } from './image-work.js';
-import { claimedPng, imageFile } from './media.fixtures.js';
+import { claimedPng, imageFile } from '../../../test/media.js';
 import { stageImage } from './media.service.js';
 
 /** A promise and the function that settles it, to hold a job open for as long as a test wants. */

@@ -15,7 +15,7 @@ describeEachDialect('demo catalogue on first start (%s)', (t) => {
   const prepare = (demo: boolean) =>
     prepareCatalogueStorage({ db: t.db, dialect: t.dialect, store, demo, log: silent });
 
-  beforeAll(async () => {
+  beforeAll(() => {
     store = testBlobStore(t.dataDir);
   });
 

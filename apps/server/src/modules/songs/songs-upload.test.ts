@@ -68,7 +68,7 @@ describeEachDialect('song upload pipeline (%s)', (t) => {
       );
       // A browser sends an <input type="file"> left empty as a part with filename="" and no bytes: still "no file".
       const { payload, headers } = multipartBody({ ...baseFields(), songFile: wavPart() });
-      const boundary = /boundary=(.+)$/.exec(headers['content-type'] ?? '')?.[1] ?? '';
+      const boundary = /boundary=(.+)$/.exec(headers['content-type'])?.[1] ?? '';
       const emptyInput =
         `--${boundary}\r\nContent-Disposition: form-data; name="imageFile"; filename=""\r\n` +
         'Content-Type: application/octet-stream\r\n\r\n\r\n';
