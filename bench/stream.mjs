@@ -24,7 +24,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
-import { freePort, root } from '../scripts/lib.mjs';
+import { freePort } from '../scripts/free-port.mjs';
+import { root } from '../scripts/lib.mjs';
 import { makeCover, makeWav } from './fixtures.mjs';
 
 const DURATION = process.env.BENCH_DURATION ?? '10s';

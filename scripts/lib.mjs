@@ -1,7 +1,6 @@
 // Helpers shared by the npm scripts: running a step with timing, and building the web app only when stale.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,17 +53,4 @@ export async function ensureWebBuilt() {
   if (!webBuildIsStale()) return { code: 0, ms: 0 };
   console.log('Building the web app (apps/web/dist)…');
   return run(bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'apps/web') });
-}
-
-/** A TCP port that was free a moment ago on the loopback interface. */
-export function freePort() {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolvePromise(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

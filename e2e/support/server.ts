@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../../scripts/free-port.mjs';
 
 export interface RunningServer {
   baseURL: string;
@@ -11,19 +11,6 @@ export interface RunningServer {
 }
 
 const root = resolve(import.meta.dirname, '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        resolvePort(typeof address === 'object' && address ? address.port : 0);
-      });
-    });
-  });
-}
 
 /** A function, not an inline check, because the exit code changes behind TypeScript's narrowing across awaits. */
 function isRunning(child: ChildProcess): boolean {

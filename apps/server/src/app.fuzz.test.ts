@@ -8,10 +8,11 @@ import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, asUser, createTestApp, testDatabases, type TestApp } from '../test/harness.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect, type AppSuiteOptions } from '../test/dialects.js';
+import { insertPlaylist, insertSongs, makeAdmin, makeUser } from '../test/factories.js';
+import { imageFile, multipartBody } from '../test/media.js';
 import type { RouteEntry } from './http/route-table.js';
-import { insertSongs, multipartBody, pngImage } from './modules/playlists/test-fixtures.js';
 
 /*
  * Fuzzes every registered route (from app.routeTable) as an anonymous caller, a user and an admin, on both dialects,
@@ -238,9 +239,8 @@ async function toRequest(route: RouteEntry, url: string, body: BodyKind, image: 
     request.headers['content-type'] = body.contentType;
     request.payload = body.body;
   } else if (body.kind === 'form') {
-    const files =
-      body.file === null ? {} : { [body.file]: { filename: 'f.png', contentType: 'image/png', data: image } };
-    const form = multipartBody(body.fields, files);
+    const file = body.file === null ? {} : { [body.file]: { filename: 'f.png', type: 'image/png', data: image } };
+    const form = multipartBody({ ...body.fields, ...file });
     Object.assign(request.headers, form.headers);
     request.payload = form.payload;
   }
@@ -270,21 +270,12 @@ function rawRequest(port: number, request: FuzzRequest): Promise<{ status: numbe
   });
 }
 
-describe.each(testDatabases())('fuzzing every endpoint on %s', (dialect) => {
-  let t: TestApp;
-  let webDist: string;
-  let port: number;
-  const errorLogs: string[] = [];
-  let image: Buffer;
-  const callers: Record<'anonymous' | 'user' | 'admin', () => Promise<Record<string, string>>> = {
-    anonymous: () => Promise.resolve({}),
-    user: () => Promise.resolve({}),
-    admin: () => Promise.resolve({}),
-  };
-  /** Ids of real rows, so fuzzed requests reach handlers past their lookups too. */
-  let realIds: string[];
+let webDist: string;
+const errorLogs: string[] = [];
 
-  beforeAll(async () => {
+/** The app serves a web app of its own (a temp dir made first) and logs its errors where the tests read them. */
+const fuzzed: AppSuiteOptions = {
+  prepare: async () => {
     webDist = await mkdtemp(path.join(tmpdir(), 'tonearm-fuzz-web-'));
     await mkdir(path.join(webDist, 'assets'));
     await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
@@ -295,10 +286,25 @@ describe.each(testDatabases())('fuzzing every endpoint on %s', (dialect) => {
         done();
       },
     });
-    t = await createTestApp(dialect, { config: { webDist }, logger: pino({ level: 'error' }, sink) });
-    const admin = await asAdmin(t);
-    const user = await asUser(t);
-    const victim = await asUser(t);
+    return { config: { webDist }, logger: pino({ level: 'error' }, sink) };
+  },
+};
+
+describeEachDialect('fuzzing every endpoint on %s', fuzzed, (t) => {
+  let port: number;
+  let image: Buffer;
+  const callers: Record<'anonymous' | 'user' | 'admin', () => Promise<Record<string, string>>> = {
+    anonymous: () => Promise.resolve({}),
+    user: () => Promise.resolve({}),
+    admin: () => Promise.resolve({}),
+  };
+  /** Ids of real rows, so fuzzed requests reach handlers past their lookups too. */
+  let realIds: string[];
+
+  beforeAll(async () => {
+    const admin = await makeAdmin(t);
+    const user = await makeUser(t);
+    const victim = await makeUser(t);
     // Sessions may be ended by the fuzz itself (logout, password changes): each route starts with fresh ones.
     const sessionOf = (id: number) => async () => {
       const { token } = await t.app.sessionStore.create(id);
@@ -306,27 +312,15 @@ describe.each(testDatabases())('fuzzing every endpoint on %s', (dialect) => {
     };
     callers.user = sessionOf(user.id);
     callers.admin = sessionOf(admin.id);
-    const songs = await insertSongs(t.db, 2);
-    const playlist = await t.db
-      .insertInto('playlists')
-      .values({
-        owner_id: victim.id,
-        name: 'Fuzzed',
-        type: '',
-        is_public: 1,
-        image_key: null,
-        created_at: new Date().toISOString(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    realIds = [String(victim.id), String(songs[0]?.id), String(playlist.id)];
-    image = await pngImage();
+    const songs = await insertSongs(t, 2);
+    const playlist = await insertPlaylist(t, { ownerId: victim.id, name: 'Fuzzed', isPublic: true });
+    realIds = [String(victim.id), String(songs[0]?.id), String(playlist)];
+    image = await imageFile(16, 16);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
 
   afterAll(async () => {
-    await t.close();
     await rm(webDist, { recursive: true, force: true });
   });
 
@@ -383,7 +377,7 @@ describe.each(testDatabases())('fuzzing every endpoint on %s', (dialect) => {
           }
         }
       }
-      console.info(`[fuzz ${dialect}] ${sent} requests to ${routes.length} routes`);
+      console.info(`[fuzz ${t.dialect}] ${sent} requests to ${routes.length} routes`);
       expect(offences, JSON.stringify(offences.slice(0, 40), null, 2)).toEqual([]);
       expect(errorLogs.slice(errorLogsBefore)).toEqual([]);
     },
@@ -479,7 +473,7 @@ describe.each(testDatabases())('fuzzing every endpoint on %s', (dialect) => {
           });
         }
       }
-      console.info(`[fuzz ${dialect}] ${requests.length} raw HTTP requests`);
+      console.info(`[fuzz ${t.dialect}] ${requests.length} raw HTTP requests`);
       expect(offences, JSON.stringify(offences.slice(0, 40), null, 2)).toEqual([]);
       expect(errorLogs.slice(errorLogsBefore)).toEqual([]);
     },

@@ -4,33 +4,36 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { ErrorCodes, ServerMessages } from '@tonearm/contract';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, createTestDatabase, errorOf, testDatabases, type TestApp } from '../test/harness.js';
+import { describeEachDialect, type AppSuiteOptions } from '../test/dialects.js';
+import { createTestDatabase, errorOf } from '../test/harness.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
-describe.each(testDatabases())('app core on %s', (dialect) => {
-  let t: TestApp;
-  let webDist: string;
+let webDist: string;
 
-  beforeAll(async () => {
+/** The app serves a built web app of its own: a temp dir made first. */
+const withWebApp: AppSuiteOptions = {
+  prepare: async () => {
     webDist = await mkdtemp(path.join(tmpdir(), 'tonearm-web-'));
     await mkdir(path.join(webDist, 'assets'));
     await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
     await writeFile(path.join(webDist, 'assets', 'index-abc123.js'), 'console.log("app")');
     await writeFile(path.join(webDist, 'sw.js'), 'self.addEventListener("fetch", () => {})');
-    t = await createTestApp(dialect, { config: { webDist } });
-  });
+    return { config: { webDist } };
+  },
+};
+
+describeEachDialect('app core on %s', withWebApp, (t) => {
   afterAll(async () => {
-    await t.close();
     await rm(webDist, { recursive: true, force: true });
   });
 
   it('GET /healthz answers ok with the dialect after a database round trip', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/healthz' });
+    const response = await t.as(null).get('/healthz');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', db: dialect });
+    expect(response.json()).toEqual({ status: 'ok', db: t.dialect });
   });
 
   it.each([
@@ -58,10 +61,10 @@ describe.each(testDatabases())('app core on %s', (dialect) => {
   );
 
   it('serves hashed assets as immutable and other files as revalidated', async () => {
-    const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    const asset = await t.as(null).get('/assets/index-abc123.js');
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const worker = await t.app.inject({ method: 'GET', url: '/sw.js' });
+    const worker = await t.as(null).get('/sw.js');
     expect(worker.statusCode).toBe(200);
     expect(worker.headers['cache-control']).toBe('no-cache');
     const missing = await t.app.inject({ method: 'GET', url: '/assets/gone-000.js', headers: { accept: '*/*' } });
@@ -90,7 +93,7 @@ describe.each(testDatabases())('app core on %s', (dialect) => {
   });
 
   it('publishes OpenAPI with the auth and users paths', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' });
+    const response = await t.as(null).get('/api/docs/openapi.json');
     expect(response.statusCode).toBe(200);
     const doc = response.json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>();
     expect(doc.openapi).toMatch(/^3\./);
@@ -148,9 +151,8 @@ describe('unexpected errors', () => {
   });
 });
 
-describe.each(testDatabases())('a write racing a deletion on %s', (dialect) => {
+describeEachDialect('a write racing a deletion on %s', { fresh: 'each' }, (t) => {
   it('answers 409 with a clear message when a foreign key no longer exists', async () => {
-    const t = await createTestApp(dialect);
     t.app.post('/api/race', { config: { access: 'public' } }, async () => {
       await t.db
         .insertInto('likes')
@@ -158,12 +160,8 @@ describe.each(testDatabases())('a write racing a deletion on %s', (dialect) => {
         .execute();
       return { ok: true };
     });
-    try {
-      const response = await t.app.inject({ method: 'POST', url: '/api/race' });
-      expect(response.statusCode).toBe(409);
-      expect(errorOf(response.body)).toEqual({ code: ErrorCodes.conflict, message: ServerMessages.referenceGone });
-    } finally {
-      await t.close();
-    }
+    const response = await t.as(null).post('/api/race');
+    expect(response.statusCode).toBe(409);
+    expect(errorOf(response.body)).toEqual({ code: ErrorCodes.conflict, message: ServerMessages.referenceGone });
   });
 });

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { User } from '@tonearm/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
@@ -12,10 +11,11 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createDatabase, type AppDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import { SetupCode } from '../src/setup-code.js';
-import type { DB, RoleValue } from '../src/db/schema.js';
+import type { DB } from '../src/db/schema.js';
 import type { App } from '../src/http/app-types.js';
 import type { ImageWork } from '../src/modules/media/image-work.js';
 import { LocalBlobStore } from '../src/storage/local-blob-store.js';
+import { clientOf, type Caller, type Client } from './client.js';
 import './provided-context.js';
 
 export type { Dialect } from '../src/db/database.js';
@@ -27,6 +27,7 @@ export function testDatabases(): Dialect[] {
   return inject('pgAdminUrl') === null ? ['sqlite'] : ['sqlite', 'postgres'];
 }
 
+/** A whole app on a database of its own, as a test sees it. */
 export interface TestApp {
   app: App;
   db: Kysely<DB>;
@@ -38,6 +39,12 @@ export interface TestApp {
   blobs: LocalBlobStore | null;
   /** The app's one-time setup code (what main.ts would print). */
   setupCode: SetupCode;
+  /** Requests as `caller` (a user's session, or null for nobody): `t.as(user).get('/api/songs')`. */
+  as(caller: Caller): Client;
+}
+
+/** A test app and the means to throw it away (database, temp dir and all). */
+export interface OwnedTestApp extends TestApp {
   close(): Promise<void>;
 }
 
@@ -109,9 +116,9 @@ export async function createTestDatabase(dialect: Dialect): Promise<AppDatabase 
 /**
  * A whole app on a fresh, migrated database of the dialect, in a fresh temp DATA_DIR. Auth, upload and checkout rate
  * limits are lifted (tests log in, upload and check out often from one address and user) unless `env` says otherwise;
- * every other limit keeps its default. Call close() in afterAll.
+ * every other limit keeps its default. Call close() when done (describeEachDialect and withTestApp do).
  */
-export async function createTestApp(dialect: Dialect, overrides: TestAppOverrides = {}): Promise<TestApp> {
+export async function createTestApp(dialect: Dialect, overrides: TestAppOverrides = {}): Promise<OwnedTestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-test-'));
   const { database, databaseUrl, drop } = await freshDatabase(dialect, dataDir);
   try {
@@ -147,6 +154,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       dataDir,
       blobs,
       setupCode,
+      as: (caller) => clientOf(app, caller),
       async close() {
         await app.close();
         await database.destroy();
@@ -159,6 +167,20 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
     await drop();
     await rm(dataDir, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** Runs `work` on an app of its own (a fresh, empty database), closed afterwards whatever happens. */
+export async function withTestApp<T>(
+  dialect: Dialect,
+  overrides: TestAppOverrides,
+  work: (t: TestApp) => Promise<T>,
+): Promise<T> {
+  const t = await createTestApp(dialect, overrides);
+  try {
+    return await work(t);
+  } finally {
+    await t.close();
   }
 }
 
@@ -201,56 +223,7 @@ export async function login(app: App, username: string, password: string = DEFAU
   return `${cookie.name}=${cookie.value}`;
 }
 
-export interface TestUser {
-  id: number;
-  username: string;
-  email: string;
-  password: string;
-  role: RoleValue;
-  /** Cookie header value of a fresh session. */
-  cookie: string;
-  /** Headers for app.inject: `{ cookie }`. */
-  headers: { cookie: string };
-}
-
-export interface CreateUserOptions {
-  role?: RoleValue;
-  /** premium_until in the future (true) or an explicit ISO timestamp. */
-  premium?: boolean | string;
-  username?: string;
-  password?: string;
-}
-
-/** Registers, sets role/premium directly in the database (whatever order users were created in), and logs in. */
-export async function createUser(t: Pick<TestApp, 'app' | 'db'>, options: CreateUserOptions = {}): Promise<TestUser> {
-  const username = options.username ?? uniqueName(options.role === 'ADMIN' ? 'admin' : 'user');
-  const password = options.password ?? DEFAULT_PASSWORD;
-  const role = options.role ?? 'USER';
-  await registerUser(t.app, { username, password });
-  const premiumUntil =
-    options.premium === true
-      ? '9999-12-31T23:59:59.999Z'
-      : typeof options.premium === 'string'
-        ? options.premium
-        : null;
-  const row = await t.db
-    .updateTable('users')
-    .set({ role, premium_until: premiumUntil })
-    .where('username', '=', username)
-    .returning(['id', 'email'])
-    .executeTakeFirstOrThrow();
-  const cookie = await login(t.app, username, password);
-  return { id: row.id, username, email: row.email, password, role, cookie, headers: { cookie } };
-}
-
-export const asAdmin = (t: Pick<TestApp, 'app' | 'db'>, options: Omit<CreateUserOptions, 'role'> = {}) =>
-  createUser(t, { ...options, role: 'ADMIN' });
-export const asUser = (t: Pick<TestApp, 'app' | 'db'>, options: Omit<CreateUserOptions, 'role'> = {}) =>
-  createUser(t, { ...options, role: 'USER' });
-
 /** Parses a JSON error body and answers its `error` object. */
 export function errorOf(body: string): { code: string; message: string; field?: string } {
   return (JSON.parse(body) as { error: { code: string; message: string; field?: string } }).error;
 }
-
-export type { User };

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../../scripts/free-port.mjs';
 
 const run = promisify(execFile);
 const POSTGRES_ROOT = '/usr/lib/postgresql';
@@ -24,20 +24,6 @@ function findPostgresBin(): { bin: string; version: string } | null {
     .sort((a, b) => Number(b) - Number(a));
   const version = versions[0];
   return version === undefined ? null : { bin: path.join(POSTGRES_ROOT, version, 'bin'), version };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 async function uidOf(user: string): Promise<{ uid: number; gid: number }> {

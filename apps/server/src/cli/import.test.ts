@@ -7,13 +7,15 @@ import { promisify } from 'node:util';
 import { Song, UNKNOWN_ARTIST } from '@tonearm/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { asUser, createTestApp, testDatabases, type TestApp } from '../../test/harness.js';
+import { describeEachDialect } from '../../test/dialects.js';
+import { makeUser } from '../../test/factories.js';
+import { picture, toneWav } from '../../test/media.js';
+import { artistCount, blobCounts, songCount, testBlobStore } from '../../test/stored.js';
 import { createDatabase } from '../db/database.js';
 import { encodeWav } from '../demo/wav.js';
 import { AudioMessages } from '../modules/media/media.formats.js';
 import { createCatalogue } from '../modules/catalogue.js';
-import { artistCount, blobCounts, picture, songCount, toneWav } from '../modules/songs/catalogue.fixtures.js';
-import { LocalBlobStore } from '../storage/local-blob-store.js';
+import type { LocalBlobStore } from '../storage/local-blob-store.js';
 import { matchGenre } from './genre-match.js';
 import { writeImportCorpus } from './import-corpus.js';
 import { ALREADY_IMPORTED, findAudioFiles, importFolder, type ImportProgress } from './import-folder.js';
@@ -39,14 +41,12 @@ describe('matchGenre', () => {
   });
 });
 
-describe.each(testDatabases())('importing a folder (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('importing a folder (%s)', (t) => {
   let folder: string;
   let store: LocalBlobStore;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    store = new LocalBlobStore(path.join(t.dataDir, 'blobs'));
+    store = testBlobStore(t.dataDir);
     folder = await mkdtemp(path.join(tmpdir(), 'tonearm-import-'));
     await writeImportCorpus(folder, 12, { seconds: 1, artists: 3 });
     const extra = path.join(folder, 'extra');
@@ -60,7 +60,6 @@ describe.each(testDatabases())('importing a folder (%s)', (dialect) => {
   });
 
   afterAll(async () => {
-    await t.close();
     await rm(folder, { recursive: true, force: true });
   });
 
@@ -89,10 +88,8 @@ describe.each(testDatabases())('importing a folder (%s)', (dialect) => {
 
     expect(await songCount(t.db)).toBe(12);
     expect(await artistCount(t.db)).toBe(3);
-    const listener = await asUser(t);
-    const songs = z
-      .array(Song)
-      .parse((await t.app.inject({ method: 'GET', url: '/api/songs', headers: listener.headers })).json());
+    const listener = await makeUser(t);
+    const songs = await t.as(listener).json('/api/songs', z.array(Song));
     const first = songs.find((s) => s.name === 'Track 001');
     expect(first).toMatchObject({ artistName: 'Corpus Artist 1', genre: 'Hip Hop / Rap', durationMs: 1000 });
     expect(new Set(songs.map((s) => s.genre))).toEqual(
@@ -107,9 +104,9 @@ describe.each(testDatabases())('importing a folder (%s)', (dialect) => {
         'K-pop',
       ]),
     );
-    const cover = await t.app.inject({ method: 'GET', url: first?.imgLink ?? '' });
+    const cover = await t.as(null).get(first?.imgLink ?? '');
     expect(cover.statusCode).toBe(200);
-    const audio = await t.app.inject({ method: 'GET', url: first?.link ?? '', headers: listener.headers });
+    const audio = await t.as(listener).get(first?.link ?? '');
     expect(audio.statusCode).toBe(200);
     expect((await blobCounts(t.dataDir)).tmp).toBe(0);
   });
@@ -137,10 +134,8 @@ describe.each(testDatabases())('importing a folder (%s)', (dialect) => {
       ['untagged song', null],
     ]);
     expect(rows.every((r) => r.image_key !== null)).toBe(true);
-    const listener = await asUser(t);
-    const songs = z
-      .array(Song)
-      .parse((await t.app.inject({ method: 'GET', url: '/api/songs?q=oom', headers: listener.headers })).json());
+    const listener = await makeUser(t);
+    const songs = await t.as(listener).json('/api/songs?q=oom', z.array(Song));
     expect(songs[0]?.artistName).toBe(UNKNOWN_ARTIST);
   });
 });

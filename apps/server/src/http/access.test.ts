@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { AccessLevels, type Access } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, testDatabases, type TestApp } from '../../test/harness.js';
-import type { RoleValue } from '../db/schema.js';
-import { insertSongs } from '../modules/playlists/test-fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../test/dialects.js';
+import { insertPlaylist, insertSongs, insertUser } from '../../test/factories.js';
+import { createTestApp } from '../../test/harness.js';
 import type { RouteEntry } from './route-table.js';
 
 /**
@@ -74,30 +74,8 @@ function levelOf(route: RouteEntry): Access {
   return level;
 }
 
-describe.each(testDatabases())('access matrix on %s', (dialect) => {
-  let t: TestApp;
+describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }, (t) => {
   const ids: Partial<Record<Caller, number>> = {};
-
-  async function insertUser(role: RoleValue, premium: boolean): Promise<{ id: number; username: string }> {
-    const username = `m_${randomBytes(5).toString('hex')}`;
-    const row = await t.db
-      .insertInto('users')
-      .values({
-        username,
-        email: `${username}@example.test`,
-        password_hash: 'not-a-hash',
-        gender: null,
-        address: null,
-        role,
-        premium_until: premium ? '9999-12-31T23:59:59.999Z' : null,
-        image_key: null,
-        subsonic_secret: null,
-        created_at: new Date().toISOString(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { id: row.id, username };
-  }
 
   /** A fresh session cookie (straight from the session store: no password hashing per request). */
   async function cookieOf(userId: number): Promise<string> {
@@ -107,19 +85,17 @@ describe.each(testDatabases())('access matrix on %s', (dialect) => {
 
   /** A user owning a private playlist (with a song) and a pending order, plus an artist. */
   async function freshFixture(): Promise<Fixture> {
-    const user = await insertUser('USER', false);
-    const [song] = await insertSongs(t.db, 1);
+    const user = await insertUser(t);
+    const [song] = await insertSongs(t, 1);
     if (song === undefined) throw new Error('no song');
     const now = new Date().toISOString();
-    const playlist = await t.db
-      .insertInto('playlists')
-      .values({ owner_id: user.id, name: 'Mine', type: 'Mix', is_public: 0, image_key: null, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await t.db
-      .insertInto('playlist_songs')
-      .values({ playlist_id: playlist.id, song_id: song.id, position: 0, added_at: now })
-      .execute();
+    const playlistId = await insertPlaylist(t, {
+      ownerId: user.id,
+      name: 'Mine',
+      type: 'Mix',
+      isPublic: false,
+      songIds: [song.id],
+    });
     const order = await t.db
       .insertInto('orders')
       .values({
@@ -143,7 +119,7 @@ describe.each(testDatabases())('access matrix on %s', (dialect) => {
     return {
       userId: user.id,
       username: user.username,
-      playlistId: playlist.id,
+      playlistId,
       songId: song.id,
       artistId: artist.id,
       orderId: order.id,
@@ -151,14 +127,10 @@ describe.each(testDatabases())('access matrix on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { PAYMENT_PROVIDER: 'demo' } });
-    ids.other = (await insertUser('USER', false)).id;
-    ids.premium = (await insertUser('USER', true)).id;
-    ids.admin = (await insertUser('ADMIN', false)).id;
+    ids.other = (await insertUser(t)).id;
+    ids.premium = (await insertUser(t, { premium: true })).id;
+    ids.admin = (await insertUser(t, { role: 'ADMIN' })).id;
     await t.app.ready();
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   it('finds a declared access level on every registered route', () => {
@@ -178,9 +150,9 @@ describe.each(testDatabases())('access matrix on %s', (dialect) => {
       const url = concretePath(route.url, fixture);
       for (const caller of CALLERS) {
         const userId = caller === 'user' ? fixture.userId : ids[caller];
-        const headers: Record<string, string> = userId === undefined ? {} : { cookie: await cookieOf(userId) };
+        const session = userId === undefined ? null : { cookie: await cookieOf(userId) };
         const body = method === 'POST' || method === 'PUT' ? { payload: bodyFor(route.url, fixture) } : {};
-        const response = await t.app.inject({ method: method as 'GET', url, headers, ...body });
+        const response = await t.as(session).inject({ method, url, ...body });
         checked += 1;
         const expected = refusal(level, caller);
         const status = response.statusCode;

@@ -1,7 +1,8 @@
 import { ErrorCodes, RequestMessages } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, createTestApp, errorOf, testDatabases, type TestApp, type TestUser } from '../../test/harness.js';
-import { multipartBody } from '../modules/playlists/test-fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../test/dialects.js';
+import { makeAdmin, type TestUser } from '../../test/factories.js';
+import { errorOf } from '../../test/harness.js';
 import { findNul } from './nul-guard.js';
 
 describe('findNul', () => {
@@ -15,15 +16,12 @@ describe('findNul', () => {
   });
 });
 
-describe.each(testDatabases())('bad input answers on %s', (dialect) => {
-  let t: TestApp;
+describeEachDialect('bad input answers on %s', (t) => {
   let admin: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await asAdmin(t);
+    admin = await makeAdmin(t);
   });
-  afterAll(() => t.close());
 
   it.each([
     ['GET', '/api/songs/2147483648'],
@@ -32,7 +30,7 @@ describe.each(testDatabases())('bad input answers on %s', (dialect) => {
     ['PUT', '/api/playlists/1/songs/2147483648'],
     ['DELETE', '/api/users/2147483648'],
   ])('%s %s: an id past 2^31-1 is a 400 validation error', async (method, url) => {
-    const response = await t.app.inject({ method: method as 'GET', url, headers: admin.headers });
+    const response = await t.as(admin).inject({ method, url });
     expect(response.statusCode, response.body).toBe(400);
     expect(errorOf(response.body)).toMatchObject({
       code: ErrorCodes.validation,
@@ -41,26 +39,15 @@ describe.each(testDatabases())('bad input answers on %s', (dialect) => {
   });
 
   it('refuses ids past 2^31-1 in JSON bodies and multipart fields', async () => {
-    const play = await t.app.inject({
-      method: 'POST',
-      url: '/api/plays',
-      headers: admin.headers,
-      payload: { songId: 2_147_483_648 },
-    });
+    const play = await t.as(admin).post('/api/plays', { songId: 2_147_483_648 });
     expect(play.statusCode).toBe(400);
     expect(errorOf(play.body)).toMatchObject({ field: 'songId', message: RequestMessages.idOutOfRange });
-    const form = multipartBody({ name: 'List', songs: '[2147483648]' });
-    const playlist = await t.app.inject({
-      method: 'POST',
-      url: '/api/playlists',
-      headers: { ...admin.headers, ...form.headers },
-      payload: form.payload,
-    });
+    const playlist = await t.as(admin).form('POST', '/api/playlists', { name: 'List', songs: '[2147483648]' });
     expect(playlist.statusCode, playlist.body).toBe(400);
   });
 
   it('refuses an offset past the bound', async () => {
-    const response = await t.app.inject({ url: '/api/songs?offset=2147483648', headers: admin.headers });
+    const response = await t.as(admin).get('/api/songs?offset=2147483648');
     expect(response.statusCode).toBe(400);
     expect(errorOf(response.body).message).toBe(RequestMessages.offsetOutOfRange);
   });
@@ -70,7 +57,7 @@ describe.each(testDatabases())('bad input answers on %s', (dialect) => {
     ['a query string', { method: 'GET', url: '/api/search?q=a%00b' }],
     ['a path parameter', { method: 'GET', url: '/api/users/username/a%00b' }],
   ] as const)('refuses U+0000 in %s with a 400 naming the field', async (_where, request) => {
-    const response = await t.app.inject({ ...request, headers: admin.headers });
+    const response = await t.as(admin).inject(request);
     expect(response.statusCode, response.body).toBe(400);
     expect(errorOf(response.body)).toMatchObject({
       code: ErrorCodes.validation,
@@ -79,13 +66,7 @@ describe.each(testDatabases())('bad input answers on %s', (dialect) => {
   });
 
   it('refuses U+0000 in a multipart text field', async () => {
-    const form = multipartBody({ name: 'nul\u0000name' });
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/playlists',
-      headers: { ...admin.headers, ...form.headers },
-      payload: form.payload,
-    });
+    const response = await t.as(admin).form('POST', '/api/playlists', { name: 'nul\u0000name' });
     expect(response.statusCode, response.body).toBe(400);
     expect(errorOf(response.body)).toEqual({
       code: ErrorCodes.validation,

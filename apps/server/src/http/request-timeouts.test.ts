@@ -1,10 +1,11 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ErrorCodes, RequestMessages } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, createTestApp, testDatabases, type TestApp, type TestUser } from '../../test/harness.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../test/dialects.js';
+import { makeUser, type TestUser } from '../../test/factories.js';
+import { multipartBody } from '../../test/media.js';
 import type { HttpTimeouts } from '../config.js';
-import { multipartBody } from '../modules/playlists/test-fixtures.js';
 
 const TIMEOUTS: HttpTimeouts = {
   headersMs: 400,
@@ -46,18 +47,15 @@ function bodyOf(answer: string): unknown {
   return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 }
 
-describe.each(testDatabases())('request timeouts on %s', (dialect) => {
-  let t: TestApp;
+describeEachDialect('request timeouts on %s', { config: { timeouts: TIMEOUTS } }, (t) => {
   let user: TestUser;
   let port: number;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { config: { timeouts: TIMEOUTS } });
-    user = await asUser(t);
+    user = await makeUser(t);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  afterAll(() => t.close());
 
   async function openConnections(): Promise<number> {
     return new Promise((resolve, reject) =>

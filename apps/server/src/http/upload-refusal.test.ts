@@ -1,8 +1,9 @@
 import net, { type AddressInfo } from 'node:net';
 import { ErrorCodes, ServerMessages } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { DRAIN_MAX_BYTES, LINGER_MS } from './multipart.js';
-import { asUser, createTestApp, testDatabases, type TestApp, type TestUser } from '../../test/harness.js';
+import { describeEachDialect } from '../../test/dialects.js';
+import { makeUser, type TestUser } from '../../test/factories.js';
 
 /*
  * A refused upload must reach the client as its answer (401, 403, ...), not as a network error: the server answers
@@ -22,18 +23,15 @@ function largeSongForm(): FormData {
   return form;
 }
 
-describe.each(testDatabases())('refused uploads reach the client on %s', (dialect) => {
-  let t: TestApp;
+describeEachDialect('refused uploads reach the client on %s', (t) => {
   let user: TestUser;
   let base: string;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    user = await asUser(t);
+    user = await makeUser(t);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
-  afterAll(() => t.close());
 
   async function attempt(headers: Record<string, string>): Promise<{ status: number; body: unknown } | string> {
     try {

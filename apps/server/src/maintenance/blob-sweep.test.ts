@@ -1,18 +1,17 @@
 import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { THUMBNAIL_WIDTHS } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDatabases } from '../../test/harness.js';
-import type { AppDatabase } from '../db/database.js';
-import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../test/dialects.js';
+import { collect, testBlobStore } from '../../test/stored.js';
+import type { LocalBlobStore } from '../storage/local-blob-store.js';
 import { createBlobReferencesRepository } from './blob-references.repository.js';
 import { SWEEP_GRACE_MS, sweepBlobs } from './blob-sweep.js';
 
 const hash = (n: number) => n.toString(16).padStart(64, '0');
 const HOUR_AGO = (Date.now() - 60 * 60 * 1000) / 1000;
 
-describe.each(testDatabases())('start-up blob sweep (%s)', (dialect) => {
-  let database: AppDatabase & { dataDir: string };
+describeEachDialect('start-up blob sweep (%s)', { uses: 'database' }, (t) => {
   let store: LocalBlobStore;
 
   async function put(kind: 'audio' | 'image', key: string, old = true): Promise<void> {
@@ -26,16 +25,11 @@ describe.each(testDatabases())('start-up blob sweep (%s)', (dialect) => {
     for (const width of THUMBNAIL_WIDTHS) await put('image', `${sha}-${width}.webp`, old);
   }
 
-  const keys = async (kind: 'audio' | 'image') => {
-    const found: string[] = [];
-    for await (const key of store.list(kind)) found.push(key);
-    return found.sort();
-  };
+  const keys = async (kind: 'audio' | 'image') => (await collect(store.list(kind))).sort();
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    store = new LocalBlobStore(path.join(database.dataDir, 'blobs'));
-    const { db } = database;
+    store = testBlobStore(t.database.dataDir);
+    const { db } = t;
     const now = new Date().toISOString();
     await db
       .insertInto('artists')
@@ -69,10 +63,6 @@ describe.each(testDatabases())('start-up blob sweep (%s)', (dialect) => {
       .execute();
   });
 
-  afterAll(async () => {
-    await database.destroy();
-  });
-
   it('removes temp files and unreferenced blobs, keeps referenced ones with their thumbnails and young ones', async () => {
     await put('audio', `${hash(1)}.wav`);
     await put('audio', `${hash(9)}.wav`);
@@ -83,7 +73,7 @@ describe.each(testDatabases())('start-up blob sweep (%s)', (dialect) => {
     const staged = await store.stage('audio', Buffer.from('half an upload'));
     expect(staged.tempPath).toContain(path.join('blobs', 'tmp'));
 
-    const result = await sweepBlobs(store, createBlobReferencesRepository(database.db));
+    const result = await sweepBlobs(store, createBlobReferencesRepository(t.db));
 
     expect(result).toEqual({ tempFiles: 1, audio: 1, images: 4 });
     expect(await keys('audio')).toEqual([`${hash(1)}.wav`, `${hash(10)}.wav`]);
@@ -93,9 +83,9 @@ describe.each(testDatabases())('start-up blob sweep (%s)', (dialect) => {
   });
 
   it('sweeps young orphans too when the grace period is zero, and is a no-op the second time', async () => {
-    const result = await sweepBlobs(store, createBlobReferencesRepository(database.db), { graceMs: 0 });
+    const result = await sweepBlobs(store, createBlobReferencesRepository(t.db), { graceMs: 0 });
     expect(result).toEqual({ tempFiles: 0, audio: 1, images: 4 });
-    expect(await sweepBlobs(store, createBlobReferencesRepository(database.db), { graceMs: 0 })).toEqual({
+    expect(await sweepBlobs(store, createBlobReferencesRepository(t.db), { graceMs: 0 })).toEqual({
       tempFiles: 0,
       audio: 0,
       images: 0,

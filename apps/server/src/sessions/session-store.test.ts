@@ -1,35 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDatabases } from '../../test/harness.js';
-import type { AppDatabase } from '../db/database.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../test/dialects.js';
+import { insertUser } from '../../test/factories.js';
 import { SessionStore, hashToken } from './session-store.js';
 import { createSessionsRepository } from './sessions.repository.js';
 
-describe.each(testDatabases())('SessionStore on %s', (dialect) => {
-  let database: AppDatabase;
+describeEachDialect('SessionStore on %s', { uses: 'database' }, (t) => {
   let userId: number;
   let now: number;
   let store: SessionStore;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    const user = await database.db
-      .insertInto('users')
-      .values({ username: 'u', email: 'u@e.t', password_hash: 'x', role: 'USER', created_at: new Date().toISOString() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    userId = user.id;
+    userId = (await insertUser(t)).id;
     now = Date.parse('2030-01-01T00:00:00Z');
-    store = new SessionStore(createSessionsRepository(database.db), { ttlSeconds: 3600, clock: () => now });
-  });
-  afterAll(async () => {
-    await database.destroy();
+    store = new SessionStore(createSessionsRepository(t.db), { ttlSeconds: 3600, clock: () => now });
   });
 
   it('resolves a fresh token to its user and stores only the hash', async () => {
     const { token, expiresAt } = await store.create(userId);
     expect(expiresAt.getTime()).toBe(now + 3600 * 1000);
     expect((await store.resolve(token))?.id).toBe(userId);
-    const rows = await database.db.selectFrom('sessions').select('id').execute();
+    const rows = await t.db.selectFrom('sessions').select('id').execute();
     expect(rows.map((r) => r.id)).toContain(hashToken(token));
     expect(rows.map((r) => r.id)).not.toContain(token);
   });
@@ -37,7 +27,7 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
   it('ends a session left unused for the idle time, slides a used one forward, and never past the ttl', async () => {
     const hour = 3600 * 1000;
     let clock = now;
-    const sliding = new SessionStore(createSessionsRepository(database.db), {
+    const sliding = new SessionStore(createSessionsRepository(t.db), {
       ttlSeconds: 10 * 3600,
       idleSeconds: 3600,
       cacheMs: 0,
@@ -52,7 +42,7 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
       expect(await sliding.resolveUserId(used.token)).toBe(userId);
       if (step === 2) expect(await sliding.resolve(idle.token)).toBeNull();
     }
-    const row = await database.db
+    const row = await t.db
       .selectFrom('sessions')
       .select('expires_at')
       .where('id', '=', hashToken(used.token))
@@ -75,7 +65,7 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
     const { token } = await store.create(userId);
     expect(await store.resolveUserId(token)).toBe(userId);
     // Removed behind the store's back (another instance): still cached for a moment, then gone.
-    await database.db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+    await t.db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
     expect(await store.resolveUserId(token)).toBe(userId);
     now += 5001;
     expect(await store.resolveUserId(token)).toBeNull();
@@ -99,13 +89,9 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
   });
 
   it('keeps at most maxPerUser sessions: a new one ends the oldest, never itself, and no other user’s', async () => {
-    const other = await database.db
-      .insertInto('users')
-      .values({ username: 'v', email: 'v@e.t', password_hash: 'x', role: 'USER', created_at: new Date().toISOString() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const other = await insertUser(t, { username: 'v' });
     let clock = now;
-    const limited = new SessionStore(createSessionsRepository(database.db), {
+    const limited = new SessionStore(createSessionsRepository(t.db), {
       ttlSeconds: 3600,
       clock: () => clock,
       maxPerUser: 3,
@@ -122,11 +108,11 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
     const live = await Promise.all(tokens.map((token) => limited.resolveUserId(token)));
     expect(live).toEqual([null, null, userId, userId, userId]);
     expect(await limited.resolveUserId(bystander.token)).toBe(other.id);
-    const rows = await database.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
+    const rows = await t.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
     expect(rows).toHaveLength(3);
 
     // Several logins within one millisecond: the newest is always the one kept.
-    const single = new SessionStore(createSessionsRepository(database.db), {
+    const single = new SessionStore(createSessionsRepository(t.db), {
       ttlSeconds: 3600,
       clock: () => clock,
       maxPerUser: 1,
@@ -143,11 +129,7 @@ describe.each(testDatabases())('SessionStore on %s', (dialect) => {
     now += 3600 * 1000;
     expect(await store.resolveUserId(token)).toBeNull();
     expect(await store.resolve(token)).toBeNull();
-    const row = await database.db
-      .selectFrom('sessions')
-      .select('id')
-      .where('id', '=', hashToken(token))
-      .executeTakeFirst();
+    const row = await t.db.selectFrom('sessions').select('id').where('id', '=', hashToken(token)).executeTakeFirst();
     expect(row).toBeUndefined();
   });
 });

@@ -1,9 +1,10 @@
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { collect, tempFiles } from '../../test/stored.js';
 import { InvalidBlobKeyError, isValidBlobKey } from './blob-store.js';
 import { LocalBlobStore } from './local-blob-store.js';
 
@@ -18,16 +19,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-async function tempFiles(): Promise<string[]> {
-  return readdir(path.join(root, 'tmp')).catch(() => []);
-}
-
-async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const key of iterable) keys.push(key);
-  return keys.sort();
-}
 
 /** A source that produces `chunks` chunks of `chunkSize` bytes only when asked (pull-based, like a socket). */
 function pullSource(chunks: number, chunkSize: number, failAt?: number): Readable {
@@ -63,7 +54,7 @@ describe('LocalBlobStore', () => {
     expect(await store.stat('image', 'ab12.wav')).toBeNull();
     expect(await text(store.openRead('audio', 'ab12.wav'))).toBe('hello blob');
     expect(await text(store.openRead('audio', 'ab12.wav', { start: 6, end: 9 }))).toBe('blob');
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it('streams a large source to disk with the exact byte count', async () => {
@@ -78,7 +69,7 @@ describe('LocalBlobStore', () => {
 
   it('removes the temp file and rejects with the source error when the source fails', async () => {
     await expect(store.stage('audio', pullSource(100, 1024, 10))).rejects.toThrow('client went away');
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it('keeps the existing blob when committing to a key that exists, marking it recently used', async () => {
@@ -91,14 +82,14 @@ describe('LocalBlobStore', () => {
 
     expect(await readFile(store.localPath('image', 'same.png'), 'utf8')).toBe('first');
     expect((await store.stat('image', 'same.png'))?.mtimeMs).toBeGreaterThan(Date.now() - 60_000);
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it('discards staged bytes, is idempotent, and refuses a commit after discard or a second commit', async () => {
     const staged = await store.stage('audio', Buffer.from('x'));
     await staged.discard();
     await staged.discard();
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
     await expect(staged.commit('xx.wav')).rejects.toThrow('already discarded');
     expect(await store.stat('audio', 'xx.wav')).toBeNull();
 
@@ -131,9 +122,9 @@ describe('LocalBlobStore', () => {
     await store.stage('audio', Buffer.from('pending'));
     await writeFile(path.join(root, 'audio', 'aa', 'Not A Key'), 'x');
 
-    expect(await collect(store.list('audio'))).toEqual(['aa1.wav', 'ab2.wav', 'zz3.mp3']);
-    expect(await collect(store.list('image'))).toEqual(['aa1.png']);
-    expect(await collect(new LocalBlobStore(path.join(root, 'empty')).list('audio'))).toEqual([]);
+    expect((await collect(store.list('audio'))).sort()).toEqual(['aa1.wav', 'ab2.wav', 'zz3.mp3']);
+    expect((await collect(store.list('image'))).sort()).toEqual(['aa1.png']);
+    expect((await collect(new LocalBlobStore(path.join(root, 'empty')).list('audio'))).sort()).toEqual([]);
   });
 
   it('deletes blobs, and deleting an absent blob is fine', async () => {
@@ -174,7 +165,7 @@ describe('LocalBlobStore', () => {
 
     expect(await store.sweepTemp(60_000)).toBe(1);
 
-    expect(await tempFiles()).toEqual([path.basename(fresh.tempPath)]);
+    expect(await tempFiles(root)).toEqual([path.basename(fresh.tempPath)]);
     expect(await new LocalBlobStore(path.join(root, 'never-used')).sweepTemp(0)).toBe(0);
   });
 });

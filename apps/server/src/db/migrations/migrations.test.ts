@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDatabases } from '../../../test/harness.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
 import type { AppDatabase } from '../database.js';
 import { dialectOf } from '../dialect.js';
 import { migrateDown, migrateToLatest, migrations } from './index.js';
@@ -13,19 +13,7 @@ async function tableNames(database: AppDatabase): Promise<string[]> {
   return tables.map((t) => t.name).sort();
 }
 
-describe.each(testDatabases())('migrations on %s', (dialect) => {
-  let database: (AppDatabase & { dataDir: string }) | undefined;
-
-  afterEach(async () => {
-    await database?.destroy();
-    database = undefined;
-  });
-
-  async function fresh() {
-    database = await createTestDatabase(dialect);
-    return database;
-  }
-
+describeEachDialect('migrations on %s', { uses: 'database', fresh: 'each' }, (t) => {
   async function insertUser(d: AppDatabase, username: string, email: string) {
     return d.db
       .insertInto('users')
@@ -35,8 +23,8 @@ describe.each(testDatabases())('migrations on %s', (dialect) => {
   }
 
   it('creates every table, reverts every migration, and re-applies cleanly', async () => {
-    const d = await fresh();
-    expect(dialectOf(d.db)).toBe(dialect);
+    const d = t.database;
+    expect(dialectOf(d.db)).toBe(t.dialect);
     expect(await tableNames(d)).toEqual(expect.arrayContaining(TABLES));
     expect(await migrateToLatest(d.db)).toEqual([]);
 
@@ -50,7 +38,7 @@ describe.each(testDatabases())('migrations on %s', (dialect) => {
   });
 
   it('makes usernames and emails unique regardless of case', async () => {
-    const d = await fresh();
+    const d = t.database;
     await insertUser(d, 'Alice', 'alice@example.test');
     await expect(insertUser(d, 'alice', 'other@example.test')).rejects.toThrow();
     await expect(insertUser(d, 'bob', 'alice@example.test')).rejects.toThrow();
@@ -58,7 +46,7 @@ describe.each(testDatabases())('migrations on %s', (dialect) => {
   });
 
   it('cascades a deleted user to sessions, playlists, likes and plays, and keeps the orders', async () => {
-    const d = await fresh();
+    const d = t.database;
     const { id: userId } = await insertUser(d, 'carol', 'carol@example.test');
     const { id: artistId } = await d.db
       .insertInto('artists')
@@ -123,7 +111,7 @@ describe.each(testDatabases())('migrations on %s', (dialect) => {
   });
 
   it('refuses duplicates the schema promises to prevent', async () => {
-    const d = await fresh();
+    const d = t.database;
     await d.db.insertInto('artists').values({ name: 'Same' }).execute();
     await expect(d.db.insertInto('artists').values({ name: 'Same' }).execute()).rejects.toThrow();
     const order = {
@@ -153,16 +141,16 @@ describe.each(testDatabases())('migrations on %s', (dialect) => {
   });
 
   it('enforces foreign keys', async () => {
-    const d = await fresh();
+    const d = t.database;
     await expect(
       d.db.insertInto('sessions').values({ id: 'h', user_id: 999, expires_at: now, created_at: now }).execute(),
     ).rejects.toThrow();
   });
 
   it('indexes every foreign key and request-path lookup', async () => {
-    const d = await fresh();
+    const d = t.database;
     const indexes =
-      dialect === 'postgres'
+      t.dialect === 'postgres'
         ? await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`.execute(
             d.db,
           )

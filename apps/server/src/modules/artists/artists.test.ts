@@ -1,58 +1,38 @@
 import { Artist, ServerMessages, Song, UNKNOWN_ARTIST } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  errorOf,
-  testDatabases,
-  type TestApp,
-  type TestUser,
-} from '../../../test/harness.js';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import { errorOf } from '../../../test/harness.js';
+import { picture, type FormValue } from '../../../test/media.js';
+import { artistCount, blobCounts } from '../../../test/stored.js';
 import { ImageMessages } from '../media/media.formats.js';
-import {
-  artistCount,
-  blobCounts,
-  createArtist,
-  multipartBody,
-  picture,
-  uploadSong,
-  type FormValue,
-} from '../songs/catalogue.fixtures.js';
 
-describe.each(testDatabases())('artists API (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('artists API (%s)', (t) => {
   let admin: TestUser;
   let user: TestUser;
 
-  const send = async (method: 'POST' | 'PUT', url: string, fields: Record<string, FormValue>, who?: TestUser) =>
-    t.app.inject({ method, url, ...(await multipartBody(fields, who?.cookie)) });
+  const send = (method: 'POST' | 'PUT', url: string, fields: Record<string, FormValue>, who?: TestUser) =>
+    t.as(who).form(method, url, fields);
   const png = async (seed: number): Promise<FormValue> => ({
     data: await picture(seed),
     filename: 'a.png',
     type: 'image/png',
   });
-  const getArtist = async (id: number) =>
-    Artist.parse((await t.app.inject({ method: 'GET', url: `/artists/${id}`, headers: user.headers })).json());
+  const getArtist = (id: number) => t.as(user).json(`/artists/${id}`, Artist);
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await asAdmin(t);
-    user = await asUser(t);
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    user = await makeUser(t);
   });
 
   it('GET /artists and /artists/{id} need a session; a listener may read', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/artists' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/artists/1' })).statusCode).toBe(401);
-    const list = await t.app.inject({ method: 'GET', url: '/artists', headers: user.headers });
+    expect((await t.as(null).get('/artists')).statusCode).toBe(401);
+    expect((await t.as(null).get('/artists/1')).statusCode).toBe(401);
+    const list = await t.as(user).get('/artists');
     expect(list.statusCode).toBe(200);
     expect(z.array(Artist).parse(list.json())).toEqual([]);
-    const missing = await t.app.inject({ method: 'GET', url: '/artists/999999', headers: user.headers });
+    const missing = await t.as(user).get('/artists/999999');
     expect(missing.statusCode).toBe(404);
     expect(errorOf(missing.body).message).toBe(ServerMessages.artistNotFound);
   });
@@ -63,7 +43,7 @@ describe.each(testDatabases())('artists API (%s)', (dialect) => {
     const artist = Artist.parse(response.json());
     expect(artist).toMatchObject({ name: 'Nova Choir', songs: [] });
     expect(artist.image).toMatch(/^\/media\/images\/[0-9a-f]{64}\.png\?w=300$/);
-    const image = await t.app.inject({ method: 'GET', url: artist.image ?? '' });
+    const image = await t.as(null).get(artist.image ?? '');
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/webp');
     expect(await getArtist(artist.id)).toEqual(artist);
@@ -97,7 +77,7 @@ describe.each(testDatabases())('artists API (%s)', (dialect) => {
   });
 
   it('PUT /artists/{id}: renames, replaces the image and removes the old one', async () => {
-    const id = await createArtist(t.app, admin.cookie, 'Old Name', await picture(10));
+    const id = await makeArtist(t, admin, 'Old Name', await picture(10));
     const old = await getArtist(id);
     const images = (await blobCounts(t.dataDir)).image;
     const response = await send('PUT', `/artists/${id}`, { name: 'New Name', image: await png(11) }, admin);
@@ -105,7 +85,7 @@ describe.each(testDatabases())('artists API (%s)', (dialect) => {
     const updated = Artist.parse(response.json());
     expect(updated.name).toBe('New Name');
     expect(updated.image).not.toBe(old.image);
-    expect((await t.app.inject({ method: 'GET', url: old.image ?? '' })).statusCode).toBe(404);
+    expect((await t.as(null).get(old.image ?? '')).statusCode).toBe(404);
     expect((await blobCounts(t.dataDir)).image).toBe(images);
 
     const renameOnly = await send('PUT', `/artists/${id}`, { name: 'Newer Name' }, admin);
@@ -113,7 +93,7 @@ describe.each(testDatabases())('artists API (%s)', (dialect) => {
   });
 
   it('PUT /artists/{id} refuses: anonymous 401, user 403, unknown 404, a taken name 409', async () => {
-    const id = await createArtist(t.app, admin.cookie, 'Stay Put');
+    const id = await makeArtist(t, admin, 'Stay Put');
     expect((await send('PUT', `/artists/${id}`, { name: 'X' })).statusCode).toBe(401);
     expect((await send('PUT', `/artists/${id}`, { name: 'X' }, user)).statusCode).toBe(403);
     expect((await send('PUT', '/artists/999999', { name: 'X' }, admin)).statusCode).toBe(404);
@@ -124,35 +104,30 @@ describe.each(testDatabases())('artists API (%s)', (dialect) => {
   });
 
   it('lists artists by name with the ids of their songs', async () => {
-    const id = await createArtist(t.app, admin.cookie, 'Aardvark Sound');
-    const first = await uploadSong(t.app, admin.cookie, { artistId: id }, t.db);
-    const second = await uploadSong(t.app, admin.cookie, { artistId: id }, t.db);
-    const list = z
-      .array(Artist)
-      .parse((await t.app.inject({ method: 'GET', url: '/artists', headers: user.headers })).json());
+    const id = await makeArtist(t, admin, 'Aardvark Sound');
+    const first = await makeSong(t, admin, { artistId: id });
+    const second = await makeSong(t, admin, { artistId: id });
+    const list = await t.as(user).json('/artists', z.array(Artist));
     expect(list[0]?.name).toBe('Aardvark Sound');
     expect(list[0]?.songs).toEqual([first, second]);
     expect(list.map((a) => a.name)).toEqual([...list.map((a) => a.name)].sort((a, b) => (a < b ? -1 : 1)));
   });
 
   it('DELETE /artists/{id}: admin only; songs stay playable as "Unknown artist"; the image goes', async () => {
-    const id = await createArtist(t.app, admin.cookie, 'Farewell Tour', await picture(20));
-    const songId = await uploadSong(t.app, admin.cookie, { artistId: id }, t.db);
+    const id = await makeArtist(t, admin, 'Farewell Tour', await picture(20));
+    const songId = await makeSong(t, admin, { artistId: id });
     const image = (await getArtist(id)).image ?? '';
-    const del = (who?: TestUser) =>
-      t.app.inject({ method: 'DELETE', url: `/artists/${id}`, ...(who ? { headers: who.headers } : {}) });
+    const del = (who?: TestUser) => t.as(who).delete(`/artists/${id}`);
     expect((await del()).statusCode).toBe(401);
     expect((await del(user)).statusCode).toBe(403);
     expect((await del(admin)).statusCode).toBe(204);
     expect((await del(admin)).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/artists/${id}`, headers: user.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: image })).statusCode).toBe(404);
+    expect((await t.as(user).get(`/artists/${id}`)).statusCode).toBe(404);
+    expect((await t.as(null).get(image)).statusCode).toBe(404);
 
-    const song = Song.parse(
-      (await t.app.inject({ method: 'GET', url: `/api/songs/${songId}`, headers: user.headers })).json(),
-    );
+    const song = await t.as(user).json(`/api/songs/${songId}`, Song);
     expect(song).toMatchObject({ artistId: null, artistName: UNKNOWN_ARTIST });
-    const audio = await t.app.inject({ method: 'GET', url: song.link, headers: user.headers });
+    const audio = await t.as(user).get(song.link);
     expect(audio.statusCode).toBe(200);
   });
 });

@@ -1,16 +1,8 @@
 import { AccountMessages, AuthOptions, ErrorCodes, ServerMessages, User } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  DEFAULT_PASSWORD,
-  errorOf,
-  login,
-  testDatabases,
-  uniqueName,
-  type TestApp,
-} from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
+import { DEFAULT_PASSWORD, errorOf, login, uniqueName, type TestApp } from '../../../test/harness.js';
 
 /** An address that is not this machine. */
 const REMOTE = '203.0.113.7';
@@ -21,19 +13,14 @@ interface RegisterOptions {
   setupCode?: string;
 }
 
-function register(t: TestApp, username: string, options: RegisterOptions = {}) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    ...(options.from === undefined ? {} : { remoteAddress: options.from }),
-    ...(options.headers === undefined ? {} : { headers: options.headers }),
-    payload: {
-      username,
-      email: `${username.toLowerCase()}@example.test`,
-      password: DEFAULT_PASSWORD,
-      ...(options.setupCode === undefined ? {} : { setupCode: options.setupCode }),
-    },
-  });
+function register(t: TestApp, username: string, { from, headers, setupCode }: RegisterOptions = {}) {
+  const payload = {
+    username,
+    email: `${username.toLowerCase()}@example.test`,
+    password: DEFAULT_PASSWORD,
+    ...(setupCode === undefined ? {} : { setupCode }),
+  };
+  return t.as(null).post('/api/auth/register', payload, { headers, remoteAddress: from });
 }
 
 async function roleOf(t: TestApp, username: string) {
@@ -42,32 +29,15 @@ async function roleOf(t: TestApp, username: string) {
 }
 
 async function options(t: TestApp, from?: string) {
-  const response = await t.app.inject({
-    method: 'GET',
-    url: '/api/auth/options',
-    ...(from === undefined ? {} : { remoteAddress: from }),
-  });
+  const response = await t.as(null).get('/api/auth/options', { remoteAddress: from });
   expect(response.statusCode).toBe(200);
   return AuthOptions.parse(response.json());
 }
 
-/** Runs `work` on a fresh app (an empty database: no administrator yet). */
-async function withFreshApp(
-  dialect: Parameters<typeof createTestApp>[0],
-  env: Record<string, string>,
-  work: (t: TestApp) => Promise<void>,
-) {
-  const t = await createTestApp(dialect, { env });
-  try {
-    await work(t);
-  } finally {
-    await t.close();
-  }
-}
-
-describe.each(testDatabases())('claiming the server on %s', (dialect) => {
+/* Each test claims a fresh app of its own (an empty database: no administrator yet). */
+describeEachDialect('claiming the server on %s', { uses: 'nothing' }, (suite) => {
   it('makes the first account from another machine a plain USER; the next one from this machine claims it', async () => {
-    await withFreshApp(dialect, {}, async (t) => {
+    await suite.withApp({}, async (t) => {
       expect(await options(t, REMOTE)).toEqual({ registration: 'open', becomesAdministrator: false });
       expect(await options(t)).toEqual({ registration: 'open', becomesAdministrator: true });
       expect((await register(t, 'stranger', { from: REMOTE })).statusCode).toBe(201);
@@ -85,21 +55,21 @@ describe.each(testDatabases())('claiming the server on %s', (dialect) => {
     { forwarded: 'for=198.51.100.1' },
     { 'x-real-ip': '127.0.0.1' },
   ])('does not count a request through a proxy it does not trust (%j) as this machine', async (headers) => {
-    await withFreshApp(dialect, {}, async (t) => {
+    await suite.withApp({}, async (t) => {
       expect((await register(t, 'proxied', { headers })).statusCode).toBe(201);
       expect(await roleOf(t, 'proxied')).toBe('USER');
     });
   });
 
   it('never believes TRUST_PROXY=true about this machine: the leftmost X-Forwarded-For is the client’s to write', async () => {
-    await withFreshApp(dialect, { TRUST_PROXY: 'true' }, async (t) => {
+    await suite.withApp({ env: { TRUST_PROXY: 'true' } }, async (t) => {
       expect((await register(t, 'spoofer', { headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode).toBe(201);
       expect(await roleOf(t, 'spoofer')).toBe('USER');
     });
   });
 
   it('believes a named trusted proxy (TRUST_PROXY as a hop count) about the client address', async () => {
-    await withFreshApp(dialect, { TRUST_PROXY: '1' }, async (t) => {
+    await suite.withApp({ env: { TRUST_PROXY: '1' } }, async (t) => {
       expect((await register(t, 'far_away', { headers: { 'x-forwarded-for': REMOTE } })).statusCode).toBe(201);
       expect(await roleOf(t, 'far_away')).toBe('USER');
       expect((await register(t, 'on_the_box', { headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode).toBe(201);
@@ -108,7 +78,7 @@ describe.each(testDatabases())('claiming the server on %s', (dialect) => {
   });
 
   it('the setup code claims the server from anywhere, once; a wrong code is refused with 403', async () => {
-    await withFreshApp(dialect, {}, async (t) => {
+    await suite.withApp({}, async (t) => {
       const code = t.setupCode.value ?? '';
       const wrong = await register(t, 'guesser', { from: REMOTE, setupCode: `${code}x` });
       expect(wrong.statusCode).toBe(403);
@@ -131,7 +101,7 @@ describe.each(testDatabases())('claiming the server on %s', (dialect) => {
   });
 
   it('the setup code is no longer valid once the machine itself made an administrator', async () => {
-    await withFreshApp(dialect, {}, async (t) => {
+    await suite.withApp({}, async (t) => {
       const code = t.setupCode.value ?? '';
       expect((await register(t, 'local_admin')).statusCode).toBe(201);
       const response = await register(t, 'second_claim', { from: REMOTE, setupCode: code });
@@ -142,7 +112,7 @@ describe.each(testDatabases())('claiming the server on %s', (dialect) => {
   });
 
   it('makes exactly one ADMIN when registrations with the setup code race', async () => {
-    await withFreshApp(dialect, {}, async (t) => {
+    await suite.withApp({}, async (t) => {
       const code = t.setupCode.value ?? '';
       const names = ['claim_a', 'claim_b', 'claim_c', 'claim_d'];
       const responses = await Promise.all(names.map((name) => register(t, name, { from: REMOTE, setupCode: code })));
@@ -153,7 +123,7 @@ describe.each(testDatabases())('claiming the server on %s', (dialect) => {
 
   describe('REGISTRATION=closed', () => {
     it('refuses sign-ups with 403 except the claim of the first administrator', async () => {
-      await withFreshApp(dialect, { REGISTRATION: 'closed' }, async (t) => {
+      await suite.withApp({ env: { REGISTRATION: 'closed' } }, async (t) => {
         expect(await options(t, REMOTE)).toEqual({ registration: 'closed', becomesAdministrator: false });
         const refused = await register(t, 'walk_in', { from: REMOTE });
         expect(refused.statusCode).toBe(403);
@@ -176,16 +146,15 @@ describe.each(testDatabases())('claiming the server on %s', (dialect) => {
     });
 
     it('lets this machine claim the server, whose administrator then creates the accounts', async () => {
-      await withFreshApp(dialect, { REGISTRATION: 'closed' }, async (t) => {
+      await suite.withApp({ env: { REGISTRATION: 'closed' } }, async (t) => {
         expect(await options(t)).toEqual({ registration: 'closed', becomesAdministrator: true });
         expect((await register(t, 'console_admin')).statusCode).toBe(201);
         expect(await roleOf(t, 'console_admin')).toBe('ADMIN');
         const cookie = await login(t.app, 'console_admin');
-        const created = await t.app.inject({
-          method: 'POST',
-          url: '/api/users',
-          headers: { cookie },
-          payload: { username: 'invited', email: 'invited@example.test', password: DEFAULT_PASSWORD },
+        const created = await t.as({ cookie }).post('/api/users', {
+          username: 'invited',
+          email: 'invited@example.test',
+          password: DEFAULT_PASSWORD,
         });
         expect(created.statusCode, created.body).toBe(201);
         await login(t.app, 'invited');
@@ -194,21 +163,14 @@ describe.each(testDatabases())('claiming the server on %s', (dialect) => {
   });
 });
 
-describe.each(testDatabases())('POST /api/auth/logout-all on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-  const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+describeEachDialect('POST /api/auth/logout-all on %s', (t) => {
+  const me = (cookie: string) => t.as({ cookie }).get('/api/auth/me');
 
   it('ends every session of the user, this one included, clears the cookie and leaves others alone', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const phone = await login(t.app, user.username);
-    const bystander = await asUser(t);
-    const response = await t.app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: user.headers });
+    const bystander = await makeUser(t);
+    const response = await t.as(user).post('/api/auth/logout-all');
     expect(response.statusCode).toBe(204);
     const cleared = response.cookies.find((c) => c.name === 'tonearm_session');
     expect(cleared?.value).toBe('');
@@ -221,22 +183,14 @@ describe.each(testDatabases())('POST /api/auth/logout-all on %s', (dialect) => {
   });
 
   it('answers 401 without a session', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/auth/logout-all' });
+    const response = await t.as(null).post('/api/auth/logout-all');
     expect(response.statusCode).toBe(401);
     expect(errorOf(response.body).message).toBe(ServerMessages.notAuthenticated);
   });
 });
 
-describe.each(testDatabases())('POST /api/users on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-  const create = (payload: object, headers?: { cookie: string }) =>
-    t.app.inject({ method: 'POST', url: '/api/users', payload, ...(headers === undefined ? {} : { headers }) });
+describeEachDialect('POST /api/users on %s', (t) => {
+  const create = (payload: object, caller?: TestUser) => t.as(caller).post('/api/users', payload);
   const account = (username: string) => ({
     username,
     email: `${username}@Example.test`,
@@ -244,9 +198,9 @@ describe.each(testDatabases())('POST /api/users on %s', (dialect) => {
   });
 
   it('lets an administrator create an account (201 User), who can then log in', async () => {
-    const admin = await asAdmin(t);
+    const admin = await makeAdmin(t);
     const username = uniqueName('made');
-    const response = await create({ ...account(username), gender: 'female', address: '1 Main St' }, admin.headers);
+    const response = await create({ ...account(username), gender: 'female', address: '1 Main St' }, admin);
     expect(response.statusCode, response.body).toBe(201);
     expect(User.parse(response.json())).toMatchObject({
       username,
@@ -259,15 +213,15 @@ describe.each(testDatabases())('POST /api/users on %s', (dialect) => {
     await login(t.app, username, 'a long enough secret');
 
     const helper = uniqueName('helper');
-    const promoted = await create({ ...account(helper), role: 'ADMIN' }, admin.headers);
+    const promoted = await create({ ...account(helper), role: 'ADMIN' }, admin);
     expect(User.parse(promoted.json()).role).toBe('ADMIN');
   });
 
   it('answers 401 to anonymous and 403 to a regular or premium user, creating nothing', async () => {
     const username = uniqueName('nope');
     expect((await create(account(username))).statusCode).toBe(401);
-    for (const user of [await asUser(t), await asUser(t, { premium: true })]) {
-      const response = await create({ ...account(username), role: 'ADMIN' }, user.headers);
+    for (const user of [await makeUser(t), await makeUser(t, { premium: true })]) {
+      const response = await create({ ...account(username), role: 'ADMIN' }, user);
       expect(response.statusCode).toBe(403);
       expect(errorOf(response.body).message).toBe(ServerMessages.forbidden);
     }
@@ -275,11 +229,11 @@ describe.each(testDatabases())('POST /api/users on %s', (dialect) => {
   });
 
   it('answers 409 for a taken username or email and 400 for invalid fields, like registration', async () => {
-    const admin = await asAdmin(t);
-    const taken = await create({ ...account(admin.username.toUpperCase()) }, admin.headers);
+    const admin = await makeAdmin(t);
+    const taken = await create({ ...account(admin.username.toUpperCase()) }, admin);
     expect(taken.statusCode).toBe(409);
     expect(errorOf(taken.body)).toMatchObject({ message: ServerMessages.usernameTaken, field: 'username' });
-    const takenEmail = await create({ ...account(uniqueName('x')), email: admin.email.toUpperCase() }, admin.headers);
+    const takenEmail = await create({ ...account(uniqueName('x')), email: admin.email.toUpperCase() }, admin);
     expect(takenEmail.statusCode).toBe(409);
     expect(errorOf(takenEmail.body)).toMatchObject({ message: ServerMessages.emailTaken, field: 'email' });
     for (const [payload, field] of [
@@ -288,7 +242,7 @@ describe.each(testDatabases())('POST /api/users on %s', (dialect) => {
       [{ ...account(uniqueName('y')), password: 'short' }, 'password'],
       [{ ...account(uniqueName('y')), role: 'ROOT' }, 'role'],
     ] as const) {
-      const response = await create(payload, admin.headers);
+      const response = await create(payload, admin);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(errorOf(response.body).field).toBe(field);
     }

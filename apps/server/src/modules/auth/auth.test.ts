@@ -1,17 +1,8 @@
 import { ErrorCodes, ServerMessages, User } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asUser,
-  createTestApp,
-  createUser,
-  DEFAULT_PASSWORD,
-  errorOf,
-  login,
-  registerUser,
-  testDatabases,
-  uniqueName,
-  type TestApp,
-} from '../../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { makeUser } from '../../../test/factories.js';
+import { DEFAULT_PASSWORD, errorOf, login, registerUser, uniqueName } from '../../../test/harness.js';
 import { hashToken } from '../../sessions/session-store.js';
 
 interface InjectedCookie {
@@ -29,63 +20,38 @@ function sessionCookieOf(response: { cookies: InjectedCookie[] }): InjectedCooki
   return response.cookies.find((c) => c.name === 'tonearm_session');
 }
 
-describe.each(testDatabases())('auth API on %s', (dialect) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
-  const register = (payload: unknown) =>
-    t.app.inject({ method: 'POST', url: '/api/auth/register', payload: payload as object });
-  const me = (cookie?: string) =>
-    t.app.inject({ method: 'GET', url: '/api/auth/me', headers: cookie === undefined ? {} : { cookie } });
+describeEachDialect('auth API on %s', (t) => {
+  const register = (payload: unknown) => t.as(null).post('/api/auth/register', payload as object);
+  const me = (cookie?: string) => t.as({ cookie }).get('/api/auth/me');
 
   describe('POST /api/auth/register', () => {
     it('makes the first account ADMIN and later ones USER', async () => {
-      const fresh = await createTestApp(dialect);
-      try {
+      await t.withApp({}, async (fresh) => {
         await registerUser(fresh.app, { username: 'founder' });
         await registerUser(fresh.app, { username: 'second' });
-        const founder = await fresh.app.inject({
-          method: 'GET',
-          url: '/api/auth/me',
-          headers: { cookie: await login(fresh.app, 'founder') },
-        });
-        const second = await fresh.app.inject({
-          method: 'GET',
-          url: '/api/auth/me',
-          headers: { cookie: await login(fresh.app, 'second') },
-        });
+        const founder = await fresh.as({ cookie: await login(fresh.app, 'founder') }).get('/api/auth/me');
+        const second = await fresh.as({ cookie: await login(fresh.app, 'second') }).get('/api/auth/me');
         expect(User.parse(founder.json()).role).toBe('ADMIN');
         expect(User.parse(second.json()).role).toBe('USER');
-      } finally {
-        await fresh.close();
-      }
+      });
     });
 
     it('makes exactly one ADMIN when the first registrations race', async () => {
-      const fresh = await createTestApp(dialect);
-      try {
+      await t.withApp({}, async (fresh) => {
         const names = ['racer_a', 'racer_b', 'racer_c', 'racer_d', 'racer_e'];
         const responses = await Promise.all(
           names.map((username) =>
-            fresh.app.inject({
-              method: 'POST',
-              url: '/api/auth/register',
-              payload: { username, email: `${username}@example.test`, password: DEFAULT_PASSWORD },
+            fresh.as(null).post('/api/auth/register', {
+              username,
+              email: `${username}@example.test`,
+              password: DEFAULT_PASSWORD,
             }),
           ),
         );
         expect(responses.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201]);
         const roles = await fresh.db.selectFrom('users').select('role').execute();
         expect(roles.filter((r) => r.role === 'ADMIN')).toHaveLength(1);
-      } finally {
-        await fresh.close();
-      }
+      });
     });
 
     it('answers 201 with the spec text and stores the optional profile fields', async () => {
@@ -214,7 +180,7 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
     });
 
     it('answers 400 for a missing body', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/api/auth/register' });
+      const response = await t.as(null).post('/api/auth/register');
       expect(response.statusCode).toBe(400);
       expect(errorOf(response.body).message).toBe('Request body must be a JSON object');
     });
@@ -245,11 +211,7 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
     it('answers the User JSON and sets an HttpOnly, SameSite=Lax session cookie', async () => {
       const username = uniqueName();
       await registerUser(t.app, { username });
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username, password: DEFAULT_PASSWORD },
-      });
+      const response = await t.as(null).post('/api/auth/login', { username, password: DEFAULT_PASSWORD });
       expect(response.statusCode).toBe(200);
       const user = User.parse(response.json());
       expect(user).toMatchObject({
@@ -294,7 +256,7 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
         { username: 'nobody_here', password: DEFAULT_PASSWORD },
         { username: 'nobody@example.test', password: DEFAULT_PASSWORD },
       ]) {
-        const response = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
+        const response = await t.as(null).post('/api/auth/login', payload);
         expect(response.statusCode).toBe(401);
         expect(errorOf(response.body)).toEqual({
           code: ErrorCodes.unauthorized,
@@ -305,19 +267,14 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
     });
 
     it('answers 400 when a field is missing', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'x' } });
+      const response = await t.as(null).post('/api/auth/login', { username: 'x' });
       expect(response.statusCode).toBe(400);
       expect(errorOf(response.body)).toMatchObject({ field: 'password' });
     });
 
     it('replaces the browser’s previous session (rotation)', async () => {
-      const user = await createUser(t);
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        headers: user.headers,
-        payload: { username: user.username, password: user.password },
-      });
+      const user = await makeUser(t);
+      const response = await t.as(user).post('/api/auth/login', { username: user.username, password: user.password });
       expect(response.statusCode).toBe(200);
       const fresh = sessionCookieOf(response);
       expect(fresh?.value).not.toBe(user.cookie.split('=')[1]);
@@ -326,26 +283,21 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
     });
 
     it('marks the cookie Secure when PUBLIC_URL is https', async () => {
-      const secure = await createTestApp(dialect, { env: { PUBLIC_URL: 'https://music.example.org' } });
-      try {
+      await t.withApp({ env: { PUBLIC_URL: 'https://music.example.org' } }, async (secure) => {
         await registerUser(secure.app, { username: 'secure_user' });
-        const response = await secure.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { username: 'secure_user', password: DEFAULT_PASSWORD },
+        const response = await secure.as(null).post('/api/auth/login', {
+          username: 'secure_user',
+          password: DEFAULT_PASSWORD,
         });
         expect(sessionCookieOf(response)?.secure).toBe(true);
-      } finally {
-        await secure.close();
-      }
+      });
     });
   });
 
   describe('rate limit and origin check', () => {
     it('locks an account after too many failed sign-ins from any number of addresses, by username or email', async () => {
-      const limited = await createTestApp(dialect, { env: { AUTH_ACCOUNT_LIMIT: '3' } });
-      try {
-        const victim = await asUser(limited);
+      await t.withApp({ env: { AUTH_ACCOUNT_LIMIT: '3' } }, async (limited) => {
+        const victim = await makeUser(limited);
         const attempt = (username: string, password: string, address: string) =>
           limited.app.inject({
             method: 'POST',
@@ -362,41 +314,26 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
         expect(errorOf(locked.body)).toEqual({ code: ErrorCodes.rateLimited, message: ServerMessages.accountLocked });
         expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
         // Other accounts are not affected.
-        const bystander = await asUser(limited);
+        const bystander = await makeUser(limited);
         expect((await attempt(bystander.username, bystander.password, '10.0.0.1')).statusCode).toBe(200);
-      } finally {
-        await limited.close();
-      }
+      });
     });
 
     it('clears an account’s failed sign-ins when it signs in successfully', async () => {
-      const limited = await createTestApp(dialect, { env: { AUTH_ACCOUNT_LIMIT: '2' } });
-      try {
-        const user = await asUser(limited);
+      await t.withApp({ env: { AUTH_ACCOUNT_LIMIT: '2' } }, async (limited) => {
+        const user = await makeUser(limited);
         const attempt = (password: string) =>
-          limited.app.inject({
-            method: 'POST',
-            url: '/api/auth/login',
-            payload: { username: user.username, password },
-          });
+          limited.as(null).post('/api/auth/login', { username: user.username, password });
         expect((await attempt('wrong-one')).statusCode).toBe(401);
         expect((await attempt(user.password)).statusCode).toBe(200);
         expect((await attempt('wrong-two')).statusCode).toBe(401);
         expect((await attempt(user.password)).statusCode).toBe(200);
-      } finally {
-        await limited.close();
-      }
+      });
     });
 
     it('answers 429 after too many login attempts from one address', async () => {
-      const limited = await createTestApp(dialect, { env: { AUTH_RATE_LIMIT: '3' } });
-      try {
-        const attempt = () =>
-          limited.app.inject({
-            method: 'POST',
-            url: '/api/auth/login',
-            payload: { username: 'who', password: 'whatever1' },
-          });
+      await t.withApp({ env: { AUTH_RATE_LIMIT: '3' } }, async (limited) => {
+        const attempt = () => limited.as(null).post('/api/auth/login', { username: 'who', password: 'whatever1' });
         for (let i = 0; i < 3; i += 1) expect((await attempt()).statusCode).toBe(401);
         const blocked = await attempt();
         expect(blocked.statusCode).toBe(429);
@@ -410,9 +347,7 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
           payload: { username: 'who', password: 'whatever1' },
         });
         expect(other.statusCode).toBe(401);
-      } finally {
-        await limited.close();
-      }
+      });
     });
 
     it('answers 403 bad-origin to a cross-site POST and lets same-origin and Origin-less ones through', async () => {
@@ -491,25 +426,22 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
     });
 
     it('accepts the PUBLIC_URL origin behind a proxy that rewrites Host', async () => {
-      const proxied = await createTestApp(dialect, { env: { PUBLIC_URL: 'https://music.example.org' } });
-      try {
+      await t.withApp({ env: { PUBLIC_URL: 'https://music.example.org' } }, async (proxied) => {
         const response = await proxied.app.inject({
           method: 'POST',
           url: '/api/auth/logout',
           headers: { origin: 'https://music.example.org', host: '127.0.0.1:4000' },
         });
         expect(response.statusCode).toBe(204);
-      } finally {
-        await proxied.close();
-      }
+      });
     });
   });
 
   describe('POST /api/auth/logout', () => {
     it('answers 204, deletes the session row and clears the cookie', async () => {
-      const user = await createUser(t);
+      const user = await makeUser(t);
       const token = user.cookie.split('=')[1] ?? '';
-      const response = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: user.headers });
+      const response = await t.as(user).post('/api/auth/logout');
       expect(response.statusCode).toBe(204);
       expect(response.body).toBe('');
       const cleared = sessionCookieOf(response);
@@ -523,13 +455,13 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
     });
 
     it('answers 204 without a session too', async () => {
-      expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout' })).statusCode).toBe(204);
+      expect((await t.as(null).post('/api/auth/logout')).statusCode).toBe(204);
     });
   });
 
   describe('GET /api/auth/me', () => {
     it('answers the signed-in user', async () => {
-      const user = await createUser(t, { premium: true });
+      const user = await makeUser(t, { premium: true });
       const response = await me(user.cookie);
       expect(response.statusCode).toBe(200);
       expect(User.parse(response.json())).toMatchObject({ id: user.id, username: user.username, premium: true });
@@ -547,7 +479,7 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
     });
 
     it('answers 401 for an expired session and deletes it', async () => {
-      const user = await createUser(t);
+      const user = await makeUser(t);
       await t.db
         .updateTable('sessions')
         .set({ expires_at: '2000-01-01T00:00:00.000Z' })
@@ -559,7 +491,7 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
     });
 
     it('answers premium false once premium_until has passed', async () => {
-      const user = await createUser(t, { premium: '2001-01-01T00:00:00.000Z' });
+      const user = await makeUser(t, { premium: '2001-01-01T00:00:00.000Z' });
       expect(User.parse((await me(user.cookie)).json())).toMatchObject({
         premium: false,
         premiumUntil: '2001-01-01T00:00:00.000Z',
@@ -569,7 +501,7 @@ describe.each(testDatabases())('auth API on %s', (dialect) => {
 
   describe('GET /api/auth/ping', () => {
     it('answers text "pong" to anyone', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/api/auth/ping' });
+      const response = await t.as(null).get('/api/auth/ping');
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/plain/);
       expect(response.body).toBe(ServerMessages.pong);

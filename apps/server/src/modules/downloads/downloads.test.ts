@@ -1,15 +1,9 @@
 import { ServerMessages, UNKNOWN_ARTIST } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  errorOf,
-  testDatabases,
-  type TestApp,
-  type TestUser,
-} from '../../../test/harness.js';
-import { insertSongs, testBlobStore, type TestSong } from '../playlists/test-fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { insertSongs, makeAdmin, makeUser, type TestSong, type TestUser } from '../../../test/factories.js';
+import { errorOf } from '../../../test/harness.js';
+import { testBlobStore } from '../../../test/stored.js';
 import { attachmentDisposition, downloadFilename } from './download-filename.js';
 
 const AUDIO = Buffer.from('ID3\u0003\u0000fake mp3 bytes for the download test');
@@ -37,8 +31,7 @@ describe('download file names', () => {
   });
 });
 
-describe.each(testDatabases())('GET /api/songs/{id}/download (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('GET /api/songs/{id}/download (%s)', (t) => {
   let song: TestSong;
   let missingBlob: TestSong;
   let admin: TestUser;
@@ -47,22 +40,17 @@ describe.each(testDatabases())('GET /api/songs/{id}/download (%s)', (dialect) =>
   let lapsed: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    [song, missingBlob] = (await insertSongs(t.db, 2, 'Nina Simone')) as [TestSong, TestSong];
+    [song, missingBlob] = (await insertSongs(t, 2, 'Nina Simone')) as [TestSong, TestSong];
     const staged = await testBlobStore(t.dataDir).stage('audio', AUDIO);
     await staged.commit(song.audioKey);
-    admin = await asAdmin(t);
-    premium = await asUser(t, { premium: true });
-    regular = await asUser(t);
-    lapsed = await asUser(t, { premium: new Date(Date.now() - 60_000).toISOString() });
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    premium = await makeUser(t, { premium: true });
+    regular = await makeUser(t);
+    lapsed = await makeUser(t, { premium: new Date(Date.now() - 60_000).toISOString() });
   });
 
   const download = (user: TestUser | undefined, id: number, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'GET', url: `/api/songs/${id}/download`, headers: { ...user?.headers, ...headers } });
+    t.as(user).get(`/api/songs/${id}/download`, { headers });
 
   it('serves the audio as an attachment to premium users and admins', async () => {
     for (const user of [premium, admin]) {
@@ -96,9 +84,7 @@ describe.each(testDatabases())('GET /api/songs/{id}/download (%s)', (dialect) =>
   it('answers 404 for an unknown song or a song whose audio is missing, 400 for a bad id', async () => {
     expect((await download(premium, 987_654)).statusCode).toBe(404);
     expect((await download(premium, missingBlob.id)).statusCode).toBe(404);
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/songs/x/download', headers: premium.headers })).statusCode,
-    ).toBe(400);
+    expect((await t.as(premium).get('/api/songs/x/download')).statusCode).toBe(400);
   });
 
   it('names the file "Unknown artist - …" once the artist is deleted', async () => {

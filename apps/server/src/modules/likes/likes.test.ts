@@ -1,13 +1,12 @@
 import { Song } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
-import { asAdmin, asUser, createTestApp, testDatabases, type TestApp, type TestUser } from '../../../test/harness.js';
-import { createArtist, uploadSong } from '../songs/catalogue.fixtures.js';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
 
 const SongList = z.array(Song);
 
-describe.each(testDatabases())('likes API (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('likes API (%s)', (t) => {
   let admin: TestUser;
   let alice: TestUser;
   let bob: TestUser;
@@ -16,9 +15,9 @@ describe.each(testDatabases())('likes API (%s)', (dialect) => {
   let songC: number;
 
   const like = (who: TestUser | undefined, id: number, method: 'PUT' | 'DELETE' = 'PUT') =>
-    t.app.inject({ method, url: `/api/songs/${id}/like`, ...(who ? { headers: who.headers } : {}) });
+    t.as(who).inject({ method, url: `/api/songs/${id}/like` });
   const list = async (who: TestUser, url = '/api/songs') => {
-    const response = await t.app.inject({ method: 'GET', url, headers: who.headers });
+    const response = await t.as(who).get(url);
     expect(response.statusCode, response.body).toBe(200);
     return SongList.parse(response.json());
   };
@@ -29,24 +28,19 @@ describe.each(testDatabases())('likes API (%s)', (dialect) => {
       .sort();
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await asAdmin(t);
-    alice = await asUser(t);
-    bob = await asUser(t);
-    const artistId = await createArtist(t.app, admin.cookie, 'Heart Strings');
-    songA = await uploadSong(t.app, admin.cookie, { artistId }, t.db);
-    songB = await uploadSong(t.app, admin.cookie, { artistId }, t.db);
-    songC = await uploadSong(t.app, admin.cookie, { artistId }, t.db);
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    alice = await makeUser(t);
+    bob = await makeUser(t);
+    const artistId = await makeArtist(t, admin, 'Heart Strings');
+    songA = await makeSong(t, admin, { artistId });
+    songB = await makeSong(t, admin, { artistId });
+    songC = await makeSong(t, admin, { artistId });
   });
 
   it('needs a session: 401 for like, unlike and the liked list', async () => {
     expect((await like(undefined, songA)).statusCode).toBe(401);
     expect((await like(undefined, songA, 'DELETE')).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/songs/liked' })).statusCode).toBe(401);
+    expect((await t.as(null).get('/api/songs/liked')).statusCode).toBe(401);
   });
 
   it('likeSong reflects the caller only', async () => {
@@ -56,9 +50,9 @@ describe.each(testDatabases())('likes API (%s)', (dialect) => {
     expect(await likedIds(alice)).toEqual([songA, songB].sort());
     expect(await likedIds(bob)).toEqual([songC]);
     expect(await likedIds(admin)).toEqual([]);
-    const one = await t.app.inject({ method: 'GET', url: `/api/songs/${songA}`, headers: bob.headers });
+    const one = await t.as(bob).get(`/api/songs/${songA}`);
     expect(Song.parse(one.json()).likeSong).toBe(false);
-    const mine = await t.app.inject({ method: 'GET', url: `/api/songs/${songA}`, headers: alice.headers });
+    const mine = await t.as(alice).get(`/api/songs/${songA}`);
     expect(Song.parse(mine.json()).likeSong).toBe(true);
   });
 
@@ -83,16 +77,12 @@ describe.each(testDatabases())('likes API (%s)', (dialect) => {
   it('answers 404 for a song that does not exist, 400 for a bad id', async () => {
     expect((await like(alice, 999999)).statusCode).toBe(404);
     expect((await like(alice, 999999, 'DELETE')).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'PUT', url: '/api/songs/x/like', headers: alice.headers })).statusCode).toBe(
-      400,
-    );
+    expect((await t.as(alice).put('/api/songs/x/like')).statusCode).toBe(400);
   });
 
   it('drops the likes of a deleted song', async () => {
     await like(bob, songB);
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/api/songs/${songB}`, headers: admin.headers })).statusCode,
-    ).toBe(200);
+    expect((await t.as(admin).delete(`/api/songs/${songB}`)).statusCode).toBe(200);
     expect((await list(bob, '/api/songs/liked')).map((s) => s.id)).toEqual([songC]);
   });
 });

@@ -1,20 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes, LimitMessages, User, type CheckoutResponse } from '@tonearm/contract';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  errorOf,
-  login,
-  testDatabases,
-  type TestApp,
-  type TestUser,
-} from '../../../test/harness.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect, type AppSuiteOptions } from '../../../test/dialects.js';
+import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
+import { errorOf, login, type TestApp } from '../../../test/harness.js';
+import { claimedPng, picture, type FormValue } from '../../../test/media.js';
+import { blobCounts } from '../../../test/stored.js';
 import { imagesBusy, WorkGate } from '../media/image-work.js';
-import { claimedPng } from '../media/media.fixtures.js';
-import { blobCounts, multipartBody, picture, type FormValue } from '../songs/catalogue.fixtures.js';
 
 /*
  * Every per-user limit through the API (issue 9): the refusal, its status, code and message, that nothing is left half
@@ -38,23 +31,15 @@ async function noisePng(bytes: number): Promise<FormValue> {
   return { data, filename: 'noise.png', type: 'image/png' };
 }
 
-async function uploadPhoto(t: TestApp, user: TestUser, image: FormValue) {
-  return t.app.inject({
-    method: 'PUT',
-    url: `/api/users/${user.id}/update-photo`,
-    ...(await multipartBody({ image }, user.cookie)),
-  });
-}
+const uploadPhoto = (t: TestApp, user: TestUser, image: FormValue) =>
+  t.as(user).form('PUT', `/api/users/${user.id}/update-photo`, { image });
 
-async function createPlaylist(t: TestApp, user: TestUser, fields: Record<string, FormValue>) {
-  return t.app.inject({ method: 'POST', url: '/api/playlists', ...(await multipartBody(fields, user.cookie)) });
-}
+const createPlaylist = (t: TestApp, user: TestUser, fields: Record<string, FormValue>) =>
+  t.as(user).form('POST', '/api/playlists', fields);
 
-const jsonPlaylist = (t: TestApp, user: TestUser, name: string) =>
-  t.app.inject({ method: 'POST', url: '/api/playlists', headers: user.headers, payload: { name } });
+const jsonPlaylist = (t: TestApp, user: TestUser, name: string) => t.as(user).post('/api/playlists', { name });
 
-const checkout = (t: TestApp, user: TestUser) =>
-  t.app.inject({ method: 'POST', url: '/api/payment/checkout', headers: user.headers, payload: { plan: 'monthly' } });
+const checkout = (t: TestApp, user: TestUser) => t.as(user).post('/api/payment/checkout', { plan: 'monthly' });
 
 async function count(
   t: TestApp,
@@ -95,32 +80,29 @@ function expectRefusal(
   expect(errorOf(response.body)).toMatchObject({ code, message });
 }
 
-describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
-  let t: TestApp;
+const gate = new WorkGate(1, 0, imagesBusy);
+
+const limited: AppSuiteOptions = {
+  env: {
+    IMAGE_UPLOADS_PER_DAY: '3',
+    PLAYLISTS_PER_USER: '2',
+    PENDING_ORDERS_PER_USER: '2',
+    SESSIONS_PER_USER: '2',
+    PAYMENT_PROVIDER: 'demo',
+  },
+  images: { maxPixels: 40_000_000, gate },
+};
+
+describeEachDialect('per-user limits (%s)', limited, (t) => {
   let admin: TestUser;
-  const gate = new WorkGate(1, 0, imagesBusy);
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      env: {
-        IMAGE_UPLOADS_PER_DAY: '3',
-        PLAYLISTS_PER_USER: '2',
-        PENDING_ORDERS_PER_USER: '2',
-        SESSIONS_PER_USER: '2',
-        PAYMENT_PROVIDER: 'demo',
-      },
-      images: { maxPixels: 40_000_000, gate },
-    });
-    admin = await asAdmin(t);
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
   });
 
   it('counts photos and playlist covers against a daily allowance: past it 429, nothing stored, others unaffected', async () => {
-    const alice = await asUser(t);
-    const bob = await asUser(t);
+    const alice = await makeUser(t);
+    const bob = await makeUser(t);
     expect((await uploadPhoto(t, alice, await png())).statusCode).toBe(200);
     expect((await createPlaylist(t, alice, { name: 'Covered', image: await png() })).statusCode).toBe(201);
     expect((await uploadPhoto(t, alice, await png())).statusCode).toBe(200);
@@ -154,17 +136,13 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
       ErrorCodes.quotaExceeded,
       LimitMessages.imageUploadsPerDay(3),
     );
-    const artist = await t.app.inject({
-      method: 'POST',
-      url: '/artists',
-      ...(await multipartBody({ name: `Band ${seed}`, image: await png() }, admin.cookie)),
-    });
+    const artist = await t.as(admin).form('POST', '/artists', { name: `Band ${seed}`, image: await png() });
     expect(artist.statusCode, artist.body).toBe(201);
     expect(await uploadsOf(t, admin)).toBe(3);
   });
 
   it('forgets uploads older than 24 hours (the window rolls) and prunes them', async () => {
-    const carol = await asUser(t);
+    const carol = await makeUser(t);
     const rows = [0, 1, 2].map(() => ({ user_id: carol.id, bytes: 100, created_at: hoursAgo(25) }));
     await t.db.insertInto('image_uploads').values(rows).execute();
     expect((await uploadPhoto(t, carol, await png())).statusCode).toBe(200);
@@ -172,7 +150,7 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
   });
 
   it('takes the charge back when the write it paid for is refused', async () => {
-    const dave = await asUser(t);
+    const dave = await makeUser(t);
     const blobs = await blobCounts(t.dataDir);
     const response = await createPlaylist(t, dave, { name: 'Ghosts', songs: '[999999]', image: await png() });
     expect(response.statusCode, response.body).toBe(400);
@@ -181,8 +159,8 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
   });
 
   it('caps playlists per user with 409 (also with a cover, leaving no blob), per user, until one is deleted', async () => {
-    const erin = await asUser(t);
-    const frank = await asUser(t);
+    const erin = await makeUser(t);
+    const frank = await makeUser(t);
     const first = (await jsonPlaylist(t, erin, 'One')).json<{ id: number }>();
     expect((await jsonPlaylist(t, erin, 'Two')).statusCode).toBe(201);
 
@@ -201,14 +179,14 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
     expect(message).toBe('You can have at most 2 playlists. Delete one to create another.');
 
     expect((await jsonPlaylist(t, frank, 'Mine')).statusCode).toBe(201);
-    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/playlists/${first.id}`, headers: erin.headers });
+    const deleted = await t.as(erin).delete(`/api/playlists/${first.id}`);
     expect(deleted.statusCode).toBe(200);
     expect((await jsonPlaylist(t, erin, 'Three')).statusCode).toBe(201);
   });
 
   it('caps unfinished checkouts per user with 409; paid and day-old ones no longer count', async () => {
-    const gina = await asUser(t);
-    const hank = await asUser(t);
+    const gina = await makeUser(t);
+    const hank = await makeUser(t);
     const order = (await checkout(t, gina)).json<CheckoutResponse>().order;
     expect((await checkout(t, gina)).statusCode).toBe(200);
     const message = LimitMessages.pendingOrdersPerUser(2);
@@ -217,12 +195,9 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
     expect(await count(t, 'orders', 'user_id', gina.id)).toBe(2);
     expect((await checkout(t, hank)).statusCode).toBe(200);
 
-    const paid = await t.app.inject({
-      method: 'POST',
-      url: `/api/payment/demo/${order.id}/pay`,
-      headers: gina.headers,
-      payload: { cardNumber: '4242 4242 4242 4242', expiry: '12/99', cvc: '123' },
-    });
+    const paid = await t
+      .as(gina)
+      .post(`/api/payment/demo/${order.id}/pay`, { cardNumber: '4242 4242 4242 4242', expiry: '12/99', cvc: '123' });
     expect(paid.statusCode, paid.body).toBe(200);
     expect((await checkout(t, gina)).statusCode).toBe(200);
     expectRefusal(await checkout(t, gina), 409, ErrorCodes.limitReached, message);
@@ -237,11 +212,11 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
   });
 
   it('keeps at most SESSIONS_PER_USER sessions: a new login ends the oldest, not another user’s', async () => {
-    const ivan = await asUser(t);
-    const jane = await asUser(t);
+    const ivan = await makeUser(t);
+    const jane = await makeUser(t);
     const second = await login(t.app, ivan.username);
     const third = await login(t.app, ivan.username);
-    const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    const me = (cookie: string) => t.as({ cookie }).get('/api/auth/me');
     expect((await me(ivan.cookie)).statusCode).toBe(401);
     expect((await me(second)).statusCode).toBe(200);
     expect((await me(third)).statusCode).toBe(200);
@@ -250,7 +225,7 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
   });
 
   it('refuses an upload with 429 while image processing is full, storing and charging nothing', async () => {
-    const kate = await asUser(t);
+    const kate = await makeUser(t);
     const blobs = await blobCounts(t.dataDir);
     const hold: { release?: () => void } = {};
     const busy = gate.run(
@@ -268,7 +243,7 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
   });
 
   it('refuses an image of more than 40 megapixels with 413 naming the limit, from its header', async () => {
-    const lena = await asUser(t);
+    const lena = await makeUser(t);
     const blobs = await blobCounts(t.dataDir);
     const bomb = { data: claimedPng(8000, 6000), filename: 'huge.png', type: 'image/png' };
     const response = await uploadPhoto(t, lena, bomb);
@@ -278,8 +253,8 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
   });
 
   it('deletes a deleted user’s photo and playlist covers (with thumbnails) at once, keeping a shared one', async () => {
-    const mia = await asUser(t);
-    const nick = await asUser(t);
+    const mia = await makeUser(t);
+    const nick = await makeUser(t);
     const shared = await png();
     const photo = User.parse((await uploadPhoto(t, mia, await png())).json()).image ?? '';
     const own = (await createPlaylist(t, mia, { name: 'Own', image: await png() })).json<{ imgLink: string }>();
@@ -287,11 +262,11 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
     const kept = (await createPlaylist(t, nick, { name: 'Shared too', image: shared })).json<{ imgLink: string }>();
     const before = await blobCounts(t.dataDir);
 
-    const response = await t.app.inject({ method: 'DELETE', url: `/api/users/${mia.id}`, headers: admin.headers });
+    const response = await t.as(admin).delete(`/api/users/${mia.id}`);
     expect(response.statusCode).toBe(204);
     // Photo and own cover: original + 3 thumbnails each; the shared cover stays for nick.
     expect((await blobCounts(t.dataDir)).image).toBe(before.image - 8);
-    const status = async (url: string) => (await t.app.inject({ method: 'GET', url })).statusCode;
+    const status = async (url: string) => (await t.as(null).get(url)).statusCode;
     expect(await status(photo)).toBe(404);
     expect(await status(own.imgLink)).toBe(404);
     expect(await status(kept.imgLink)).toBe(200);
@@ -299,22 +274,14 @@ describe.each(testDatabases())('per-user limits (%s)', (dialect) => {
   });
 });
 
-describe.each(testDatabases())('per-user rate limits and byte allowance (%s)', (dialect) => {
-  let t: TestApp;
+const rateLimited: AppSuiteOptions = {
+  env: { UPLOAD_RATE_LIMIT: '2', CHECKOUT_RATE_LIMIT: '1', IMAGE_UPLOAD_MB_PER_DAY: '1', PAYMENT_PROVIDER: 'demo' },
+};
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      env: { UPLOAD_RATE_LIMIT: '2', CHECKOUT_RATE_LIMIT: '1', IMAGE_UPLOAD_MB_PER_DAY: '1', PAYMENT_PROVIDER: 'demo' },
-    });
-  });
-
-  afterAll(async () => {
-    await t.close();
-  });
-
+describeEachDialect('per-user rate limits and byte allowance (%s)', rateLimited, (t) => {
   it('rate-limits uploads per user and minute (429), not JSON edits, not another user', async () => {
-    const oscar = await asUser(t);
-    const pam = await asUser(t);
+    const oscar = await makeUser(t);
+    const pam = await makeUser(t);
     expect((await uploadPhoto(t, oscar, await png())).statusCode).toBe(200);
     expect((await createPlaylist(t, oscar, { name: 'Covered', image: await png() })).statusCode).toBe(201);
     const blobs = await blobCounts(t.dataDir);
@@ -327,8 +294,8 @@ describe.each(testDatabases())('per-user rate limits and byte allowance (%s)', (
   });
 
   it('rate-limits checkouts per user and minute (429), not another user', async () => {
-    const quinn = await asUser(t);
-    const rob = await asUser(t);
+    const quinn = await makeUser(t);
+    const rob = await makeUser(t);
     expect((await checkout(t, quinn)).statusCode).toBe(200);
     expectRefusal(await checkout(t, quinn), 429, ErrorCodes.rateLimited, LimitMessages.tooManyCheckouts);
     expect(await count(t, 'orders', 'user_id', quinn.id)).toBe(1);
@@ -336,7 +303,7 @@ describe.each(testDatabases())('per-user rate limits and byte allowance (%s)', (
   });
 
   it('caps the bytes of images a user uploads in 24 hours (429 naming the limit), nothing stored past it', async () => {
-    const sara = await asUser(t);
+    const sara = await makeUser(t);
     const first = await uploadPhoto(t, sara, await noisePng(600_000));
     expect(first.statusCode, first.body).toBe(200);
     const blobs = await blobCounts(t.dataDir);

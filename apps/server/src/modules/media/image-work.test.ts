@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../http/errors.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { createImageWork, imagesBusy, WorkGate } from './image-work.js';
-import { claimedPng, imageFile } from './media.fixtures.js';
+import { claimedPng, imageFile } from '../../../test/media.js';
+import { tempFiles } from '../../../test/stored.js';
 import { stageImage } from './media.service.js';
 
 /** A promise and the function that settles it, to hold a job open for as long as a test wants. */
@@ -68,7 +69,7 @@ describe('stageImage behind the limits', () => {
   let root: string;
   let store: LocalBlobStore;
   const leftovers = async () => [
-    ...(await readdir(path.join(root, 'tmp')).catch(() => [])),
+    ...(await tempFiles(root)),
     ...(await readdir(path.join(root, 'image')).catch(() => [])),
   ];
 

@@ -13,7 +13,7 @@ import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { SESSION_COOKIE } from '../../http/session.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE } from './blob-response.js';
 import { PUMP_CHUNK_BYTES } from './file-pump.js';
-import { imageFile, wavFile } from './media.fixtures.js';
+import { imageFile, toneWav } from '../../../test/media.js';
 import { ImageMessages } from './media.formats.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import { commitAll, stageAudio, stageImage, type StagedAudio, type StagedImage } from './media.service.js';
@@ -43,7 +43,7 @@ const logged: unknown[] = [];
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'tonearm-media-handler-'));
   store = new LocalBlobStore(root);
-  wav = wavFile(1.5);
+  wav = toneWav(440, 1.5);
   audio = await stageAudio(store, wav);
   cover = await stageImage(store, await imageFile(800, 800, 'png'));
   await commitAll([audio, cover]);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,7 +9,8 @@ import { AUDIO_MAX_BYTES, ErrorCodes, IMAGE_MAX_BYTES } from '@tonearm/contract'
 import { HttpError } from '../../http/errors.js';
 import { InvalidBlobKeyError } from '../../storage/blob-store.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
-import { adtsFile, flacFile, imageFile, mp3File, mp4File, oggFile, wavFile } from './media.fixtures.js';
+import { adtsFile, flacFile, imageFile, mp3File, mp4File, oggFile, toneWav } from '../../../test/media.js';
+import { collect, tempFiles } from '../../../test/stored.js';
 import { AudioMessages, formatBytes, ImageMessages, mimeForKey } from './media.formats.js';
 import {
   audioUrl,
@@ -37,10 +38,6 @@ afterEach(async () => {
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function tempFiles(): Promise<string[]> {
-  return readdir(path.join(root, 'tmp')).catch(() => []);
-}
-
 /** Splits bytes into small chunks delivered one by one, as a network upload arrives. */
 function chunked(bytes: Buffer, chunkSize = 1000): Readable {
   const chunks: Buffer[] = [];
@@ -60,7 +57,7 @@ async function rejection(promise: Promise<unknown>): Promise<HttpError> {
 
 describe('stageAudio', () => {
   it('stages a WAV under its content hash, with type, size and duration, visible only after commit', async () => {
-    const wav = wavFile(2.5);
+    const wav = toneWav(440, 2.5);
     const audio = await stageAudio(store, chunked(wav));
 
     expect(audio).toMatchObject({
@@ -76,7 +73,7 @@ describe('stageAudio', () => {
     await commitAll([audio]);
 
     expect(await readFile(store.localPath('audio', audio.key))).toEqual(wav);
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it.each([
@@ -93,7 +90,7 @@ describe('stageAudio', () => {
     // A header without audio frames (the Ogg and ADTS fixtures) has no known length: null, not a crash.
     expect(audio.durationMs).toBe(durationMs);
     await discardAll([audio]);
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it.each([
@@ -110,7 +107,7 @@ describe('stageAudio', () => {
     expect(error.code).toBe(ErrorCodes.unsupportedMediaType);
     expect(error.message).toBe('Audio must be MP3, FLAC, OGG/Opus, M4A/AAC or WAV');
     expect(error.field).toBe('songFile');
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
     expect(await collect(store.list('audio'))).toEqual([]);
   });
 
@@ -131,11 +128,11 @@ describe('stageAudio', () => {
     expect(error.field).toBe('audio');
     expect(endless.destroyed).toBe(true);
     expect(produced).toBeLessThan(1024 * 1024);
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it('accepts exactly the limit and refuses one byte more, from a stream or a buffer', async () => {
-    const wav = wavFile(0.5);
+    const wav = toneWav(440, 0.5);
     const exact = await stageAudio(store, chunked(wav), 'songFile', { maxBytes: wav.length });
     expect(exact.size).toBe(wav.length);
     await discardAll([exact]);
@@ -144,7 +141,7 @@ describe('stageAudio', () => {
     expect(tooLong.status).toBe(413);
     const tooLongBuffer = await rejection(stageAudio(store, wav, 'songFile', { maxBytes: wav.length - 1 }));
     expect(tooLongBuffer.status).toBe(413);
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it('names the real limits in its messages', () => {
@@ -156,21 +153,21 @@ describe('stageAudio', () => {
   });
 
   it('hashes streamed bytes exactly like hashing the whole file', async () => {
-    const wav = wavFile(1.3, 11_025);
+    const wav = toneWav(440, 1.3, 11_025);
     const audio = await stageAudio(store, chunked(wav, 777));
     expect(audio.sha256).toBe(sha256(wav));
     await discardAll([audio]);
   });
 
   it('stores the same audio once: a second commit of the same content keeps the first blob', async () => {
-    const wav = wavFile(0.4);
+    const wav = toneWav(440, 0.4);
     const first = await stageAudio(store, wav);
     const second = await stageAudio(store, wav);
     expect(second.key).toBe(first.key);
     await commitAll([first]);
     await commitAll([second]);
     expect(await collect(store.list('audio'))).toEqual([first.key]);
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 });
 
@@ -195,7 +192,7 @@ describe('stageImage', () => {
       expect(meta).toMatchObject({ format: 'webp', width: Number(width), height: Number(width) / 2 });
     }
     expect(await readFile(store.localPath('image', image.originalKey))).toEqual(png);
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it('never enlarges a small image', async () => {
@@ -225,12 +222,12 @@ describe('stageImage', () => {
 
   it.each([
     ['a GIF', () => imageFile(10, 10, 'gif'), ImageMessages.wrongType],
-    ['a WAV named .png', () => Promise.resolve(wavFile(0.1)), ImageMessages.wrongType],
+    ['a WAV named .png', () => Promise.resolve(toneWav(440, 0.1)), ImageMessages.wrongType],
     ['a damaged PNG', async () => (await imageFile(50, 50, 'png')).subarray(0, 60), ImageMessages.unreadable],
   ])('refuses %s with 415, keeping nothing', async (_name, make, message) => {
     const error = await rejection(stageImage(store, await make(), 'imageFile'));
     expect(error).toMatchObject({ status: 415, message, field: 'imageFile' });
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
     expect(await collect(store.list('image'))).toEqual([]);
   });
 
@@ -242,17 +239,17 @@ describe('stageImage', () => {
     const pixels = await rejection(stageImage(store, png, 'image', { maxPixels: 100_000 }));
     expect(pixels).toMatchObject({ status: 413, message: 'Images can be at most 0.1 megapixels' });
     expect(ImageMessages.tooManyPixels()).toBe('Images can be at most 40 megapixels');
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
   });
 
   it('discardAll removes every staged blob of several uploads; nothing becomes visible', async () => {
-    const audio = await stageAudio(store, wavFile(0.2));
+    const audio = await stageAudio(store, toneWav(440, 0.2));
     const image = await stageImage(store, await imageFile(30, 30, 'png'));
-    expect(await tempFiles()).toHaveLength(5);
+    expect(await tempFiles(root)).toHaveLength(5);
 
     await discardAll([audio, image, null, undefined]);
 
-    expect(await tempFiles()).toEqual([]);
+    expect(await tempFiles(root)).toEqual([]);
     expect(await collect(store.list('audio'))).toEqual([]);
     expect(await collect(store.list('image'))).toEqual([]);
   });
@@ -292,9 +289,3 @@ describe('image keys and URLs', () => {
     expect(mimeForKey('no-extension')).toBe('application/octet-stream');
   });
 });
-
-async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const key of iterable) keys.push(key);
-  return keys;
-}

@@ -3,7 +3,7 @@
  * stage every file → (DB transaction) → commit all; on any failure discard all. Proves that a refused or oversized
  * file answers promptly with the right error and leaves no blob and no temp file behind.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIO_MAX_BYTES, ErrorCodes } from '@tonearm/contract';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
-import { imageFile, useHttpErrors, wavFile } from './media.fixtures.js';
+import { useHttpErrors } from '../../../test/http-errors.js';
+import { imageFile, toneWav } from '../../../test/media.js';
+import { filesUnder } from '../../../test/stored.js';
 import { AudioMessages, ImageMessages } from './media.formats.js';
 import { commitAll, discardAll, stageAudio, stageImage, type StagedMedia } from './media.service.js';
 import { drainBodyAfterAnswer } from '../../http/multipart.js';
@@ -68,10 +70,8 @@ beforeEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(path.join(root, dir), { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
-}
+/** The files under `dir` of the store's root. */
+const filesIn = (dir: string) => filesUnder(path.join(root, dir));
 
 function form(files: Record<string, { bytes: Buffer; name: string; type: string }>): FormData {
   const body = new FormData();
@@ -95,16 +95,16 @@ describe('multipart upload with staged media', () => {
   it('commits the audio and the image with thumbnails', async () => {
     const result = await upload(
       form({
-        songFile: { bytes: wavFile(1), name: 'song.wav', type: 'audio/wav' },
+        songFile: { bytes: toneWav(440, 1), name: 'song.wav', type: 'audio/wav' },
         imageFile: { bytes: await imageFile(40, 40, 'jpeg'), name: 'cover.jpg', type: 'image/jpeg' },
       }),
     );
 
     expect(result.status).toBe(201);
     expect(result.connection).not.toBe('close');
-    expect(await filesUnder('audio')).toEqual([(result.json as { audio: string }).audio]);
-    expect(await filesUnder('image')).toHaveLength(4);
-    expect(await filesUnder('tmp')).toEqual([]);
+    expect(await filesIn('audio')).toEqual([(result.json as { audio: string }).audio]);
+    expect(await filesIn('image')).toHaveLength(4);
+    expect(await filesIn('tmp')).toEqual([]);
   });
 
   it('answers 413 for an oversized audio file and keeps nothing', async () => {
@@ -127,9 +127,9 @@ describe('multipart upload with staged media', () => {
       // The unread rest of the body is drained after the answer, so this keep-alive connection stays usable.
       connection: 'keep-alive',
     });
-    expect(await filesUnder('')).toEqual([]);
+    expect(await filesIn('')).toEqual([]);
 
-    const next = await upload(form({ songFile: { bytes: wavFile(0.2), name: 'short.wav', type: 'audio/wav' } }));
+    const next = await upload(form({ songFile: { bytes: toneWav(440, 0.2), name: 'short.wav', type: 'audio/wav' } }));
     expect(next.status).toBe(201);
   });
 
@@ -146,7 +146,7 @@ describe('multipart upload with staged media', () => {
       status: 415,
       json: { error: { code: ErrorCodes.unsupportedMediaType, message: AudioMessages.wrongType, field: 'songFile' } },
     });
-    expect(await filesUnder('')).toEqual([]);
+    expect(await filesIn('')).toEqual([]);
   });
 
   it('answers 415 for a text file sent as an image', async () => {
@@ -155,6 +155,6 @@ describe('multipart upload with staged media', () => {
     );
     expect(result.status).toBe(415);
     expect(result.json).toMatchObject({ error: { message: ImageMessages.wrongType, field: 'imageFile' } });
-    expect(await filesUnder('')).toEqual([]);
+    expect(await filesIn('')).toEqual([]);
   });
 });

@@ -14,15 +14,9 @@ import {
 } from '@tonearm/contract';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  errorOf,
-  testDatabases,
-  type TestApp,
-  type TestUser,
-} from '../../../test/harness.js';
+import { describeEachDialect, type AppSuiteOptions } from '../../../test/dialects.js';
+import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
+import { errorOf, type TestApp } from '../../../test/harness.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const goodCard = { cardNumber: '4242 4242 4242 4242', expiry: '12/99', cvc: '123' };
@@ -37,7 +31,7 @@ async function orderRow(t: TestApp, orderId: number) {
 }
 
 function checkout(t: TestApp, user: TestUser | undefined, payload: Record<string, unknown>) {
-  return t.app.inject({ method: 'POST', url: '/api/payment/checkout', headers: user?.headers, payload });
+  return t.as(user).post('/api/payment/checkout', payload);
 }
 
 async function openOrder(t: TestApp, user: TestUser, plan: 'monthly' | 'yearly'): Promise<CheckoutResponse> {
@@ -47,31 +41,22 @@ async function openOrder(t: TestApp, user: TestUser, plan: 'monthly' | 'yearly')
 }
 
 function pay(t: TestApp, user: TestUser | undefined, orderId: number, card: Record<string, string> = goodCard) {
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/payment/demo/${orderId}/pay`,
-    headers: user?.headers,
-    payload: card,
-  });
+  return t.as(user).post(`/api/payment/demo/${orderId}/pay`, card);
 }
 
-describe.each(testDatabases())('payments with the demo provider (%s)', (dialect) => {
-  let t: TestApp;
+const demo: AppSuiteOptions = {
+  env: { PAYMENT_PROVIDER: 'demo', PRICE_MONTHLY_CENTS: '399', PRICE_YEARLY_CENTS: '3900', CURRENCY: 'usd' },
+};
+
+describeEachDialect('payments with the demo provider (%s)', demo, (t) => {
   let admin: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, {
-      env: { PAYMENT_PROVIDER: 'demo', PRICE_MONTHLY_CENTS: '399', PRICE_YEARLY_CENTS: '3900', CURRENCY: 'usd' },
-    });
-    admin = await asAdmin(t);
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
   });
 
   it('lists the server-side plans to anyone, with the configured prices and currency', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/payment/plans' });
+    const response = await t.as(null).get('/api/payment/plans');
     expect(response.statusCode).toBe(200);
     expect(response.json<Plan[]>()).toEqual([
       { id: 'monthly', name: 'Premium monthly', amountCents: 399, currency: 'USD', periodDays: 30 },
@@ -80,7 +65,7 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
   });
 
   it('tells anyone, signed in or not, that the demo provider is on', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/payment/provider' });
+    const response = await t.as(null).get('/api/payment/provider');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ provider: 'demo' });
   });
@@ -88,12 +73,12 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
   it('answers 401 without a session on every order route', async () => {
     expect((await checkout(t, undefined, { plan: 'monthly' })).statusCode).toBe(401);
     expect((await pay(t, undefined, 1)).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/payment/orders' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/payment/orders/1' })).statusCode).toBe(401);
+    expect((await t.as(null).get('/api/payment/orders')).statusCode).toBe(401);
+    expect((await t.as(null).get('/api/payment/orders/1')).statusCode).toBe(401);
   });
 
   it('opens a pending demo order at the server price, ignoring a tampered amount, with no redirect', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const response = await checkout(t, user, { plan: 'yearly', amountCents: 1, currency: 'XXX', periodDays: 9999 });
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json<CheckoutResponse>();
@@ -110,7 +95,7 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
   });
 
   it('refuses an unknown plan with 400 and opens no order', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     for (const plan of ['lifetime', '', 12]) {
       const response = await checkout(t, user, { plan });
       expect(response.statusCode).toBe(400);
@@ -121,7 +106,7 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
   });
 
   it('a paid demo order extends premium by the plan period from now, once', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const { order } = await openOrder(t, user, 'monthly');
     const before = Date.now();
     const response = await pay(t, user, order.id);
@@ -142,12 +127,12 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
     expect(errorOf(again.body).message).toBe(PaymentMessages.orderNotOpen);
     expect(await premiumUntilOf(t, user.id)).toBe(body.user.premiumUntil);
 
-    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: user.headers });
+    const me = await t.as(user).get('/api/auth/me');
     expect(me.json<User>().premium).toBe(true);
   });
 
   it('counts a renewal from the current premiumUntil while premium is still running', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const current = new Date(Date.now() + 10 * DAY_MS).toISOString();
     await t.db.updateTable('users').set({ premium_until: current }).where('id', '=', user.id).execute();
     const { order } = await openOrder(t, user, 'yearly');
@@ -159,7 +144,7 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
   });
 
   it('counts from now when premium has lapsed', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     await t.db
       .updateTable('users')
       .set({ premium_until: new Date(Date.now() - 5 * DAY_MS).toISOString() })
@@ -174,7 +159,7 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
   });
 
   it('a declined card answers 402, marks the order failed and changes nothing else', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const { order } = await openOrder(t, user, 'monthly');
     const response = await pay(t, user, order.id, { ...goodCard, cardNumber: DemoCards.declined });
     expect(response.statusCode).toBe(402);
@@ -190,7 +175,7 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
   });
 
   it('refuses card numbers other than the test cards, expired cards and malformed input with 400', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const { order } = await openOrder(t, user, 'monthly');
     const cases: [Record<string, string>, string, string | undefined][] = [
       [{ ...goodCard, cardNumber: '5555555555554444' }, 'cardNumber', PaymentMessages.demoUnknownCard],
@@ -210,8 +195,8 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
   });
 
   it('IDOR: another user or an admin cannot pay, read or see a user’s order (404), and nothing changes', async () => {
-    const buyer = await asUser(t);
-    const stranger = await asUser(t);
+    const buyer = await makeUser(t);
+    const stranger = await makeUser(t);
     const { order } = await openOrder(t, buyer, 'monthly');
     for (const user of [stranger, admin]) {
       const attempt = await pay(t, user, order.id);
@@ -223,42 +208,29 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
     expect(await premiumUntilOf(t, stranger.id)).toBeNull();
     expect(await premiumUntilOf(t, buyer.id)).toBeNull();
 
-    const read = await t.app.inject({
-      method: 'GET',
-      url: `/api/payment/orders/${order.id}`,
-      headers: stranger.headers,
-    });
+    const read = await t.as(stranger).get(`/api/payment/orders/${order.id}`);
     expect(read.statusCode).toBe(404);
-    const byAdmin = await t.app.inject({
-      method: 'GET',
-      url: `/api/payment/orders/${order.id}`,
-      headers: admin.headers,
-    });
+    const byAdmin = await t.as(admin).get(`/api/payment/orders/${order.id}`);
     expect(byAdmin.statusCode).toBe(200);
-    const own = await t.app.inject({ method: 'GET', url: `/api/payment/orders/${order.id}`, headers: buyer.headers });
+    const own = await t.as(buyer).get(`/api/payment/orders/${order.id}`);
     expect(own.json<Order>()).toMatchObject({ id: order.id, status: 'pending' });
 
-    const strangersList = await t.app.inject({ method: 'GET', url: '/api/payment/orders', headers: stranger.headers });
+    const strangersList = await t.as(stranger).get('/api/payment/orders');
     expect(strangersList.json<Order[]>()).toEqual([]);
-    const buyersList = await t.app.inject({ method: 'GET', url: '/api/payment/orders', headers: buyer.headers });
+    const buyersList = await t.as(buyer).get('/api/payment/orders');
     expect(buyersList.json<Order[]>().map((o) => o.id)).toEqual([order.id]);
   });
 
   it('has no webhook for the demo provider', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/payment/webhook', payload: { type: 'x' } });
+    const response = await t.as(null).post('/api/payment/webhook', { type: 'x' });
     expect(response.statusCode).toBe(404);
   });
 
   describe('premium is granted only by a payment or an admin', () => {
     it('a user cannot make themself premium', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       for (const payload of [{ premium: true }, { premiumUntil: '2099-01-01T00:00:00.000Z' }, { role: 'ADMIN' }]) {
-        const response = await t.app.inject({
-          method: 'PUT',
-          url: `/api/users/${user.id}`,
-          headers: user.headers,
-          payload,
-        });
+        const response = await t.as(user).put(`/api/users/${user.id}`, payload);
         expect(response.statusCode, JSON.stringify(payload)).toBe(403);
         expect(errorOf(response.body).message).toBe(ServerMessages.onlyAdminChangesRole);
       }
@@ -271,33 +243,22 @@ describe.each(testDatabases())('payments with the demo provider (%s)', (dialect)
     });
 
     it('an admin grants and revokes premium', async () => {
-      const user = await asUser(t);
-      const grant = await t.app.inject({
-        method: 'PUT',
-        url: `/api/users/${user.id}`,
-        headers: admin.headers,
-        payload: { premium: true },
-      });
+      const user = await makeUser(t);
+      const grant = await t.as(admin).put(`/api/users/${user.id}`, { premium: true });
       expect(grant.statusCode, grant.body).toBe(200);
       expect(grant.json<User>().premium).toBe(true);
-      const revoke = await t.app.inject({
-        method: 'PUT',
-        url: `/api/users/${user.id}`,
-        headers: admin.headers,
-        payload: { premium: false },
-      });
+      const revoke = await t.as(admin).put(`/api/users/${user.id}`, { premium: false });
       expect(revoke.json<User>()).toMatchObject({ premium: false, premiumUntil: null });
     });
   });
 });
 
-describe.each(testDatabases())('payments switched off or in production (%s)', (dialect) => {
+describeEachDialect('payments switched off or in production (%s)', { uses: 'nothing' }, (suite) => {
   it('PAYMENT_PROVIDER=none: plans are listed, checkout answers 503', async () => {
-    const t = await createTestApp(dialect, { env: { PAYMENT_PROVIDER: 'none' } });
-    try {
-      const user = await asUser(t);
-      expect((await t.app.inject({ method: 'GET', url: '/api/payment/plans' })).statusCode).toBe(200);
-      const provider = await t.app.inject({ method: 'GET', url: '/api/payment/provider' });
+    await suite.withApp({ env: { PAYMENT_PROVIDER: 'none' } }, async (t) => {
+      const user = await makeUser(t);
+      expect((await t.as(null).get('/api/payment/plans')).statusCode).toBe(200);
+      const provider = await t.as(null).get('/api/payment/provider');
       expect(provider.json()).toEqual({ provider: 'none' });
       const response = await checkout(t, user, { plan: 'monthly' });
       expect(response.statusCode).toBe(503);
@@ -306,31 +267,23 @@ describe.each(testDatabases())('payments switched off or in production (%s)', (d
         message: PaymentMessages.paymentsDisabled,
       });
       expect(await t.db.selectFrom('orders').select('id').execute()).toEqual([]);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('has no demo checkout unless PAYMENT_PROVIDER=demo says so, in development as in production', async () => {
     for (const nodeEnv of ['development', 'production']) {
-      const unset = await createTestApp(dialect, { env: { NODE_ENV: nodeEnv } });
-      try {
-        const user = await asUser(unset);
+      await suite.withApp({ env: { NODE_ENV: nodeEnv } }, async (unset) => {
+        const user = await makeUser(unset);
         expect((await checkout(unset, user, { plan: 'monthly' })).statusCode).toBe(503);
-        const provider = await unset.app.inject({ method: 'GET', url: '/api/payment/provider' });
+        const provider = await unset.as(null).get('/api/payment/provider');
         expect(provider.json()).toEqual({ provider: 'none' });
-      } finally {
-        await unset.close();
-      }
+      });
     }
-    const explicit = await createTestApp(dialect, { env: { NODE_ENV: 'production', PAYMENT_PROVIDER: 'demo' } });
-    try {
-      const user = await asUser(explicit);
+    await suite.withApp({ env: { NODE_ENV: 'production', PAYMENT_PROVIDER: 'demo' } }, async (explicit) => {
+      const user = await makeUser(explicit);
       const { order } = await openOrder(explicit, user, 'monthly');
       expect((await pay(explicit, user, order.id)).statusCode).toBe(200);
-    } finally {
-      await explicit.close();
-    }
+    });
   });
 });
 
@@ -369,13 +322,13 @@ async function startFakeStripe(): Promise<FakeStripe> {
 
 const WEBHOOK_SECRET = 'whsec_tonearm_test';
 
-describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
-  let t: TestApp;
-  let fake: FakeStripe;
+let fake: FakeStripe;
 
-  beforeAll(async () => {
+/** The app talks to a fake Stripe API, started first (its URL is the app's STRIPE_API_URL). */
+const stripe: AppSuiteOptions = {
+  prepare: async () => {
     fake = await startFakeStripe();
-    t = await createTestApp(dialect, {
+    return {
       env: {
         PAYMENT_PROVIDER: 'stripe',
         STRIPE_SECRET_KEY: 'sk_test_tonearm',
@@ -383,11 +336,12 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
         STRIPE_API_URL: fake.url,
         PUBLIC_URL: 'https://music.example.org',
       },
-    });
-  });
+    };
+  },
+};
 
+describeEachDialect('payments with Stripe (%s)', stripe, (t) => {
   afterAll(async () => {
-    await t.close();
     fake.server.close();
     await once(fake.server, 'close');
   });
@@ -402,14 +356,11 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
   }
 
   function deliver(payload: string, signature?: string) {
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/payment/webhook',
+    return t.as(null).post('/api/payment/webhook', payload, {
       headers: {
         'content-type': 'application/json; charset=utf-8',
         'stripe-signature': signature ?? Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
       },
-      payload,
     });
   }
 
@@ -432,12 +383,12 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
   }
 
   it('tells the web app that Stripe takes the payments', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/payment/provider' });
+    const response = await t.as(null).get('/api/payment/provider');
     expect(response.json()).toEqual({ provider: 'stripe' });
   });
 
   it('opens a Checkout Session at the server price and answers its URL', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const { body, order } = await stripeCheckout(user, 'yearly');
     expect(body.order).toMatchObject({ provider: 'stripe', status: 'pending', amountCents: 4990, currency: 'EUR' });
     expect(body.redirectUrl).toBe(`https://checkout.stripe.test/pay/${order.provider_ref ?? ''}`);
@@ -451,7 +402,7 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
   });
 
   it('marks the order failed and answers 502 when Stripe refuses the checkout', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     fake.failNext = true;
     const response = await checkout(t, user, { plan: 'monthly' });
     expect(response.statusCode).toBe(502);
@@ -461,7 +412,7 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
   });
 
   it('a verified checkout.session.completed grants premium once, even when delivered twice', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const { order, completed } = await stripeCheckout(user, 'monthly');
     expect(await premiumUntilOf(t, user.id)).toBeNull();
     const payload = sessionEvent('evt_paid_1', 'checkout.session.completed', completed());
@@ -482,7 +433,7 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
   });
 
   it('refuses a bad or missing signature with 400 and changes nothing', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const { order, completed } = await stripeCheckout(user, 'monthly');
     const payload = sessionEvent('evt_forged', 'checkout.session.completed', completed());
     const forged = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' });
@@ -495,15 +446,15 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
       expect(response.statusCode, signature).toBe(400);
       expect(errorOf(response.body).message).toBe(ServerMessages.invalidSignature);
     }
-    const unsigned = await t.app.inject({ method: 'POST', url: '/api/payment/webhook', payload });
+    const unsigned = await t.as(null).post('/api/payment/webhook', payload);
     expect(unsigned.statusCode).toBe(400);
     expect(await orderRow(t, order.id)).toMatchObject({ status: 'pending' });
     expect(await premiumUntilOf(t, user.id)).toBeNull();
   });
 
   it('grants nothing for a verified event whose session, user, amount or currency does not match the order', async () => {
-    const user = await asUser(t);
-    const thief = await asUser(t);
+    const user = await makeUser(t);
+    const thief = await makeUser(t);
     const { order, completed } = await stripeCheckout(user, 'yearly');
     const mismatches = [
       completed({ id: 'cs_someone_elses_session' }),
@@ -523,7 +474,7 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
   });
 
   it('marks an expired session’s order failed without touching premium', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const { order, completed } = await stripeCheckout(user, 'monthly');
     const response = await deliver(
       sessionEvent('evt_expired', 'checkout.session.expired', completed({ payment_status: 'unpaid' })),
@@ -534,21 +485,18 @@ describe.each(testDatabases())('payments with Stripe (%s)', (dialect) => {
   });
 
   it('needs no session and ignores one: the signature alone authenticates', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const { completed } = await stripeCheckout(user, 'monthly');
     const payload = sessionEvent('evt_cookie', 'checkout.session.completed', completed());
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/payment/webhook',
-      headers: { cookie: user.cookie, 'content-type': 'application/json', 'stripe-signature': 'v1=nope' },
-      payload,
+    const response = await t.as(user).post('/api/payment/webhook', payload, {
+      headers: { 'content-type': 'application/json', 'stripe-signature': 'v1=nope' },
     });
     expect(response.statusCode).toBe(400);
     expect(await premiumUntilOf(t, user.id)).toBeNull();
   });
 
   it('the demo pay route does not exist under Stripe', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const { order } = await stripeCheckout(user, 'monthly');
     expect((await pay(t, user, order.id)).statusCode).toBe(404);
     expect(await premiumUntilOf(t, user.id)).toBeNull();

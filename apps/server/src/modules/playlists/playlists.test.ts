@@ -1,21 +1,22 @@
 import { IMAGE_MAX_BYTES, PlaylistMessages, ServerMessages, type Playlist } from '@tonearm/contract';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
 import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  errorOf,
-  testDatabases,
-  type TestApp,
+  insertSongs,
+  makeAdmin,
+  makePlaylist,
+  makeUser,
+  type TestSong,
   type TestUser,
-} from '../../../test/harness.js';
+} from '../../../test/factories.js';
+import { errorOf } from '../../../test/harness.js';
+import { imageFile, multipartBody } from '../../../test/media.js';
+import { countBlobs, testBlobStore } from '../../../test/stored.js';
 import { MultipartMessages } from '../../http/multipart.js';
 import type { LocalBlobStore } from '../../storage/local-blob-store.js';
-import { countBlobs, insertSongs, multipartBody, pngImage, testBlobStore, type TestSong } from './test-fixtures.js';
 
-describe.each(testDatabases())('playlists API (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('playlists API (%s)', (t) => {
   let store: LocalBlobStore;
   let admin: TestUser;
   let owner: TestUser;
@@ -24,17 +25,12 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
   let songs: TestSong[];
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     store = testBlobStore(t.dataDir);
-    admin = await asAdmin(t);
-    owner = await asUser(t);
-    other = await asUser(t);
-    premium = await asUser(t, { premium: true });
-    songs = await insertSongs(t.db, 6);
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    owner = await makeUser(t);
+    other = await makeUser(t);
+    premium = await makeUser(t, { premium: true });
+    songs = await insertSongs(t, 6);
   });
 
   const song = (index: number): number => {
@@ -44,14 +40,10 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
   };
 
   function call(method: InjectOptions['method'], url: string, user?: TestUser, options: InjectOptions = {}) {
-    return t.app.inject({ ...options, method, url, headers: { ...user?.headers, ...options.headers } });
+    return t.as(user).inject({ ...options, method, url });
   }
 
-  async function create(user: TestUser, fields: Record<string, unknown>): Promise<Playlist> {
-    const response = await call('POST', '/api/playlists', user, { payload: fields as Record<string, string> });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json<Playlist>();
-  }
+  const create = (user: TestUser, fields: Record<string, unknown>) => makePlaylist(t, user, fields);
 
   async function positions(playlistId: number): Promise<{ song_id: number; position: number }[]> {
     return t.db
@@ -78,10 +70,13 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
   describe('create', () => {
     it('creates from a multipart form with a cover, songs in order, owned by the caller', async () => {
       const before = await countBlobs(store, 'image');
-      const form = multipartBody(
-        { name: 'Road trip', type: 'Mix', isPublic: 'true', songs: JSON.stringify([song(2), song(0), song(1)]) },
-        { image: { filename: 'cover.png', contentType: 'image/png', data: await pngImage() } },
-      );
+      const form = multipartBody({
+        name: 'Road trip',
+        type: 'Mix',
+        isPublic: 'true',
+        songs: JSON.stringify([song(2), song(0), song(1)]),
+        image: { filename: 'cover.png', type: 'image/png', data: await imageFile(16, 16) },
+      });
       const response = await call('POST', '/api/playlists', owner, form);
       expect(response.statusCode, response.body).toBe(201);
       const playlist = response.json<Playlist>();
@@ -133,10 +128,11 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
     it('refuses unknown song ids with 400 listing them, leaving no playlist and no cover behind', async () => {
       const playlistsBefore = await countPlaylists();
       const blobsBefore = await countBlobs(store, 'image');
-      const form = multipartBody(
-        { name: 'Ghosts', songs: JSON.stringify([song(0), 999_998, 999_999]) },
-        { image: { filename: 'c.png', contentType: 'image/png', data: await pngImage(20, 12) } },
-      );
+      const form = multipartBody({
+        name: 'Ghosts',
+        songs: JSON.stringify([song(0), 999_998, 999_999]),
+        image: { filename: 'c.png', type: 'image/png', data: await imageFile(20, 12) },
+      });
       const response = await call('POST', '/api/playlists', owner, form);
       expect(response.statusCode).toBe(400);
       expect(errorOf(response.body)).toMatchObject({
@@ -150,16 +146,14 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
 
     it('refuses a cover that is not an image with 415 and writes nothing', async () => {
       const before = await countPlaylists();
-      const form = multipartBody(
-        { name: 'Fake cover' },
-        {
-          image: {
-            filename: 'cover.png',
-            contentType: 'image/png',
-            data: Buffer.from('this is plain text, not a png'),
-          },
+      const form = multipartBody({
+        name: 'Fake cover',
+        image: {
+          filename: 'cover.png',
+          type: 'image/png',
+          data: Buffer.from('this is plain text, not a png'),
         },
-      );
+      });
       const response = await call('POST', '/api/playlists', owner, form);
       expect(response.statusCode).toBe(415);
       expect(errorOf(response.body).field).toBe('image');
@@ -170,10 +164,10 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
     it('refuses a cover over the size limit and an over-long field with 413, leaving no file behind', async () => {
       const before = await countPlaylists();
       const blobsBefore = await countBlobs(store, 'image');
-      const huge = multipartBody(
-        { name: 'Huge cover' },
-        { image: { filename: 'big.png', contentType: 'image/png', data: Buffer.alloc(IMAGE_MAX_BYTES + 10, 1) } },
-      );
+      const huge = multipartBody({
+        name: 'Huge cover',
+        image: { filename: 'big.png', type: 'image/png', data: Buffer.alloc(IMAGE_MAX_BYTES + 10, 1) },
+      });
       const response = await call('POST', '/api/playlists', owner, huge);
       expect(response.statusCode).toBe(413);
       expect(errorOf(response.body).field).toBe('image');
@@ -188,10 +182,10 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
     });
 
     it('refuses an unexpected file field and a body that is neither multipart nor JSON', async () => {
-      const stray = multipartBody(
-        { name: 'Stray' },
-        { songFile: { filename: 'a.mp3', contentType: 'audio/mpeg', data: Buffer.from('abc') } },
-      );
+      const stray = multipartBody({
+        name: 'Stray',
+        songFile: { filename: 'a.mp3', type: 'audio/mpeg', data: Buffer.from('abc') },
+      });
       const strayResponse = await call('POST', '/api/playlists', owner, stray);
       expect(strayResponse.statusCode).toBe(400);
       expect(errorOf(strayResponse.body).field).toBe('songFile');
@@ -204,10 +198,10 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
     });
 
     it('treats an empty file input as no cover', async () => {
-      const form = multipartBody(
-        { name: 'No cover' },
-        { image: { filename: '', contentType: 'application/octet-stream', data: Buffer.alloc(0) } },
-      );
+      const form = multipartBody({
+        name: 'No cover',
+        image: { filename: '', type: 'application/octet-stream', data: Buffer.alloc(0) },
+      });
       const response = await call('POST', '/api/playlists', owner, form);
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json<Playlist>().imgLink).toBeNull();
@@ -385,7 +379,7 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
     });
 
     it('drops songs deleted from the catalogue cleanly, and the next write closes the gap', async () => {
-      const [doomed] = await insertSongs(t.db, 1);
+      const [doomed] = await insertSongs(t, 1);
       if (doomed === undefined) throw new Error('no song');
       const playlist = await create(owner, { name: 'Catalogue', songs: [song(0), doomed.id, song(1)] });
       await t.db.deleteFrom('songs').where('id', '=', doomed.id).execute();
@@ -414,10 +408,12 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
         songIds: [song(0), song(1)],
       });
 
-      const form = multipartBody(
-        { type: 'Party', isPublic: 'true', songs: JSON.stringify([song(1), song(3)]) },
-        { image: { filename: 'new.png', contentType: 'image/png', data: await pngImage(30, 30) } },
-      );
+      const form = multipartBody({
+        type: 'Party',
+        isPublic: 'true',
+        songs: JSON.stringify([song(1), song(3)]),
+        image: { filename: 'new.png', type: 'image/png', data: await imageFile(30, 30) },
+      });
       const edited = await call('PUT', `/api/playlists/updatePlaylist/${playlist.id}`, owner, form);
       expect(edited.statusCode, edited.body).toBe(200);
       const body = edited.json<Playlist>();
@@ -434,8 +430,9 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
     it('deletes a replaced or removed cover, and a deleted playlist’s cover, unless another row still uses it', async () => {
       const keyOf = (playlist: Playlist) => playlist.imgLink?.split('/').pop() ?? '';
       const coverForm = async (fields: Record<string, string>, size: number) =>
-        multipartBody(fields, {
-          image: { filename: 'c.png', contentType: 'image/png', data: await pngImage(size, size) },
+        multipartBody({
+          ...fields,
+          image: { filename: 'c.png', type: 'image/png', data: await imageFile(size, size) },
         });
       const first = (
         await call('POST', '/api/playlists', owner, await coverForm({ name: 'Covers' }, 41))
@@ -519,10 +516,10 @@ describe.each(testDatabases())('playlists API (%s)', (dialect) => {
             expect(response.statusCode, `${user.username} ${method} ${url}`).toBe(status);
           }
         }
-        const cover = multipartBody(
-          { name: 'Hacked' },
-          { image: { filename: 'x.png', contentType: 'image/png', data: await pngImage(10, 10) } },
-        );
+        const cover = multipartBody({
+          name: 'Hacked',
+          image: { filename: 'x.png', type: 'image/png', data: await imageFile(10, 10) },
+        });
         expect((await call('PUT', `/api/playlists/updatePlaylist/${playlist.id}`, other, cover)).statusCode).toBe(
           status,
         );

@@ -5,12 +5,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type AppDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrations/index.js';
-import { createTestDatabase, testDatabases } from '../../../test/harness.js';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { insertPlaylist, insertUser } from '../../../test/factories.js';
+import { testDatabases } from '../../../test/harness.js';
 import { createSearchIndexRepository, type SearchIndexRepository } from './search-index.repository.js';
 import { searchTerms } from './search-terms.js';
 
-describe.each(testDatabases())('search index and repository (%s)', (dialect) => {
-  let database: AppDatabase;
+describeEachDialect('search index and repository (%s)', { uses: 'database' }, (t) => {
   let search: SearchIndexRepository;
   type Fixture =
     | 'beyonce'
@@ -30,18 +31,11 @@ describe.each(testDatabases())('search index and repository (%s)', (dialect) => 
   const find = (query: string) => search.songIds(searchTerms(query), 20);
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    const { db } = database;
-    search = createSearchIndexRepository(db, dialect);
+    const { db } = t;
+    search = createSearchIndexRepository(db, t.dialect);
     const now = new Date().toISOString();
-    const user = (username: string) =>
-      db
-        .insertInto('users')
-        .values({ username, email: `${username}@example.test`, password_hash: 'x', role: 'USER', created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-    ownerId = (await user('owner')).id;
-    strangerId = (await user('stranger')).id;
+    ownerId = (await insertUser(t, { username: 'owner' })).id;
+    strangerId = (await insertUser(t, { username: 'stranger' })).id;
     const artist = async (name: string) =>
       (await db.insertInto('artists').values({ name, image_key: null }).returning('id').executeTakeFirstOrThrow()).id;
     ids.beyonce = await artist('Beyoncé');
@@ -73,20 +67,8 @@ describe.each(testDatabases())('search index and repository (%s)', (dialect) => 
     ids.hoppipolla = await song('Hoppípolla', 'Ambient', ids.sigur);
     ids.crazy = await song('Crazy in Love', 'Pop', ids.beyonce);
     ids.haloGenre = await song('Lonely Road', 'Hard Rock', null);
-    const playlist = async (name: string, owner: number, isPublic: number) =>
-      (
-        await db
-          .insertInto('playlists')
-          .values({ name, owner_id: owner, type: '', is_public: isPublic, image_key: null, created_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    ids.publicMix = await playlist('Road Trip Mix', ownerId, 1);
-    ids.privateMix = await playlist('Road Rage', ownerId, 0);
-  });
-
-  afterAll(async () => {
-    await database.destroy();
+    ids.publicMix = await insertPlaylist(t, { ownerId, name: 'Road Trip Mix', isPublic: true });
+    ids.privateMix = await insertPlaylist(t, { ownerId, name: 'Road Rage', isPublic: false });
   });
 
   it('matches song names by word prefix, case-insensitively', async () => {
@@ -111,7 +93,7 @@ describe.each(testDatabases())('search index and repository (%s)', (dialect) => 
   });
 
   it('ranks a name match above an artist or genre match', async () => {
-    const db = database.db;
+    const db = t.db;
     await db.insertInto('artists').values({ name: 'Road Dogs', image_key: null }).execute();
     const artist = await db
       .selectFrom('artists')
@@ -127,7 +109,7 @@ describe.each(testDatabases())('search index and repository (%s)', (dialect) => 
   });
 
   it('follows renames and deletions through the triggers', async () => {
-    const db = database.db;
+    const db = t.db;
     await db.updateTable('artists').set({ name: 'Queen B' }).where('id', '=', ids.beyonce).execute();
     expect((await find('queen')).sort()).toEqual([ids.halo, ids.crazy].sort());
     expect(await find('beyonce')).toEqual([]);
@@ -148,7 +130,7 @@ describe.each(testDatabases())('search index and repository (%s)', (dialect) => 
         .sort();
     expect(await playlistIds('road', ownerId)).toEqual([ids.publicMix, ids.privateMix].sort());
     expect(await playlistIds('road', strangerId)).toEqual([ids.publicMix]);
-    await database.db.updateTable('playlists').set({ name: 'Sunday Drive' }).where('id', '=', ids.publicMix).execute();
+    await t.db.updateTable('playlists').set({ name: 'Sunday Drive' }).where('id', '=', ids.publicMix).execute();
     expect(await playlistIds('sunday', strangerId)).toEqual([ids.publicMix]);
     expect(await playlistIds('road', strangerId)).toEqual([]);
   });
@@ -157,7 +139,7 @@ describe.each(testDatabases())('search index and repository (%s)', (dialect) => 
     expect(await search.songIds(searchTerms('rock'), 1)).toHaveLength(1);
   });
 
-  if (dialect === 'postgres') {
+  if (t.dialect === 'postgres') {
     it('tolerates typos through pg_trgm when no word matches (PostgreSQL)', async () => {
       expect(await find('thundrstruck')).toEqual([ids.thunder]);
       expect(await search.artistIds(searchTerms('sigurr'), 10)).toEqual([ids.sigur]);

@@ -1,10 +1,9 @@
 import { SearchResponse } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, asUser, createTestApp, testDatabases, type TestApp, type TestUser } from '../../../test/harness.js';
-import { createArtist, uploadSong } from '../songs/catalogue.fixtures.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { insertPlaylist, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
 
-describe.each(testDatabases())('search API (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('search API (%s)', (t) => {
   let admin: TestUser;
   let alice: TestUser;
   let bob: TestUser;
@@ -20,64 +19,32 @@ describe.each(testDatabases())('search API (%s)', (dialect) => {
   };
 
   const search = async (query: string, who: TestUser = alice) => {
-    const response = await t.app.inject({
-      method: 'GET',
-      url: `/api/search?q=${encodeURIComponent(query)}`,
-      headers: who.headers,
-    });
+    const response = await t.as(who).get(`/api/search?q=${encodeURIComponent(query)}`);
     expect(response.statusCode, response.body).toBe(200);
     return SearchResponse.parse(response.json());
   };
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await asAdmin(t);
-    alice = await asUser(t);
-    bob = await asUser(t);
-    ids.bjork = await createArtist(t.app, admin.cookie, 'Björk');
-    ids.motley = await createArtist(t.app, admin.cookie, 'Mötley Crüe');
-    ids.joga = await uploadSong(
-      t.app,
-      admin.cookie,
-      { name: 'Jóga', genre: 'Electronic / EDM', artistId: ids.bjork },
-      t.db,
-    );
-    ids.hyper = await uploadSong(
-      t.app,
-      admin.cookie,
-      { name: 'Hyperballad', genre: 'Experimental', artistId: ids.bjork },
-      t.db,
-    );
-    ids.kick = await uploadSong(
-      t.app,
-      admin.cookie,
-      { name: 'Kickstart', genre: 'Hard Rock', artistId: ids.motley },
-      t.db,
-    );
-    const now = new Date().toISOString();
-    const playlist = async (owner: number, name: string, isPublic: number) =>
-      (
-        await t.db
-          .insertInto('playlists')
-          .values({ owner_id: owner, name, type: '', is_public: isPublic, image_key: null, created_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    ids.mine = await playlist(alice.id, 'Björk Essentials', 0);
-    ids.shared = await playlist(bob.id, 'Bjork Deep Cuts', 1);
-    ids.hidden = await playlist(bob.id, 'Bjork Secrets', 0);
-    await t.db
-      .insertInto('playlist_songs')
-      .values({ playlist_id: ids.shared, song_id: ids.hyper, position: 0, added_at: now })
-      .execute();
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    alice = await makeUser(t);
+    bob = await makeUser(t);
+    ids.bjork = await makeArtist(t, admin, 'Björk');
+    ids.motley = await makeArtist(t, admin, 'Mötley Crüe');
+    ids.joga = await makeSong(t, admin, { name: 'Jóga', genre: 'Electronic / EDM', artistId: ids.bjork });
+    ids.hyper = await makeSong(t, admin, { name: 'Hyperballad', genre: 'Experimental', artistId: ids.bjork });
+    ids.kick = await makeSong(t, admin, { name: 'Kickstart', genre: 'Hard Rock', artistId: ids.motley });
+    ids.mine = await insertPlaylist(t, { ownerId: alice.id, name: 'Björk Essentials', isPublic: false });
+    ids.shared = await insertPlaylist(t, {
+      ownerId: bob.id,
+      name: 'Bjork Deep Cuts',
+      isPublic: true,
+      songIds: [ids.hyper],
+    });
+    ids.hidden = await insertPlaylist(t, { ownerId: bob.id, name: 'Bjork Secrets', isPublic: false });
   });
 
   it('needs a session', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/search?q=bjork' })).statusCode).toBe(401);
+    expect((await t.as(null).get('/api/search?q=bjork')).statusCode).toBe(401);
   });
 
   it('answers {songs, artists, playlists}: accent- and case-insensitive, by artist name too', async () => {
@@ -96,7 +63,7 @@ describe.each(testDatabases())('search API (%s)', (dialect) => {
   });
 
   it('ranks a title match above an artist match', async () => {
-    const renamed = await uploadSong(t.app, admin.cookie, { name: 'Ode to Björk', artistId: ids.motley }, t.db);
+    const renamed = await makeSong(t, admin, { name: 'Ode to Björk', artistId: ids.motley });
     const found = await search('bjork');
     expect(found.songs[0]?.id).toBe(renamed);
     expect(found.songs.map((s) => s.id).sort()).toEqual([ids.joga, ids.hyper, renamed].sort());
@@ -116,7 +83,7 @@ describe.each(testDatabases())('search API (%s)', (dialect) => {
   });
 
   it('marks the caller’s likes in the songs it finds', async () => {
-    await t.app.inject({ method: 'PUT', url: `/api/songs/${ids.kick}/like`, headers: bob.headers });
+    await t.as(bob).put(`/api/songs/${ids.kick}/like`);
     expect((await search('kickstart', bob)).songs[0]?.likeSong).toBe(true);
     expect((await search('kickstart', alice)).songs[0]?.likeSong).toBe(false);
   });
@@ -124,11 +91,9 @@ describe.each(testDatabases())('search API (%s)', (dialect) => {
   it('answers empty lists for an empty or punctuation-only query, and honours limit', async () => {
     expect(await search('')).toEqual({ songs: [], artists: [], playlists: [] });
     expect(await search('  "*:()  ')).toEqual({ songs: [], artists: [], playlists: [] });
-    const limited = await t.app.inject({ method: 'GET', url: '/api/search?q=bjork&limit=1', headers: alice.headers });
+    const limited = await t.as(alice).get('/api/search?q=bjork&limit=1');
     expect(SearchResponse.parse(limited.json()).songs).toHaveLength(1);
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/search?q=a&limit=0', headers: alice.headers })).statusCode,
-    ).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/api/search', headers: alice.headers })).statusCode).toBe(400);
+    expect((await t.as(alice).get('/api/search?q=a&limit=0')).statusCode).toBe(400);
+    expect((await t.as(alice).get('/api/search')).statusCode).toBe(400);
   });
 });

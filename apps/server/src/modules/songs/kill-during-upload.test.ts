@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipartBody, picture, toneWav } from './catalogue.fixtures.js';
+import { freePort } from '../../../../../scripts/free-port.mjs';
+import { multipartBody, picture, toneWav } from '../../../test/media.js';
+import { filesUnder } from '../../../test/stored.js';
 
 /**
  * The real server process (node + tsx, SQLite in a temp DATA_DIR) is killed with SIGKILL in the middle of a song
@@ -18,25 +19,6 @@ import { multipartBody, picture, toneWav } from './catalogue.fixtures.js';
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 const PASSWORD = 'kill-test-password-1';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
-
-async function filesIn(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
-}
 
 describe('killing the server during an upload', () => {
   let dataDir: string;
@@ -111,14 +93,18 @@ describe('killing the server during an upload', () => {
     });
     expect(register.status).toBe(201);
     const cookie = await login();
-    const artist = await multipartBody({ name: 'Crash Test Dummies' }, cookie);
-    const created = await fetch(`${base()}/artists`, { method: 'POST', headers: artist.headers, body: artist.payload });
+    const artist = multipartBody({ name: 'Crash Test Dummies' });
+    const created = await fetch(`${base()}/artists`, {
+      method: 'POST',
+      headers: { ...artist.headers, cookie },
+      body: artist.payload,
+    });
     expect(created.status).toBe(201);
     const { id: artistId } = (await created.json()) as { id: number };
     expect(await songCount(cookie)).toBe(0);
     const blobsBefore = {
-      audio: await filesIn(path.join(dataDir, 'blobs', 'audio')),
-      image: await filesIn(path.join(dataDir, 'blobs', 'image')),
+      audio: await filesUnder(path.join(dataDir, 'blobs', 'audio')),
+      image: await filesUnder(path.join(dataDir, 'blobs', 'image')),
     };
 
     // A cover, then a large WAV sent slowly, so the server is mid-body when it dies.
@@ -154,7 +140,7 @@ describe('killing the server during an upload', () => {
       upload.write(audio.subarray(sent, sent + 16 * 1024));
       sent += 16 * 1024;
       await sleep(10);
-      staged = await filesIn(tmpDir);
+      staged = await filesUnder(tmpDir);
       // The cover and the audio are both being staged: the server is in the middle of the body.
       if (staged.length >= 2 && sent > 256 * 1024) break;
     }
@@ -165,27 +151,28 @@ describe('killing the server during an upload', () => {
     upload.destroy();
     await uploadFailed;
     // The kill left the staged temp files behind: exactly the state the restart must clean up.
-    expect((await filesIn(tmpDir)).length).toBeGreaterThanOrEqual(2);
+    expect((await filesUnder(tmpDir)).length).toBeGreaterThanOrEqual(2);
 
     await start();
     const cookieAfter = await login();
     expect(await songCount(cookieAfter)).toBe(0);
-    expect(await filesIn(tmpDir)).toEqual([]);
-    expect(await filesIn(path.join(dataDir, 'blobs', 'audio'))).toEqual(blobsBefore.audio);
-    expect((await filesIn(path.join(dataDir, 'blobs', 'image'))).sort()).toEqual(blobsBefore.image.sort());
+    expect(await filesUnder(tmpDir)).toEqual([]);
+    expect(await filesUnder(path.join(dataDir, 'blobs', 'audio'))).toEqual(blobsBefore.audio);
+    expect((await filesUnder(path.join(dataDir, 'blobs', 'image'))).sort()).toEqual(blobsBefore.image.sort());
 
     // And the same song uploads cleanly afterwards.
-    const retry = await multipartBody(
-      {
-        name: 'Arrives Now',
-        genre: 'Rock',
-        artistId: String(artistId),
-        songFile: { data: toneWav(440, 2), filename: 'small.wav' },
-        imageFile: { data: await picture(99), filename: 'cover.png' },
-      },
-      cookieAfter,
-    );
-    const added = await fetch(`${base()}/api/songs`, { method: 'POST', headers: retry.headers, body: retry.payload });
+    const retry = multipartBody({
+      name: 'Arrives Now',
+      genre: 'Rock',
+      artistId: String(artistId),
+      songFile: { data: toneWav(440, 2), filename: 'small.wav' },
+      imageFile: { data: await picture(99), filename: 'cover.png' },
+    });
+    const added = await fetch(`${base()}/api/songs`, {
+      method: 'POST',
+      headers: { ...retry.headers, cookie: cookieAfter },
+      body: retry.payload,
+    });
     expect(added.status).toBe(201);
     expect(await songCount(cookieAfter)).toBe(1);
   });

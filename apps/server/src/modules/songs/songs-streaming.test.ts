@@ -2,17 +2,17 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Song } from '@tonearm/contract';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asAdmin, asUser, createTestApp, testDatabases, type TestApp, type TestUser } from '../../../test/harness.js';
-import { createArtist, picture, toneWav, uploadSong } from './catalogue.fixtures.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import { picture, toneWav } from '../../../test/media.js';
 
 /**
  * Streaming through the real app over real HTTP (a listening server and fetch), with a song uploaded through the API:
  * the Range edge cases, conditional requests, HEAD and the caching headers of DESIGN §4. /media is answered by the
  * lean handler in front of Fastify (modules/media/media-handler.ts): real HTTP is the path real clients take.
  */
-describe.each(testDatabases())('audio and image streaming over HTTP (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('audio and image streaming over HTTP (%s)', (t) => {
   let listener: TestUser;
   let base: string;
   let song: Song;
@@ -24,26 +24,16 @@ describe.each(testDatabases())('audio and image streaming over HTTP (%s)', (dial
   const bytes = async (response: Response) => Buffer.from(await response.arrayBuffer());
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    const admin = await asAdmin(t);
-    listener = await asUser(t);
-    const artistId = await createArtist(t.app, admin.cookie, 'Stream Band');
+    const admin = await makeAdmin(t);
+    listener = await makeUser(t);
+    const artistId = await makeArtist(t, admin, 'Stream Band');
     audio = toneWav(523, 2);
     size = audio.length;
-    const id = await uploadSong(
-      t.app,
-      admin.cookie,
-      { name: 'Range Rover', artistId, audio, cover: await picture(3, 'jpeg', 800) },
-      t.db,
-    );
+    const id = await makeSong(t, admin, { name: 'Range Rover', artistId, audio, cover: await picture(3, 'jpeg', 800) });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     const response = await fetch(`${base}/api/songs/${id}`, { headers: { cookie: listener.cookie } });
     song = Song.parse(await response.json());
-  });
-
-  afterAll(async () => {
-    await t.close();
   });
 
   it('serves the whole file with the right type, length, validators and immutable private caching', async () => {
@@ -89,7 +79,7 @@ describe.each(testDatabases())('audio and image streaming over HTTP (%s)', (dial
   });
 
   it('stops serving audio to a session at once when it logs out (the cached check follows the logout)', async () => {
-    const user = await asUser(t);
+    const user = await makeUser(t);
     const before = await fetch(`${base}${song.link}`, { method: 'HEAD', headers: { cookie: user.cookie } });
     expect(before.status).toBe(200);
     const logout = await fetch(`${base}/api/auth/logout`, { method: 'POST', headers: { cookie: user.cookie } });

@@ -1,28 +1,19 @@
 import { AUDIO_MAX_BYTES, IMAGE_MAX_BYTES, ServerMessages, Song } from '@tonearm/contract';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { asAdmin, createTestApp, errorOf, testDatabases, type TestApp, type TestUser } from '../../../test/harness.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { makeAdmin, makeArtist, makeSong, type TestUser } from '../../../test/factories.js';
+import { errorOf } from '../../../test/harness.js';
+import { multipartBody, picture, streamedMultipart, toneWav, type FormValue } from '../../../test/media.js';
+import { blobCounts, songCount, type BlobCounts } from '../../../test/stored.js';
 import { AudioMessages, ImageMessages } from '../media/media.formats.js';
-import {
-  blobCounts,
-  createArtist,
-  multipartBody,
-  picture,
-  songCount,
-  streamedMultipart,
-  toneWav,
-  uploadSong,
-  type BlobCounts,
-  type FormValue,
-} from './catalogue.fixtures.js';
 
 interface Snapshot {
   rows: number;
   blobs: BlobCounts;
 }
 
-describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('song upload pipeline (%s)', (t) => {
   let admin: TestUser;
   let artistId: number;
   let before: Snapshot;
@@ -36,13 +27,10 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
     filename: 'cover.png',
     type: 'image/png',
   });
-  const post = async (fields: Record<string, FormValue>) =>
-    t.app.inject({ method: 'POST', url: '/api/songs', ...(await multipartBody(fields, admin.cookie)) });
-  const put = async (id: number, fields: Record<string, FormValue>) =>
-    t.app.inject({ method: 'PUT', url: `/api/songs/${id}`, ...(await multipartBody(fields, admin.cookie)) });
+  const post = (fields: Record<string, FormValue>) => t.as(admin).form('POST', '/api/songs', fields);
+  const put = (id: number, fields: Record<string, FormValue>) => t.as(admin).form('PUT', `/api/songs/${id}`, fields);
   const baseFields = () => ({ name: 'Refused', genre: 'Pop', artistId: String(artistId) });
-  const songOf = async (id: number) =>
-    Song.parse((await t.app.inject({ method: 'GET', url: `/api/songs/${id}`, headers: admin.headers })).json());
+  const songOf = (id: number) => t.as(admin).json(`/api/songs/${id}`, Song);
 
   /** The refusal: status, code, message (and field), and not one row or byte left behind. */
   async function expectRefused(
@@ -60,14 +48,9 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await asAdmin(t);
-    artistId = await createArtist(t.app, admin.cookie, 'Pipeline Artist', await picture(1));
-    await uploadSong(t.app, admin.cookie, { name: 'Already Here', artistId }, t.db);
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    artistId = await makeArtist(t, admin, 'Pipeline Artist', await picture(1));
+    await makeSong(t, admin, { name: 'Already Here', artistId });
   });
 
   beforeEach(async () => {
@@ -84,14 +67,14 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
         ServerMessages.uploadBothFiles,
       );
       // A browser sends an <input type="file"> left empty as a part with filename="" and no bytes: still "no file".
-      const { payload, headers } = await multipartBody({ ...baseFields(), songFile: wavPart() }, admin.cookie);
-      const boundary = /boundary=(.+)$/.exec(headers['content-type'] ?? '')?.[1] ?? '';
+      const { payload, headers } = multipartBody({ ...baseFields(), songFile: wavPart() });
+      const boundary = /boundary=(.+)$/.exec(headers['content-type'])?.[1] ?? '';
       const emptyInput =
         `--${boundary}\r\nContent-Disposition: form-data; name="imageFile"; filename=""\r\n` +
         'Content-Type: application/octet-stream\r\n\r\n\r\n';
       const body = payload.toString('latin1').replace(`--${boundary}--`, `${emptyInput}--${boundary}--`);
       await expectRefused(
-        await t.app.inject({ method: 'POST', url: '/api/songs', headers, payload: Buffer.from(body, 'latin1') }),
+        await t.as(admin).post('/api/songs', Buffer.from(body, 'latin1'), { headers }),
         400,
         ServerMessages.uploadBothFiles,
       );
@@ -143,12 +126,7 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
         head: wav(),
         fileBytes: AUDIO_MAX_BYTES + 1,
       });
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/songs',
-        headers: { ...admin.headers, 'content-type': contentType },
-        payload: stream,
-      });
+      const response = await t.as(admin).post('/api/songs', stream, { headers: { 'content-type': contentType } });
       await expectRefused(response, 413, AudioMessages.tooLarge(), 'songFile');
     });
 
@@ -158,12 +136,7 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
         { ...baseFields(), songFile: wavPart() },
         { field: 'imageFile', filename: 'huge.png', head: await picture(11), fileBytes: IMAGE_MAX_BYTES + 1 },
       );
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/songs',
-        headers: { ...admin.headers, 'content-type': contentType },
-        payload: stream,
-      });
+      const response = await t.as(admin).post('/api/songs', stream, { headers: { 'content-type': contentType } });
       await expectRefused(response, 413, ImageMessages.tooLarge(), 'imageFile');
     });
 
@@ -206,7 +179,7 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
 
     it('audio already in the catalogue (same bytes, any name): 409', async () => {
       const audio = wav();
-      await uploadSong(t.app, admin.cookie, { name: 'Original', artistId, audio }, t.db);
+      await makeSong(t, admin, { name: 'Original', artistId, audio });
       before = await snapshot();
       const again = { data: audio, filename: 'renamed-copy.wav', type: 'audio/wav' };
       await expectRefused(
@@ -218,12 +191,7 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
     });
 
     it('a body that is not multipart: 415; an unexpected or repeated file field: 400', async () => {
-      const json = await t.app.inject({
-        method: 'POST',
-        url: '/api/songs',
-        headers: admin.headers,
-        payload: { name: 'x', genre: 'Pop', artistId },
-      });
+      const json = await t.as(admin).post('/api/songs', { name: 'x', genre: 'Pop', artistId });
       await expectRefused(json, 415, 'Send this form as multipart/form-data');
       await expectRefused(
         await post({ ...baseFields(), songFile: wavPart(), extra: await pngPart() }),
@@ -236,7 +204,7 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
 
   describe('PUT /api/songs/{id}', () => {
     it('replaces the files and removes the old blobs once no row needs them', async () => {
-      const id = await uploadSong(t.app, admin.cookie, { name: 'Replace Me', artistId }, t.db);
+      const id = await makeSong(t, admin, { name: 'Replace Me', artistId });
       const old = await songOf(id);
       const start = await blobCounts(t.dataDir);
       const response = await put(id, {
@@ -252,32 +220,32 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
       expect(now.durationMs).toBe(1000);
       // One audio out, one in; one image set (original + 3 thumbnails) out, one in.
       expect(await blobCounts(t.dataDir)).toEqual(start);
-      const oldAudio = await t.app.inject({ method: 'GET', url: old.link, headers: admin.headers });
+      const oldAudio = await t.as(admin).get(old.link);
       expect(oldAudio.statusCode).toBe(404);
-      expect((await t.app.inject({ method: 'GET', url: old.imgLink })).statusCode).toBe(404);
-      expect((await t.app.inject({ method: 'GET', url: now.link, headers: admin.headers })).statusCode).toBe(200);
-      expect((await t.app.inject({ method: 'GET', url: now.imgLink })).statusCode).toBe(200);
+      expect((await t.as(null).get(old.imgLink)).statusCode).toBe(404);
+      expect((await t.as(admin).get(now.link)).statusCode).toBe(200);
+      expect((await t.as(null).get(now.imgLink)).statusCode).toBe(200);
     });
 
     it('keeps a cover another song still uses, and removes it with its last user', async () => {
       const cover = await picture(4242);
-      const a = await uploadSong(t.app, admin.cookie, { name: 'Shared A', artistId, cover }, t.db);
-      const b = await uploadSong(t.app, admin.cookie, { name: 'Shared B', artistId, cover }, t.db);
+      const a = await makeSong(t, admin, { name: 'Shared A', artistId, cover });
+      const b = await makeSong(t, admin, { name: 'Shared B', artistId, cover });
       const shared = (await songOf(a)).imgLink;
       expect((await songOf(b)).imgLink).toBe(shared);
       expect((await put(a, { name: 'Shared A', genre: 'Pop', imageFile: await pngPart(4343) })).statusCode).toBe(200);
-      expect((await t.app.inject({ method: 'GET', url: shared })).statusCode).toBe(200);
+      expect((await t.as(null).get(shared)).statusCode).toBe(200);
       const imagesBefore = (await blobCounts(t.dataDir)).image;
-      const del = await t.app.inject({ method: 'DELETE', url: `/api/songs/${b}`, headers: admin.headers });
+      const del = await t.as(admin).delete(`/api/songs/${b}`);
       expect(del.statusCode).toBe(200);
-      expect((await t.app.inject({ method: 'GET', url: shared })).statusCode).toBe(404);
+      expect((await t.as(null).get(shared)).statusCode).toBe(404);
       expect((await blobCounts(t.dataDir)).image).toBe(imagesBefore - 4);
     });
 
     it('refuses audio that another song already has (409) and changes nothing', async () => {
       const taken = wav();
-      await uploadSong(t.app, admin.cookie, { name: 'Holder', artistId, audio: taken }, t.db);
-      const id = await uploadSong(t.app, admin.cookie, { name: 'Editor', artistId }, t.db);
+      await makeSong(t, admin, { name: 'Holder', artistId, audio: taken });
+      const id = await makeSong(t, admin, { name: 'Editor', artistId });
       const song = await songOf(id);
       before = await snapshot();
       await expectRefused(
@@ -290,7 +258,7 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
     });
 
     it('refuses a bad replacement file (415) and keeps the song as it was', async () => {
-      const id = await uploadSong(t.app, admin.cookie, { name: 'Stable', artistId }, t.db);
+      const id = await makeSong(t, admin, { name: 'Stable', artistId });
       const song = await songOf(id);
       before = await snapshot();
       const fake: FormValue = { data: await picture(5), filename: 'x.mp3', type: 'audio/mpeg' };
@@ -305,21 +273,17 @@ describe.each(testDatabases())('song upload pipeline (%s)', (dialect) => {
 
     it('accepts re-uploading the song’s own audio', async () => {
       const audio = wav();
-      const id = await uploadSong(t.app, admin.cookie, { name: 'Same Again', artistId, audio }, t.db);
+      const id = await makeSong(t, admin, { name: 'Same Again', artistId, audio });
       const response = await put(id, { name: 'Same Again', genre: 'Pop', songFile: wavPart(audio) });
       expect(response.statusCode, response.body).toBe(200);
-      expect(
-        (await t.app.inject({ method: 'GET', url: (await songOf(id)).link, headers: admin.headers })).statusCode,
-      ).toBe(200);
+      expect((await t.as(admin).get((await songOf(id)).link)).statusCode).toBe(200);
     });
   });
 
   it('DELETE /api/songs/{id} removes the song’s audio and cover blobs', async () => {
-    const id = await uploadSong(t.app, admin.cookie, { name: 'Doomed', artistId }, t.db);
+    const id = await makeSong(t, admin, { name: 'Doomed', artistId });
     const start = await blobCounts(t.dataDir);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/songs/${id}`, headers: admin.headers })).statusCode).toBe(
-      200,
-    );
+    expect((await t.as(admin).delete(`/api/songs/${id}`)).statusCode).toBe(200);
     expect(await blobCounts(t.dataDir)).toEqual({ ...start, audio: start.audio - 1, image: start.image - 4 });
   });
 });

@@ -1,7 +1,7 @@
 import type { KyselyPlugin } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDatabases } from '../../../test/harness.js';
-import type { AppDatabase } from '../../db/database.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { insertUser } from '../../../test/factories.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
 import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
 import { toSongsJson } from './songs.presenter.js';
@@ -22,12 +22,11 @@ function queryCounter(): KyselyPlugin & { count: number } {
   };
 }
 
-describe.each(testDatabases())('song listing cost (%s)', (dialect) => {
-  let database: AppDatabase;
+describeEachDialect('song listing cost (%s)', { uses: 'database' }, (t) => {
   let userId = 0;
 
   async function seed(songs: number): Promise<void> {
-    const { db } = database;
+    const { db } = t;
     const now = new Date().toISOString();
     const artist = await db
       .insertInto('artists')
@@ -70,11 +69,11 @@ describe.each(testDatabases())('song listing cost (%s)', (dialect) => {
 
   async function listWithCount(): Promise<{ queries: number; songs: number; liked: number; inPlaylists: number }> {
     const counter = queryCounter();
-    const db = database.db.withPlugin(counter);
+    const db = t.db.withPlugin(counter);
     const service = new SongsService(
       createSongsRepository(db),
       createArtistsRepository(db),
-      createSearchIndexRepository(db, dialect),
+      createSearchIndexRepository(db, t.dialect),
       () => Promise.resolve(),
     );
     const songs = toSongsJson(await service.list({ id: userId, role: 'USER' }));
@@ -87,23 +86,7 @@ describe.each(testDatabases())('song listing cost (%s)', (dialect) => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    const user = await database.db
-      .insertInto('users')
-      .values({
-        username: 'counter',
-        email: 'c@example.test',
-        password_hash: 'x',
-        role: 'USER',
-        created_at: new Date().toISOString(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    userId = user.id;
-  });
-
-  afterAll(async () => {
-    await database.destroy();
+    userId = (await insertUser(t, { username: 'counter' })).id;
   });
 
   it('lists with one joined query plus one for the likes and one for the playlists, whatever the size', async () => {

@@ -1,35 +1,20 @@
 import { GENRES, ServerMessages, Song, SongsDataResponse, UNKNOWN_ARTIST } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  errorOf,
-  testDatabases,
-  type TestApp,
-  type TestUser,
-} from '../../../test/harness.js';
-import {
-  blobCounts,
-  createArtist,
-  multipartBody,
-  picture,
-  songCount,
-  toneWav,
-  uploadSong,
-} from './catalogue.fixtures.js';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { insertPlaylist, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import { errorOf } from '../../../test/harness.js';
+import { picture, toneWav } from '../../../test/media.js';
+import { blobCounts, songCount } from '../../../test/stored.js';
 
 const SongList = z.array(Song);
 
-describe.each(testDatabases())('songs API (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('songs API (%s)', (t) => {
   let admin: TestUser;
   let user: TestUser;
   let other: TestUser;
 
-  const get = (url: string, who?: TestUser) =>
-    t.app.inject({ method: 'GET', url, ...(who === undefined ? {} : { headers: who.headers }) });
+  const get = (url: string, who?: TestUser) => t.as(who).get(url);
   const songs = async (url: string, who: TestUser = user) => {
     const response = await get(url, who);
     expect(response.statusCode, response.body).toBe(200);
@@ -37,14 +22,9 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await asAdmin(t);
-    user = await asUser(t);
-    other = await asUser(t);
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    user = await makeUser(t);
+    other = await makeUser(t);
   });
 
   describe('on an empty catalogue', () => {
@@ -67,11 +47,11 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
     let third: number;
 
     beforeAll(async () => {
-      solId = await createArtist(t.app, admin.cookie, 'Sol Trio');
-      lunaId = await createArtist(t.app, admin.cookie, 'Luna Park');
-      first = await uploadSong(t.app, admin.cookie, { name: 'Morning Drive', genre: 'Pop', artistId: solId }, t.db);
-      second = await uploadSong(t.app, admin.cookie, { name: 'Night Drive', genre: 'Rock', artistId: solId }, t.db);
-      third = await uploadSong(t.app, admin.cookie, { name: 'Café Crème', genre: 'Lo-fi', artistId: lunaId }, t.db);
+      solId = await makeArtist(t, admin, 'Sol Trio');
+      lunaId = await makeArtist(t, admin, 'Luna Park');
+      first = await makeSong(t, admin, { name: 'Morning Drive', genre: 'Pop', artistId: solId });
+      second = await makeSong(t, admin, { name: 'Night Drive', genre: 'Rock', artistId: solId });
+      third = await makeSong(t, admin, { name: 'Café Crème', genre: 'Lo-fi', artistId: lunaId });
     });
 
     it('require a session on every read', async () => {
@@ -139,25 +119,13 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
     });
 
     it('GET /api/songs/playlistId/{id}: public to all, private to the owner and admins, in playlist order', async () => {
-      const now = new Date().toISOString();
-      const insert = async (owner: number, isPublic: number) =>
-        (
-          await t.db
-            .insertInto('playlists')
-            .values({ owner_id: owner, name: 'Mix', type: '', is_public: isPublic, image_key: null, created_at: now })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id;
-      const privateList = await insert(user.id, 0);
-      const publicList = await insert(user.id, 1);
-      await t.db
-        .insertInto('playlist_songs')
-        .values([
-          { playlist_id: privateList, song_id: third, position: 0, added_at: now },
-          { playlist_id: privateList, song_id: first, position: 1, added_at: now },
-          { playlist_id: publicList, song_id: second, position: 0, added_at: now },
-        ])
-        .execute();
+      const privateList = await insertPlaylist(t, {
+        ownerId: user.id,
+        name: 'Mix',
+        isPublic: false,
+        songIds: [third, first],
+      });
+      const publicList = await insertPlaylist(t, { ownerId: user.id, name: 'Mix', isPublic: true, songIds: [second] });
 
       expect((await songs(`/api/songs/playlistId/${privateList}`, user)).map((s) => s.id)).toEqual([third, first]);
       expect((await songs(`/api/songs/playlistId/${privateList}`, admin)).map((s) => s.id)).toEqual([third, first]);
@@ -179,24 +147,21 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
     let artistId: number;
 
     beforeAll(async () => {
-      artistId = await createArtist(t.app, admin.cookie, 'Writers Block');
+      artistId = await makeArtist(t, admin, 'Writers Block');
     });
 
-    const songForm = async (who: TestUser | undefined, frequency: number) =>
-      multipartBody(
-        {
-          name: 'Fresh Tune',
-          genre: 'Folk',
-          artistId: String(artistId),
-          songFile: { data: toneWav(frequency), filename: 'fresh.wav', type: 'audio/wav' },
-          imageFile: { data: await picture(frequency), filename: 'fresh.png', type: 'image/png' },
-        },
-        who?.cookie,
-      );
+    const postSong = async (who: TestUser | undefined, frequency: number) =>
+      t.as(who).form('POST', '/api/songs', {
+        name: 'Fresh Tune',
+        genre: 'Folk',
+        artistId: String(artistId),
+        songFile: { data: toneWav(frequency), filename: 'fresh.wav', type: 'audio/wav' },
+        imageFile: { data: await picture(frequency), filename: 'fresh.png', type: 'image/png' },
+      });
 
     it('POST /api/songs: admin → 201 "Song added successfully" as text/plain', async () => {
       const before = await songCount(t.db);
-      const response = await t.app.inject({ method: 'POST', url: '/api/songs', ...(await songForm(admin, 1001)) });
+      const response = await postSong(admin, 1001);
       expect(response.statusCode).toBe(201);
       expect(response.headers['content-type']).toMatch(/^text\/plain/);
       expect(response.body).toBe(ServerMessages.songAdded);
@@ -205,9 +170,9 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
 
     it('POST /api/songs: anonymous → 401, user → 403, nothing stored', async () => {
       const before = { rows: await songCount(t.db), blobs: await blobCounts(t.dataDir) };
-      const anonymous = await t.app.inject({ method: 'POST', url: '/api/songs', ...(await songForm(undefined, 1002)) });
+      const anonymous = await postSong(undefined, 1002);
       expect(anonymous.statusCode).toBe(401);
-      const listener = await t.app.inject({ method: 'POST', url: '/api/songs', ...(await songForm(user, 1003)) });
+      const listener = await postSong(user, 1003);
       expect(listener.statusCode).toBe(403);
       expect(errorOf(listener.body).message).toBe(ServerMessages.forbidden);
       expect(await songCount(t.db)).toBe(before.rows);
@@ -215,12 +180,8 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
     });
 
     it('PUT /api/songs/{id}: admin → "Song updated successfully"; fields change, files are optional', async () => {
-      const id = await uploadSong(t.app, admin.cookie, { name: 'Draft', artistId }, t.db);
-      const response = await t.app.inject({
-        method: 'PUT',
-        url: `/api/songs/${id}`,
-        ...(await multipartBody({ name: 'Final Cut', genre: 'Ambient' }, admin.cookie)),
-      });
+      const id = await makeSong(t, admin, { name: 'Draft', artistId });
+      const response = await t.as(admin).form('PUT', `/api/songs/${id}`, { name: 'Final Cut', genre: 'Ambient' });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/plain/);
       expect(response.body).toBe(ServerMessages.songUpdated);
@@ -229,14 +190,10 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
     });
 
     it('PUT /api/songs/{id}: moves the song to another artist; an unknown or malformed artistId is 400', async () => {
-      const id = await uploadSong(t.app, admin.cookie, { name: 'Wanderer', artistId }, t.db);
-      const otherArtist = await createArtist(t.app, admin.cookie, 'New Home');
-      const edit = async (artist: string) =>
-        t.app.inject({
-          method: 'PUT',
-          url: `/api/songs/${id}`,
-          ...(await multipartBody({ name: 'Wanderer', genre: 'Folk', artistId: artist }, admin.cookie)),
-        });
+      const id = await makeSong(t, admin, { name: 'Wanderer', artistId });
+      const otherArtist = await makeArtist(t, admin, 'New Home');
+      const edit = (artist: string) =>
+        t.as(admin).form('PUT', `/api/songs/${id}`, { name: 'Wanderer', genre: 'Folk', artistId: artist });
       expect((await edit(String(otherArtist))).statusCode).toBe(200);
       expect(Song.parse((await get(`/api/songs/${id}`, user)).json())).toMatchObject({
         artistId: otherArtist,
@@ -252,28 +209,22 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
     });
 
     it('PUT /api/songs/{id}: anonymous 401, user 403, unknown song 404, bad genre 400', async () => {
-      const id = await uploadSong(t.app, admin.cookie, { name: 'Keep Me', artistId }, t.db);
-      const form = (cookie?: string) => multipartBody({ name: 'Changed', genre: 'Pop' }, cookie);
-      expect((await t.app.inject({ method: 'PUT', url: `/api/songs/${id}`, ...(await form()) })).statusCode).toBe(401);
-      expect(
-        (await t.app.inject({ method: 'PUT', url: `/api/songs/${id}`, ...(await form(user.cookie)) })).statusCode,
-      ).toBe(403);
-      const missing = await t.app.inject({ method: 'PUT', url: '/api/songs/999999', ...(await form(admin.cookie)) });
+      const id = await makeSong(t, admin, { name: 'Keep Me', artistId });
+      const change = (who: TestUser | null, url: string) =>
+        t.as(who).form('PUT', url, { name: 'Changed', genre: 'Pop' });
+      expect((await change(null, `/api/songs/${id}`)).statusCode).toBe(401);
+      expect((await change(user, `/api/songs/${id}`)).statusCode).toBe(403);
+      const missing = await change(admin, '/api/songs/999999');
       expect(missing.statusCode).toBe(404);
-      const badGenre = await t.app.inject({
-        method: 'PUT',
-        url: `/api/songs/${id}`,
-        ...(await multipartBody({ name: 'Changed', genre: 'Polka' }, admin.cookie)),
-      });
+      const badGenre = await t.as(admin).form('PUT', `/api/songs/${id}`, { name: 'Changed', genre: 'Polka' });
       expect(badGenre.statusCode).toBe(400);
       expect(errorOf(badGenre.body)).toMatchObject({ field: 'genre', message: 'Choose a genre from the list' });
       expect(Song.parse((await get(`/api/songs/${id}`, user)).json()).name).toBe('Keep Me');
     });
 
     it('DELETE /api/songs/{id}: admin → "Song deleted successfully"; anonymous 401, user 403, unknown 404', async () => {
-      const id = await uploadSong(t.app, admin.cookie, { name: 'Short Lived', artistId }, t.db);
-      const del = (who?: TestUser) =>
-        t.app.inject({ method: 'DELETE', url: `/api/songs/${id}`, ...(who ? { headers: who.headers } : {}) });
+      const id = await makeSong(t, admin, { name: 'Short Lived', artistId });
+      const del = (who?: TestUser) => t.as(who).delete(`/api/songs/${id}`);
       expect((await del()).statusCode).toBe(401);
       expect((await del(user)).statusCode).toBe(403);
       const response = await del(admin);
@@ -285,30 +236,22 @@ describe.each(testDatabases())('songs API (%s)', (dialect) => {
     });
 
     it('accepts every genre of SPEC §5 and nothing else', async () => {
-      const id = await uploadSong(t.app, admin.cookie, { name: 'Shape Shifter', artistId }, t.db);
+      const id = await makeSong(t, admin, { name: 'Shape Shifter', artistId });
       for (const genre of GENRES) {
-        const response = await t.app.inject({
-          method: 'PUT',
-          url: `/api/songs/${id}`,
-          ...(await multipartBody({ name: 'Shape Shifter', genre }, admin.cookie)),
-        });
+        const response = await t.as(admin).form('PUT', `/api/songs/${id}`, { name: 'Shape Shifter', genre });
         expect(response.statusCode, genre).toBe(200);
       }
       for (const genre of ['pop', 'Jazz', '', 'Hip Hop']) {
-        const response = await t.app.inject({
-          method: 'PUT',
-          url: `/api/songs/${id}`,
-          ...(await multipartBody({ name: 'Shape Shifter', genre }, admin.cookie)),
-        });
+        const response = await t.as(admin).form('PUT', `/api/songs/${id}`, { name: 'Shape Shifter', genre });
         expect(response.statusCode, genre).toBe(400);
       }
     });
   });
 
   it('keeps songs of a deleted artist playable as "Unknown artist"', async () => {
-    const artistId = await createArtist(t.app, admin.cookie, 'Gone Band');
-    const id = await uploadSong(t.app, admin.cookie, { name: 'Left Behind', artistId }, t.db);
-    const response = await t.app.inject({ method: 'DELETE', url: `/artists/${artistId}`, headers: admin.headers });
+    const artistId = await makeArtist(t, admin, 'Gone Band');
+    const id = await makeSong(t, admin, { name: 'Left Behind', artistId });
+    const response = await t.as(admin).delete(`/artists/${artistId}`);
     expect(response.statusCode).toBe(204);
     const song = Song.parse((await get(`/api/songs/${id}`, user)).json());
     expect(song).toMatchObject({ artistId: null, artistName: UNKNOWN_ARTIST });

@@ -1,46 +1,31 @@
 import { ServerMessages, User, UserListResponse } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  errorOf,
-  testDatabases,
-  uniqueName,
-  type TestApp,
-  type TestUser,
-} from '../../../test/harness.js';
-import { insertSongs } from '../playlists/test-fixtures.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { insertSongs, makeAdmin, makePlaylist, makeUser, type TestUser } from '../../../test/factories.js';
+import { errorOf, uniqueName } from '../../../test/harness.js';
 
 /*
  * The admin user-list screen (/dashboard/user-list) end to end on the users API: search, sort, paging, premium and
  * role changes as an admin makes them, and what a deletion takes with it in the playlist, plays and payments tables.
  */
-describe.each(testDatabases())('admin user list (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('admin user list (%s)', { env: { PAYMENT_PROVIDER: 'demo' } }, (t) => {
   let admin: TestUser;
   let premium: TestUser;
   const tag = uniqueName('crew').toLowerCase();
   const members: TestUser[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { PAYMENT_PROVIDER: 'demo' } });
-    admin = await asAdmin(t);
-    premium = await asUser(t, { premium: true });
-    for (let i = 0; i < 5; i += 1) members.push(await asUser(t, { username: `${tag}_${i}` }));
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    premium = await makeUser(t, { premium: true });
+    for (let i = 0; i < 5; i += 1) members.push(await makeUser(t, { username: `${tag}_${i}` }));
   });
 
   const list = async (query: string) => {
-    const response = await t.app.inject({ method: 'GET', url: `/api/users?${query}`, headers: admin.headers });
+    const response = await t.as(admin).get(`/api/users?${query}`);
     expect(response.statusCode, response.body).toBe(200);
     return UserListResponse.parse(response.json());
   };
-  const put = (id: number, payload: object, user: TestUser = admin) =>
-    t.app.inject({ method: 'PUT', url: `/api/users/${id}`, headers: user.headers, payload });
+  const put = (id: number, payload: object, user: TestUser = admin) => t.as(user).put(`/api/users/${id}`, payload);
 
   it('pages through a search: the total counts every match and the pages neither overlap nor miss one', async () => {
     const seen: number[] = [];
@@ -75,15 +60,14 @@ describe.each(testDatabases())('admin user list (%s)', (dialect) => {
   it('grants and revokes premium from the list; the member sees it and downloads follow it', async () => {
     const member = members[2];
     if (member === undefined) throw new Error('no member');
-    const [song] = await insertSongs(t.db, 1);
+    const [song] = await insertSongs(t, 1);
     if (song === undefined) throw new Error('no song');
-    const download = () =>
-      t.app.inject({ method: 'GET', url: `/api/songs/${song.id}/download`, headers: member.headers });
+    const download = () => t.as(member).get(`/api/songs/${song.id}/download`);
 
     expect((await download()).statusCode).toBe(403);
     expect(User.parse((await put(member.id, { premium: true })).json()).premium).toBe(true);
     expect((await list(`q=${member.username}`)).users[0]?.premium).toBe(true);
-    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: member.headers });
+    const me = await t.as(member).get('/api/auth/me');
     expect(User.parse(me.json()).premium).toBe(true);
     // Past the premium check; the test song has no audio blob, hence 404 rather than the file.
     expect((await download()).statusCode).toBe(404);
@@ -96,7 +80,7 @@ describe.each(testDatabases())('admin user list (%s)', (dialect) => {
   it('changes roles from the list: a promoted member can open the list, a demoted one cannot', async () => {
     const member = members[3];
     if (member === undefined) throw new Error('no member');
-    const open = () => t.app.inject({ method: 'GET', url: '/api/users', headers: member.headers });
+    const open = () => t.as(member).get('/api/users');
     expect((await open()).statusCode).toBe(403);
     expect(User.parse((await put(member.id, { role: 'ADMIN' })).json()).role).toBe('ADMIN');
     expect((await open()).statusCode).toBe(200);
@@ -109,11 +93,11 @@ describe.each(testDatabases())('admin user list (%s)', (dialect) => {
     const target = members[4];
     if (target === undefined) throw new Error('no member');
     const before = await t.db.selectFrom('users').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow();
-    expect((await t.app.inject({ method: 'GET', url: '/api/users', headers: premium.headers })).statusCode).toBe(403);
+    expect((await t.as(premium).get('/api/users')).statusCode).toBe(403);
     const edit = await put(target.id, { premium: true, address: 'somewhere' }, premium);
     expect(edit.statusCode).toBe(404);
     expect(errorOf(edit.body).message).toBe(ServerMessages.notFound);
-    const remove = await t.app.inject({ method: 'DELETE', url: `/api/users/${target.id}`, headers: premium.headers });
+    const remove = await t.as(premium).delete(`/api/users/${target.id}`);
     expect(remove.statusCode).toBe(404);
     expect(await t.db.selectFrom('users').selectAll().where('id', '=', target.id).executeTakeFirstOrThrow()).toEqual(
       before,
@@ -121,26 +105,15 @@ describe.each(testDatabases())('admin user list (%s)', (dialect) => {
   });
 
   it('deleting a user removes their playlists and plays but keeps their payment records', async () => {
-    const doomed = await asUser(t);
-    const [song] = await insertSongs(t.db, 1);
+    const doomed = await makeUser(t);
+    const [song] = await insertSongs(t, 1);
     if (song === undefined) throw new Error('no song');
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/playlists',
-      headers: doomed.headers,
-      payload: { name: 'Soon gone', songs: [song.id] },
-    });
-    expect(created.statusCode).toBe(201);
-    await t.app.inject({ method: 'POST', url: '/api/plays', headers: doomed.headers, payload: { songId: song.id } });
-    const checkout = await t.app.inject({
-      method: 'POST',
-      url: '/api/payment/checkout',
-      headers: doomed.headers,
-      payload: { plan: 'monthly' },
-    });
+    await makePlaylist(t, doomed, { name: 'Soon gone', songs: [song.id] });
+    await t.as(doomed).post('/api/plays', { songId: song.id });
+    const checkout = await t.as(doomed).post('/api/payment/checkout', { plan: 'monthly' });
     const orderId = checkout.json<{ order: { id: number } }>().order.id;
 
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/users/${doomed.id}`, headers: admin.headers });
+    const removed = await t.as(admin).delete(`/api/users/${doomed.id}`);
     expect(removed.statusCode).toBe(204);
     expect(await t.db.selectFrom('playlists').select('id').where('owner_id', '=', doomed.id).execute()).toEqual([]);
     expect(await t.db.selectFrom('plays').select('id').where('user_id', '=', doomed.id).execute()).toEqual([]);

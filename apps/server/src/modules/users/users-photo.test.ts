@@ -1,36 +1,21 @@
 import { ServerMessages, User } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  errorOf,
-  testDatabases,
-  type TestApp,
-  type TestUser,
-} from '../../../test/harness.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
+import { errorOf } from '../../../test/harness.js';
+import { picture, type FormValue } from '../../../test/media.js';
+import { blobCounts } from '../../../test/stored.js';
 import { ImageMessages } from '../media/media.formats.js';
-import { blobCounts, multipartBody, picture, type FormValue } from '../songs/catalogue.fixtures.js';
 import { PHOTO_REQUIRED_MESSAGE } from './users-photo.routes.js';
 
-describe.each(testDatabases())('profile photo API (%s)', (dialect) => {
-  let t: TestApp;
+describeEachDialect('profile photo API (%s)', (t) => {
   let admin: TestUser;
   let alice: TestUser;
   let bob: TestUser;
 
-  const upload = async (target: TestUser, who: TestUser | undefined, image?: FormValue) =>
-    t.app.inject({
-      method: 'PUT',
-      url: `/api/users/${target.id}/update-photo`,
-      ...(await multipartBody(image === undefined ? {} : { image }, who?.cookie)),
-    });
-  const remove = (target: TestUser, who?: TestUser) =>
-    t.app.inject({
-      method: 'DELETE',
-      url: `/api/users/${target.id}/remove-photo`,
-      ...(who ? { headers: who.headers } : {}),
-    });
+  const upload = (target: TestUser, who: TestUser | undefined, image?: FormValue) =>
+    t.as(who).form('PUT', `/api/users/${target.id}/update-photo`, image === undefined ? {} : { image });
+  const remove = (target: TestUser, who?: TestUser) => t.as(who).delete(`/api/users/${target.id}/remove-photo`);
   const jpeg = async (seed: number): Promise<FormValue> => ({
     data: await picture(seed, 'jpeg', 400),
     filename: 'me.jpg',
@@ -38,14 +23,9 @@ describe.each(testDatabases())('profile photo API (%s)', (dialect) => {
   });
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await asAdmin(t);
-    alice = await asUser(t);
-    bob = await asUser(t);
-  });
-
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    alice = await makeUser(t);
+    bob = await makeUser(t);
   });
 
   it('lets a user set their own photo; the User answer links a public image', async () => {
@@ -54,7 +34,7 @@ describe.each(testDatabases())('profile photo API (%s)', (dialect) => {
     const user = User.parse(response.json());
     expect(user.id).toBe(alice.id);
     expect(user.image).toMatch(/^\/media\/images\/[0-9a-f]{64}\.jpg/);
-    const image = await t.app.inject({ method: 'GET', url: user.image ?? '' });
+    const image = await t.as(null).get(user.image ?? '');
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/webp');
   });
@@ -64,7 +44,7 @@ describe.each(testDatabases())('profile photo API (%s)', (dialect) => {
     const images = (await blobCounts(t.dataDir)).image;
     const second = User.parse((await upload(alice, alice, await jpeg(3))).json()).image ?? '';
     expect(second).not.toBe(first);
-    expect((await t.app.inject({ method: 'GET', url: first })).statusCode).toBe(404);
+    expect((await t.as(null).get(first)).statusCode).toBe(404);
     expect((await blobCounts(t.dataDir)).image).toBe(images);
   });
 
@@ -98,7 +78,7 @@ describe.each(testDatabases())('profile photo API (%s)', (dialect) => {
     const response = await remove(alice, alice);
     expect(response.statusCode).toBe(200);
     expect(User.parse(response.json()).image).toBeNull();
-    expect((await t.app.inject({ method: 'GET', url: image })).statusCode).toBe(404);
+    expect((await t.as(null).get(image)).statusCode).toBe(404);
     expect((await remove(bob, admin)).statusCode).toBe(200);
     expect((await remove(alice, alice)).statusCode).toBe(200);
   });

@@ -1,50 +1,24 @@
 import { ErrorCodes, ServerMessages, User, UserListResponse } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asAdmin,
-  asUser,
-  createTestApp,
-  errorOf,
-  login,
-  testDatabases,
-  uniqueName,
-  type TestApp,
-  type TestUser,
-} from '../../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
+import { errorOf, login, uniqueName } from '../../../test/harness.js';
 import { PREMIUM_FOREVER } from './users.service.js';
 
-describe.each(testDatabases())('users API on %s', (dialect) => {
-  let t: TestApp;
+describeEachDialect('users API on %s', (t) => {
   let admin: TestUser;
   let alice: TestUser;
   let bob: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await asAdmin(t);
-    alice = await asUser(t);
-    bob = await asUser(t);
-  });
-  afterAll(async () => {
-    await t.close();
+    admin = await makeAdmin(t);
+    alice = await makeUser(t);
+    bob = await makeUser(t);
   });
 
-  const get = (url: string, user?: TestUser) =>
-    t.app.inject({ method: 'GET', url, ...(user === undefined ? {} : { headers: user.headers }) });
-  const put = (id: number, payload: object, user?: TestUser) =>
-    t.app.inject({
-      method: 'PUT',
-      url: `/api/users/${id}`,
-      payload,
-      ...(user === undefined ? {} : { headers: user.headers }),
-    });
-  const del = (id: number, user?: TestUser, payload?: object) =>
-    t.app.inject({
-      method: 'DELETE',
-      url: `/api/users/${id}`,
-      ...(user === undefined ? {} : { headers: user.headers }),
-      ...(payload === undefined ? {} : { payload }),
-    });
+  const get = (url: string, user?: TestUser) => t.as(user).get(url);
+  const put = (id: number, payload: object, user?: TestUser) => t.as(user).put(`/api/users/${id}`, payload);
+  const del = (id: number, user?: TestUser, payload?: object) => t.as(user).delete(`/api/users/${id}`, payload);
   const expectWrongCurrentPassword = (response: { statusCode: number; body: string }) => {
     expect(response.statusCode, response.body).toBe(400);
     expect(errorOf(response.body)).toEqual({
@@ -76,7 +50,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
 
     it('searches usernames and emails case-insensitively, with LIKE characters taken literally', async () => {
       const tag = uniqueName('Needle');
-      const target = await asUser(t, { username: tag });
+      const target = await makeUser(t, { username: tag });
       const byName = UserListResponse.parse((await get(`/api/users?q=${tag.toUpperCase()}`, admin)).json());
       expect(byName.users.map((u) => u.id)).toEqual([target.id]);
       expect(byName.total).toBe(1);
@@ -180,7 +154,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
     });
 
     it('lets a user change their own profile', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       const username = uniqueName('Renamed');
       const response = await put(
         user.id,
@@ -209,7 +183,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
     });
 
     it('requires the current password to change one’s own username or email, not to resend them unchanged', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       for (const changes of [{ username: uniqueName('taken_over') }, { email: 'thief@example.test' }]) {
         expectWrongCurrentPassword(await put(user.id, changes, user));
         expectWrongCurrentPassword(await put(user.id, { ...changes, currentPassword: 'not my password' }, user));
@@ -229,25 +203,25 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
     });
 
     it('asks an admin for their own current password, but not when they change another account', async () => {
-      const self = await asAdmin(t);
+      const self = await makeAdmin(t);
       const username = uniqueName('boss');
       expectWrongCurrentPassword(await put(self.id, { username }, self));
       expectWrongCurrentPassword(await put(self.id, { password: 'a brand new secret' }, self));
       expect((await put(self.id, { username, currentPassword: self.password }, self)).statusCode).toBe(200);
-      const other = await asUser(t);
+      const other = await makeUser(t);
       const renamed = await put(other.id, { username: uniqueName('renamed'), email: 'x.y@example.test' }, self);
       expect(renamed.statusCode, renamed.body).toBe(200);
     });
 
     it('lets an admin edit another user', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       const response = await put(user.id, { address: 'Set by admin' }, admin);
       expect(response.statusCode).toBe(200);
       expect(User.parse(response.json()).address).toBe('Set by admin');
     });
 
     it('answers 409 for a taken username or email, whatever the case', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       const currentPassword = user.password;
       const takenName = await put(user.id, { username: alice.username.toUpperCase(), currentPassword }, user);
       expect(takenName.statusCode).toBe(409);
@@ -266,7 +240,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
     });
 
     it('requires the correct current password to change one’s own password', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       for (const payload of [
         { password: 'a brand new secret' },
         { password: 'a brand new secret', currentPassword: 'not my password' },
@@ -284,20 +258,14 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
       expect(changed.statusCode).toBe(200);
       // The session that changed it stays; every other session of the user ends.
       expect((await get('/api/auth/me', user)).statusCode).toBe(200);
-      expect(
-        (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: otherSession } })).statusCode,
-      ).toBe(401);
-      const oldLogin = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { username: user.username, password: user.password },
-      });
+      expect((await t.as({ cookie: otherSession }).get('/api/auth/me')).statusCode).toBe(401);
+      const oldLogin = await t.as(null).post('/api/auth/login', { username: user.username, password: user.password });
       expect(oldLogin.statusCode).toBe(401);
       await login(t.app, user.username, 'a brand new secret');
     });
 
     it('lets an admin reset another user’s password without the old one, ending their sessions', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       const response = await put(user.id, { password: 'reset by the admin' }, admin);
       expect(response.statusCode).toBe(200);
       expect((await get('/api/auth/me', user)).statusCode).toBe(401);
@@ -307,7 +275,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
     it.each([{ role: 'ADMIN' }, { premium: true }, { premiumUntil: '2099-01-01T00:00:00.000Z' }])(
       'answers 403 when a regular user sends %j',
       async (payload) => {
-        const user = await asUser(t);
+        const user = await makeUser(t);
         const response = await put(user.id, payload, user);
         expectError(response, 403, ErrorCodes.forbidden, ServerMessages.onlyAdminChangesRole);
         const me = User.parse((await get('/api/auth/me', user)).json());
@@ -316,7 +284,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
     );
 
     it('lets an admin grant and revoke premium and change roles', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       const granted = User.parse((await put(user.id, { premium: true }, admin)).json());
       expect(granted).toMatchObject({ premium: true, premiumUntil: PREMIUM_FOREVER });
       const until = User.parse((await put(user.id, { premiumUntil: '2099-06-01T12:00:00Z' }, admin)).json());
@@ -355,7 +323,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
     });
 
     it('lets a user delete their own account with the current password, ending the session', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       expectWrongCurrentPassword(await del(user.id, user));
       expectWrongCurrentPassword(await del(user.id, user, {}));
       expectWrongCurrentPassword(await del(user.id, user, { currentPassword: 'not my password' }));
@@ -368,7 +336,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
     });
 
     it('lets an admin delete a user, whose sessions stop working at once', async () => {
-      const user = await asUser(t);
+      const user = await makeUser(t);
       expect((await get('/api/auth/me', user)).statusCode).toBe(200);
       expect((await del(user.id, admin)).statusCode).toBe(204);
       expect((await get('/api/auth/me', user)).statusCode).toBe(401);
@@ -380,7 +348,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
     });
 
     it('asks an admin deleting their own account for the password too', async () => {
-      const self = await asAdmin(t);
+      const self = await makeAdmin(t);
       expectWrongCurrentPassword(await del(self.id, self));
       expect((await del(self.id, self, { currentPassword: self.password })).statusCode).toBe(204);
     });
@@ -388,62 +356,30 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
 
   describe('the last administrator', () => {
     it('can be neither demoted nor deleted, while one of two can', async () => {
-      const fresh = await createTestApp(dialect);
-      try {
-        const only = await asAdmin(fresh);
-        const demote = await fresh.app.inject({
-          method: 'PUT',
-          url: `/api/users/${only.id}`,
-          headers: only.headers,
-          payload: { role: 'USER' },
-        });
+      await t.withApp({}, async (fresh) => {
+        const only = await makeAdmin(fresh);
+        const demote = await fresh.as(only).put(`/api/users/${only.id}`, { role: 'USER' });
         expectError(demote, 409, ErrorCodes.conflict, ServerMessages.lastAdmin);
-        const remove = await fresh.app.inject({
-          method: 'DELETE',
-          url: `/api/users/${only.id}`,
-          headers: only.headers,
-          payload: { currentPassword: only.password },
-        });
+        const remove = await fresh.as(only).delete(`/api/users/${only.id}`, { currentPassword: only.password });
         expectError(remove, 409, ErrorCodes.conflict, ServerMessages.lastAdmin);
 
-        const second = await asAdmin(fresh);
-        const demoted = await fresh.app.inject({
-          method: 'PUT',
-          url: `/api/users/${only.id}`,
-          headers: second.headers,
-          payload: { role: 'USER' },
-        });
+        const second = await makeAdmin(fresh);
+        const demoted = await fresh.as(second).put(`/api/users/${only.id}`, { role: 'USER' });
         expect(demoted.statusCode).toBe(200);
-        const removeLast = await fresh.app.inject({
-          method: 'DELETE',
-          url: `/api/users/${second.id}`,
-          headers: second.headers,
-          payload: { currentPassword: second.password },
-        });
+        const removeLast = await fresh
+          .as(second)
+          .delete(`/api/users/${second.id}`, { currentPassword: second.password });
         expectError(removeLast, 409, ErrorCodes.conflict, ServerMessages.lastAdmin);
-      } finally {
-        await fresh.close();
-      }
+      });
     });
 
     it('survives two admins demoting each other at the same time', async () => {
-      const fresh = await createTestApp(dialect);
-      try {
-        const first = await asAdmin(fresh);
-        const second = await asAdmin(fresh);
+      await t.withApp({}, async (fresh) => {
+        const first = await makeAdmin(fresh);
+        const second = await makeAdmin(fresh);
         const [a, b] = await Promise.all([
-          fresh.app.inject({
-            method: 'PUT',
-            url: `/api/users/${second.id}`,
-            headers: first.headers,
-            payload: { role: 'USER' },
-          }),
-          fresh.app.inject({
-            method: 'PUT',
-            url: `/api/users/${first.id}`,
-            headers: second.headers,
-            payload: { role: 'USER' },
-          }),
+          fresh.as(first).put(`/api/users/${second.id}`, { role: 'USER' }),
+          fresh.as(second).put(`/api/users/${first.id}`, { role: 'USER' }),
         ]);
         // The loser is refused either as no longer an admin (403 for the role field, or 404: another account is not
         // theirs to see any more) or as the last admin's would-be demoter (409).
@@ -452,9 +388,7 @@ describe.each(testDatabases())('users API on %s', (dialect) => {
         expect([403, 404, 409]).toContain(statuses[1]);
         const admins = await fresh.db.selectFrom('users').select('id').where('role', '=', 'ADMIN').execute();
         expect(admins).toHaveLength(1);
-      } finally {
-        await fresh.close();
-      }
+      });
     });
   });
 });

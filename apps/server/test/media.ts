@@ -1,18 +1,43 @@
 /**
- * Test fixtures: small but real media files built in code (no binary files in the repo), and a bare Fastify error
- * handler answering HttpError the way the app does. Used only by the media, storage and demo tests.
+ * Real media built in code (no binary files in the repo): audio and images that pass the magic-byte, duration and
+ * image checks, and multipart bodies exactly as a browser sends them.
  */
-import type { FastifyInstance } from 'fastify';
 import { deflateSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { encodeWav } from '../../demo/wav.js';
-import { HttpError } from '../../http/errors.js';
+import { encodeWav } from '../src/demo/wav.js';
 
-/** A WAV of a 440 Hz tone, `seconds` long. */
-export function wavFile(seconds: number, sampleRate = 8000): Buffer {
-  const samples = new Float32Array(Math.round(seconds * sampleRate));
-  for (let i = 0; i < samples.length; i++) samples[i] = 0.5 * Math.sin((2 * Math.PI * 440 * i) / sampleRate);
+/** A real mono WAV of a sine tone; a distinct `frequency` gives distinct bytes (songs are deduplicated by hash). */
+export function toneWav(frequency: number, seconds = 0.5, sampleRate = 8000): Buffer {
+  const samples = new Float32Array(Math.round(sampleRate * seconds));
+  for (let i = 0; i < samples.length; i++) samples[i] = 0.4 * Math.sin((2 * Math.PI * frequency * i) / sampleRate);
   return encodeWav(samples, sampleRate);
+}
+
+/** A small solid-colour picture in a real image format; a distinct `seed` gives distinct bytes. */
+export async function picture(seed: number, format: 'png' | 'jpeg' | 'webp' = 'png', size = 96): Promise<Buffer> {
+  const image = sharp({
+    create: {
+      width: size,
+      height: size,
+      channels: 3,
+      background: { r: (seed * 53) % 256, g: (seed * 97) % 256, b: (seed * 193) % 256 },
+    },
+  });
+  return image.toFormat(format).toBuffer();
+}
+
+/** A real, decodable image of the given size and format (the same bytes for the same arguments). */
+export async function imageFile(
+  width: number,
+  height: number,
+  format: 'png' | 'jpeg' | 'webp' | 'gif' = 'png',
+  exifOrientation?: number,
+): Promise<Buffer> {
+  let image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
+  if (exifOrientation !== undefined) image = image.withMetadata({ orientation: exifOrientation });
+  return image.toFormat(format).toBuffer();
 }
 
 /** `frames` silent MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz, CBR: 417 bytes, 1152 samples each). */
@@ -99,29 +124,6 @@ export function mp4File(brand: string, handler: 'soun' | 'vide'): Buffer {
   ]);
 }
 
-/** A real, decodable image of the given size and format. */
-export async function imageFile(
-  width: number,
-  height: number,
-  format: 'png' | 'jpeg' | 'webp' | 'gif',
-  exifOrientation?: number,
-): Promise<Buffer> {
-  let image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
-  if (exifOrientation !== undefined) image = image.withMetadata({ orientation: exifOrientation });
-  return image.toFormat(format).toBuffer();
-}
-
-/** Answers HttpError as `{"error":{"code","message","field?"}}`, as the app's error handler does. */
-export function useHttpErrors(app: FastifyInstance): void {
-  app.setErrorHandler((error, _request, reply) => {
-    if (error instanceof HttpError) {
-      const field = error.field === undefined ? {} : { field: error.field };
-      return reply.code(error.status).send({ error: { code: error.code, message: error.message, ...field } });
-    }
-    return reply.code(500).send({ error: { code: 'internal-error', message: String(error) } });
-  });
-}
-
 function box(type: string, ...payloads: Buffer[]): Buffer {
   const body = Buffer.concat(payloads);
   const header = Buffer.alloc(8);
@@ -154,7 +156,7 @@ function crc32(bytes: Buffer): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+function pngChunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
@@ -174,8 +176,83 @@ export function claimedPng(width: number, height: number): Buffer {
   header.set([8, 2, 0, 0, 0], 8);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc(64))),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(64))),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+export interface FilePart {
+  data: Buffer;
+  /** `""` with no bytes is what a browser sends for a file input left empty. */
+  filename: string;
+  /** The client's claimed type (application/octet-stream when left out): the server must not trust it. */
+  type?: string;
+}
+
+/** A form field: text, or a file. */
+export type FormValue = string | FilePart;
+
+export interface MultipartBody {
+  payload: Buffer;
+  headers: { 'content-type': string };
+}
+
+function newBoundary(): string {
+  return `----tonearm${randomBytes(8).toString('hex')}`;
+}
+
+function textPart(boundary: string, name: string, value: string): Buffer {
+  return Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+}
+
+function fileHead(boundary: string, name: string, filename: string, type = 'application/octet-stream'): Buffer {
+  return Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\n` +
+      `Content-Type: ${type}\r\n\r\n`,
+  );
+}
+
+function* fieldParts(boundary: string, fields: Record<string, FormValue>): Generator<Buffer> {
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') {
+      yield textPart(boundary, name, value);
+    } else {
+      yield fileHead(boundary, name, value.filename, value.type);
+      yield value.data;
+      yield Buffer.from('\r\n');
+    }
+  }
+}
+
+/** A multipart/form-data body and its content-type, as a browser's FormData sends it, for app.inject or fetch. */
+export function multipartBody(fields: Record<string, FormValue>): MultipartBody {
+  const boundary = newBoundary();
+  const payload = Buffer.concat([...fieldParts(boundary, fields), Buffer.from(`--${boundary}--\r\n`)]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * A streamed multipart body: the `fields` (text and small files) first, then one file part carrying `fileBytes`
+ * generated bytes that start with `head`, for the size limits. Nothing of that size is ever held in memory.
+ */
+export function streamedMultipart(
+  fields: Record<string, FormValue>,
+  file: { field: string; filename: string; head: Buffer; fileBytes: number },
+): { stream: Readable; contentType: string } {
+  const boundary = newBoundary();
+  const chunk = Buffer.alloc(1024 * 1024, 0x55);
+  function* body(): Generator<Buffer> {
+    yield* fieldParts(boundary, fields);
+    yield fileHead(boundary, file.field, file.filename);
+    yield file.head;
+    let left = file.fileBytes - file.head.length;
+    while (left > 0) {
+      const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+      left -= piece.length;
+      yield piece;
+    }
+    yield Buffer.from(`\r\n--${boundary}--\r\n`);
+  }
+  return { stream: Readable.from(body()), contentType: `multipart/form-data; boundary=${boundary}` };
 }
