@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeSong } from '../test/fixtures.js';
+import { nextIndex, type Advance } from './next-song.js';
 import {
   createPlayerReducer,
   initialPlayerState,
@@ -73,5 +74,37 @@ describe('what comes next, as next, onEnded and preloading see it', () => {
     expect(reducer(shuffled, { type: 'next' }).current.id).toBe(order[1]);
     expect(reducer(shuffled, { type: 'ended' }).current.id).toBe(order[1]);
     expect(songAfterCurrent(shuffled)?.id).toBe(order[1]);
+  });
+});
+
+describe('nextIndex', () => {
+  const queue = (length: number): number[] => Array.from({ length }, (_, i) => i);
+
+  it.each<[string, number, number, RepeatMode, Advance, number | null]>([
+    ['next moves on', 3, 0, 'off', 'next', 1],
+    ['next wraps from the last song, even with repeat off', 3, 2, 'off', 'next', 0],
+    ['next moves on under repeat one', 3, 1, 'one', 'next', 2],
+    ['next wraps under repeat all', 3, 2, 'all', 'next', 0],
+    ['next on a single song stays on it', 1, 0, 'off', 'next', 0],
+    ['an ended song is followed by the next one', 3, 0, 'off', 'ended', 1],
+    ['after the last song, repeat off stops', 3, 2, 'off', 'ended', null],
+    ['after the last song, repeat all starts over', 3, 2, 'all', 'ended', 0],
+    ['repeat all mid-queue moves on', 3, 1, 'all', 'ended', 2],
+    ['repeat one plays the same song again', 3, 1, 'one', 'ended', 1],
+    ['repeat one on the last song plays it again', 3, 2, 'one', 'ended', 2],
+    ['a single song, repeat off: stops', 1, 0, 'off', 'ended', null],
+    ['a single song, repeat all: again', 1, 0, 'all', 'ended', 0],
+    ['a single song, repeat one: again', 1, 0, 'one', 'ended', 0],
+  ])('%s', (_name, length, index, repeat, advance, expected) => {
+    expect(nextIndex({ queue: queue(length), index, repeat }, advance)).toBe(expected);
+  });
+
+  it.each<[RepeatMode, Advance]>([
+    ['off', 'next'],
+    ['off', 'ended'],
+    ['all', 'ended'],
+    ['one', 'ended'],
+  ])('an empty queue has nothing next (repeat %s, %s)', (repeat, advance) => {
+    expect(nextIndex({ queue: [], index: 0, repeat }, advance)).toBeNull();
   });
 });
