@@ -29,7 +29,7 @@ function renderPlayer() {
 describe('player bar and queue view', () => {
   it('shows what plays now and next, and edits the queue', () => {
     const { queue, nextUp, player } = renderPlayer();
-    expect(within(queue).getByRole('group', { name: 'Now playing: So What' })).toBeTruthy();
+    expect(within(queue).getByRole('group', { name: 'Now playing: So What' })).toBeInTheDocument();
     expect(nextUp()).toEqual(['Naima', 'Blue in Green', 'Giant Steps']);
 
     fireEvent.click(within(queue).getByRole('button', { name: 'Move Giant Steps up' }));
@@ -39,7 +39,7 @@ describe('player bar and queue view', () => {
     fireEvent.click(within(queue).getByRole('button', { name: 'Play Blue in Green' }));
     expect(player.store.getState().current.name).toBe('Blue in Green');
     expect(nextUp()).toEqual([]);
-    expect(within(queue).getByText(/Nothing queued/)).toBeTruthy();
+    expect(within(queue).getByText(/Nothing queued/)).toBeInTheDocument();
   });
 
   it('toggles shuffle and cycles repeat from the bar, with their state announced', () => {

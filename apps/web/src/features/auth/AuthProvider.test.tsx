@@ -7,6 +7,7 @@ import { createQueryClient } from '../../app/query-client.js';
 import { getJson } from '../../lib/api-client.js';
 import { errorResponse, jsonResponse, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure } from '../../test/mock-api.js';
+import { advance, flush } from '../../test/timers.js';
 import { AlertProvider } from '../alerts/AlertProvider.js';
 import { createAlertStore } from '../alerts/alert-store.js';
 import { AuthProvider } from './AuthProvider.js';
@@ -40,7 +41,6 @@ function renderAuth() {
 }
 
 const shown = (): string | null => screen.getByTestId('user').textContent;
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 const stored = makeUser({ id: 7, username: 'ada' });
 
 function storeSession(user: User = stored) {
@@ -107,7 +107,7 @@ describe('current user', () => {
     expect(shown()).toBe('ada');
     expect(api.calls()).toEqual([]);
     // The 5-minute check is skipped while offline rather than logging out.
-    await act(() => vi.advanceTimersByTimeAsync(AUTH_CHECK_INTERVAL_MS));
+    await advance(AUTH_CHECK_INTERVAL_MS);
     expect(shown()).toBe('ada');
     expect(api.calls()).toEqual([]);
 
@@ -133,18 +133,18 @@ describe('current user', () => {
     await flush();
     expect(AUTH_CHECK_INTERVAL_MS).toBe(300_000);
 
-    await act(() => vi.advanceTimersByTimeAsync(299_999));
+    await advance(299_999);
     expect(api.calls().filter((call) => call === 'GET /api/auth/me')).toHaveLength(0);
-    await act(() => vi.advanceTimersByTimeAsync(1));
+    await advance(1);
     expect(api.calls().filter((call) => call === 'GET /api/auth/me')).toHaveLength(1);
     expect(shown()).toBe('ada');
 
     meAnswer = () => errorResponse(401, 'unauthorized', 'Please log in to continue');
-    await act(() => vi.advanceTimersByTimeAsync(300_000));
+    await advance(300_000);
     expect(api.calls().filter((call) => call === 'GET /api/auth/me')).toHaveLength(2);
     expectLoggedOut();
 
-    await act(() => vi.advanceTimersByTimeAsync(900_000));
+    await advance(900_000);
     expect(api.calls().filter((call) => call === 'GET /api/auth/me')).toHaveLength(2);
   });
 
@@ -157,7 +157,7 @@ describe('current user', () => {
     });
     renderAuth();
     await flush();
-    await act(() => vi.advanceTimersByTimeAsync(AUTH_CHECK_INTERVAL_MS));
+    await advance(AUTH_CHECK_INTERVAL_MS);
     expectLoggedOut();
   });
 

@@ -1,12 +1,11 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { AccountMessages } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { flush } from '../../test/timers.js';
 import { RegisterPanel } from './RegisterForm.js';
-
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 
 function renderPanel(options: { registration: 'open' | 'closed'; becomesAdministrator?: boolean }, route = '/') {
   const api = mockApi({
@@ -36,7 +35,7 @@ describe('sign-up panel', () => {
   it('shows the plain form when registration is open', async () => {
     const { view } = renderPanel({ registration: 'open' });
     await flush();
-    expect(screen.getByRole('form', { name: 'Sign up' })).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Sign up' })).toBeInTheDocument();
     expect(screen.queryByTestId('will-administer')).toBeNull();
     fillAndSubmit();
     await flush();
@@ -71,7 +70,7 @@ describe('sign-up panel', () => {
   it('on the server’s own machine with no administrator yet, says so even when registration is closed', async () => {
     renderPanel({ registration: 'closed', becomesAdministrator: true });
     await flush();
-    expect(screen.getByRole('form', { name: 'Sign up' })).toBeTruthy();
-    expect(screen.getByTestId('will-administer')).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Sign up' })).toBeInTheDocument();
+    expect(screen.getByTestId('will-administer')).toBeInTheDocument();
   });
 });

@@ -29,8 +29,8 @@ describe('confirm dialog', () => {
     renderWithConfirm();
     const dialog = screen.getByRole('alertdialog', { name: 'Are you sure?' });
     expect(dialog.textContent).toContain('Delete “Song 1”?');
-    expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Confirm' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Confirm' })).toBeInTheDocument();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
   });
 

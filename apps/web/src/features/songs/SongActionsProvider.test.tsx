@@ -32,7 +32,7 @@ describe('Download in the song menu', () => {
       routes: { '/dashboard/payment': <PaymentProbe /> },
     });
     await chooseDownload();
-    expect(screen.getByText('Payment page for Blue in Green')).toBeTruthy();
+    expect(screen.getByText('Payment page for Blue in Green')).toBeInTheDocument();
     expect(api.calls()).toEqual([]);
   });
 

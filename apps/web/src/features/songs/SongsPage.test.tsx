@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
 import {
@@ -12,11 +12,10 @@ import {
 } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { advance, flush } from '../../test/timers.js';
 import { useCurrentUser } from '../auth/useAuth.js';
 import { SongsPage } from './SongsPage.js';
 import { useSongDataPreload } from './useSongs.js';
-
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 
 /** Admin lists read the preloaded song data, which the dashboard shell starts; here the page starts it. */
 function AdminSongsPage() {
@@ -40,7 +39,7 @@ describe('/dashboard/songs', () => {
     });
     renderInApp(<SongsPage />, { route: '/dashboard/songs' });
     await flush();
-    expect(screen.getByRole('heading', { level: 1, name: 'Songs' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Songs' })).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Songs' })).getAllByRole('listitem')).toHaveLength(2);
     expect(api.calls()).toEqual(['GET /api/songs']);
   });
@@ -51,7 +50,7 @@ describe('/dashboard/songs', () => {
     });
     renderInApp(<SongsPage />, { route: { pathname: '/dashboard/songs', state: { artist: nina } } });
     await flush();
-    expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
     expect(document.querySelector('img[src="/media/images/nina.webp?w=300"]')).not.toBeNull();
     expect(api.calls()).toEqual(['GET /api/songs?artistId=3']);
     const list = screen.getByRole('list', { name: 'Songs by Nina Simone' });
@@ -77,9 +76,9 @@ describe('/dashboard/songs', () => {
     const box = screen.getByLabelText('Search songs, artists and playlists');
     fireEvent.change(box, { target: { value: 'n' } });
     fireEvent.change(box, { target: { value: 'nig' } });
-    await act(() => vi.advanceTimersByTimeAsync(100));
+    await advance(100);
     expect(api.calls().filter((call) => call.startsWith('GET /api/search'))).toEqual([]);
-    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
+    await advance(SEARCH_DEBOUNCE_MS);
     await flush();
     expect(api.calls().filter((call) => call.startsWith('GET /api/search'))).toEqual([
       'GET /api/search?q=nig&limit=20',
@@ -88,7 +87,9 @@ describe('/dashboard/songs', () => {
       .getAllByRole('listitem')
       .map((row) => row.getAttribute('aria-label'));
     expect(songNames).toEqual(['Night Ferry']);
-    expect(within(screen.getByRole('list', { name: 'Artists' })).getByRole('link', { name: 'Nightjar' })).toBeTruthy();
+    expect(
+      within(screen.getByRole('list', { name: 'Artists' })).getByRole('link', { name: 'Nightjar' }),
+    ).toBeInTheDocument();
     expect(
       within(screen.getByRole('list', { name: 'Playlists' }))
         .getByRole('link', { name: 'Night drive' })
@@ -109,7 +110,7 @@ describe('/dashboard/songs', () => {
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Liked' }));
     await flush();
-    expect(screen.getByRole('heading', { level: 1, name: 'Liked songs' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Liked songs' })).toBeInTheDocument();
     expect(api.calls()).toContain('GET /api/songs/liked?limit=500');
     const names = () => screen.getAllByRole('listitem').map((row) => row.getAttribute('aria-label'));
     expect(names()).toEqual(['Naima', 'Blue in Green']);
@@ -156,7 +157,7 @@ describe('/dashboard/songs', () => {
       'DELETE /api/songs/1': () => textResponse('Song deleted successfully'),
     });
     const view = renderInApp(<AdminSongsPage />, { user: admin, route: '/dashboard/songs' });
-    await act(() => vi.advanceTimersByTimeAsync(2000));
+    await advance(2000);
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'More options for So What' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
@@ -175,7 +176,7 @@ describe('/dashboard/songs', () => {
       'DELETE /api/songs/1': () => errorResponse(500, 'internal-error', 'boom'),
     });
     const view = renderInApp(<AdminSongsPage />, { user: admin, route: '/dashboard/songs' });
-    await act(() => vi.advanceTimersByTimeAsync(2000));
+    await advance(2000);
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'More options for So What' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
