@@ -1,10 +1,10 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SongsPage } from '../../app/SongsPage.js';
 import { errorResponse, jsonResponse, makeArtist, makeSong } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance } from '../../test/timers.js';
-import { SongsPage } from '../songs/SongsPage.js';
 import { ArtistPage } from './ArtistPage.js';
 
 describe('/dashboard/artist', () => {

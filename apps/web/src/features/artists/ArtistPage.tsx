@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { PlusIcon } from '../../ui/icons.js';
-import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
 import { AddArtistDialog } from './AddArtistDialog.js';
 import { ArtistCard, ArtistSkeletons } from './ArtistCard.js';
 import { artistQueries } from './queries.js';

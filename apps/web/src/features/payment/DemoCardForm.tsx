@@ -1,10 +1,10 @@
 import { DemoCards, DemoPayRequest, type DemoPayResponse, type Order } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
 import { describeError, isApiError } from '../../lib/api-client.js';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { TextField } from '../../ui/TextField.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
 import { usePayDemoOrder } from './mutations.js';
 
 type Field = 'cardNumber' | 'expiry' | 'cvc';

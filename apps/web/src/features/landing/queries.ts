@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { fetchAuthOptions } from './auth.api.js';
+import { fetchAuthOptions } from '../../shell/auth/auth.api.js';
 
 export const authKeys = {
   all: ['auth'] as const,

@@ -8,8 +8,8 @@ import { getJson } from '../../lib/api-client.js';
 import { errorResponse, jsonResponse, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure } from '../../test/mock-api.js';
 import { advance, flush } from '../../test/timers.js';
-import { AlertProvider } from '../alerts/AlertProvider.js';
 import { createAlertStore } from '../alerts/alert-store.js';
+import { AlertProvider } from '../alerts/AlertProvider.js';
 import { AuthProvider } from './AuthProvider.js';
 import { useAuth, type AuthState } from './useAuth.js';
 

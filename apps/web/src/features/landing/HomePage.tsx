@@ -1,11 +1,11 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Navigate } from 'react-router';
 import { Paths } from '../../lib/paths.js';
+import { useAuth } from '../../shell/auth/useAuth.js';
 import { DownloadIcon, LibraryIcon, LogoMark, MusicIcon } from '../../ui/icons.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
 import { LoginForm } from './LoginForm.js';
 import { RegisterPanel, useSetupCode } from './RegisterForm.js';
-import { useAuth } from './useAuth.js';
 
 type Tab = 'login' | 'register';
 const TABS: { id: Tab; label: string }[] = [

@@ -1,18 +1,18 @@
 import { ClientMessages, type Song } from '@tonearm/contract';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { describeError, isApiError } from '../../lib/api-client.js';
-import { Paths } from '../../lib/paths.js';
-import { UiMessages } from '../../lib/ui-messages.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { canDownload, useAuth } from '../auth/useAuth.js';
-import { useConfirm } from '../confirm/useConfirm.js';
-import { downloadSong } from '../downloaded/download-song.js';
-import { premiumRequiredState } from '../payment/payment-reason.js';
-import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
-import { useDeleteSong } from './mutations.js';
-import { SongFormDialog } from './SongFormDialog.js';
-import { SongActionsContext, type SongActionOrigin, type SongActions } from './useSongActions.js';
+import { downloadSong } from '../features/downloaded/download-song.js';
+import { premiumRequiredState } from '../features/payment/payment-reason.js';
+import { SelectPlaylistDialog } from '../features/playlists/SelectPlaylistDialog.js';
+import { useDeleteSong } from '../features/songs/mutations.js';
+import { SongFormDialog } from '../features/songs/SongFormDialog.js';
+import { SongActionsContext, type SongActionOrigin, type SongActions } from '../features/songs/useSongActions.js';
+import { describeError, isApiError } from '../lib/api-client.js';
+import { Paths } from '../lib/paths.js';
+import { UiMessages } from '../lib/ui-messages.js';
+import { useAlerts } from '../shell/alerts/useAlerts.js';
+import { canDownload, useAuth } from '../shell/auth/useAuth.js';
+import { useConfirm } from '../shell/confirm/useConfirm.js';
 
 type OpenDialog =
   { kind: 'form'; song: Song | undefined; origin: SongActionOrigin } | { kind: 'playlist'; song: Song } | null;

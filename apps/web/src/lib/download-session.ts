@@ -1,6 +1,6 @@
-import { activateDownloads, parkDownloads } from '../../lib/downloaded-songs.js';
-import { settleLegacyAudio } from '../../lib/offline-audio.js';
-import type { WorkerRequest } from '../../lib/sw-messages.js';
+import { activateDownloads, parkDownloads } from './downloaded-songs.js';
+import { settleLegacyAudio } from './offline-audio.js';
+import type { WorkerRequest } from './sw-messages.js';
 
 /**
  * Tells the service worker (once one is active) who is signed in; it keeps that across restarts. Through `ready`, so

@@ -2,11 +2,11 @@ import { LoginRequest } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { useAuth } from '../../shell/auth/useAuth.js';
 import { FormField } from '../../ui/FormField.js';
-import { fieldErrorsOf, type FieldErrors } from './auth-form.js';
-import { useAuth } from './useAuth.js';
 
 type Field = 'username' | 'password';
 

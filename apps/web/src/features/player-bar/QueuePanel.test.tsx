@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { makeSong } from '../test/fixtures.js';
-import { renderInApp } from '../test/render.js';
+import { makeSong } from '../../test/fixtures.js';
+import { renderInApp } from '../../test/render.js';
 import { PlayerBar } from './PlayerBar.js';
 import { QueuePanel } from './QueuePanel.js';
 

@@ -1,7 +1,8 @@
 import type { CSSProperties } from 'react';
-import { LikeButton } from '../features/songs/SongControls.js';
-import { formatTime, spokenTime } from '../lib/format-time.js';
-import { Cover } from '../ui/Cover.js';
+import { formatTime, spokenTime } from '../../lib/format-time.js';
+import { usePlayerClock, usePlayerControls, usePlayerState } from '../../player/usePlayer.js';
+import { isWelcomeSong } from '../../player/welcome-song.js';
+import { Cover } from '../../ui/Cover.js';
 import {
   NextIcon,
   PauseIcon,
@@ -13,9 +14,8 @@ import {
   ShuffleIcon,
   VolumeIcon,
   VolumeMutedIcon,
-} from '../ui/icons.js';
-import { usePlayerClock, usePlayerControls, usePlayerState } from './usePlayer.js';
-import { isWelcomeSong } from './welcome-song.js';
+} from '../../ui/icons.js';
+import { LikeButton } from '../songs/SongControls.js';
 
 function progressStyle(value: number, max: number): CSSProperties {
   const percent = max > 0 ? Math.min(100, (value / max) * 100) : 0;

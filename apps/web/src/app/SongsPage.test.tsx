@@ -1,6 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
+import { useSongDataPreload } from '../features/songs/useSongs.js';
+import { SEARCH_DEBOUNCE_MS } from '../lib/useDebouncedValue.js';
+import { useCurrentUser } from '../shell/auth/useAuth.js';
 import {
   errorResponse,
   jsonResponse,
@@ -9,13 +11,11 @@ import {
   makeSong,
   makeUser,
   textResponse,
-} from '../../test/fixtures.js';
-import { mockApi } from '../../test/mock-api.js';
-import { renderInApp } from '../../test/render.js';
-import { advance, flush } from '../../test/timers.js';
-import { useCurrentUser } from '../auth/useAuth.js';
+} from '../test/fixtures.js';
+import { mockApi } from '../test/mock-api.js';
+import { renderInApp } from '../test/render.js';
+import { advance, flush } from '../test/timers.js';
 import { SongsPage } from './SongsPage.js';
-import { useSongDataPreload } from './useSongs.js';
 
 /** Admin lists read the preloaded song data, which the dashboard shell starts; here the page starts it. */
 function AdminSongsPage() {

@@ -1,13 +1,13 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { activateDownloads, readDownloadedSongs } from '../../lib/downloaded-songs.js';
-import { installFakeCaches } from '../../test/fake-caches.js';
-import { makeSong, makeUser } from '../../test/fixtures.js';
-import { mockApi } from '../../test/mock-api.js';
-import { renderInApp } from '../../test/render.js';
-import { paymentReasonFrom } from '../payment/payment-reason.js';
-import { SongList } from './SongList.js';
 import { useLocation } from 'react-router';
+import { paymentReasonFrom } from '../features/payment/payment-reason.js';
+import { SongList } from '../features/songs/SongList.js';
+import { activateDownloads, readDownloadedSongs } from '../lib/downloaded-songs.js';
+import { installFakeCaches } from '../test/fake-caches.js';
+import { makeSong, makeUser } from '../test/fixtures.js';
+import { mockApi } from '../test/mock-api.js';
+import { renderInApp } from '../test/render.js';
 
 const song = makeSong(3, { name: 'Blue in Green' });
 

@@ -1,5 +1,5 @@
-import { Dialog } from '../ui/Dialog.js';
-import { SHORTCUTS } from './keyboard-shortcuts.js';
+import { SHORTCUTS } from '../../player/keyboard-shortcuts.js';
+import { Dialog } from '../../ui/Dialog.js';
 
 /** The help overlay opened with "?": every player shortcut with its keys. */
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {

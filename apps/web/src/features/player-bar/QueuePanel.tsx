@@ -1,13 +1,13 @@
 import type { Song } from '@tonearm/contract';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { LikeButton } from '../features/songs/SongControls.js';
-import { Cover } from '../ui/Cover.js';
-import { ArrowDownIcon, ArrowUpIcon, CloseIcon, DragHandleIcon, PlayIcon } from '../ui/icons.js';
-import { useSortable } from '../ui/useSortable.js';
+import { upcomingSongs } from '../../player/player-store.js';
+import { usePlayerControls, usePlayerState } from '../../player/usePlayer.js';
+import { isWelcomeSong } from '../../player/welcome-song.js';
+import { Cover } from '../../ui/Cover.js';
+import { ArrowDownIcon, ArrowUpIcon, CloseIcon, DragHandleIcon, PlayIcon } from '../../ui/icons.js';
+import { useSortable } from '../../ui/useSortable.js';
+import { LikeButton } from '../songs/SongControls.js';
 import { PlayModeButtons } from './PlayerBar.js';
-import { upcomingSongs } from './player-store.js';
-import { usePlayerControls, usePlayerState } from './usePlayer.js';
-import { isWelcomeSong } from './welcome-song.js';
 
 /** Rendering 10 000 queued songs helps nobody; the view lists the next ones and counts the rest. */
 export const QUEUE_VIEW_MAX = 100;

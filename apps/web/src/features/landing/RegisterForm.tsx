@@ -3,13 +3,13 @@ import { AccountMessages, RegisterRequest } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
+import { useAuth } from '../../shell/auth/useAuth.js';
 import { TextField } from '../../ui/TextField.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { fieldErrorsOf, type FieldErrors } from './auth-form.js';
 import { authQueries } from './queries.js';
-import { useAuth } from './useAuth.js';
 
 type Field = 'username' | 'email' | 'password';
 
