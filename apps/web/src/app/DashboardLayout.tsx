@@ -14,6 +14,9 @@ import { RouteLoader } from '../ui/RouteLoader.js';
 import { ScrollContainerContext } from '../ui/useScrollContainer.js';
 import { Sidebar } from './Sidebar.js';
 import { SongActionsProvider } from './SongActionsProvider.js';
+import '../ui/brand.css';
+import '../ui/buttons.css';
+import './DashboardLayout.css';
 
 const SIDEBAR_ID = 'app-sidebar';
 const QUEUE_ID = 'player-queue';

@@ -20,6 +20,9 @@ import {
   SearchIcon,
   UsersIcon,
 } from '../ui/icons.js';
+import '../ui/brand.css';
+import '../ui/buttons.css';
+import './Sidebar.css';
 
 interface NavItem {
   label: string;

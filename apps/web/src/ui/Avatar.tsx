@@ -1,6 +1,7 @@
 import type { User } from '@tonearm/contract';
 import { useState } from 'react';
 import { imageUrl } from '../lib/images.js';
+import './Avatar.css';
 
 /** The user's photo, or the first letter of their name when there is none (or it fails to load). */
 export function Avatar({ user, size = 'md' }: { user: Pick<User, 'username' | 'image'>; size?: 'sm' | 'md' | 'lg' }) {

@@ -8,6 +8,9 @@ import { Dialog } from '../../ui/Dialog.js';
 import { FileInput } from '../../ui/FileInput.js';
 import { FormField } from '../../ui/FormField.js';
 import { useCreateArtist } from './mutations.js';
+import '../../ui/Dialog.css';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
 
 /** Admins add artists here so that new songs have someone to belong to. */
 export function AddArtistDialog({ onClose }: { onClose: () => void }) {

@@ -5,6 +5,10 @@ import { PlusIcon } from '../../ui/icons.js';
 import { AddArtistDialog } from './AddArtistDialog.js';
 import { ArtistCard, ArtistSkeletons } from './ArtistCard.js';
 import { artistQueries } from './queries.js';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/page.css';
+import '../../ui/tiles.css';
 
 /** `/dashboard/artist`: every artist; choosing one opens their songs. */
 export function ArtistPage() {

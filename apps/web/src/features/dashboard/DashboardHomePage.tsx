@@ -10,6 +10,11 @@ import { artistQueries } from '../artists/queries.js';
 import { SongTile } from '../songs/SongTile.js';
 import { useAllSongs } from '../songs/useSongs.js';
 import { Shelf } from './Shelf.js';
+import '../../ui/page.css';
+import '../../ui/skeleton.css';
+import '../../ui/tiles.css';
+import './Shelf.css';
+import './DashboardHomePage.css';
 
 const SHELF_SIZE = 12;
 

@@ -14,6 +14,9 @@ import type { MenuItem } from '../../ui/MenuButton.js';
 import { SongList } from '../songs/SongList.js';
 import { removeDownload } from './download-song.js';
 import { downloadKeys, downloadQueries } from './queries.js';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/page.css';
 
 function summary(count: number, bytes: number | null): string {
   const songs = `${count} ${count === 1 ? 'song' : 'songs'}`;

@@ -6,6 +6,9 @@ import { DownloadIcon, LibraryIcon, LogoMark, MusicIcon } from '../../ui/icons.j
 import { RouteLoader } from '../../ui/RouteLoader.js';
 import { LoginForm } from './LoginForm.js';
 import { RegisterPanel, useSetupCode } from './RegisterForm.js';
+import '../../ui/brand.css';
+import '../../ui/page.css';
+import './HomePage.css';
 
 type Tab = 'login' | 'register';
 const TABS: { id: Tab; label: string }[] = [

@@ -7,6 +7,8 @@ import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useAuth } from '../../shell/auth/useAuth.js';
 import { FormField } from '../../ui/FormField.js';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
 
 type Field = 'username' | 'password';
 

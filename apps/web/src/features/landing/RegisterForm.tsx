@@ -10,6 +10,9 @@ import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { useAuth } from '../../shell/auth/useAuth.js';
 import { TextField } from '../../ui/TextField.js';
 import { authQueries } from './queries.js';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
+import '../../ui/notice.css';
 
 type Field = 'username' | 'email' | 'password';
 

@@ -6,6 +6,11 @@ import { UiMessages } from '../../lib/ui-messages.js';
 import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { TextField } from '../../ui/TextField.js';
 import { usePayDemoOrder } from './mutations.js';
+import '../../ui/buttons.css';
+import '../../ui/card.css';
+import '../../ui/forms.css';
+import './PaymentPage.css';
+import './DemoCardForm.css';
 
 type Field = 'cardNumber' | 'expiry' | 'cvc';
 

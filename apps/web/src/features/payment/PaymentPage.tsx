@@ -13,6 +13,13 @@ import { DemoCardForm } from './DemoCardForm.js';
 import { useCheckout } from './mutations.js';
 import { paymentReasonFrom } from './payment-reason.js';
 import { paymentQueries } from './queries.js';
+import '../../ui/badge.css';
+import '../../ui/buttons.css';
+import '../../ui/card.css';
+import '../../ui/notice.css';
+import '../../ui/page.css';
+import '../../ui/table.css';
+import './PaymentPage.css';
 
 export function formatPrice(amountCents: number, currency: string): string {
   return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amountCents / 100);

@@ -16,6 +16,8 @@ import {
   VolumeMutedIcon,
 } from '../../ui/icons.js';
 import { LikeButton } from '../songs/SongControls.js';
+import '../../ui/buttons.css';
+import './PlayerBar.css';
 
 function progressStyle(value: number, max: number): CSSProperties {
   const percent = max > 0 ? Math.min(100, (value / max) * 100) : 0;

@@ -8,6 +8,10 @@ import { ArrowDownIcon, ArrowUpIcon, CloseIcon, DragHandleIcon, PlayIcon } from 
 import { useSortable } from '../../ui/useSortable.js';
 import { LikeButton } from '../songs/SongControls.js';
 import { PlayModeButtons } from './PlayerBar.js';
+import '../../ui/badge.css';
+import '../../ui/buttons.css';
+import '../../ui/drag-handle.css';
+import './QueuePanel.css';
 
 /** Rendering 10 000 queued songs helps nobody; the view lists the next ones and counts the rest. */
 export const QUEUE_VIEW_MAX = 100;

@@ -1,5 +1,6 @@
 import { SHORTCUTS } from '../../player/keyboard-shortcuts.js';
 import { Dialog } from '../../ui/Dialog.js';
+import './ShortcutsDialog.css';
 
 /** The help overlay opened with "?": every player shortcut with its keys. */
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {

@@ -17,6 +17,13 @@ import { useCreatePlaylist, useUpdatePlaylist } from './mutations.js';
 import { playlistHref } from './PlaylistCard.js';
 import { playlistQueries } from './queries.js';
 import { SongPicker } from './SongPicker.js';
+import '../../ui/buttons.css';
+import '../../ui/card.css';
+import '../../ui/empty-state.css';
+import '../../ui/forms.css';
+import '../../ui/page.css';
+import './SongPicker.css';
+import './CreatePlaylistPage.css';
 
 type Field = 'name' | 'type' | 'image';
 

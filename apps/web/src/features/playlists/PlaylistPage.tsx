@@ -17,6 +17,10 @@ import { useDeletePlaylist, useRemoveSongFromPlaylist, useReorderPlaylist } from
 import { editPlaylistHref, PlaylistCard } from './PlaylistCard.js';
 import { playlistQueries } from './queries.js';
 import { SortableSongList } from './SortableSongList.js';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/page.css';
+import '../../ui/tiles.css';
 
 function canEdit(user: User, playlist: Playlist | undefined): playlist is Playlist {
   return playlist !== undefined && mayEditPlaylist(user, { ownerId: playlist.userId, isPublic: playlist.isPublic });

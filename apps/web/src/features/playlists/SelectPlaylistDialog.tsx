@@ -11,6 +11,11 @@ import { Dialog } from '../../ui/Dialog.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
 import { useAddSongToPlaylist } from './mutations.js';
 import { playlistQueries } from './queries.js';
+import '../../ui/Dialog.css';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/forms.css';
+import './SelectPlaylistDialog.css';
 
 export interface SelectPlaylistDialogProps {
   song: Song;

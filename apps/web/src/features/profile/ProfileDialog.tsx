@@ -14,6 +14,9 @@ import { Dialog } from '../../ui/Dialog.js';
 import { CameraIcon, LogoutIcon, TrashIcon } from '../../ui/icons.js';
 import { TextField } from '../../ui/TextField.js';
 import { useDeleteUser, useRemovePhoto, useUpdateUser, useUploadPhoto } from '../users/mutations.js';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
+import './ProfileDialog.css';
 
 /** A server error that names one of `fields` goes under that field; anything else is an alert. */
 function serverFieldError<K extends string>(error: unknown, fields: readonly K[]): FieldErrors<K> | null {

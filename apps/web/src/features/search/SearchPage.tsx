@@ -6,6 +6,7 @@ import { SongsToolbar, type SongParams } from '../songs/SongsToolbar.js';
 import { useAllSongs } from '../songs/useSongs.js';
 import { searchQueries } from './queries.js';
 import { SearchResults } from './SearchResults.js';
+import '../../ui/page.css';
 
 /**
  * Search (the sidebar's entry for /dashboard/songs): all songs while the box is empty, search results once typing

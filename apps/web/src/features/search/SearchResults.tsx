@@ -5,6 +5,11 @@ import { ArtistCard } from '../artists/ArtistCard.js';
 import { PlaylistCard } from '../playlists/PlaylistCard.js';
 import { SongList } from '../songs/SongList.js';
 import { searchQueries } from './queries.js';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/page.css';
+import '../../ui/tiles.css';
+import './SearchResults.css';
 
 /** One titled group of search results (artists, playlists or songs). */
 function ResultSection({ title, children }: { title: string; children: ReactNode }) {

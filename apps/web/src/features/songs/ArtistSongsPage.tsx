@@ -7,6 +7,7 @@ import { ArrowLeftIcon } from '../../ui/icons.js';
 import { listStatus, SongList } from './SongList.js';
 import { countLabel, PlayAllButton } from './SongsHeader.js';
 import { useArtistSongs } from './useSongs.js';
+import '../../ui/page.css';
 
 /** SPEC §2: with artist details from navigation, the artist's header and only their songs. */
 export function ArtistSongsPage({ artist }: { artist: Artist }) {

@@ -6,6 +6,8 @@ import { filterSongs } from './song-filter.js';
 import { listStatus, SongList } from './SongList.js';
 import { countLabel, SongsHeader } from './SongsHeader.js';
 import { SongsToolbar, type SongParams } from './SongsToolbar.js';
+import '../../ui/empty-state.css';
+import '../../ui/page.css';
 
 /** Liked songs (GET /api/songs/liked), newest like first; the search box filters them here. */
 export function LikedSongsPage({ params }: { params: SongParams }) {

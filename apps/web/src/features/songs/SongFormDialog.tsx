@@ -15,6 +15,9 @@ import {
   type SongFormField,
   type SongFormValues,
 } from './song-form.js';
+import '../../ui/Dialog.css';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
 
 export interface SongFormDialogProps {
   /** The song to edit; absent when adding. */

@@ -10,6 +10,10 @@ import { useScrollContainer } from '../../ui/useScrollContainer.js';
 import { SongRow } from './SongRow.js';
 import type { SongActionOrigin } from './useSongActions.js';
 import { useSongActions } from './useSongActions.js';
+import '../../ui/buttons.css';
+import '../../ui/skeleton.css';
+import './SongRow.css';
+import './SongList.css';
 
 export const SONG_ROW_HEIGHT = 64;
 const SKELETON_COUNT = 3;

@@ -1,6 +1,8 @@
 import type { Song } from '@tonearm/contract';
 import { usePlayerControls } from '../../player/usePlayer.js';
 import { PlayIcon } from '../../ui/icons.js';
+import '../../ui/buttons.css';
+import '../../ui/page.css';
 
 export function countLabel(count: number): string {
   return `${count.toLocaleString()} ${count === 1 ? 'song' : 'songs'}`;

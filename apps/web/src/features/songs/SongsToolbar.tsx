@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { NavigationType, useLocation, useNavigationType, useSearchParams } from 'react-router';
 import { HeartIcon, SearchIcon } from '../../ui/icons.js';
+import '../../ui/page.css';
+import '../../ui/search-field.css';
+import './SongsToolbar.css';
 
 export type SongParams = ReturnType<typeof useSongParams>;
 

@@ -7,6 +7,9 @@ import { Dialog } from '../../ui/Dialog.js';
 import { FormField } from '../../ui/FormField.js';
 import { TextField } from '../../ui/TextField.js';
 import { useCreateUser } from './mutations.js';
+import '../../ui/Dialog.css';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
 
 type Field = 'username' | 'email' | 'password';
 const FIELDS: readonly Field[] = ['username', 'email', 'password'];

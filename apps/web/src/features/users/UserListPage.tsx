@@ -16,6 +16,14 @@ import { AddUserDialog } from './AddUserDialog.js';
 import { useDeleteUser, useUpdateUser } from './mutations.js';
 import { USERS_PAGE_SIZE, userQueries } from './queries.js';
 import type { UserListParams, UserSortField } from './users.api.js';
+import '../../ui/badge.css';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/forms.css';
+import '../../ui/page.css';
+import '../../ui/search-field.css';
+import '../../ui/table.css';
+import './UserListPage.css';
 
 interface Column {
   field: UserSortField;

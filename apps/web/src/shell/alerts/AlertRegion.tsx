@@ -2,6 +2,8 @@ import { useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { CheckCircleIcon, CloseIcon, ErrorIcon } from '../../ui/icons.js';
 import type { AlertItem, AlertStore } from './alert-store.js';
+import '../../ui/buttons.css';
+import './AlertRegion.css';
 
 function AlertBanner({ alert, onClose }: { alert: AlertItem; onClose: () => void }) {
   const isError = alert.kind === 'error';

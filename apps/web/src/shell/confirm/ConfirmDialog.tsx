@@ -1,5 +1,7 @@
 import { useId } from 'react';
 import { Dialog } from '../../ui/Dialog.js';
+import '../../ui/Dialog.css';
+import '../../ui/buttons.css';
 
 export const CONFIRM_DEFAULT_TITLE = 'Are you sure?';
 
