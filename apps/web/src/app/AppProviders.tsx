@@ -1,10 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { createAlertStore } from '../features/alerts/alert-store.js';
-import { AlertProvider } from '../features/alerts/AlertProvider.js';
-import { AuthProvider } from '../features/auth/AuthProvider.js';
-import { ConfirmProvider } from '../features/confirm/ConfirmProvider.js';
 import { PlayerProvider } from '../player/PlayerProvider.js';
+import { createAlertStore } from '../shell/alerts/alert-store.js';
+import { AlertProvider } from '../shell/alerts/AlertProvider.js';
+import { AuthProvider } from '../shell/auth/AuthProvider.js';
+import { ConfirmProvider } from '../shell/confirm/ConfirmProvider.js';
 import { createQueryClient } from './query-client.js';
 
 /** Everything above the router: alerts, server state, the user, the player (so music survives navigation). */

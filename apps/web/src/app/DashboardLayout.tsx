@@ -1,19 +1,22 @@
 import { Suspense, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { useCurrentUser } from '../features/auth/useAuth.js';
-import { SongActionsProvider } from '../features/songs/SongActionsProvider.js';
+import { PlayerBar } from '../features/player-bar/PlayerBar.js';
+import { QueuePanel } from '../features/player-bar/QueuePanel.js';
+import { ShortcutsDialog } from '../features/player-bar/ShortcutsDialog.js';
 import { useSongDataPreload } from '../features/songs/useSongs.js';
 import { Paths } from '../lib/paths.js';
 import { useOnline } from '../lib/useOnline.js';
 import { listenForShortcuts } from '../player/keyboard-shortcuts.js';
-import { PlayerBar } from '../player/PlayerBar.js';
-import { QueuePanel } from '../player/QueuePanel.js';
-import { ShortcutsDialog } from '../player/ShortcutsDialog.js';
 import { usePlayerRuntime } from '../player/usePlayer.js';
+import { useCurrentUser } from '../shell/auth/useAuth.js';
 import { LogoMark, MenuIcon, OfflineIcon } from '../ui/icons.js';
 import { RouteLoader } from '../ui/RouteLoader.js';
 import { ScrollContainerContext } from '../ui/useScrollContainer.js';
 import { Sidebar } from './Sidebar.js';
+import { SongActionsProvider } from './SongActionsProvider.js';
+import '../ui/brand.css';
+import '../ui/buttons.css';
+import './DashboardLayout.css';
 
 const SIDEBAR_ID = 'app-sidebar';
 const QUEUE_ID = 'player-queue';

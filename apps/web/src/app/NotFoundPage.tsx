@@ -1,6 +1,9 @@
 import { Link } from 'react-router';
 import { Paths } from '../lib/paths.js';
 import { LogoMark } from '../ui/icons.js';
+import '../ui/buttons.css';
+import '../ui/page.css';
+import './NotFoundPage.css';
 
 /** Any path SPEC §2 does not list. */
 export function NotFoundPage() {

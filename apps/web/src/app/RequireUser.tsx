@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { useAuth } from '../features/auth/useAuth.js';
 import { Paths } from '../lib/paths.js';
+import { useAuth } from '../shell/auth/useAuth.js';
 import { RouteLoader } from '../ui/RouteLoader.js';
 
 /** The /dashboard guard: unknown user → loader, no user → home page, otherwise the dashboard. */

@@ -1,4 +1,7 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import '../ui/buttons.css';
+import '../ui/empty-state.css';
+import '../ui/page.css';
 
 /** Shown when a page fails to render or its code cannot be fetched (e.g. after a deploy, offline). */
 export function RouteError() {

@@ -1,11 +1,11 @@
 import type { User } from '@tonearm/contract';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, type Location } from 'react-router';
-import { isAdmin, useAuth } from '../features/auth/useAuth.js';
-import { Avatar } from '../features/profile/Avatar.js';
 import { ProfileDialog } from '../features/profile/ProfileDialog.js';
 import { artistFromState } from '../features/songs/song-filter.js';
 import { Paths } from '../lib/paths.js';
+import { isAdmin, useAuth } from '../shell/auth/useAuth.js';
+import { Avatar } from '../ui/Avatar.js';
 import {
   CloseIcon,
   CrownIcon,
@@ -20,6 +20,9 @@ import {
   SearchIcon,
   UsersIcon,
 } from '../ui/icons.js';
+import '../ui/brand.css';
+import '../ui/buttons.css';
+import './Sidebar.css';
 
 interface NavItem {
   label: string;

@@ -37,14 +37,14 @@ describe('routes (SPEC §2)', () => {
   it('/ is the home page with login and registration', async () => {
     mockApi({});
     renderAt('/');
-    expect(await screen.findByRole('form', { name: 'Log in' })).toBeTruthy();
-    expect(screen.getByRole('tab', { name: 'Sign up' })).toBeTruthy();
+    expect(await screen.findByRole('form', { name: 'Log in' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Sign up' })).toBeInTheDocument();
   });
 
   it('/dashboard without a user goes to /', async () => {
     mockApi({});
     const router = renderAt('/dashboard/songs');
-    expect(await screen.findByRole('form', { name: 'Log in' })).toBeTruthy();
+    expect(await screen.findByRole('form', { name: 'Log in' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
   });
 
@@ -58,7 +58,7 @@ describe('routes (SPEC §2)', () => {
   it('any other path shows the not-found page with a link home', async () => {
     mockApi({});
     renderAt('/no/such/page');
-    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go home' }).getAttribute('href')).toBe('/');
   });
 
@@ -74,8 +74,8 @@ describe('routes (SPEC §2)', () => {
   ])('%s renders inside the dashboard shell', async (path, heading) => {
     loggedInAsAdmin();
     renderAt(path);
-    expect(await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 3000 })).toBeTruthy();
-    expect(screen.getByRole('navigation', { name: 'Main' })).toBeTruthy();
-    expect(screen.getByRole('region', { name: 'Player' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Player' })).toBeInTheDocument();
   });
 });

@@ -9,7 +9,7 @@ function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, nam
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
 
-const HomePage = lazyPage(() => import('../features/auth/HomePage.js'), 'HomePage');
+const HomePage = lazyPage(() => import('../features/landing/HomePage.js'), 'HomePage');
 const DashboardLayout = lazyPage(() => import('./DashboardLayout.js'), 'DashboardLayout');
 const DashboardHomePage = lazyPage(() => import('../features/dashboard/DashboardHomePage.js'), 'DashboardHomePage');
 const PlaylistPage = lazyPage(() => import('../features/playlists/PlaylistPage.js'), 'PlaylistPage');
@@ -18,7 +18,7 @@ const CreatePlaylistPage = lazyPage(() => import('../features/playlists/CreatePl
 const ArtistPage = lazyPage(() => import('../features/artists/ArtistPage.js'), 'ArtistPage');
 const DownloadedPage = lazyPage(() => import('../features/downloaded/DownloadedPage.js'), 'DownloadedPage');
 const UserListPage = lazyPage(() => import('../features/users/UserListPage.js'), 'UserListPage');
-const SongsPage = lazyPage(() => import('../features/songs/SongsPage.js'), 'SongsPage');
+const SongsPage = lazyPage(() => import('./SongsPage.js'), 'SongsPage');
 const NotFoundPage = lazyPage(() => import('./NotFoundPage.js'), 'NotFoundPage');
 
 /** Pages load on demand with the loading animation meanwhile (SPEC §2). */

@@ -1,14 +1,14 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useAlerts } from '../features/alerts/useAlerts.js';
-import { useAuth } from '../features/auth/useAuth.js';
-import { recordPlay } from '../features/songs/songs.api.js';
 import { rememberRecentSong } from '../lib/recent-songs.js';
 import { UiMessages } from '../lib/ui-messages.js';
+import { useAlerts } from '../shell/alerts/useAlerts.js';
+import { useAuth } from '../shell/auth/useAuth.js';
 import { createAudioDeck } from './audio-deck.js';
 import { connectMediaSession } from './media-session.js';
 import { clearPersistedPlayer, persistPlayer, readPersistedPlayer } from './player-persistence.js';
 import { connectAudioEngine, createPlayerRuntime, trackRecentSongs, type PlayerRuntime } from './player-runtime.js';
 import { createPlayerStore } from './player-store.js';
+import { recordPlay } from './plays.api.js';
 import { PlayerContext } from './usePlayer.js';
 
 interface Player {

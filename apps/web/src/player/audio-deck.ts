@@ -1,3 +1,5 @@
+import './audio-deck.css';
+
 /** `data-testid` of the element that is playing, and of the one that preloads the next song. */
 export const ACTIVE_AUDIO_TEST_ID = 'player-audio';
 export const STANDBY_AUDIO_TEST_ID = 'player-audio-next';

@@ -1,8 +1,9 @@
 import type { Song } from '@tonearm/contract';
 import { shuffle } from '../lib/shuffle.js';
+import { nextIndex, type RepeatMode } from './next-song.js';
 import { WELCOME_SONG } from './welcome-song.js';
 
-export type RepeatMode = 'off' | 'all' | 'one';
+export type { RepeatMode };
 export const REPEAT_MODES: readonly RepeatMode[] = ['off', 'all', 'one'];
 
 export interface PlayerState {
@@ -107,12 +108,15 @@ function insertIntoQueue(state: PlayerState, song: Song, position: (queue: reado
   return { ...state, queue, index: queue.findIndex((entry) => entry.id === state.current.id), unshuffled };
 }
 
+function onNext(state: PlayerState): PlayerState {
+  const next = nextIndex(state, 'next');
+  return next === null ? state : startAt(state, state.queue, next);
+}
+
 function onEnded(state: PlayerState): PlayerState {
-  if (state.repeat === 'one') return startAt(state, state.queue, state.index);
-  if (state.index + 1 < state.queue.length) return startAt(state, state.queue, state.index + 1);
-  if (state.repeat === 'all') return startAt(state, state.queue, 0);
-  // Repeat off: playback stops after the last song.
-  return { ...state, playing: false };
+  const next = nextIndex(state, 'ended');
+  // Nothing follows (repeat off, last song): playback stops on it.
+  return next === null ? { ...state, playing: false } : startAt(state, state.queue, next);
 }
 
 function patchSongs(songs: readonly Song[], songId: number, changes: Partial<Song>): Song[] {
@@ -166,8 +170,7 @@ export function createPlayerReducer(random: () => number = Math.random) {
       case 'pause':
         return state.playing ? { ...state, playing: false } : state;
       case 'next':
-        // Pressing next on the last song wraps to the first, like a repeating queue.
-        return startAt(state, state.queue, (state.index + 1) % state.queue.length);
+        return onNext(state);
       case 'previous':
         return startAt(state, state.queue, Math.max(0, state.index - 1));
       case 'ended':
@@ -220,10 +223,8 @@ export function upcomingSongs(state: Pick<PlayerState, 'queue' | 'index'>): { so
 
 /** The song the engine should have ready when the current one ends; null when playback would stop. */
 export function songAfterCurrent(state: PlayerState): Song | null {
-  if (state.repeat === 'one') return state.current;
-  const next = state.queue[state.index + 1];
-  if (next) return next;
-  return state.repeat === 'all' ? (state.queue[0] ?? null) : null;
+  const next = nextIndex(state, 'ended');
+  return next === null ? null : (state.queue[next] ?? null);
 }
 
 export interface Store<S, A> {

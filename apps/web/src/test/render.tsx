@@ -5,14 +5,14 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { createQueryClient } from '../app/query-client.js';
-import { createAlertStore, type AlertStore } from '../features/alerts/alert-store.js';
-import { AlertProvider } from '../features/alerts/AlertProvider.js';
-import { AuthContext, type AuthState } from '../features/auth/useAuth.js';
-import { ConfirmProvider } from '../features/confirm/ConfirmProvider.js';
-import { SongActionsProvider } from '../features/songs/SongActionsProvider.js';
+import { SongActionsProvider } from '../app/SongActionsProvider.js';
 import { createAudioDeck } from '../player/audio-deck.js';
 import { createPlayerRuntime, type PlayerRuntime } from '../player/player-runtime.js';
 import { PlayerProvider } from '../player/PlayerProvider.js';
+import { createAlertStore, type AlertStore } from '../shell/alerts/alert-store.js';
+import { AlertProvider } from '../shell/alerts/AlertProvider.js';
+import { AuthContext, type AuthState } from '../shell/auth/useAuth.js';
+import { ConfirmProvider } from '../shell/confirm/ConfirmProvider.js';
 import { makeUser } from './fixtures.js';
 
 export interface AppRenderOptions {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { imageUrl, type ImageWidth } from '../lib/images.js';
 import { MusicIcon } from './icons.js';
+import './Cover.css';
 
 export interface CoverProps {
   src: string | null;

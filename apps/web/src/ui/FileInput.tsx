@@ -1,4 +1,5 @@
 import type { FieldControlProps } from './FormField.js';
+import './forms.css';
 
 export interface FileInputProps extends FieldControlProps {
   name: string;

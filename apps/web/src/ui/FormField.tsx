@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import './forms.css';
 
 export interface FieldControlProps {
   id: string;

@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { MoreIcon } from './icons.js';
+import './buttons.css';
+import './MenuButton.css';
 
 export interface MenuItem {
   label: string;

@@ -1,3 +1,4 @@
+import './RouteLoader.css';
 /** The loading animation shown while a page's code or data arrives: an equaliser. */
 export function RouteLoader({ label = 'Loading' }: { label?: string }) {
   return (

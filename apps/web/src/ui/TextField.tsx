@@ -1,5 +1,6 @@
 import type { InputHTMLAttributes } from 'react';
 import { FormField } from './FormField.js';
+import './forms.css';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'id'> {
   label: string;

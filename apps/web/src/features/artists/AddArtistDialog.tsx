@@ -1,20 +1,16 @@
-import { ArtistFormFields, IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '@tonearm/contract';
+import { ArtistFormFields } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
 import { describeError } from '../../lib/api-client.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { imageProblem } from '../../lib/upload-files.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { Dialog } from '../../ui/Dialog.js';
-import { FormField } from '../../ui/FormField.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { SongFormMessages } from '../songs/song-form.js';
-import { useCreateArtist } from './mutations.js';
 import { FileInput } from '../../ui/FileInput.js';
-
-function imageProblem(file: File | null): string | undefined {
-  if (!file) return undefined;
-  if (file.type !== '' && !(IMAGE_MIME_TYPES as readonly string[]).includes(file.type))
-    return SongFormMessages.notImage;
-  return file.size > IMAGE_MAX_BYTES ? SongFormMessages.imageTooLarge : undefined;
-}
+import { FormField } from '../../ui/FormField.js';
+import { useCreateArtist } from './mutations.js';
+import '../../ui/Dialog.css';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
 
 /** Admins add artists here so that new songs have someone to belong to. */
 export function AddArtistDialog({ onClose }: { onClose: () => void }) {
@@ -27,7 +23,7 @@ export function AddArtistDialog({ onClose }: { onClose: () => void }) {
   const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
     event.preventDefault();
     const parsed = ArtistFormFields.safeParse({ name });
-    const next = { name: parsed.error?.issues[0]?.message, image: imageProblem(image) };
+    const next = { name: parsed.error?.issues[0]?.message, image: image ? imageProblem(image) : undefined };
     setErrors(next);
     if (!parsed.success || next.image) return;
     const form = new FormData();

@@ -2,6 +2,8 @@ import type { Artist } from '@tonearm/contract';
 import { Link } from 'react-router';
 import { Paths } from '../../lib/paths.js';
 import { Cover } from '../../ui/Cover.js';
+import '../../ui/skeleton.css';
+import '../../ui/tiles.css';
 
 /** Choosing an artist opens the song list with the artist passed along as navigation state. */
 export function ArtistCard({ artist }: { artist: Artist }) {

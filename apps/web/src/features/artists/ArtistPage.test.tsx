@@ -1,12 +1,11 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SongsPage } from '../../app/SongsPage.js';
 import { errorResponse, jsonResponse, makeArtist, makeSong } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
-import { SongsPage } from '../songs/SongsPage.js';
+import { advance } from '../../test/timers.js';
 import { ArtistPage } from './ArtistPage.js';
-
-const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 describe('/dashboard/artist', () => {
   beforeEach(() => {
@@ -27,9 +26,9 @@ describe('/dashboard/artist', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
     await advance(0);
     expect(screen.getByTestId('location').textContent).toBe('/dashboard/songs');
-    expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
     expect(api.calls()).toContain('GET /api/songs?artistId=3');
-    expect(screen.getByRole('listitem', { name: 'Feeling Good' })).toBeTruthy();
+    expect(screen.getByRole('listitem', { name: 'Feeling Good' })).toBeInTheDocument();
   });
 
   it('shows the red alert "Error fetching artists" when they cannot be loaded', async () => {

@@ -1,10 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { PlusIcon } from '../../ui/icons.js';
-import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
 import { AddArtistDialog } from './AddArtistDialog.js';
 import { ArtistCard, ArtistSkeletons } from './ArtistCard.js';
 import { artistQueries } from './queries.js';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/page.css';
+import '../../ui/tiles.css';
 
 /** `/dashboard/artist`: every artist; choosing one opens their songs. */
 export function ArtistPage() {

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { songKeys } from '../songs/queries.js';
+import { artistKeys, songKeys } from '../../lib/query-keys.js';
 import { createArtist } from './artists.api.js';
-import { artistKeys } from './queries.js';
 
 export function useCreateArtist() {
   const queryClient = useQueryClient();

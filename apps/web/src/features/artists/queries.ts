@@ -1,11 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ClientMessages } from '@tonearm/contract';
+import { artistKeys } from '../../lib/query-keys.js';
 import { fetchArtists } from './artists.api.js';
-
-export const artistKeys = {
-  all: ['artists'] as const,
-  list: () => [...artistKeys.all, 'list'] as const,
-};
 
 export const artistQueries = {
   /** GET /artists; failure raises the red alert "Error fetching artists". */

@@ -1,9 +1,10 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { StorageKeys } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse, makeArtist, makeSong } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { advance, flush } from '../../test/timers.js';
 import { DashboardHomePage } from './DashboardHomePage.js';
 
 describe('/dashboard home', () => {
@@ -21,14 +22,16 @@ describe('/dashboard home', () => {
       'GET /artists': () => jsonResponse([makeArtist(3, { name: 'Nina Simone' })]),
     });
     renderInApp(<DashboardHomePage />, { route: '/dashboard' });
-    await act(() => vi.advanceTimersByTimeAsync(0));
-    expect(screen.getByRole('heading', { level: 1, name: 'Good Afternoon' })).toBeTruthy();
+    await flush();
+    expect(screen.getByRole('heading', { level: 1, name: 'Good Afternoon' })).toBeInTheDocument();
     const recent = screen.getByRole('list', { name: 'Recently played' });
-    expect(within(recent).getByRole('listitem', { name: 'Played before' })).toBeTruthy();
-    expect(within(screen.getByRole('list', { name: 'Songs' })).getByRole('listitem', { name: 'So What' })).toBeTruthy();
+    expect(within(recent).getByRole('listitem', { name: 'Played before' })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Songs' })).getByRole('listitem', { name: 'So What' }),
+    ).toBeInTheDocument();
     expect(
       within(screen.getByRole('list', { name: 'Artists' })).getByRole('link', { name: 'Nina Simone' }),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
   });
 
   it('says the songs could not be loaded, not that the catalogue is empty, once loading gave up', async () => {
@@ -38,9 +41,9 @@ describe('/dashboard home', () => {
     });
     renderInApp(<DashboardHomePage />, { route: '/dashboard' });
     // SPEC §4: five attempts, 5 s apart.
-    await act(() => vi.advanceTimersByTimeAsync(5 * 5000));
+    await advance(5 * 5000);
     const songs = screen.getByRole('region', { name: 'Songs' });
-    expect(within(songs).getByText('Songs could not be loaded.')).toBeTruthy();
+    expect(within(songs).getByText('Songs could not be loaded.')).toBeInTheDocument();
     expect(within(songs).queryByText('No songs in the catalogue yet.')).toBeNull();
   });
 });

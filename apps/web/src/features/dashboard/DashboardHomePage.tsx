@@ -4,12 +4,17 @@ import { greeting } from '../../lib/greeting.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useRecentSongs } from '../../lib/useStoredSongLists.js';
+import { useCurrentUser } from '../../shell/auth/useAuth.js';
 import { ArtistCard, ArtistSkeletons } from '../artists/ArtistCard.js';
 import { artistQueries } from '../artists/queries.js';
-import { useCurrentUser } from '../auth/useAuth.js';
 import { SongTile } from '../songs/SongTile.js';
 import { useAllSongs } from '../songs/useSongs.js';
 import { Shelf } from './Shelf.js';
+import '../../ui/page.css';
+import '../../ui/skeleton.css';
+import '../../ui/tiles.css';
+import './Shelf.css';
+import './DashboardHomePage.css';
 
 const SHELF_SIZE = 12;
 

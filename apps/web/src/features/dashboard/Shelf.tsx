@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import './Shelf.css';
 
 /** A titled row of tiles on the home page with an optional "Show all" link. */
 export function Shelf({

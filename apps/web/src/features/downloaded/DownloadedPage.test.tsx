@@ -48,14 +48,14 @@ describe('/dashboard/downloaded', () => {
       JSON.stringify([makeSong(2, { name: 'Naima' }), makeSong(1, { name: 'So What' })]),
     );
     renderInApp(<DownloadedPage />, { route: '/dashboard/downloaded' });
-    expect(await screen.findByText('2 songs · 2.5 MB on this device')).toBeTruthy();
+    expect(await screen.findByText('2 songs · 2.5 MB on this device')).toBeInTheDocument();
     const row = (name: string) => screen.getByRole('listitem', { name });
-    expect(within(row('Naima')).getByText('2.5 MB')).toBeTruthy();
-    expect(within(row('So What')).getByText('Not stored')).toBeTruthy();
+    expect(within(row('Naima')).getByText('2.5 MB')).toBeInTheDocument();
+    expect(within(row('So What')).getByText('Not stored')).toBeInTheDocument();
   });
 
   it('explains how to download when the list is empty', () => {
     renderInApp(<DownloadedPage />, { route: '/dashboard/downloaded' });
-    expect(screen.getByText('No downloads yet')).toBeTruthy();
+    expect(screen.getByText('No downloads yet')).toBeInTheDocument();
   });
 });

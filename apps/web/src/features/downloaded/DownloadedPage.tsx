@@ -7,13 +7,16 @@ import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useDownloadedSongs } from '../../lib/useStoredSongLists.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
+import { useCurrentUser } from '../../shell/auth/useAuth.js';
 import { CloseIcon, DownloadIcon, PlayIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { useCurrentUser } from '../auth/useAuth.js';
 import { SongList } from '../songs/SongList.js';
 import { removeDownload } from './download-song.js';
 import { downloadKeys, downloadQueries } from './queries.js';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/page.css';
 
 function summary(count: number, bytes: number | null): string {
   const songs = `${count} ${count === 1 ? 'song' : 'songs'}`;

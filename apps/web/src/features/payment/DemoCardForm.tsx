@@ -1,11 +1,16 @@
 import { DemoCards, DemoPayRequest, type DemoPayResponse, type Order } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
 import { describeError, isApiError } from '../../lib/api-client.js';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { TextField } from '../../ui/TextField.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
 import { usePayDemoOrder } from './mutations.js';
+import '../../ui/buttons.css';
+import '../../ui/card.css';
+import '../../ui/forms.css';
+import './PaymentPage.css';
+import './DemoCardForm.css';
 
 type Field = 'cardNumber' | 'expiry' | 'cvc';
 

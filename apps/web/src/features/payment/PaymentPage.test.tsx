@@ -1,13 +1,13 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { PaymentMessages, type Order } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { flush } from '../../test/timers.js';
 import { premiumRequiredState } from './payment-reason.js';
 import { PaymentPage } from './PaymentPage.js';
 
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 const plans = [
   { id: 'monthly', name: 'Premium monthly', amountCents: 499, currency: 'EUR', periodDays: 30 },
   { id: 'yearly', name: 'Premium yearly', amountCents: 4990, currency: 'EUR', periodDays: 365 },
@@ -109,7 +109,7 @@ describe('/dashboard/payment', () => {
     await flush();
     fillCard('12');
     await flush();
-    expect(screen.getByText('Enter a valid card number')).toBeTruthy();
+    expect(screen.getByText('Enter a valid card number')).toBeInTheDocument();
     expect(api.requests('POST /api/payment/demo/9/pay')).toHaveLength(0);
   });
 

@@ -6,13 +6,20 @@ import { describeError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
 import { describePremium, formatDate } from '../../lib/premium.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
+import { useCurrentUser } from '../../shell/auth/useAuth.js';
 import { CheckCircleIcon, CrownIcon, DownloadIcon, ErrorIcon } from '../../ui/icons.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { useCurrentUser } from '../auth/useAuth.js';
 import { DemoCardForm } from './DemoCardForm.js';
 import { useCheckout } from './mutations.js';
 import { paymentReasonFrom } from './payment-reason.js';
 import { paymentQueries } from './queries.js';
+import '../../ui/badge.css';
+import '../../ui/buttons.css';
+import '../../ui/card.css';
+import '../../ui/notice.css';
+import '../../ui/page.css';
+import '../../ui/table.css';
+import './PaymentPage.css';
 
 export function formatPrice(amountCents: number, currency: string): string {
   return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amountCents / 100);

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DemoPayRequest, PlanId } from '@tonearm/contract';
-import { useAuth } from '../auth/useAuth.js';
-import { songKeys } from '../songs/queries.js';
+import { songKeys } from '../../lib/query-keys.js';
+import { useAuth } from '../../shell/auth/useAuth.js';
 import { checkout, payDemoOrder } from './payment.api.js';
 import { paymentKeys } from './queries.js';
 

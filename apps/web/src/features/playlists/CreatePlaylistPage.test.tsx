@@ -1,12 +1,12 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
 import { jsonResponse, makePlaylist, makeSong } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { advance, flush } from '../../test/timers.js';
 import { CreatePlaylistPage } from './CreatePlaylistPage.js';
 
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 const catalogue = [
   makeSong(1, { name: 'So What' }),
   makeSong(2, { name: 'Naima' }),
@@ -40,7 +40,7 @@ describe('/dashboard/create-playlist', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Add Giant Steps' }));
     fireEvent.change(screen.getByLabelText('Find songs'), { target: { value: 'nai' } });
-    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
+    await advance(SEARCH_DEBOUNCE_MS);
     await flush();
     expect(api.calls()).toContain('GET /api/songs?q=nai&limit=20');
     fireEvent.click(
@@ -72,7 +72,7 @@ describe('/dashboard/create-playlist', () => {
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Create playlist' }));
     await flush();
-    expect(screen.getByText('Name is required')).toBeTruthy();
+    expect(screen.getByText('Name is required')).toBeInTheDocument();
     expect(api.requests('POST /api/playlists')).toHaveLength(0);
   });
 
@@ -90,7 +90,7 @@ describe('/dashboard/create-playlist', () => {
     });
     await flush();
     await flush();
-    expect(screen.getByRole('heading', { level: 1, name: 'Edit playlist' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Edit playlist' })).toBeInTheDocument();
     const form = screen.getByRole('form', { name: 'Edit playlist' });
     expect(within(form).getByLabelText<HTMLInputElement>(/^Name/).value).toBe('Road trip');
     expect(within(form).getByRole<HTMLInputElement>('checkbox', { name: /^Public/ }).checked).toBe(true);

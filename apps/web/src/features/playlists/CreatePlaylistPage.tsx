@@ -3,20 +3,27 @@ import { PlaylistFormFields, type Playlist, type Song } from '@tonearm/contract'
 import { useState, type SubmitEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { Cover } from '../../ui/Cover.js';
+import { FileInput } from '../../ui/FileInput.js';
 import { FormField } from '../../ui/FormField.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
 import { songQueries } from '../songs/queries.js';
 import { useCreatePlaylist, useUpdatePlaylist } from './mutations.js';
 import { playlistHref } from './PlaylistCard.js';
 import { playlistQueries } from './queries.js';
 import { SongPicker } from './SongPicker.js';
-import { FileInput } from '../../ui/FileInput.js';
+import '../../ui/buttons.css';
+import '../../ui/card.css';
+import '../../ui/empty-state.css';
+import '../../ui/forms.css';
+import '../../ui/page.css';
+import './SongPicker.css';
+import './CreatePlaylistPage.css';
 
 type Field = 'name' | 'type' | 'image';
 

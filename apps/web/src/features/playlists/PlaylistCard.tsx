@@ -2,6 +2,7 @@ import type { Playlist } from '@tonearm/contract';
 import { Link } from 'react-router';
 import { Paths } from '../../lib/paths.js';
 import { Cover } from '../../ui/Cover.js';
+import '../../ui/tiles.css';
 
 export function playlistHref(playlistId: number): string {
   return `${Paths.playlist}?id=${playlistId}`;

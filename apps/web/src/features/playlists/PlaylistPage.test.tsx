@@ -1,11 +1,11 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse, makePlaylist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { flush } from '../../test/timers.js';
 import { PlaylistPage } from './PlaylistPage.js';
 
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 const owner = makeUser({ id: 7 });
 const songs = [
   makeSong(1, { name: 'So What' }),
@@ -46,10 +46,12 @@ describe('/dashboard/playlist', () => {
     });
     renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist' });
     await flush();
-    expect(within(screen.getByRole('list', { name: 'Playlists' })).getByRole('link', { name: 'Mine' })).toBeTruthy();
+    expect(
+      within(screen.getByRole('list', { name: 'Playlists' })).getByRole('link', { name: 'Mine' }),
+    ).toBeInTheDocument();
     expect(
       within(screen.getByRole('list', { name: 'Public playlists' })).getByRole('link', { name: 'Shared' }),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
   });
 
   it('lets the owner reorder with the keyboard: the list moves at once and PUT /order gets the new order', async () => {
@@ -64,7 +66,7 @@ describe('/dashboard/playlist', () => {
     expect(order()).toEqual(['Naima', 'So What', 'Blue in Green']);
     expect(await api.requests('PUT /api/playlists/4/order')[0]?.json()).toEqual({ songIds: [2, 1, 3] });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reorder So What' }));
-    expect(screen.getByText('So What moved to position 2 of 3')).toBeTruthy();
+    expect(screen.getByText('So What moved to position 2 of 3')).toBeInTheDocument();
   });
 
   it('puts the order back and says so when the server refuses it', async () => {

@@ -5,18 +5,22 @@ import { describeError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
+import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
+import { useConfirm } from '../../shell/confirm/useConfirm.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon, CloseIcon, EditIcon, PlayIcon, PlusIcon, TrashIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
-import { useConfirm } from '../confirm/useConfirm.js';
 import { songQueries } from '../songs/queries.js';
 import { listStatus, SongList } from '../songs/SongList.js';
 import { useDeletePlaylist, useRemoveSongFromPlaylist, useReorderPlaylist } from './mutations.js';
 import { editPlaylistHref, PlaylistCard } from './PlaylistCard.js';
 import { playlistQueries } from './queries.js';
 import { SortableSongList } from './SortableSongList.js';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/page.css';
+import '../../ui/tiles.css';
 
 function canEdit(user: User, playlist: Playlist | undefined): playlist is Playlist {
   return playlist !== undefined && mayEditPlaylist(user, { ownerId: playlist.userId, isPublic: playlist.isPublic });

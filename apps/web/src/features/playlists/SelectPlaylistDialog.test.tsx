@@ -1,16 +1,15 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { ClientMessages, PLAYLIST_POPUP_CLOSE_MS } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse, makePlaylist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { advance, flush } from '../../test/timers.js';
 import { SelectPlaylistDialog } from './SelectPlaylistDialog.js';
 
 const song = makeSong(1, { name: 'So What' });
 const user = makeUser({ id: 7 });
 const admin = makeUser({ id: 1, role: 'ADMIN' });
-
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 
 function renderDialog(who = user) {
   const onClose = vi.fn();
@@ -37,8 +36,8 @@ describe('"Select a Playlist" popup', () => {
     const api = mockApi({ 'GET /api/playlists/user/7': () => jsonResponse([makePlaylist(3, { name: 'Road trip' })]) });
     renderDialog();
     await flush();
-    expect(screen.getByRole('dialog', { name: 'Select a Playlist' })).toBeTruthy();
-    expect(screen.getByRole('radio', { name: /Road trip/ })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Select a Playlist' })).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: /Road trip/ })).toBeInTheDocument();
     expect(api.calls()).toEqual(['GET /api/playlists/user/7']);
   });
 
@@ -46,7 +45,7 @@ describe('"Select a Playlist" popup', () => {
     const api = mockApi({ 'GET /api/playlists/admin': () => jsonResponse([makePlaylist(9, { userId: 2 })]) });
     renderDialog(admin);
     await flush();
-    expect(screen.getByRole('radio', { name: /Playlist 9/ })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: /Playlist 9/ })).toBeInTheDocument();
     expect(api.calls()).toEqual(['GET /api/playlists/admin']);
   });
 
@@ -54,8 +53,8 @@ describe('"Select a Playlist" popup', () => {
     mockApi({ 'GET /api/playlists/user/7': () => jsonResponse([]) });
     renderDialog();
     await flush();
-    expect(screen.getByText(ClientMessages.playlistNotFound)).toBeTruthy();
-    expect(screen.getByText('Playlist Not Found')).toBeTruthy();
+    expect(screen.getByText(ClientMessages.playlistNotFound)).toBeInTheDocument();
+    expect(screen.getByText('Playlist Not Found')).toBeInTheDocument();
   });
 
   it('asks to choose a playlist first: "Please select a playlist."', async () => {
@@ -64,7 +63,7 @@ describe('"Select a Playlist" popup', () => {
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Add to playlist' }));
     expect(alertMessages()).toEqual(['Please select a playlist.']);
-    await act(() => vi.advanceTimersByTimeAsync(5000));
+    await advance(5000);
     expect(onClose).not.toHaveBeenCalled();
     expect(api.calls()).toEqual(['GET /api/playlists/user/7']);
   });
@@ -80,9 +79,9 @@ describe('"Select a Playlist" popup', () => {
     expect(api.calls()).toContain('PUT /api/playlists/3/songs/1');
     expect(alerts.getSnapshot()).toMatchObject([{ kind: 'success', message: 'Song added to playlist' }]);
     expect(PLAYLIST_POPUP_CLOSE_MS).toBe(1000);
-    await act(() => vi.advanceTimersByTimeAsync(999));
+    await advance(999);
     expect(onClose).not.toHaveBeenCalled();
-    await act(() => vi.advanceTimersByTimeAsync(1));
+    await advance(1);
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
@@ -97,23 +96,23 @@ describe('"Select a Playlist" popup', () => {
     expect(alerts.getSnapshot()).toMatchObject([
       { kind: 'error', message: 'Failed to add song to playlist.', detail: 'Song already in playlist' },
     ]);
-    await act(() => vi.advanceTimersByTimeAsync(999));
+    await advance(999);
     expect(onClose).not.toHaveBeenCalled();
-    await act(() => vi.advanceTimersByTimeAsync(1));
+    await advance(1);
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
   it('says "Failed to fetch playlists" when the server answers not ok', async () => {
     mockApi({ 'GET /api/playlists/user/7': () => errorResponse(403, 'forbidden', 'nope') });
     const { alertMessages } = renderDialog();
-    await act(() => vi.advanceTimersByTimeAsync(100));
+    await advance(100);
     expect(alertMessages()).toEqual(['Failed to fetch playlists']);
   });
 
   it('says "Failed to load playlists." when the server cannot be reached', async () => {
     mockApi({ 'GET /api/playlists/user/7': networkFailure });
     const { alertMessages } = renderDialog();
-    await act(() => vi.advanceTimersByTimeAsync(2500));
+    await advance(2500);
     expect(alertMessages()).toEqual(['Failed to load playlists.']);
   });
 });

@@ -4,13 +4,18 @@ import { useEffect, useEffectEvent, useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
+import { useCurrentUser } from '../../shell/auth/useAuth.js';
 import { Cover } from '../../ui/Cover.js';
 import { Dialog } from '../../ui/Dialog.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { useCurrentUser } from '../auth/useAuth.js';
 import { useAddSongToPlaylist } from './mutations.js';
 import { playlistQueries } from './queries.js';
+import '../../ui/Dialog.css';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/forms.css';
+import './SelectPlaylistDialog.css';
 
 export interface SelectPlaylistDialogProps {
   song: Song;

@@ -6,6 +6,11 @@ import { Cover } from '../../ui/Cover.js';
 import { ArrowDownIcon, ArrowUpIcon, CloseIcon, DragHandleIcon, PlusIcon, SearchIcon } from '../../ui/icons.js';
 import { useSortable } from '../../ui/useSortable.js';
 import { songQueries } from '../songs/queries.js';
+import '../../ui/buttons.css';
+import '../../ui/drag-handle.css';
+import '../../ui/forms.css';
+import '../../ui/search-field.css';
+import './SongPicker.css';
 
 function SongLine({ song }: { song: Song }) {
   return (

@@ -3,6 +3,10 @@ import { ArrowDownIcon, ArrowUpIcon, DragHandleIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
 import { useSortable } from '../../ui/useSortable.js';
 import { SongRow } from '../songs/SongRow.js';
+import '../../ui/buttons.css';
+import '../../ui/drag-handle.css';
+import '../songs/SongList.css';
+import './SortableSongList.css';
 
 export interface SortableSongListProps {
   songs: readonly Song[];

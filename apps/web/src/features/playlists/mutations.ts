@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Playlist, Song } from '@tonearm/contract';
-import { songKeys } from '../songs/queries.js';
+import { songKeys } from '../../lib/query-keys.js';
 import {
   addSongToPlaylist,
   createPlaylist,

@@ -1,11 +1,11 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { flush } from '../../test/timers.js';
 import { ProfileDialog } from './ProfileDialog.js';
 
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 const ada = makeUser({ id: 7, username: 'ada', email: 'ada@example.com' });
 
 function renderProfile(routes: Parameters<typeof mockApi>[0], user = ada) {
@@ -62,13 +62,13 @@ describe('profile', () => {
     expect(within(details).getByRole<HTMLButtonElement>('button', { name: 'Save changes' }).disabled).toBe(true);
     fireEvent.change(within(details).getByLabelText('Username'), { target: { value: 'a' } });
     fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
-    expect(within(details).getByText('Username must be at least 3 characters')).toBeTruthy();
+    expect(within(details).getByText('Username must be at least 3 characters')).toBeInTheDocument();
     expect(api.requests('PUT /api/users/7')).toHaveLength(0);
 
     fireEvent.change(within(details).getByLabelText('Username'), { target: { value: 'ada_l' } });
     // A new username is a credentials change: the current password is asked for first.
     fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
-    expect(within(details).getByText('Enter your current password')).toBeTruthy();
+    expect(within(details).getByText('Enter your current password')).toBeInTheDocument();
     expect(api.requests('PUT /api/users/7')).toHaveLength(0);
     fireEvent.change(within(details).getByLabelText('Current password'), { target: { value: 'my-secret' } });
     fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
@@ -98,7 +98,7 @@ describe('profile', () => {
       currentPassword: 'wrong-one',
       password: 'a-new-secret',
     });
-    expect(within(form).getByText('Current password is incorrect')).toBeTruthy();
+    expect(within(form).getByText('Current password is incorrect')).toBeInTheDocument();
   });
 
   it('asks for the current password only once the username or email changed', () => {
@@ -106,7 +106,7 @@ describe('profile', () => {
     const details = within(dialog).getByRole('form', { name: 'Account details' });
     expect(within(details).queryByLabelText('Current password')).toBeNull();
     fireEvent.change(within(details).getByLabelText('Email'), { target: { value: 'ada@elsewhere.org' } });
-    expect(within(details).getByLabelText('Current password')).toBeTruthy();
+    expect(within(details).getByLabelText('Current password')).toBeInTheDocument();
   });
 
   it('deletes the account with the current password, only after confirming, then logs out', async () => {
@@ -115,7 +115,7 @@ describe('profile', () => {
     });
     const form = within(dialog).getByRole('form', { name: 'Delete account' });
     fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
-    expect(within(form).getByText('Enter your current password')).toBeTruthy();
+    expect(within(form).getByText('Enter your current password')).toBeInTheDocument();
     expect(screen.queryByRole('alertdialog')).toBeNull();
     fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'my-secret' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
@@ -138,7 +138,7 @@ describe('profile', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await flush();
-    expect(within(form).getByText('Current password is incorrect')).toBeTruthy();
+    expect(within(form).getByText('Current password is incorrect')).toBeInTheDocument();
     expect(alertMessages()).toEqual([]);
     expect(auth.logout).not.toHaveBeenCalled();
   });

@@ -2,18 +2,21 @@ import { AccountMessages, UpdateUserRequest, type User } from '@tonearm/contract
 import { useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
 import { Paths } from '../../lib/paths.js';
 import { describePremium } from '../../lib/premium.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
+import { useAuth } from '../../shell/auth/useAuth.js';
+import { useConfirm } from '../../shell/confirm/useConfirm.js';
+import { Avatar } from '../../ui/Avatar.js';
 import { Dialog } from '../../ui/Dialog.js';
-import { TextField } from '../../ui/TextField.js';
 import { CameraIcon, LogoutIcon, TrashIcon } from '../../ui/icons.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
-import { useAuth } from '../auth/useAuth.js';
-import { useConfirm } from '../confirm/useConfirm.js';
+import { TextField } from '../../ui/TextField.js';
 import { useDeleteUser, useRemovePhoto, useUpdateUser, useUploadPhoto } from '../users/mutations.js';
-import { Avatar } from './Avatar.js';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
+import './ProfileDialog.css';
 
 /** A server error that names one of `fields` goes under that field; anything else is an alert. */
 function serverFieldError<K extends string>(error: unknown, fields: readonly K[]): FieldErrors<K> | null {

@@ -1,9 +1,11 @@
 import type { Song } from '@tonearm/contract';
-import { useIsSongPlaying, usePlayerControls } from '../../player/usePlayer.js';
-import { HeartFilledIcon, HeartIcon, PauseIcon, PlayIcon } from '../../ui/icons.js';
-import { useAlerts } from '../alerts/useAlerts.js';
 import { UiMessages } from '../../lib/ui-messages.js';
+import { useIsSongPlaying, usePlayerControls } from '../../player/usePlayer.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
+import { HeartFilledIcon, HeartIcon, PauseIcon, PlayIcon } from '../../ui/icons.js';
 import { useLikeSong } from './mutations.js';
+import '../../ui/buttons.css';
+import './SongControls.css';
 
 /** The play/pause toggle of a song; its state follows the player. */
 export function PlayToggle({ song, list, className }: { song: Song; list: readonly Song[]; className?: string }) {

@@ -1,12 +1,12 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse, makeArtist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure, type MockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { flush } from '../../test/timers.js';
 import { SongFormDialog } from './SongFormDialog.js';
 
 const admin = makeUser({ role: 'ADMIN' });
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 const audio = new File(['ID3'], 'track.mp3', { type: 'audio/mpeg' });
 const image = new File(['png'], 'cover.png', { type: 'image/png' });
 
@@ -51,7 +51,7 @@ describe('Add/Edit Song popup', () => {
     mockApi({ 'GET /artists': () => jsonResponse([makeArtist(3, { name: 'Nina Simone' })]) });
     render();
     await flush();
-    expect(screen.getByRole('dialog', { name: 'Add Song' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Add Song' })).toBeInTheDocument();
     for (const label of ['Name', 'Genre', 'Artist', 'Song file', 'Image file']) {
       expect(screen.getByLabelText(label).hasAttribute('required')).toBe(true);
     }
@@ -68,9 +68,9 @@ describe('Add/Edit Song popup', () => {
     render();
     await flush();
     await submit();
-    expect(screen.getByText('Name is required')).toBeTruthy();
-    expect(screen.getByText('Choose a genre from the list')).toBeTruthy();
-    expect(screen.getByText('Choose an artist', { selector: 'p' })).toBeTruthy();
+    expect(screen.getByText('Name is required')).toBeInTheDocument();
+    expect(screen.getByText('Choose a genre from the list')).toBeInTheDocument();
+    expect(screen.getByText('Choose an artist', { selector: 'p' })).toBeInTheDocument();
     expect(api.calls()).toEqual(['GET /artists']);
   });
 
@@ -141,7 +141,7 @@ describe('Add/Edit Song popup', () => {
     });
     const { alertMessages, onSaved } = render(makeSong(5, { name: 'Old name', genre: 'Rock' }));
     await flush();
-    expect(screen.getByRole('dialog', { name: 'Edit Song' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Edit Song' })).toBeInTheDocument();
     expect(screen.getByLabelText(/Song file/).hasAttribute('required')).toBe(false);
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'New name' } });
     await submit();

@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { ClientMessages, GENRES, type Artist, type Song } from '@tonearm/contract';
 import { useRef, useState, type SubmitEvent } from 'react';
 import { describeError, isNetworkError } from '../../lib/api-client.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { Dialog } from '../../ui/Dialog.js';
 import { FileInput } from '../../ui/FileInput.js';
 import { FormField } from '../../ui/FormField.js';
-import { useAlerts } from '../alerts/useAlerts.js';
 import { artistQueries } from '../artists/queries.js';
 import { useSaveSong } from './mutations.js';
 import {
@@ -15,6 +15,9 @@ import {
   type SongFormField,
   type SongFormValues,
 } from './song-form.js';
+import '../../ui/Dialog.css';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
 
 export interface SongFormDialogProps {
   /** The song to edit; absent when adding. */

@@ -41,7 +41,7 @@ describe('<SongList>', () => {
   it('keeps the skeletons for a loaded empty list and says so', () => {
     renderInApp(<SongList songs={[]} label="Songs" status="ready" />);
     expect(screen.getAllByTestId('song-skeleton')).toHaveLength(3);
-    expect(screen.getByText('No songs here yet.')).toBeTruthy();
+    expect(screen.getByText('No songs here yet.')).toBeInTheDocument();
   });
 
   it('offers Edit and Delete in the menu to administrators only', () => {
@@ -62,7 +62,7 @@ describe('<SongList>', () => {
 
   it('shows the add-song tile to administrators only', () => {
     const { unmount } = renderInApp(<SongList songs={songs} label="Songs" allowAdd />, { user: admin });
-    expect(screen.getByRole('button', { name: 'Add song' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add song' })).toBeInTheDocument();
     unmount();
     renderInApp(<SongList songs={songs} label="Songs" allowAdd />, { user: listener });
     expect(screen.queryByRole('button', { name: 'Add song' })).toBeNull();
@@ -81,10 +81,10 @@ describe('<SongList>', () => {
 
     // The toggle follows the player.
     const pause = screen.getByRole('button', { name: 'Pause So What' });
-    expect(screen.getByRole('button', { name: 'Play Blue in Green' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Play Blue in Green' })).toBeInTheDocument();
     fireEvent.click(pause);
     expect(player.store.getState().playing).toBe(false);
-    expect(screen.getByRole('button', { name: 'Play So What' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Play So What' })).toBeInTheDocument();
   });
 });
 

@@ -7,6 +7,8 @@ import { MenuButton, type MenuItem } from '../../ui/MenuButton.js';
 import { LikeButton, PlayToggle } from './SongControls.js';
 import type { SongActionOrigin } from './useSongActions.js';
 import { useSongMenuItems } from './useSongMenuItems.js';
+import '../../ui/buttons.css';
+import './SongRow.css';
 
 export interface SongRowProps {
   song: Song;

@@ -4,6 +4,8 @@ import { Cover } from '../../ui/Cover.js';
 import { MenuButton } from '../../ui/MenuButton.js';
 import { PlayToggle } from './SongControls.js';
 import { useSongMenuItems } from './useSongMenuItems.js';
+import '../../ui/buttons.css';
+import '../../ui/tiles.css';
 
 /** A song as a card (home page shelves): big cover with a floating play button. */
 export function SongTile({ song, list }: { song: Song; list: readonly Song[] }) {

@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Song, SongsDataResponse } from '@tonearm/contract';
+import { artistKeys, songKeys } from '../../lib/query-keys.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
-import { artistKeys } from '../artists/queries.js';
 import { deleteSong, saveSong, setSongLiked } from './songs.api.js';
-import { songKeys } from './queries.js';
 
 /** Songs and artists change together (an artist's `songs` ids), so both are refetched. */
 function invalidateCatalogue(queryClient: QueryClient): void {

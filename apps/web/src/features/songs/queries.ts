@@ -1,29 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ClientMessages } from '@tonearm/contract';
+import { artistKeys, songKeys, type SongFilter } from '../../lib/query-keys.js';
 import { queryRetryOptions, songLoadRetryPolicy } from '../../lib/retry-policy.js';
-import { artistKeys } from '../artists/queries.js';
-import {
-  fetchLikedSongs,
-  fetchPlaylistSongs,
-  fetchSongData,
-  fetchSongs,
-  findSongs,
-  searchCatalogue,
-  type SongFilter,
-} from './songs.api.js';
-
-export const songKeys = {
-  all: ['songs'] as const,
-  lists: () => [...songKeys.all, 'list'] as const,
-  list: (filter: SongFilter) => [...songKeys.lists(), filter] as const,
-  /** GET /api/songs/data: songs and artists together (premium users and admins). */
-  data: () => [...songKeys.all, 'data'] as const,
-  playlist: (playlistId: number) => [...songKeys.all, 'playlist', playlistId] as const,
-  liked: () => [...songKeys.all, 'liked'] as const,
-  /** Search answers carry songs (with likeSong), so they live under songKeys and follow like updates. */
-  search: (q: string) => [...songKeys.all, 'search', q] as const,
-  find: (q: string) => [...songKeys.all, 'find', q] as const,
-};
+import { fetchLikedSongs, fetchPlaylistSongs, fetchSongData, fetchSongs, findSongs } from './songs.api.js';
 
 /** Song picker page size. */
 export const FIND_SONGS_LIMIT = 20;
@@ -58,13 +37,6 @@ export const songQueries = {
       queryKey: songKeys.liked(),
       queryFn: ({ signal }) => fetchLikedSongs(signal),
       ...songLoading,
-    }),
-  search: (q: string) =>
-    queryOptions({
-      queryKey: songKeys.search(q),
-      queryFn: ({ signal }) => searchCatalogue(q, signal),
-      placeholderData: keepPreviousData,
-      staleTime: 30_000,
     }),
   find: (q: string) =>
     queryOptions({

@@ -1,12 +1,7 @@
 import { ClientMessages, GENRES } from '@tonearm/contract';
 import { describe, expect, it } from 'vitest';
-import {
-  isValidSongForm,
-  SongFormMessages,
-  toSongFormData,
-  validateSongForm,
-  type SongFormValues,
-} from './song-form.js';
+import { UploadMessages } from '../../lib/upload-files.js';
+import { isValidSongForm, toSongFormData, validateSongForm, type SongFormValues } from './song-form.js';
 
 const audio = (): File => new File(['ID3'], 'song.mp3', { type: 'audio/mpeg' });
 const image = (): File => new File(['png'], 'cover.png', { type: 'image/png' });
@@ -60,8 +55,8 @@ describe('validateSongForm when adding', () => {
       { ...complete(), songFile: image(), imageFile: new File(['x'], 'x.gif', { type: 'image/gif' }) },
       'add',
     );
-    expect(result.fieldErrors.songFile).toBe(SongFormMessages.notAudio);
-    expect(result.fieldErrors.imageFile).toBe(SongFormMessages.notImage);
+    expect(result.fieldErrors.songFile).toBe(UploadMessages.notAudio);
+    expect(result.fieldErrors.imageFile).toBe(UploadMessages.notImage);
   });
 });
 

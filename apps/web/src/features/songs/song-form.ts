@@ -1,12 +1,5 @@
-import {
-  AUDIO_MAX_BYTES,
-  ClientMessages,
-  GenreField,
-  IMAGE_MAX_BYTES,
-  IMAGE_MIME_TYPES,
-  SongFormFields,
-  SongName,
-} from '@tonearm/contract';
+import { ClientMessages, GenreField, SongFormFields, SongName } from '@tonearm/contract';
+import { audioProblem, imageProblem } from '../../lib/upload-files.js';
 
 export type SongFormMode = 'add' | 'edit';
 
@@ -27,28 +20,8 @@ export interface SongFormValidation {
   alert: string | null;
 }
 
-export const SongFormMessages = {
-  notAudio: 'Choose an audio file',
-  audioTooLarge: `Audio files can be at most ${AUDIO_MAX_BYTES / 1024 / 1024} MB`,
-  notImage: 'Choose a JPEG, PNG or WebP image',
-  imageTooLarge: `Images can be at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB`,
-} as const;
-
 function firstIssue(result: { success: boolean; error?: { issues: { message: string }[] } }): string | undefined {
   return result.success ? undefined : result.error?.issues[0]?.message;
-}
-
-function audioProblem(file: File): string | undefined {
-  if (file.type !== '' && !file.type.startsWith('audio/')) return SongFormMessages.notAudio;
-  if (file.size > AUDIO_MAX_BYTES) return SongFormMessages.audioTooLarge;
-  return undefined;
-}
-
-function imageProblem(file: File): string | undefined {
-  if (file.type !== '' && !(IMAGE_MIME_TYPES as readonly string[]).includes(file.type))
-    return SongFormMessages.notImage;
-  if (file.size > IMAGE_MAX_BYTES) return SongFormMessages.imageTooLarge;
-  return undefined;
 }
 
 /**

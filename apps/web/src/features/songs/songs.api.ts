@@ -1,14 +1,10 @@
-import type { SearchResponse, Song, SongsDataResponse } from '@tonearm/contract';
+import type { Song, SongsDataResponse } from '@tonearm/contract';
 import { getJson, send, sendForText, withQuery } from '../../lib/api-client.js';
+import type { SongFilter } from '../../lib/query-keys.js';
 import { createStableShuffler } from '../../lib/shuffle.js';
 
 /** The server's page limit: the Liked view lists up to this many. */
 export const LIKED_SONGS_LIMIT = 500;
-export const SEARCH_LIMIT = 20;
-
-export interface SongFilter {
-  artistId?: number;
-}
 
 // SPEC §7: song lists arrive shuffled. One order per page session, so refetches do not reshuffle the screen.
 const shuffleSongs = createStableShuffler<Song>((song) => song.id);
@@ -30,11 +26,6 @@ export function findSongs(q: string, limit: number, signal?: AbortSignal): Promi
 /** The caller's liked songs, most recently liked first. */
 export function fetchLikedSongs(signal?: AbortSignal): Promise<Song[]> {
   return getJson<Song[]>(withQuery('/api/songs/liked', { limit: LIKED_SONGS_LIMIT }), signal);
-}
-
-/** GET /api/search: songs, artists and playlists matching `q`. */
-export function searchCatalogue(q: string, signal?: AbortSignal): Promise<SearchResponse> {
-  return getJson<SearchResponse>(withQuery('/api/search', { q, limit: SEARCH_LIMIT }), signal);
 }
 
 /** Songs of a playlist, in playlist order. */
@@ -61,9 +52,4 @@ export async function setSongLiked(songId: number, liked: boolean): Promise<void
 export async function downloadSongAudio(songId: number): Promise<Blob> {
   const response = await send(`/api/songs/${songId}/download`);
   return response.blob();
-}
-
-/** Counts a play on the server (listening history); a failure must never interrupt the music. */
-export async function recordPlay(songId: number): Promise<void> {
-  await send('/api/plays', 'POST', { songId });
 }

@@ -1,8 +1,8 @@
 import { ClientMessages, type Song } from '@tonearm/contract';
 import { usePlayerControls } from '../../player/usePlayer.js';
+import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { DownloadIcon, EditIcon, NextIcon, PlaylistAddIcon, QueueIcon, TrashIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
-import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
 import { useSongActions, type SongActionOrigin } from './useSongActions.js';
 
 /**

@@ -1,9 +1,9 @@
-import { act } from '@testing-library/react';
 import { PREMIUM_PRELOAD_DELAY_MS, type User } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, jsonResponse, makeArtist, makeSong, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { advance } from '../../test/timers.js';
 import { useAllSongs, useSongDataPreload } from './useSongs.js';
 
 function Catalogue({ user }: { user: User }) {
@@ -20,8 +20,6 @@ const dataAnswer = () => jsonResponse({ songs: [makeSong(1, { name: 'A' })], art
 function renderCatalogue(user: User) {
   return renderInApp(<Catalogue user={user} />, { user });
 }
-
-const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 describe('song data loading', () => {
   beforeEach(() => {

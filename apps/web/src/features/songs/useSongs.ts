@@ -1,7 +1,7 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { PREMIUM_PRELOAD_DELAY_MS, type Song, type SongsDataResponse, type User } from '@tonearm/contract';
 import { useEffect, useState } from 'react';
-import { hasSongDataAccess, useCurrentUser } from '../auth/useAuth.js';
+import { hasSongDataAccess, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { songQueries } from './queries.js';
 
 /**

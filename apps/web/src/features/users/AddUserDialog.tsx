@@ -1,12 +1,15 @@
 import { AccountMessages, CreateUserRequest } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
 import { describeError, isApiError } from '../../lib/api-client.js';
+import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { Dialog } from '../../ui/Dialog.js';
 import { FormField } from '../../ui/FormField.js';
 import { TextField } from '../../ui/TextField.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { fieldErrorsOf, type FieldErrors } from '../auth/auth-form.js';
 import { useCreateUser } from './mutations.js';
+import '../../ui/Dialog.css';
+import '../../ui/buttons.css';
+import '../../ui/forms.css';
 
 type Field = 'username' | 'email' | 'password';
 const FIELDS: readonly Field[] = ['username', 'email', 'password'];

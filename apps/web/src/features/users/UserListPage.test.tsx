@@ -1,15 +1,14 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
 import { errorResponse, jsonResponse, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { advance, flush } from '../../test/timers.js';
 import { UserListPage } from './UserListPage.js';
 
 const admin = makeUser({ id: 1, username: 'root', role: 'ADMIN' });
 const ada = makeUser({ id: 7, username: 'ada', email: 'ada@example.com' });
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
-
 function usersApi(total = 2) {
   return mockApi({
     'GET /api/users': () => jsonResponse({ users: [ada, admin], total }),
@@ -42,8 +41,8 @@ describe('/dashboard/user-list', () => {
     renderInApp(<UserListPage />, { user: admin, route: '/dashboard/user-list' });
     await flush();
     expect(api.calls()).toEqual(['GET /api/users?sort=username&order=asc&limit=20&offset=0']);
-    expect(screen.getByRole('table', { name: 'Users (45)' })).toBeTruthy();
-    expect(screen.getByText('1–20 of 45 · Page 1 of 3')).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Users (45)' })).toBeInTheDocument();
+    expect(screen.getByText('1–20 of 45 · Page 1 of 3')).toBeInTheDocument();
 
     fireEvent.click(screen.getByRole('button', { name: 'Email' }));
     await flush();
@@ -58,7 +57,7 @@ describe('/dashboard/user-list', () => {
     expect(api.calls().at(-1)).toBe('GET /api/users?sort=email&order=desc&limit=20&offset=20');
 
     fireEvent.change(screen.getByLabelText('Search users'), { target: { value: 'ad' } });
-    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
+    await advance(SEARCH_DEBOUNCE_MS);
     await flush();
     expect(api.calls().at(-1)).toBe('GET /api/users?q=ad&sort=email&order=desc&limit=20&offset=0');
   });
@@ -112,7 +111,7 @@ describe('/dashboard/user-list', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add user' }));
     const dialog = screen.getByRole('dialog', { name: 'Add user' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
-    expect(within(dialog).getByText('Username must be at least 3 characters')).toBeTruthy();
+    expect(within(dialog).getByText('Username must be at least 3 characters')).toBeInTheDocument();
     expect(api.requests('POST /api/users')).toHaveLength(0);
 
     fireEvent.change(within(dialog).getByLabelText('Username'), { target: { value: 'newbie' } });
@@ -121,7 +120,7 @@ describe('/dashboard/user-list', () => {
     fireEvent.change(within(dialog).getByLabelText('Role'), { target: { value: 'ADMIN' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
     await flush();
-    expect(within(dialog).getByText('Username already taken')).toBeTruthy();
+    expect(within(dialog).getByText('Username already taken')).toBeInTheDocument();
 
     taken = false;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));

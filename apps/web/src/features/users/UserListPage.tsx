@@ -7,15 +7,23 @@ import { Paths } from '../../lib/paths.js';
 import { describePremium } from '../../lib/premium.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
+import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
+import { useConfirm } from '../../shell/confirm/useConfirm.js';
+import { Avatar } from '../../ui/Avatar.js';
 import { CrownIcon, PlusIcon, SearchIcon, SortIcon, TrashIcon } from '../../ui/icons.js';
-import { useAlerts } from '../alerts/useAlerts.js';
-import { isAdmin, useCurrentUser } from '../auth/useAuth.js';
-import { useConfirm } from '../confirm/useConfirm.js';
-import { Avatar } from '../profile/Avatar.js';
 import { AddUserDialog } from './AddUserDialog.js';
 import { useDeleteUser, useUpdateUser } from './mutations.js';
 import { USERS_PAGE_SIZE, userQueries } from './queries.js';
 import type { UserListParams, UserSortField } from './users.api.js';
+import '../../ui/badge.css';
+import '../../ui/buttons.css';
+import '../../ui/empty-state.css';
+import '../../ui/forms.css';
+import '../../ui/page.css';
+import '../../ui/search-field.css';
+import '../../ui/table.css';
+import './UserListPage.css';
 
 interface Column {
   field: UserSortField;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateUserRequest, UpdateUserRequest, User } from '@tonearm/contract';
-import { useAuth } from '../auth/useAuth.js';
+import { useAuth } from '../../shell/auth/useAuth.js';
 import { userKeys } from './queries.js';
 import { createUser, deleteUser, removeUserPhoto, updateUser, uploadUserPhoto } from './users.api.js';
 
