@@ -46,14 +46,9 @@ export type HandlerResult<E extends EndpointSpec> =
     : never;
 
 /** A handler of a text or empty answer returns nothing, synchronously or not; the others return their result. */
-type HandlerReturn<E extends EndpointSpec> = [HandlerResult<E>] extends [undefined]
-  ? undefined | Promise<void>
-  : HandlerResult<E> | Promise<HandlerResult<E>>;
-
-export type EndpointHandler<E extends EndpointSpec> = (
-  request: EndpointRequest<E>,
-  reply: FastifyReply,
-) => HandlerReturn<E>;
+export type EndpointHandler<E extends EndpointSpec> = [HandlerResult<E>] extends [undefined]
+  ? (request: EndpointRequest<E>, reply: FastifyReply) => void | Promise<void>
+  : (request: EndpointRequest<E>, reply: FastifyReply) => HandlerResult<E> | Promise<HandlerResult<E>>;
 
 /** Route options that are not part of the contract: rate limits, pre-handlers, compression. */
 export type RouteExtras = Pick<RouteOptions, 'preHandler' | 'compress' | 'bodyLimit'> & {
