@@ -87,3 +87,18 @@ export function parseFormFields<T extends z.ZodType>(
   const missing = issue?.code === 'invalid_type' && issue.message.endsWith('received undefined');
   throw badRequest(missing ? `${field ?? 'value'} is required` : (issue?.message ?? 'Invalid form'), field);
 }
+
+/** parseFormFields for a form whose files are already staged: a bad field discards them before its 400 goes out. */
+export async function parseUploadFields<T extends z.ZodType>(
+  schema: T,
+  fields: Readonly<Record<string, unknown>>,
+  discardFiles: () => Promise<void>,
+  defaults: Readonly<Record<string, string>> = {},
+): Promise<z.infer<T>> {
+  try {
+    return parseFormFields(schema, fields, defaults);
+  } catch (error) {
+    await discardFiles();
+    throw error;
+  }
+}

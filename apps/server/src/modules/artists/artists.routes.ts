@@ -1,10 +1,9 @@
 import { ArtistEditFields, ArtistFormFields, endpoints, ServerMessages } from '@tonearm/contract';
-import type { z } from 'zod';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { notFound } from '../../http/errors.js';
 import { requireUser } from '../../http/session.js';
-import { declaredUpload, parseFormFields, readUploadForm } from '../../http/upload-form.js';
+import { declaredUpload, parseUploadFields, readUploadForm } from '../../http/upload-form.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { ImageWork } from '../media/image-work.js';
 import { discardAll, uploadStagers } from '../media/media.service.js';
@@ -32,13 +31,7 @@ export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: B
   route(scope, endpoints.artists.create, async (request) => {
     const form = await readUploadForm(request, create);
     const image = form.files.image ?? null;
-    let fields: ArtistFormFields;
-    try {
-      fields = parseFormFields(ArtistFormFields, form.fields, { name: '' });
-    } catch (error) {
-      await discardAll([image]);
-      throw error;
-    }
+    const fields = await parseUploadFields(ArtistFormFields, form.fields, () => discardAll([image]), { name: '' });
     return toArtistJson(await artists.create(fields.name, image));
   });
 
@@ -49,13 +42,7 @@ export function artistsWriteRoutes(scope: App, artists: ArtistsService, store: B
     if (!(await artists.exists(id))) throw notFound(ServerMessages.artistNotFound);
     const form = await readUploadForm(request, update);
     const image = form.files.image ?? null;
-    let fields: z.infer<typeof ArtistEditFields>;
-    try {
-      fields = parseFormFields(ArtistEditFields, form.fields);
-    } catch (error) {
-      await discardAll([image]);
-      throw error;
-    }
+    const fields = await parseUploadFields(ArtistEditFields, form.fields, () => discardAll([image]));
     return toArtistJson(await artists.update(id, { name: fields.name, image }));
   });
 

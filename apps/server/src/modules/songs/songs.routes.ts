@@ -1,15 +1,17 @@
 import { endpoints, ServerMessages, SongEditFields, SongFormFields } from '@tonearm/contract';
-import type { z } from 'zod';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { notFound } from '../../http/errors.js';
 import { requireUser } from '../../http/session.js';
-import { declaredUpload, parseFormFields, readUploadForm } from '../../http/upload-form.js';
+import { declaredUpload, parseUploadFields, readUploadForm } from '../../http/upload-form.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { ImageWork } from '../media/image-work.js';
 import { discardAll, uploadStagers } from '../media/media.service.js';
 import { toSongJson, toSongsDataJson, toSongsJson } from './songs.presenter.js';
 import type { SongsService } from './songs.service.js';
+
+/** Absent text fields read as blank, so the contract's own messages ("Name is required") answer them. */
+const BLANK_SONG = { name: '', genre: '' };
 
 /** A non-numeric artistId reads as 0, so the contract's own "Choose an artist" answers it, not a type error. */
 function numericArtistId(fields: Record<string, string>): Record<string, string> {
@@ -44,13 +46,11 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
     const form = await readUploadForm(request, create);
     const audio = form.files.songFile ?? null;
     const image = form.files.imageFile ?? null;
-    let fields: SongFormFields;
-    try {
-      fields = parseFormFields(SongFormFields, numericArtistId(form.fields), { name: '', genre: '', artistId: '' });
-    } catch (error) {
-      await discardAll([audio, image]);
-      throw error;
-    }
+    const discard = () => discardAll([audio, image]);
+    const fields = await parseUploadFields(SongFormFields, numericArtistId(form.fields), discard, {
+      ...BLANK_SONG,
+      artistId: '',
+    });
     await songs.add({ ...fields, audio, image });
   });
 
@@ -64,16 +64,8 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
     const image = form.files.imageFile ?? null;
     // An empty artistId (the select left alone) keeps the artist.
     const { artistId, ...rest } = form.fields;
-    let fields: z.infer<typeof SongEditFields>;
-    try {
-      fields = parseFormFields(SongEditFields, artistId?.trim() ? numericArtistId(form.fields) : rest, {
-        name: '',
-        genre: '',
-      });
-    } catch (error) {
-      await discardAll([audio, image]);
-      throw error;
-    }
+    const edited = artistId?.trim() ? numericArtistId(form.fields) : rest;
+    const fields = await parseUploadFields(SongEditFields, edited, () => discardAll([audio, image]), BLANK_SONG);
     await songs.update(id, { name: fields.name, genre: fields.genre, artistId: fields.artistId, audio, image });
   });
 
