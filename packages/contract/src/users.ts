@@ -102,6 +102,3 @@ export type UserListResponse = z.infer<typeof UserListResponse>;
 
 /** `/api/users/username/{username}`. */
 export const UsernameParam = z.object({ username: z.string().trim().min(1).max(254) });
-
-/** The DELETE body is optional: only deleting one's own account needs one ({ currentPassword }). */
-export const DeleteUserBody = DeleteUserRequest.nullish();

@@ -121,14 +121,14 @@ const COVER_STYLES: readonly ArtStyle[] = ['grid', 'sunset', 'shards', 'rings', 
 async function stageCover(store: BlobStore, tags: Tags, title: string, sha256: string): Promise<StagedImage> {
   if (tags.picture !== null) {
     try {
-      return await stageImage(store, Buffer.from(tags.picture.data), 'imageFile');
+      return await stageImage(store, Buffer.from(tags.picture.data));
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
     }
   }
   const seed = Number.parseInt(sha256.slice(0, 8), 16);
   const style = COVER_STYLES[seed % COVER_STYLES.length] ?? 'waves';
-  return stageImage(store, await renderCover(title, tags.artist ?? UNKNOWN_ARTIST, style, seed), 'imageFile');
+  return stageImage(store, await renderCover(title, tags.artist ?? UNKNOWN_ARTIST, style, seed));
 }
 
 async function importFile(
@@ -144,7 +144,7 @@ async function importFile(
   let image: StagedImage | null = null;
   try {
     // The upload checks first: a file that is not accepted audio fails whatever its tags say.
-    audio = await stageAudio(store, createReadStream(file), 'songFile');
+    audio = await stageAudio(store, createReadStream(file));
     const tags = await readTags(file);
     const genre = (tags.genre === null ? null : matchGenre(tags.genre)) ?? options.defaultGenre ?? null;
     if (genre === null) {

@@ -1,8 +1,12 @@
+import { endpoints, fileField } from '@tonearm/contract';
 import { buildDemoCatalogue } from './demo-catalogue.js';
 import { HttpError } from '../http/errors.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { stageAudio, stageImage } from '../modules/media/media.service.js';
 import type { Catalogue } from '../modules/catalogue.js';
+
+/** Errors name the fields an admin upload would (songs take the media defaults: the song form's). */
+const ARTIST_IMAGE_FIELD = fileField(endpoints.artists.create, 'image');
 
 export interface DemoSeedResult {
   artists: number;
@@ -25,7 +29,7 @@ export async function seedDemoCatalogue(
   let songs = 0;
   for (const artist of demo.artists) {
     const created = await skipConflict(async () =>
-      catalogue.artists.create(artist.name, await stageImage(store, artist.image, 'image')),
+      catalogue.artists.create(artist.name, await stageImage(store, artist.image, ARTIST_IMAGE_FIELD)),
     );
     if (created !== null) artists += 1;
     artistIds.set(artist.name, created?.id ?? (await catalogue.artists.findOrCreate(artist.name)));
@@ -36,8 +40,8 @@ export async function seedDemoCatalogue(
         name: song.name,
         genre: song.genre,
         artistId: artistIds.get(song.artistName) ?? null,
-        audio: await stageAudio(store, song.audio, 'songFile'),
-        image: await stageImage(store, song.cover, 'imageFile'),
+        audio: await stageAudio(store, song.audio),
+        image: await stageImage(store, song.cover),
       }),
     );
     if (added !== null) songs += 1;

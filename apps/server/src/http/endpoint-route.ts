@@ -45,10 +45,10 @@ export type HandlerResult<E extends EndpointSpec> =
         : undefined
     : never;
 
-export type EndpointHandler<E extends EndpointSpec> = (
-  request: EndpointRequest<E>,
-  reply: FastifyReply,
-) => HandlerResult<E> | Promise<HandlerResult<E>>;
+/** A handler of a text or empty answer returns nothing, synchronously or not; the others return their result. */
+export type EndpointHandler<E extends EndpointSpec> = [HandlerResult<E>] extends [undefined]
+  ? (request: EndpointRequest<E>, reply: FastifyReply) => void | Promise<void>
+  : (request: EndpointRequest<E>, reply: FastifyReply) => HandlerResult<E> | Promise<HandlerResult<E>>;
 
 /** Route options that are not part of the contract: rate limits, pre-handlers, compression. */
 export type RouteExtras = Pick<RouteOptions, 'preHandler' | 'compress' | 'bodyLimit'> & {

@@ -31,6 +31,8 @@ export interface FileFieldSpec {
   readonly maxBytes: number;
 }
 
+export type FileKind = FileFieldSpec['kind'];
+
 /** A multipart body: the text fields (validated by `fields`) and the file parts, by field name. */
 export interface FormSpec {
   readonly fields: SchemaName;
@@ -52,7 +54,7 @@ export interface EndpointSpec {
   readonly query?: SchemaName;
   /** A JSON body. */
   readonly body?: SchemaName;
-  /** The JSON body may be left out (the schema then also takes null/undefined). */
+  /** The JSON body may be left out: the server then also takes null or nothing (the schema made nullish). */
   readonly bodyOptional?: boolean;
   /** A multipart body. */
   readonly form?: FormSpec;
@@ -77,12 +79,35 @@ export type BodyInputOf<E extends EndpointSpec> = E['body'] extends SchemaName
     ? Input<E['body']> | undefined
     : Input<E['body']>
   : undefined;
-export type BodyOf<E extends EndpointSpec> = E['body'] extends SchemaName ? Output<E['body']> : undefined;
+export type BodyOf<E extends EndpointSpec> = E['body'] extends SchemaName
+  ? E['bodyOptional'] extends true
+    ? Output<E['body']> | null | undefined
+    : Output<E['body']>
+  : undefined;
 /** The multipart text fields a client sends. */
 export type FormFieldsOf<E extends EndpointSpec> = E['form'] extends FormSpec ? Input<E['form']['fields']> : never;
 export type FileNamesOf<E extends EndpointSpec> = E['form'] extends FormSpec
   ? keyof E['form']['files'] & string
   : never;
+
+/** An endpoint whose body is a multipart form. */
+export type FormEndpoint = EndpointSpec & { readonly form: FormSpec };
+
+/** The name of a form's file field of one kind. */
+export type FileFieldOf<E extends FormEndpoint, K extends FileKind> = {
+  [F in keyof E['form']['files']]: E['form']['files'][F]['kind'] extends K ? F : never;
+}[keyof E['form']['files']] &
+  string;
+
+/**
+ * The name of an endpoint's one file field of `kind`: `fileField(endpoints.songs.create, 'audio')` is `'songFile'`.
+ * Code that names a file field outside the form itself (the `field` of an error) takes it from here.
+ */
+export function fileField<E extends FormEndpoint, K extends FileKind>(spec: E, kind: K): FileFieldOf<E, K> {
+  const names = Object.keys(spec.form.files).filter((name) => spec.form.files[name]?.kind === kind);
+  if (names.length !== 1) throw new Error(`${spec.method} ${spec.path}: ${names.length} file fields of kind ${kind}`);
+  return names[0] as FileFieldOf<E, K>;
+}
 
 type SuccessStatus<E extends EndpointSpec> = keyof E['responses'] & (200 | 201 | 204 | 206);
 type SuccessSpec<E extends EndpointSpec> = E['responses'][SuccessStatus<E>];

@@ -44,7 +44,7 @@ export const users = {
     path: '/api/users/:id',
     access: 'owner',
     params: 'IdParam',
-    body: 'DeleteUserBody',
+    body: 'DeleteUserRequest',
     bodyOptional: true,
     responses: { 204: 'empty' },
   }),

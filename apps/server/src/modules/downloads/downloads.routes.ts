@@ -1,7 +1,8 @@
 // Brings in the `compress` route option's type (the plugin itself is registered by the app).
 import type {} from '@fastify/compress';
-import { IdParam } from '@tonearm/contract';
+import { endpoints } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
+import { route } from '../../http/endpoint-route.js';
 import { requireUser } from '../../http/session.js';
 import { sendBlob } from '../media/send-blob.js';
 import { attachmentDisposition } from './download-filename.js';
@@ -11,24 +12,20 @@ import type { DownloadsService } from './downloads.service.js';
 const DOWNLOAD_CACHE_CONTROL = 'private, no-cache';
 
 /**
- * GET /api/songs/{id}/download: the audio file as an attachment. Declared `premium`: the access guard lets premium
- * users and admins through and gives everyone else signed in a 403 that points to the payment page.
+ * The audio file as an attachment. Declared `premium`: the access guard lets premium users and admins through and
+ * gives everyone else signed in a 403 that points to the payment page.
  */
 export function downloadsRoutes(app: App, downloads: DownloadsService): void {
-  app.get(
-    '/api/songs/:id/download',
-    { config: { access: 'premium' }, compress: false, schema: { tags: ['songs'], params: IdParam } },
-    async (request, reply) => {
-      const file = await downloads.download(await requireUser(request), request.params.id);
-      reply.header('content-disposition', attachmentDisposition(file.filename));
-      return sendBlob(request, reply, {
-        ...file.source,
-        key: file.key,
-        size: file.size,
-        mtimeMs: file.mtimeMs,
-        mime: file.mime,
-        cacheControl: DOWNLOAD_CACHE_CONTROL,
-      });
-    },
-  );
+  route(app, endpoints.downloads.song, { compress: false }, async (request, reply) => {
+    const file = await downloads.download(await requireUser(request), request.params.id);
+    reply.header('content-disposition', attachmentDisposition(file.filename));
+    return sendBlob(request, reply, {
+      ...file.source,
+      key: file.key,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      mime: file.mime,
+      cacheControl: DOWNLOAD_CACHE_CONTROL,
+    });
+  });
 }

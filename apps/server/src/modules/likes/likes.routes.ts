@@ -1,36 +1,21 @@
-import { IdParam, Paging, Song } from '@tonearm/contract';
-import { z } from 'zod';
+import { endpoints } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
+import { route } from '../../http/endpoint-route.js';
 import { requireUser } from '../../http/session.js';
 import { toSongsJson } from '../songs/songs.presenter.js';
 import type { LikesService } from './likes.service.js';
 
-const tags = ['likes'];
-
-/** Any signed-in user likes for themselves; both writes are idempotent and answer 204. */
+/** Any signed-in user likes for themselves; both writes are idempotent. */
 export function likesRoutes(app: App, likes: LikesService): void {
-  app.get(
-    '/api/songs/liked',
-    { config: { access: 'session' }, schema: { tags, querystring: Paging, response: { 200: z.array(Song) } } },
-    async (request) =>
-      toSongsJson(await likes.liked(await requireUser(request), request.query.limit, request.query.offset)),
+  route(app, endpoints.likes.list, async (request) =>
+    toSongsJson(await likes.liked(await requireUser(request), request.query.limit, request.query.offset)),
   );
 
-  app.put(
-    '/api/songs/:id/like',
-    { config: { access: 'session' }, schema: { tags, params: IdParam } },
-    async (request, reply) => {
-      await likes.like(await requireUser(request), request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  route(app, endpoints.likes.like, async (request) => {
+    await likes.like(await requireUser(request), request.params.id);
+  });
 
-  app.delete(
-    '/api/songs/:id/like',
-    { config: { access: 'session' }, schema: { tags, params: IdParam } },
-    async (request, reply) => {
-      await likes.unlike(await requireUser(request), request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  route(app, endpoints.likes.unlike, async (request) => {
+    await likes.unlike(await requireUser(request), request.params.id);
+  });
 }

@@ -1,5 +1,12 @@
 import type { Readable } from 'node:stream';
-import { AUDIO_MAX_BYTES, IMAGE_MAX_BYTES, THUMBNAIL_WIDTHS, type ThumbnailWidth } from '@tonearm/contract';
+import {
+  AUDIO_MAX_BYTES,
+  endpoints,
+  fileField,
+  IMAGE_MAX_BYTES,
+  THUMBNAIL_WIDTHS,
+  type ThumbnailWidth,
+} from '@tonearm/contract';
 import { payloadTooLarge, unsupportedMediaType } from '../../http/errors.js';
 import type { BlobStore, StagedBlob } from '../../storage/blob-store.js';
 import { InvalidBlobKeyError } from '../../storage/blob-key.js';
@@ -10,7 +17,7 @@ import {
   ImageMessages,
   THUMBNAIL_FORMAT,
 } from './media.formats.js';
-import type { WorkGate } from './image-work.js';
+import type { ImageWork, WorkGate } from './image-work.js';
 import { loadSharp } from './sharp-loader.js';
 import { detectImageFormat, inspectAudio, stageMetered } from './upload-inspect.js';
 
@@ -47,6 +54,10 @@ export interface StagedImage extends StagedMedia {
   readonly thumbnailKeys: Readonly<Record<ThumbnailWidth, string>>;
 }
 
+/** The fields errors name when a caller names none (the demo seed, the import): the song form's. */
+const AUDIO_FIELD = fileField(endpoints.songs.create, 'audio');
+const IMAGE_FIELD = fileField(endpoints.songs.create, 'image');
+
 export interface AudioStageOptions {
   /** Defaults to AUDIO_MAX_BYTES. */
   maxBytes?: number;
@@ -72,7 +83,7 @@ export interface ImageStageOptions {
 export async function stageAudio(
   store: BlobStore,
   source: Readable | Buffer,
-  field = 'songFile',
+  field: string = AUDIO_FIELD,
   options: AudioStageOptions = {},
 ): Promise<StagedAudio> {
   const maxBytes = options.maxBytes ?? AUDIO_MAX_BYTES;
@@ -108,7 +119,7 @@ export async function stageAudio(
 export async function stageImage(
   store: BlobStore,
   source: Readable | Buffer,
-  field = 'imageFile',
+  field: string = IMAGE_FIELD,
   options: ImageStageOptions = {},
 ): Promise<StagedImage> {
   const maxBytes = options.maxBytes ?? IMAGE_MAX_BYTES;
@@ -179,6 +190,21 @@ async function renderThumbnails(
     }
   }
   return thumbnails;
+}
+
+/**
+ * The stagers of an upload form's files by kind (http/upload-form's declaredUpload gives each its field's name and
+ * declared limit): audio as stageAudio, images as stageImage through the image gate. `beforeImage` runs before an
+ * image's bytes are read (e.g. a per-user allowance check that refuses).
+ */
+export function uploadStagers(store: BlobStore, images: ImageWork, beforeImage?: () => Promise<void>) {
+  return {
+    audio: (stream: Readable, field: string, maxBytes: number) => stageAudio(store, stream, field, { maxBytes }),
+    image: async (stream: Readable, field: string, maxBytes: number) => {
+      await beforeImage?.();
+      return stageImage(store, stream, field, { ...images, maxBytes });
+    },
+  };
 }
 
 /**

@@ -1,4 +1,11 @@
-import { maySeePlaylist, ServerMessages, type Genre, type SongListQuery } from '@tonearm/contract';
+import {
+  endpoints,
+  fileField,
+  maySeePlaylist,
+  ServerMessages,
+  type Genre,
+  type SongListQuery,
+} from '@tonearm/contract';
 import { isDuplicate } from '../../db/duplicate-error.js';
 import type { RoleValue } from '../../db/schema.js';
 import { isoNow } from '../../db/timestamps.js';
@@ -9,6 +16,9 @@ import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../me
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { searchTerms } from '../search-index/search-terms.js';
 import type { SongListRow, SongsRepository } from './songs.repository.js';
+
+/** A duplicate song is the upload's audio file: the 409 names that field of the song form. */
+const AUDIO_FIELD = fileField(endpoints.songs.create, 'audio');
 
 /** Who is asking: likes and playlist ids in every Song answer are theirs. */
 export interface Viewer {
@@ -75,7 +85,7 @@ async function discardingOnFailure<T>(media: (StagedAudio | StagedImage | null)[
 
 /** Another writer added the same audio between the check and the write: the same 409 the check gives. */
 function songExistsOnRace(error: unknown): never {
-  if (isDuplicate(error, 'audio')) throw conflict(ServerMessages.songExists, 'songFile');
+  if (isDuplicate(error, 'audio')) throw conflict(ServerMessages.songExists, AUDIO_FIELD);
   throw error;
 }
 
@@ -160,7 +170,7 @@ export class SongsService {
       if (audio === null || image === null) throw badRequest(ServerMessages.uploadBothFiles);
       if (input.artistId !== null) await this.assertArtistExists(input.artistId);
       if ((await this.songs.findByAudioHash(audio.sha256)) !== undefined) {
-        throw conflict(ServerMessages.songExists, 'songFile');
+        throw conflict(ServerMessages.songExists, AUDIO_FIELD);
       }
       try {
         return await this.songs.inTransaction(async (songs) => {
@@ -194,7 +204,7 @@ export class SongsService {
       if (input.artistId !== undefined) await this.assertArtistExists(input.artistId);
       if (audio !== null) {
         const same = await this.songs.findByAudioHash(audio.sha256);
-        if (same !== undefined && same.id !== id) throw conflict(ServerMessages.songExists, 'songFile');
+        if (same !== undefined && same.id !== id) throw conflict(ServerMessages.songExists, AUDIO_FIELD);
       }
       try {
         await this.songs.inTransaction(async (songs) => {
