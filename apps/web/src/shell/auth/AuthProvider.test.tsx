@@ -4,7 +4,7 @@ import { AUTH_CHECK_INTERVAL_MS, ServerMessages, StorageKeys, type User } from '
 import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.js';
-import { getJson } from '../../lib/api-client.js';
+import { api as client } from '../../lib/api.js';
 import { errorResponse, jsonResponse, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure } from '../../test/mock-api.js';
 import { advance, flush } from '../../test/timers.js';
@@ -172,7 +172,7 @@ describe('current user', () => {
     await flush();
     expect(shown()).toBe('ada');
     await act(async () => {
-      await getJson('/api/songs').catch(() => undefined);
+      await client.songs.list().catch(() => undefined);
     });
     await flush();
     expectLoggedOut();
