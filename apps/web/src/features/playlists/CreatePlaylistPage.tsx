@@ -196,8 +196,8 @@ function EditPlaylist({ playlistId }: { playlistId: number }) {
 }
 
 /**
- * `/dashboard/create-playlist`: a new playlist (POST /api/playlists); with `?edit=<id>` the same form edits one
- * (PUT /api/playlists/updatePlaylist/{id}).
+ * `/dashboard/create-playlist`: a new playlist (`playlists.create`); with `?edit=<id>` the same form edits one
+ * (`playlists.update`).
  */
 export function CreatePlaylistPage() {
   const [params] = useSearchParams();

@@ -4,9 +4,9 @@ import { api, type FormValues } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
 import { playlistKeys } from './queries.js';
 
-/** POST /api/playlists: name, type, isPublic, songs (a JSON array of ids) and an optional image. */
+/** `playlists.create`: name, type, isPublic, songs (a JSON array of ids) and an optional image. */
 export type NewPlaylistForm = FormValues<typeof endpoints.playlists.create>;
-/** PUT /api/playlists/updatePlaylist/{id}: the same fields and removeImage; only what is sent changes. */
+/** `playlists.update`: the same fields and removeImage; only what is sent changes. */
 export type PlaylistChangesForm = FormValues<typeof endpoints.playlists.update>;
 
 interface PlaylistSong {

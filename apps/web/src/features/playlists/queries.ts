@@ -25,14 +25,14 @@ export function playlistLoadErrorMessage(error: Error): string {
 const playlistLoading = { meta: { errorMessage: playlistLoadErrorMessage } };
 
 export const playlistQueries = {
-  /** GET /api/playlists: own and public playlists (admins: all). */
+  /** `playlists.list`: own and public playlists (admins: all). */
   visible: () =>
     queryOptions({
       queryKey: playlistKeys.visible(),
       queryFn: ({ signal }) => api.playlists.list({}, { signal }),
       ...playlistLoading,
     }),
-  /** The "Select a Playlist" popup: admins list every playlist (GET /api/playlists/admin), others their own. */
+  /** The "Select a Playlist" popup: admins list every playlist (`playlists.listAll`), others their own. */
   forPicker: (user: Pick<User, 'id' | 'role'>) => {
     const admin = isAdmin(user);
     return queryOptions({
