@@ -41,8 +41,8 @@ describe('Download in the song menu', () => {
     // The signed-in user's downloads are active (AuthProvider does this at login).
     activateDownloads(7);
     mockApi({
-      'GET /api/songs/3/download': () => new Response(new Uint8Array(8)),
-      'GET /media/images/3.webp': () => new Response(new Uint8Array(1)),
+      'downloads.song': () => new Response(new Uint8Array(8)),
+      'media.image': () => new Response(new Uint8Array(1)),
     });
     const view = renderInApp(<SongList songs={[song]} label="Songs" />, {
       user: makeUser({ premium: true, premiumUntil: '2031-01-01T00:00:00.000Z' }),

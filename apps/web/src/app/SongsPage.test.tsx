@@ -3,15 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSongDataPreload } from '../features/songs/useSongs.js';
 import { SEARCH_DEBOUNCE_MS } from '../lib/useDebouncedValue.js';
 import { useCurrentUser } from '../shell/auth/useAuth.js';
-import {
-  errorResponse,
-  jsonResponse,
-  makeArtist,
-  makePlaylist,
-  makeSong,
-  makeUser,
-  textResponse,
-} from '../test/fixtures.js';
+import { errorResponse, makeArtist, makePlaylist, makeSong, makeUser, textResponse } from '../test/fixtures.js';
 import { mockApi } from '../test/mock-api.js';
 import { renderInApp } from '../test/render.js';
 import { advance, flush } from '../test/timers.js';
@@ -35,7 +27,7 @@ describe('/dashboard/songs', () => {
 
   it('without artist details shows the general list (GET /api/songs for regular users)', async () => {
     const api = mockApi({
-      'GET /api/songs': () => jsonResponse([makeSong(1, { name: 'So What' }), makeSong(2, { name: 'Naima' })]),
+      'songs.list': () => [makeSong(1, { name: 'So What' }), makeSong(2, { name: 'Naima' })],
     });
     renderInApp(<SongsPage />, { route: '/dashboard/songs' });
     await flush();
@@ -46,7 +38,7 @@ describe('/dashboard/songs', () => {
 
   it('with artist details shows the artist header and only that artist’s songs', async () => {
     const api = mockApi({
-      'GET /api/songs': () => jsonResponse([makeSong(7, { name: 'Feeling Good', artistName: 'Nina Simone' })]),
+      'songs.list': () => [makeSong(7, { name: 'Feeling Good', artistName: 'Nina Simone' })],
     });
     renderInApp(<SongsPage />, { route: { pathname: '/dashboard/songs', state: { artist: nina } } });
     await flush();
@@ -63,13 +55,12 @@ describe('/dashboard/songs', () => {
 
   it('searches songs, artists and playlists as you type, once the typing pauses', async () => {
     const api = mockApi({
-      'GET /api/songs': () => jsonResponse([makeSong(1, { name: 'So What' })]),
-      'GET /api/search': () =>
-        jsonResponse({
-          songs: [makeSong(5, { name: 'Night Ferry' })],
-          artists: [makeArtist(4, { name: 'Nightjar' })],
-          playlists: [makePlaylist(6, { name: 'Night drive' })],
-        }),
+      'songs.list': () => [makeSong(1, { name: 'So What' })],
+      'search.query': () => ({
+        songs: [makeSong(5, { name: 'Night Ferry' })],
+        artists: [makeArtist(4, { name: 'Nightjar' })],
+        playlists: [makePlaylist(6, { name: 'Night drive' })],
+      }),
     });
     renderInApp(<SongsPage />, { route: '/dashboard/songs' });
     await flush();
@@ -99,12 +90,11 @@ describe('/dashboard/songs', () => {
 
   it('the Liked chip shows GET /api/songs/liked, filtered by the search box', async () => {
     const api = mockApi({
-      'GET /api/songs': () => jsonResponse([]),
-      'GET /api/songs/liked': () =>
-        jsonResponse([
-          makeSong(2, { name: 'Naima', likeSong: true }),
-          makeSong(3, { name: 'Blue in Green', likeSong: true }),
-        ]),
+      'songs.list': () => [],
+      'likes.list': () => [
+        makeSong(2, { name: 'Naima', likeSong: true }),
+        makeSong(3, { name: 'Blue in Green', likeSong: true }),
+      ],
     });
     renderInApp(<SongsPage />, { route: '/dashboard/songs' });
     await flush();
@@ -121,9 +111,9 @@ describe('/dashboard/songs', () => {
 
   it('after saving a song from an artist’s list, goes to /dashboard/artist', async () => {
     mockApi({
-      'GET /api/songs': () => jsonResponse([]),
-      'GET /artists': () => jsonResponse([nina]),
-      'POST /api/songs': () => textResponse('Song added successfully', 201),
+      'songs.list': () => [],
+      'artists.list': () => [nina],
+      'songs.create': () => textResponse('Song added successfully', 201),
     });
     const view = renderInApp(<SongsPage />, {
       user: admin,
@@ -153,8 +143,8 @@ describe('/dashboard/songs', () => {
 
   it('deletes only after confirmation and shows the server text', async () => {
     const api = mockApi({
-      'GET /api/songs/data': () => jsonResponse({ songs: [makeSong(1, { name: 'So What' })], artists: [] }),
-      'DELETE /api/songs/1': () => textResponse('Song deleted successfully'),
+      'songs.data': () => ({ songs: [makeSong(1, { name: 'So What' })], artists: [] }),
+      'songs.remove': () => textResponse('Song deleted successfully'),
     });
     const view = renderInApp(<AdminSongsPage />, { user: admin, route: '/dashboard/songs' });
     await advance(2000);
@@ -172,8 +162,8 @@ describe('/dashboard/songs', () => {
 
   it('reports "Song not deleted" when the delete fails', async () => {
     mockApi({
-      'GET /api/songs/data': () => jsonResponse({ songs: [makeSong(1, { name: 'So What' })], artists: [] }),
-      'DELETE /api/songs/1': () => errorResponse(500, 'internal-error', 'boom'),
+      'songs.data': () => ({ songs: [makeSong(1, { name: 'So What' })], artists: [] }),
+      'songs.remove': () => errorResponse(500, 'internal-error', 'boom'),
     });
     const view = renderInApp(<AdminSongsPage />, { user: admin, route: '/dashboard/songs' });
     await advance(2000);

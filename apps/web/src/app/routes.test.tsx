@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { StorageKeys } from '@tonearm/contract';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, makePlaylist, makeSong, makeUser } from '../test/fixtures.js';
+import { makePlaylist, makeSong, makeUser } from '../test/fixtures.js';
 import { mockApi } from '../test/mock-api.js';
 import { AppProviders } from './AppProviders.js';
 import { routes } from './routes.js';
@@ -22,14 +22,13 @@ const admin = makeUser({ id: 1, username: 'root', role: 'ADMIN' });
 function loggedInAsAdmin() {
   localStorage.setItem(StorageKeys.user, JSON.stringify(admin));
   return mockApi({
-    'GET /api/users/id/1': () => jsonResponse(admin),
-    'GET /api/songs': () => jsonResponse([makeSong(1, { name: 'So What' })]),
-    'GET /api/songs/data': () => jsonResponse({ songs: [makeSong(1, { name: 'So What' })], artists: [] }),
-    'GET /artists': () => jsonResponse([]),
-    'GET /api/playlists': () => jsonResponse([makePlaylist(1, { name: 'Road trip' })]),
-    'GET /api/payment/plans': () =>
-      jsonResponse([{ id: 'monthly', name: 'Monthly', amountCents: 499, currency: 'EUR', periodDays: 30 }]),
-    'GET /api/users': () => jsonResponse({ users: [admin], total: 1 }),
+    'users.byId': () => admin,
+    'songs.list': () => [makeSong(1, { name: 'So What' })],
+    'songs.data': () => ({ songs: [makeSong(1, { name: 'So What' })], artists: [] }),
+    'artists.list': () => [],
+    'playlists.list': () => [makePlaylist(1, { name: 'Road trip' })],
+    'payments.plans': () => [{ id: 'monthly', name: 'Monthly', amountCents: 499, currency: 'EUR', periodDays: 30 }],
+    'users.list': () => ({ users: [admin], total: 1 }),
   });
 }
 
@@ -50,7 +49,7 @@ describe('routes (SPEC §2)', () => {
 
   it('/dashboard shows the loader while the stored user is being checked', () => {
     localStorage.setItem(StorageKeys.user, JSON.stringify(admin));
-    mockApi({ 'GET /api/users/id/1': () => new Promise<Response>(() => undefined) });
+    mockApi({ 'users.byId': () => new Promise<Response>(() => undefined) });
     renderAt('/dashboard');
     expect(screen.getByRole('status').textContent).toContain('Checking your session');
   });

@@ -94,22 +94,6 @@ function reportUnauthorized(path: string): void {
   window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
 }
 
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const response = await send(path, 'GET', undefined, signal);
-  return (await response.json()) as T;
-}
-
-/** For the *text* endpoints of DESIGN §4 (success answers are text/plain). */
-export async function sendForText(path: string, method: string, body?: Body): Promise<string> {
-  const response = await send(path, method, body);
-  return response.text();
-}
-
-export async function sendForJson<T>(path: string, method: string, body?: Body): Promise<T> {
-  const response = await send(path, method, body);
-  return (await response.json()) as T;
-}
-
 /** Builds `path?key=value` skipping undefined values. */
 export function withQuery(path: string, params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();

@@ -2,7 +2,7 @@ import type { Playlist, SearchResponse, Song, User } from '@tonearm/contract';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { makePlaylist, makeSong, textResponse } from '../test/fixtures.js';
 import { mockApi } from '../test/mock-api.js';
-import { api, urlOf } from './api.js';
+import { api, urlOf, type FormValues } from './api.js';
 import { endpoints } from '@tonearm/contract';
 
 afterEach(() => {
@@ -68,7 +68,31 @@ describe('typed api client', () => {
     expectTypeOf(api.auth.me).returns.resolves.toEqualTypeOf<User>();
     expectTypeOf(api.playlists.addSong).returns.resolves.toEqualTypeOf<string>();
     expectTypeOf(api.auth.logout).returns.resolves.toEqualTypeOf<undefined>();
+    expectTypeOf(api.songs.create).returns.resolves.toEqualTypeOf<string>();
+    expectTypeOf(api.downloads.song).returns.resolves.toEqualTypeOf<Response>();
     expect(urlOf(endpoints.downloads.song, { id: 5 })).toBe('/api/songs/5/download');
+  });
+
+  it('names form fields and files as the contract declares them', () => {
+    expectTypeOf<keyof FormValues<typeof endpoints.songs.create>>().toEqualTypeOf<
+      'name' | 'genre' | 'artistId' | 'songFile' | 'imageFile'
+    >();
+    expectTypeOf<keyof FormValues<typeof endpoints.playlists.update>>().toEqualTypeOf<
+      'name' | 'type' | 'isPublic' | 'songs' | 'removeImage' | 'image'
+    >();
+    expectTypeOf<keyof FormValues<typeof endpoints.users.updatePhoto>>().toEqualTypeOf<'image'>();
+  });
+
+  it('types the test mocks from the contract too', () => {
+    const mocks = () => {
+      // @ts-expect-error a JSON mock answers the declared shape (a Playlist has a numeric id)
+      mockApi({ 'playlists.get': () => ({ ...makePlaylist(4), id: 'x' }) });
+      // @ts-expect-error mocks are keyed by endpoint id, not by 'METHOD /path'
+      mockApi({ 'GET /api/playlists/4': () => makePlaylist(4) });
+      // @ts-expect-error requests() takes an endpoint id
+      mockApi({}).requests('GET /api/playlists/4');
+    };
+    expect(mocks).toBeTypeOf('function');
   });
 
   it('refuses wrong arguments at compile time', () => {
@@ -81,6 +105,8 @@ describe('typed api client', () => {
       void api.payments.checkout({ body: { plan: 'weekly' } });
       // @ts-expect-error no such form field
       void api.artists.create({ form: { title: 'x' } });
+      // @ts-expect-error a file part takes a Blob
+      void api.users.updatePhoto({ id: 7, form: { image: 'me.png' } });
     };
     expect(calls).toBeTypeOf('function');
   });

@@ -20,7 +20,7 @@ export type FormValues<E extends EndpointSpec> = Partial<
 >;
 
 /** The declared keys of an object type (an empty form's index signature has none). */
-type NamedKeys<T> = { [K in keyof T]: string extends K ? never : K }[keyof T];
+type NamedKeys<T> = { [K in keyof T]-?: string extends K ? never : K }[keyof T];
 
 type QueryArgs<E extends EndpointSpec> = E['query'] extends SchemaName ? { query?: Partial<QueryOf<E>> } : object;
 type BodyArgs<E extends EndpointSpec> = E['body'] extends SchemaName

@@ -1,4 +1,4 @@
-import { send } from './api-client.js';
+import { api } from './api.js';
 
 /**
  * Downloaded audio lives in Cache Storage under the song's own URL (/media/audio/<key>), with its small cover under
@@ -34,18 +34,13 @@ function openCache(userId: number): Promise<Cache> {
   return caches.open(offlineAudioCache(userId));
 }
 
-/** The download endpoint's URL: premium users and admins get the file, others a 403. */
-export function downloadUrl(songId: number): string {
-  return `/api/songs/${songId}/download`;
-}
-
 /**
- * Fetches the whole file from the download endpoint and stores it under the song's URL. Resolves with its size in
+ * Fetches the whole file from the download endpoint (premium users and admins; others get a 403) and stores it under the song's URL. Resolves with its size in
  * bytes; rejects with the server's ApiError (403 for a free account) or a NetworkError.
  */
 export async function fetchIntoCache(target: DownloadTarget, userId: number): Promise<number> {
   const cache = await openCache(userId);
-  const response = await send(downloadUrl(target.songId));
+  const response = await api.downloads.song({ id: target.songId });
   const audio = await response.blob();
   const headers = {
     'Content-Type':

@@ -3,7 +3,7 @@
  * feature that changes songs or artists refreshes what the others show through these keys; every other feature keeps
  * its keys in its own queries.ts.
  */
-/** Which songs a catalogue list holds (GET /api/songs?artistId=). */
+/** Which songs a catalogue list holds (`songs.list` by `artistId`). */
 export interface SongFilter {
   artistId?: number;
 }
@@ -12,7 +12,7 @@ export const songKeys = {
   all: ['songs'] as const,
   lists: () => [...songKeys.all, 'list'] as const,
   list: (filter: SongFilter) => [...songKeys.lists(), filter] as const,
-  /** GET /api/songs/data: songs and artists together (premium users and admins). */
+  /** `songs.data`: songs and artists together (premium users and admins). */
   data: () => [...songKeys.all, 'data'] as const,
   playlist: (playlistId: number) => [...songKeys.all, 'playlist', playlistId] as const,
   liked: () => [...songKeys.all, 'liked'] as const,

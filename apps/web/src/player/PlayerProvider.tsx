@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { api } from '../lib/api.js';
 import { rememberRecentSong } from '../lib/recent-songs.js';
 import { UiMessages } from '../lib/ui-messages.js';
 import { useAlerts } from '../shell/alerts/useAlerts.js';
@@ -8,7 +9,6 @@ import { connectMediaSession } from './media-session.js';
 import { clearPersistedPlayer, persistPlayer, readPersistedPlayer } from './player-persistence.js';
 import { connectAudioEngine, createPlayerRuntime, trackRecentSongs, type PlayerRuntime } from './player-runtime.js';
 import { createPlayerStore } from './player-store.js';
-import { recordPlay } from './plays.api.js';
 import { PlayerContext } from './usePlayer.js';
 
 interface Player {
@@ -44,7 +44,8 @@ export function PlayerProvider({ children, runtime }: { children: ReactNode; run
     );
     const stopTracking = trackRecentSongs(current.store, (song) => {
       rememberRecentSong(song);
-      recordPlay(song.id).catch(() => undefined);
+      // Counts the play on the server (listening history); a failure must never interrupt the music.
+      api.plays.record({ body: { songId: song.id } }).catch(() => undefined);
     });
     const disconnectSession = connectMediaSession(current);
     const stopPersisting = persistPlayer(current.store, current.clock);

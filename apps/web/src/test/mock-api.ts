@@ -2,25 +2,20 @@ import { endpointList, type EndpointById, type EndpointId, type EndpointSpec, ty
 import { vi, type Mock } from 'vitest';
 import { errorResponse, jsonResponse } from './fixtures.js';
 
-export type RouteHandler = (request: Request) => Response | Promise<Response>;
-
 /** A mock of one declared endpoint: a Response, or for a JSON endpoint its body, typed by the contract. */
 export type EndpointMock<E extends EndpointSpec> = (
   request: Request,
 ) => Response | JsonOf<E> | Promise<Response | JsonOf<E>>;
 
 /** Mocks by endpoint id (`'playlists.get'`): the path pattern and method come from the contract declaration. */
-export type MockRoutes = { [Id in EndpointId]?: EndpointMock<EndpointById<Id>> } & Record<
-  `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`,
-  RouteHandler
->;
+export type MockRoutes = { [Id in EndpointId]?: EndpointMock<EndpointById<Id>> };
 
 export interface MockApi {
   fetch: Mock<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>;
   /** Requests seen so far, as "METHOD /path?query". */
   calls: () => string[];
-  /** The Request objects seen for one endpoint id. */
-  requests: (id: string) => Request[];
+  /** The Request objects seen for one endpoint id (any path parameters: assert on `url` where they matter). */
+  requests: (id: EndpointId) => Request[];
 }
 
 interface Matcher {
@@ -62,17 +57,15 @@ async function answer(handler: EndpointMock<EndpointSpec>, request: Request): Pr
 export function mockApi(routes: MockRoutes): MockApi {
   const seen: Request[] = [];
   const handlers = routes as Partial<Record<EndpointId, EndpointMock<EndpointSpec>>>;
-  const legacy = routes as Record<string, EndpointMock<EndpointSpec> | undefined>;
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const target = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const request = new Request(new URL(target, 'http://localhost'), init);
     seen.push(request);
     const id = endpointOf(request);
-    const { pathname } = new URL(request.url);
-    const handler = (id === undefined ? undefined : handlers[id]) ?? legacy[`${request.method} ${pathname}`];
+    const handler = id === undefined ? undefined : handlers[id];
     return handler
       ? answer(handler, request)
-      : errorResponse(404, 'not-found', `No mock for ${request.method} ${pathname}`);
+      : errorResponse(404, 'not-found', `No mock for ${request.method} ${new URL(request.url).pathname}`);
   });
   vi.stubGlobal('fetch', fetchMock);
   const keyOf = (request: Request): string => {
@@ -82,10 +75,7 @@ export function mockApi(routes: MockRoutes): MockApi {
   return {
     fetch: fetchMock,
     calls: () => seen.map(keyOf),
-    requests: (id) =>
-      seen.filter(
-        (request) => endpointOf(request) === id || `${request.method} ${new URL(request.url).pathname}` === id,
-      ),
+    requests: (id) => seen.filter((request) => endpointOf(request) === id),
   };
 }
 

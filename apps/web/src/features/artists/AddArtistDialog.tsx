@@ -26,18 +26,18 @@ export function AddArtistDialog({ onClose }: { onClose: () => void }) {
     const next = { name: parsed.error?.issues[0]?.message, image: image ? imageProblem(image) : undefined };
     setErrors(next);
     if (!parsed.success || next.image) return;
-    const form = new FormData();
-    form.set('name', parsed.data.name);
-    if (image) form.set('image', image);
-    create.mutate(form, {
-      onSuccess: (artist) => {
-        alerts.success(UiMessages.artistCreated(artist.name));
-        onClose();
+    create.mutate(
+      { name: parsed.data.name, image: image ?? undefined },
+      {
+        onSuccess: (artist) => {
+          alerts.success(UiMessages.artistCreated(artist.name));
+          onClose();
+        },
+        onError: (error) => {
+          alerts.error(UiMessages.failedToCreateArtist, describeError(error));
+        },
       },
-      onError: (error) => {
-        alerts.error(UiMessages.failedToCreateArtist, describeError(error));
-      },
-    });
+    );
   };
 
   return (

@@ -1,7 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SongsPage } from '../../app/SongsPage.js';
-import { errorResponse, jsonResponse, makeArtist, makeSong } from '../../test/fixtures.js';
+import { errorResponse, makeArtist, makeSong } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance } from '../../test/timers.js';
@@ -17,8 +17,8 @@ describe('/dashboard/artist', () => {
 
   it('lists the artists; choosing one opens their songs with the artist passed along', async () => {
     const api = mockApi({
-      'GET /artists': () => jsonResponse([makeArtist(3, { name: 'Nina Simone', songs: [7] }), makeArtist(4)]),
-      'GET /api/songs': () => jsonResponse([makeSong(7, { name: 'Feeling Good' })]),
+      'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7] }), makeArtist(4)],
+      'songs.list': () => [makeSong(7, { name: 'Feeling Good' })],
     });
     renderInApp(<ArtistPage />, { route: '/dashboard/artist', routes: { '/dashboard/songs': <SongsPage /> } });
     await advance(0);
@@ -32,7 +32,7 @@ describe('/dashboard/artist', () => {
   });
 
   it('shows the red alert "Error fetching artists" when they cannot be loaded', async () => {
-    mockApi({ 'GET /artists': () => errorResponse(500, 'internal-error', 'down') });
+    mockApi({ 'artists.list': () => errorResponse(500, 'internal-error', 'down') });
     const view = renderInApp(<ArtistPage />, { route: '/dashboard/artist' });
     await advance(1500);
     expect(view.alerts.getSnapshot()).toMatchObject([{ kind: 'error', message: 'Error fetching artists' }]);

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { StorageKeys } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, jsonResponse, makeArtist, makeSong } from '../../test/fixtures.js';
+import { errorResponse, makeArtist, makeSong } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
@@ -18,8 +18,8 @@ describe('/dashboard home', () => {
   it('greets by time of day and shows recently played, songs and artists', async () => {
     localStorage.setItem(StorageKeys.recentSongs, JSON.stringify([makeSong(9, { name: 'Played before' })]));
     mockApi({
-      'GET /api/songs': () => jsonResponse([makeSong(1, { name: 'So What' })]),
-      'GET /artists': () => jsonResponse([makeArtist(3, { name: 'Nina Simone' })]),
+      'songs.list': () => [makeSong(1, { name: 'So What' })],
+      'artists.list': () => [makeArtist(3, { name: 'Nina Simone' })],
     });
     renderInApp(<DashboardHomePage />, { route: '/dashboard' });
     await flush();
@@ -36,8 +36,8 @@ describe('/dashboard home', () => {
 
   it('says the songs could not be loaded, not that the catalogue is empty, once loading gave up', async () => {
     mockApi({
-      'GET /api/songs': () => errorResponse(500, 'internal', 'Something went wrong on our side. Please try again.'),
-      'GET /artists': () => jsonResponse([]),
+      'songs.list': () => errorResponse(500, 'internal', 'Something went wrong on our side. Please try again.'),
+      'artists.list': () => [],
     });
     renderInApp(<DashboardHomePage />, { route: '/dashboard' });
     // SPEC §4: five attempts, 5 s apart.

@@ -22,9 +22,8 @@ describe('downloads (no service worker: the page stores the audio itself)', () =
 
   it('fetches the download endpoint into Cache Storage under the song URL, with its cover, and lists the song', async () => {
     const api = mockApi({
-      'GET /api/songs/5/download': () =>
-        new Response(new Uint8Array(1234), { headers: { 'Content-Type': 'audio/wav' } }),
-      'GET /media/images/c.jpg': () => new Response(new Uint8Array(10), { headers: { 'Content-Type': 'image/jpeg' } }),
+      'downloads.song': () => new Response(new Uint8Array(1234), { headers: { 'Content-Type': 'audio/wav' } }),
+      'media.image': () => new Response(new Uint8Array(10), { headers: { 'Content-Type': 'image/jpeg' } }),
     });
     await expect(downloadSong(song)).resolves.toBe(1234);
     expect(api.calls()).toEqual(['GET /api/songs/5/download', 'GET /media/images/c.jpg?w=64']);
@@ -38,8 +37,8 @@ describe('downloads (no service worker: the page stores the audio itself)', () =
 
   it('removal by id deletes the stored audio and cover too', async () => {
     mockApi({
-      'GET /api/songs/5/download': () => new Response(new Uint8Array(10)),
-      'GET /media/images/c.jpg': () => new Response(new Uint8Array(1)),
+      'downloads.song': () => new Response(new Uint8Array(10)),
+      'media.image': () => new Response(new Uint8Array(1)),
     });
     await downloadSong(song);
     await removeDownload(song);
@@ -49,7 +48,7 @@ describe('downloads (no service worker: the page stores the audio itself)', () =
   });
 
   it('a free account gets the server refusal and nothing is stored', async () => {
-    mockApi({ 'GET /api/songs/5/download': () => errorResponse(403, 'forbidden', 'Downloads are a Premium feature.') });
+    mockApi({ 'downloads.song': () => errorResponse(403, 'forbidden', 'Downloads are a Premium feature.') });
     const error: unknown = await downloadSong(song).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 403 });
@@ -59,8 +58,8 @@ describe('downloads (no service worker: the page stores the audio itself)', () =
 
   it('keeps the audio in the downloading user’s own cache: another user on this browser has none of it', async () => {
     mockApi({
-      'GET /api/songs/5/download': () => new Response(new Uint8Array(10)),
-      'GET /media/images/c.jpg': () => new Response(new Uint8Array(1)),
+      'downloads.song': () => new Response(new Uint8Array(10)),
+      'media.image': () => new Response(new Uint8Array(1)),
     });
     await downloadSong(song);
     expect(CACHE).toBe('tonearm-audio-u7');

@@ -12,7 +12,7 @@ import '../../ui/forms.css';
 
 type Field = 'username' | 'password';
 
-/** POST /api/auth/login; success goes to /dashboard. */
+/** `auth.login`; success goes to /dashboard. */
 export function LoginForm() {
   const { login } = useAuth();
   const navigate = useNavigate();

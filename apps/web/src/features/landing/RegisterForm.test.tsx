@@ -1,7 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { AccountMessages } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { flush } from '../../test/timers.js';
@@ -9,8 +8,10 @@ import { RegisterPanel } from './RegisterForm.js';
 
 function renderPanel(options: { registration: 'open' | 'closed'; becomesAdministrator?: boolean }, route = '/') {
   const api = mockApi({
-    'GET /api/auth/options': () =>
-      jsonResponse({ registration: options.registration, becomesAdministrator: options.becomesAdministrator ?? false }),
+    'auth.options': () => ({
+      registration: options.registration,
+      becomesAdministrator: options.becomesAdministrator ?? false,
+    }),
   });
   const view = renderInApp(<RegisterPanel />, { user: null, route });
   return { api, view };

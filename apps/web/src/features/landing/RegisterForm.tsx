@@ -42,7 +42,7 @@ export function RegisterPanel() {
   return <RegisterForm setupCode={setupCode} claims={claims} />;
 }
 
-/** POST /api/auth/register, then an automatic login and /dashboard. */
+/** `auth.register`, then an automatic login and /dashboard. */
 export function RegisterForm({ setupCode, claims = false }: { setupCode?: string | undefined; claims?: boolean }) {
   const { register } = useAuth();
   const alerts = useAlerts();

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { fetchAuthOptions } from '../../shell/auth/auth.api.js';
+import { api } from '../../lib/api.js';
 
 export const authKeys = {
   all: ['auth'] as const,
@@ -7,11 +7,14 @@ export const authKeys = {
 };
 
 export const authQueries = {
-  /** Public; a failure leaves the sign-up form as it always was (the server still has the last word). */
+  /**
+   * Whether sign-up is open here, and whether an account made from this browser would administer the server.
+   * Public; a failure leaves the sign-up form as it always was (the server still has the last word).
+   */
   options: () =>
     queryOptions({
       queryKey: authKeys.options(),
-      queryFn: ({ signal }) => fetchAuthOptions(signal),
+      queryFn: ({ signal }) => api.auth.options({}, { signal }),
       staleTime: 60_000,
       retry: false,
     }),

@@ -1,14 +1,14 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { PaymentMessages, type Order } from '@tonearm/contract';
+import { PaymentMessages, type Order, type Plan } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, jsonResponse, makeUser } from '../../test/fixtures.js';
+import { errorResponse, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { flush } from '../../test/timers.js';
 import { premiumRequiredState } from './payment-reason.js';
 import { PaymentPage } from './PaymentPage.js';
 
-const plans = [
+const plans: Plan[] = [
   { id: 'monthly', name: 'Premium monthly', amountCents: 499, currency: 'EUR', periodDays: 30 },
   { id: 'yearly', name: 'Premium yearly', amountCents: 4990, currency: 'EUR', periodDays: 365 },
 ];
@@ -42,12 +42,11 @@ describe('/dashboard/payment', () => {
 
   it('explains why a download led here, then pays with the demo card and shows premium at once', async () => {
     const api = mockApi({
-      'GET /api/payment/provider': () => jsonResponse({ provider: 'demo' }),
-      'GET /api/payment/plans': () => jsonResponse(plans),
-      'GET /api/payment/orders': () => jsonResponse([]),
-      'POST /api/payment/checkout': () => jsonResponse({ order, redirectUrl: null }),
-      'POST /api/payment/demo/9/pay': () =>
-        jsonResponse({ order: { ...order, status: 'paid', paidAt: order.createdAt }, user: upgraded }),
+      'payments.provider': () => ({ provider: 'demo' }),
+      'payments.plans': () => plans,
+      'payments.orders': () => [],
+      'payments.checkout': () => ({ order, redirectUrl: null }),
+      'payments.payDemo': () => ({ order: { ...order, status: 'paid', paidAt: order.createdAt }, user: upgraded }),
     });
     const view = renderInApp(<PaymentPage />, {
       route: { pathname: '/dashboard/payment', state: premiumRequiredState('Night Ferry') },
@@ -58,10 +57,11 @@ describe('/dashboard/payment', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Choose Premium monthly' }));
     await flush();
-    expect(await api.requests('POST /api/payment/checkout')[0]?.json()).toEqual({ plan: 'monthly' });
+    expect(await api.requests('payments.checkout')[0]?.json()).toEqual({ plan: 'monthly' });
     fillCard('4242 4242 4242 4242');
     await flush();
-    expect(await api.requests('POST /api/payment/demo/9/pay')[0]?.json()).toEqual({
+    expect(api.requests('payments.payDemo')[0]?.url).toBe('http://localhost/api/payment/demo/9/pay');
+    expect(await api.requests('payments.payDemo')[0]?.json()).toEqual({
       cardNumber: '4242424242424242',
       expiry: '12/39',
       cvc: '123',
@@ -75,12 +75,11 @@ describe('/dashboard/payment', () => {
 
   it('shows a declined payment as the result and keeps the user on the free plan', async () => {
     mockApi({
-      'GET /api/payment/provider': () => jsonResponse({ provider: 'demo' }),
-      'GET /api/payment/plans': () => jsonResponse(plans),
-      'GET /api/payment/orders': () => jsonResponse([]),
-      'POST /api/payment/checkout': () => jsonResponse({ order, redirectUrl: null }),
-      'POST /api/payment/demo/9/pay': () =>
-        errorResponse(402, 'payment-declined', 'Your card was declined. No payment was taken.'),
+      'payments.provider': () => ({ provider: 'demo' }),
+      'payments.plans': () => plans,
+      'payments.orders': () => [],
+      'payments.checkout': () => ({ order, redirectUrl: null }),
+      'payments.payDemo': () => errorResponse(402, 'payment-declined', 'Your card was declined. No payment was taken.'),
     });
     const view = renderInApp(<PaymentPage />, { route: '/dashboard/payment' });
     await flush();
@@ -98,10 +97,10 @@ describe('/dashboard/payment', () => {
 
   it('checks the card fields before sending anything', async () => {
     const api = mockApi({
-      'GET /api/payment/provider': () => jsonResponse({ provider: 'demo' }),
-      'GET /api/payment/plans': () => jsonResponse(plans),
-      'GET /api/payment/orders': () => jsonResponse([]),
-      'POST /api/payment/checkout': () => jsonResponse({ order, redirectUrl: null }),
+      'payments.provider': () => ({ provider: 'demo' }),
+      'payments.plans': () => plans,
+      'payments.orders': () => [],
+      'payments.checkout': () => ({ order, redirectUrl: null }),
     });
     renderInApp(<PaymentPage />, { route: '/dashboard/payment' });
     await flush();
@@ -110,14 +109,14 @@ describe('/dashboard/payment', () => {
     fillCard('12');
     await flush();
     expect(screen.getByText('Enter a valid card number')).toBeInTheDocument();
-    expect(api.requests('POST /api/payment/demo/9/pay')).toHaveLength(0);
+    expect(api.requests('payments.payDemo')).toHaveLength(0);
   });
 
   it('says plainly that payments are not set up when the server runs no provider, and offers no checkout', async () => {
     const api = mockApi({
-      'GET /api/payment/provider': () => jsonResponse({ provider: 'none' }),
-      'GET /api/payment/plans': () => jsonResponse(plans),
-      'GET /api/payment/orders': () => jsonResponse([]),
+      'payments.provider': () => ({ provider: 'none' }),
+      'payments.plans': () => plans,
+      'payments.orders': () => [],
     });
     renderInApp(<PaymentPage />, {
       route: { pathname: '/dashboard/payment', state: premiumRequiredState('Night Ferry') },
@@ -129,18 +128,18 @@ describe('/dashboard/payment', () => {
     expect(screen.queryByRole('list', { name: 'Plans' })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Choose / })).toBeNull();
     expect(screen.queryByText('Loading plans…')).toBeNull();
-    expect(api.requests('POST /api/payment/checkout')).toHaveLength(0);
+    expect(api.requests('payments.checkout')).toHaveLength(0);
   });
 
   it('shows the plans, without the not-set-up notice, for Stripe and for a server that does not say', async () => {
     for (const answer of [
-      () => jsonResponse({ provider: 'stripe' }),
+      () => ({ provider: 'stripe' as const }),
       () => errorResponse(404, 'not-found', 'Not found'),
     ]) {
       mockApi({
-        'GET /api/payment/provider': answer,
-        'GET /api/payment/plans': () => jsonResponse(plans),
-        'GET /api/payment/orders': () => jsonResponse([]),
+        'payments.provider': answer,
+        'payments.plans': () => plans,
+        'payments.orders': () => [],
       });
       const view = renderInApp(<PaymentPage />, { route: '/dashboard/payment' });
       await flush();

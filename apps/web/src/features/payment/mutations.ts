@@ -1,14 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DemoPayRequest, PlanId } from '@tonearm/contract';
+import { api } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
 import { useAuth } from '../../shell/auth/useAuth.js';
-import { checkout, payDemoOrder } from './payment.api.js';
 import { paymentKeys } from './queries.js';
 
+/** Only the plan id is sent: prices live on the server. */
 export function useCheckout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (plan: PlanId) => checkout(plan),
+    mutationFn: (plan: PlanId) => api.payments.checkout({ body: { plan } }),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: paymentKeys.orders() });
     },
@@ -16,6 +17,7 @@ export function useCheckout() {
 }
 
 /**
+ * The built-in demo provider's in-app card step; the answer carries the paid order and the upgraded user.
  * Paying upgrades the account at once: the answer's user replaces the stored one, so premium (and its expiry) show
  * without a reload, and Download works straight away.
  */
@@ -23,7 +25,8 @@ export function usePayDemoOrder() {
   const { replaceUser } = useAuth();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ orderId, card }: { orderId: number; card: DemoPayRequest }) => payDemoOrder(orderId, card),
+    mutationFn: ({ orderId, card }: { orderId: number; card: DemoPayRequest }) =>
+      api.payments.payDemo({ id: orderId, body: card }),
     onSuccess: ({ user }) => {
       replaceUser(user);
       // Premium users read the song data; it was never loaded for the free account.

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api.js';
 import { UiMessages } from '../../lib/ui-messages.js';
-import { fetchOrders, fetchPlans, fetchProvider } from './payment.api.js';
 
 export const paymentKeys = {
   all: ['payment'] as const,
@@ -13,22 +13,23 @@ export const paymentQueries = {
   plans: () =>
     queryOptions({
       queryKey: paymentKeys.plans(),
-      queryFn: ({ signal }) => fetchPlans(signal),
+      queryFn: ({ signal }) => api.payments.plans({}, { signal }),
       staleTime: 10 * 60_000,
       meta: { errorMessage: UiMessages.failedToLoadPlans },
     }),
-  /** Fails quietly: a server too old to answer is treated as one that takes payments (checkout then says otherwise). */
+  /** Which provider takes payments here ('none': checkout is off). Fails quietly: a server too old to answer is treated as one that takes payments (checkout then says otherwise). */
   provider: () =>
     queryOptions({
       queryKey: paymentKeys.provider(),
-      queryFn: ({ signal }) => fetchProvider(signal),
+      queryFn: ({ signal }) => api.payments.provider({}, { signal }),
       staleTime: 10 * 60_000,
       retry: false,
     }),
+  /** The caller's orders, newest first. */
   orders: () =>
     queryOptions({
       queryKey: paymentKeys.orders(),
-      queryFn: ({ signal }) => fetchOrders(signal),
+      queryFn: ({ signal }) => api.payments.orders({}, { signal }),
       staleTime: 0,
     }),
 };

@@ -1,4 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
+import { endpoints } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
 import { jsonResponse, makePlaylist, makeSong } from '../../test/fixtures.js';
@@ -7,11 +8,10 @@ import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
 import { CreatePlaylistPage } from './CreatePlaylistPage.js';
 
-const catalogue = [
-  makeSong(1, { name: 'So What' }),
-  makeSong(2, { name: 'Naima' }),
-  makeSong(3, { name: 'Giant Steps' }),
-];
+const soWhat = makeSong(1, { name: 'So What' });
+const naima = makeSong(2, { name: 'Naima' });
+const giantSteps = makeSong(3, { name: 'Giant Steps' });
+const catalogue = [soWhat, naima, giantSteps];
 
 describe('/dashboard/create-playlist', () => {
   beforeEach(() => {
@@ -23,9 +23,8 @@ describe('/dashboard/create-playlist', () => {
 
   it('creates a playlist with name, type, visibility and songs picked with search, in the chosen order', async () => {
     const api = mockApi({
-      'GET /api/songs': (request) =>
-        jsonResponse(new URL(request.url).searchParams.get('q') === 'nai' ? [catalogue[1]] : catalogue),
-      'POST /api/playlists': () => jsonResponse(makePlaylist(12, { name: 'Late night' }), 201),
+      'songs.list': (request) => (new URL(request.url).searchParams.get('q') === 'nai' ? [naima] : catalogue),
+      'playlists.create': () => jsonResponse(makePlaylist(12, { name: 'Late night' }), 201),
     });
     renderInApp(<CreatePlaylistPage />, {
       route: '/dashboard/create-playlist',
@@ -56,33 +55,32 @@ describe('/dashboard/create-playlist', () => {
 
     fireEvent.click(within(form).getByRole('button', { name: 'Create playlist' }));
     await flush();
-    const body = await api.requests('POST /api/playlists')[0]?.formData();
-    expect(Object.fromEntries(body?.entries() ?? [])).toEqual({
-      name: 'Late night',
-      type: 'Chill',
-      isPublic: 'true',
-      songs: '[2,3]',
-    });
+    const body = await api.requests('playlists.create')[0]?.formData();
+    expect([...(body?.entries() ?? [])]).toEqual([
+      ['name', 'Late night'],
+      ['type', 'Chill'],
+      ['isPublic', 'true'],
+      ['songs', '[2,3]'],
+    ]);
     expect(screen.getByTestId('location').textContent).toBe('/dashboard/playlist');
   });
 
   it('requires a name and sends nothing without one', async () => {
-    const api = mockApi({ 'GET /api/songs': () => jsonResponse(catalogue) });
+    const api = mockApi({ 'songs.list': () => catalogue });
     renderInApp(<CreatePlaylistPage />, { route: '/dashboard/create-playlist' });
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Create playlist' }));
     await flush();
     expect(screen.getByText('Name is required')).toBeInTheDocument();
-    expect(api.requests('POST /api/playlists')).toHaveLength(0);
+    expect(api.requests('playlists.create')).toHaveLength(0);
   });
 
   it('edits an existing playlist: prefilled, and saved with PUT /api/playlists/updatePlaylist/{id}', async () => {
     const api = mockApi({
-      'GET /api/playlists/5': () =>
-        jsonResponse(makePlaylist(5, { name: 'Road trip', type: 'Driving', isPublic: true, songIds: [1, 3] })),
-      'GET /api/songs/playlistId/5': () => jsonResponse([catalogue[0], catalogue[2]]),
-      'GET /api/songs': () => jsonResponse(catalogue),
-      'PUT /api/playlists/updatePlaylist/5': () => jsonResponse(makePlaylist(5, { name: 'Road trip 2' })),
+      'playlists.get': () => makePlaylist(5, { name: 'Road trip', type: 'Driving', isPublic: true, songIds: [1, 3] }),
+      'songs.inPlaylist': () => [soWhat, giantSteps],
+      'songs.list': () => catalogue,
+      'playlists.update': () => makePlaylist(5, { name: 'Road trip 2' }),
     });
     const view = renderInApp(<CreatePlaylistPage />, {
       route: '/dashboard/create-playlist?edit=5',
@@ -99,13 +97,46 @@ describe('/dashboard/create-playlist', () => {
     fireEvent.change(within(form).getByLabelText(/^Name/), { target: { value: 'Road trip 2' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
     await flush();
-    const body = await api.requests('PUT /api/playlists/updatePlaylist/5')[0]?.formData();
-    expect(Object.fromEntries(body?.entries() ?? [])).toEqual({
-      name: 'Road trip 2',
-      type: 'Driving',
-      isPublic: 'true',
-      songs: '[3]',
-    });
+    const [request] = api.requests('playlists.update');
+    expect(request?.url).toBe('http://localhost/api/playlists/updatePlaylist/5');
+    const body = await request?.formData();
+    expect([...(body?.entries() ?? [])]).toEqual([
+      ['name', 'Road trip 2'],
+      ['type', 'Driving'],
+      ['isPublic', 'true'],
+      ['songs', '[3]'],
+    ]);
     expect(view.alertMessages()).toEqual(['Playlist “Road trip 2” saved']);
+  });
+
+  it.each([
+    ['removes the cover with removeImage=true', null, ['removeImage', 'true']],
+    ['replaces the cover with the chosen image', new File(['png'], 'new.png', { type: 'image/png' }), null],
+  ])('%s, after the other fields', async (_case, image, last) => {
+    const api = mockApi({
+      'playlists.get': () => makePlaylist(5, { name: 'Road trip', imgLink: '/media/images/c.webp', songIds: [1] }),
+      'songs.inPlaylist': () => [soWhat],
+      'songs.list': () => catalogue,
+      'playlists.update': () => makePlaylist(5),
+    });
+    renderInApp(<CreatePlaylistPage />, { route: '/dashboard/create-playlist?edit=5' });
+    await flush();
+    await flush();
+    const form = screen.getByRole('form', { name: 'Edit playlist' });
+    if (image) fireEvent.change(within(form).getByLabelText(/^Cover image/), { target: { files: [image] } });
+    fireEvent.click(within(form).getByRole('checkbox', { name: 'Remove the current cover' }));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+    await flush();
+    const body = await api.requests('playlists.update')[0]?.formData();
+    const entries = [...(body?.entries() ?? [])];
+    expect(entries.slice(0, 4).map(([name]) => name)).toEqual(['name', 'type', 'isPublic', 'songs']);
+    expect(entries).toHaveLength(5);
+    const [name, value] = entries[4] ?? [];
+    if (last) expect([name, value]).toEqual(last);
+    else {
+      expect(name).toBe(Object.keys(endpoints.playlists.update.form.files)[0]);
+      // (The test environment's Request drops file names; the bytes and type arrive.)
+      expect(value).toMatchObject({ size: 3, type: 'image/png' });
+    }
   });
 });

@@ -13,7 +13,7 @@ import { FormField } from '../../ui/FormField.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
 import { songQueries } from '../songs/queries.js';
-import { useCreatePlaylist, useUpdatePlaylist } from './mutations.js';
+import { useCreatePlaylist, useUpdatePlaylist, type NewPlaylistForm } from './mutations.js';
 import { playlistHref } from './PlaylistCard.js';
 import { playlistQueries } from './queries.js';
 import { SongPicker } from './SongPicker.js';
@@ -25,7 +25,7 @@ import '../../ui/page.css';
 import './SongPicker.css';
 import './CreatePlaylistPage.css';
 
-type Field = 'name' | 'type' | 'image';
+type Field = keyof NewPlaylistForm;
 
 interface EditorProps {
   /** Present in edit mode: the playlist and its songs as they are. */
@@ -33,13 +33,19 @@ interface EditorProps {
   songs?: readonly Song[];
 }
 
-function buildForm(values: { name: string; type: string; isPublic: boolean }, songs: readonly Song[]): FormData {
-  const form = new FormData();
-  form.set('name', values.name);
-  form.set('type', values.type);
-  form.set('isPublic', String(values.isPublic));
-  form.set('songs', JSON.stringify(songs.map((song) => song.id)));
-  return form;
+/** Every field, always sent (an edit replaces them all): isPublic as 'true'/'false', songs as a JSON array of ids. */
+function buildForm(
+  values: { name: string; type: string; isPublic: boolean },
+  songs: readonly Song[],
+  image: File | null,
+): NewPlaylistForm {
+  return {
+    name: values.name,
+    type: values.type,
+    isPublic: values.isPublic,
+    songs: JSON.stringify(songs.map((song) => song.id)),
+    image: image ?? undefined,
+  };
 }
 
 /** The playlist form: name, type, public/private, optional cover, and the songs in order. */
@@ -66,9 +72,7 @@ function PlaylistEditor({ playlist, songs = [] }: EditorProps) {
     const parsed = PlaylistFormFields.safeParse({ ...values, songs: '[]' });
     setErrors(fieldErrorsOf<Field>(parsed));
     if (!parsed.success) return;
-    const form = buildForm({ ...values, name: parsed.data.name, type: parsed.data.type }, picked);
-    if (image) form.set('image', image);
-    else if (editing && removeImage) form.set('removeImage', 'true');
+    const form = buildForm({ ...values, name: parsed.data.name, type: parsed.data.type }, picked, image);
     const done = {
       onSuccess: (saved: Playlist) => {
         alerts.success(editing ? UiMessages.playlistUpdated(saved.name) : UiMessages.playlistCreated(saved.name));
@@ -81,8 +85,12 @@ function PlaylistEditor({ playlist, songs = [] }: EditorProps) {
         );
       },
     };
-    if (editing) update.mutate({ playlistId: playlist.id, form }, done);
-    else create.mutate(form, done);
+    if (editing) {
+      const changes = { ...form, removeImage: image === null && removeImage ? true : undefined };
+      update.mutate({ playlistId: playlist.id, form: changes }, done);
+    } else {
+      create.mutate(form, done);
+    }
   };
 
   return (
@@ -188,8 +196,8 @@ function EditPlaylist({ playlistId }: { playlistId: number }) {
 }
 
 /**
- * `/dashboard/create-playlist`: a new playlist (POST /api/playlists); with `?edit=<id>` the same form edits one
- * (PUT /api/playlists/updatePlaylist/{id}).
+ * `/dashboard/create-playlist`: a new playlist (`playlists.create`); with `?edit=<id>` the same form edits one
+ * (`playlists.update`).
  */
 export function CreatePlaylistPage() {
   const [params] = useSearchParams();

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, jsonResponse, makePlaylist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
+import { errorResponse, makePlaylist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { flush } from '../../test/timers.js';
@@ -16,11 +16,11 @@ const playlist = makePlaylist(4, { name: 'Road trip', userId: 7, songIds: [1, 2,
 
 function playlistApi(overrides: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
-    'GET /api/playlists/4': () => jsonResponse(playlist),
-    'GET /api/songs/playlistId/4': () => jsonResponse(songs),
-    'PUT /api/playlists/4/order': async (request) => {
+    'playlists.get': () => playlist,
+    'songs.inPlaylist': () => songs,
+    'playlists.reorder': async (request) => {
       const { songIds } = (await request.clone().json()) as { songIds: number[] };
-      return jsonResponse({ ...playlist, songIds });
+      return { ...playlist, songIds };
     },
     ...overrides,
   });
@@ -41,8 +41,10 @@ describe('/dashboard/playlist', () => {
 
   it('lists the user’s own playlists apart from public ones of others', async () => {
     mockApi({
-      'GET /api/playlists': () =>
-        jsonResponse([makePlaylist(1, { name: 'Mine', userId: 7 }), makePlaylist(2, { name: 'Shared', userId: 9 })]),
+      'playlists.list': () => [
+        makePlaylist(1, { name: 'Mine', userId: 7 }),
+        makePlaylist(2, { name: 'Shared', userId: 9 }),
+      ],
     });
     renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist' });
     await flush();
@@ -64,13 +66,14 @@ describe('/dashboard/playlist', () => {
     fireEvent.keyDown(handle, { key: 'ArrowDown' });
     await flush();
     expect(order()).toEqual(['Naima', 'So What', 'Blue in Green']);
-    expect(await api.requests('PUT /api/playlists/4/order')[0]?.json()).toEqual({ songIds: [2, 1, 3] });
+    expect(api.requests('playlists.reorder')[0]?.url).toBe('http://localhost/api/playlists/4/order');
+    expect(await api.requests('playlists.reorder')[0]?.json()).toEqual({ songIds: [2, 1, 3] });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reorder So What' }));
     expect(screen.getByText('So What moved to position 2 of 3')).toBeInTheDocument();
   });
 
   it('puts the order back and says so when the server refuses it', async () => {
-    playlistApi({ 'PUT /api/playlists/4/order': () => errorResponse(409, 'conflict', 'The playlist changed') });
+    playlistApi({ 'playlists.reorder': () => errorResponse(409, 'conflict', 'The playlist changed') });
     const view = renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'More options for Blue in Green' }));
@@ -82,8 +85,8 @@ describe('/dashboard/playlist', () => {
 
   it('plays all, removes a song, and deletes the playlist only after confirming', async () => {
     const api = playlistApi({
-      'DELETE /api/playlists/4/songs/2': () => textResponse('Song removed from playlist'),
-      'DELETE /api/playlists/4': () => textResponse('Playlist deleted'),
+      'playlists.removeSong': () => textResponse('Song removed from playlist'),
+      'playlists.remove': () => textResponse('Playlist deleted'),
     });
     const view = renderInApp(<PlaylistPage />, {
       user: owner,
@@ -99,13 +102,17 @@ describe('/dashboard/playlist', () => {
     fireEvent.click(screen.getByRole('button', { name: 'More options for Naima' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Remove from playlist' }));
     await flush();
-    expect(api.requests('DELETE /api/playlists/4/songs/2')).toHaveLength(1);
+    expect(api.requests('playlists.removeSong').map((request) => request.url)).toEqual([
+      'http://localhost/api/playlists/4/songs/2',
+    ]);
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete playlist Road trip' }));
-    expect(api.requests('DELETE /api/playlists/4')).toHaveLength(0);
+    expect(api.requests('playlists.remove')).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await flush();
-    expect(api.requests('DELETE /api/playlists/4')).toHaveLength(1);
+    expect(api.requests('playlists.remove').map((request) => request.url)).toEqual([
+      'http://localhost/api/playlists/4',
+    ]);
     expect(view.alertMessages()).toContain('Playlist “Road trip” deleted');
   });
 

@@ -30,7 +30,7 @@ function PlaylistGrid() {
   const user = useCurrentUser();
   const playlists = useQuery(playlistQueries.visible());
   const all = playlists.data ?? [];
-  // GET /api/playlists answers own and public playlists (admins: all): the user's own come first, on their own.
+  // `playlists.list` answers own and public playlists (admins: all): the user's own come first, on their own.
   const mine = isAdmin(user) ? all : all.filter((playlist) => playlist.userId === user.id);
   const shared = isAdmin(user) ? [] : all.filter((playlist) => playlist.userId !== user.id);
   return (

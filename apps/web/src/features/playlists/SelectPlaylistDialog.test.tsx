@@ -1,7 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { ClientMessages, PLAYLIST_POPUP_CLOSE_MS } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, jsonResponse, makePlaylist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
+import { errorResponse, makePlaylist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
@@ -33,7 +33,7 @@ describe('"Select a Playlist" popup', () => {
   });
 
   it('is a dialog named "Select a Playlist" listing the user’s own playlists', async () => {
-    const api = mockApi({ 'GET /api/playlists/user/7': () => jsonResponse([makePlaylist(3, { name: 'Road trip' })]) });
+    const api = mockApi({ 'playlists.ofUser': () => [makePlaylist(3, { name: 'Road trip' })] });
     renderDialog();
     await flush();
     expect(screen.getByRole('dialog', { name: 'Select a Playlist' })).toBeInTheDocument();
@@ -42,7 +42,7 @@ describe('"Select a Playlist" popup', () => {
   });
 
   it('lists every playlist for administrators via the admin call', async () => {
-    const api = mockApi({ 'GET /api/playlists/admin': () => jsonResponse([makePlaylist(9, { userId: 2 })]) });
+    const api = mockApi({ 'playlists.listAll': () => [makePlaylist(9, { userId: 2 })] });
     renderDialog(admin);
     await flush();
     expect(screen.getByRole('radio', { name: /Playlist 9/ })).toBeInTheDocument();
@@ -50,7 +50,7 @@ describe('"Select a Playlist" popup', () => {
   });
 
   it('shows "Playlist Not Found" when there are no playlists', async () => {
-    mockApi({ 'GET /api/playlists/user/7': () => jsonResponse([]) });
+    mockApi({ 'playlists.ofUser': () => [] });
     renderDialog();
     await flush();
     expect(screen.getByText(ClientMessages.playlistNotFound)).toBeInTheDocument();
@@ -58,7 +58,7 @@ describe('"Select a Playlist" popup', () => {
   });
 
   it('asks to choose a playlist first: "Please select a playlist."', async () => {
-    const api = mockApi({ 'GET /api/playlists/user/7': () => jsonResponse([makePlaylist(3)]) });
+    const api = mockApi({ 'playlists.ofUser': () => [makePlaylist(3)] });
     const { alertMessages, onClose } = renderDialog();
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Add to playlist' }));
@@ -70,8 +70,8 @@ describe('"Select a Playlist" popup', () => {
 
   it('adds the song, shows the server text, and closes 1 second after the result', async () => {
     const api = mockApi({
-      'GET /api/playlists/user/7': () => jsonResponse([makePlaylist(3, { name: 'Road trip' })]),
-      'PUT /api/playlists/3/songs/1': () => textResponse('Song added to playlist'),
+      'playlists.ofUser': () => [makePlaylist(3, { name: 'Road trip' })],
+      'playlists.addSong': () => textResponse('Song added to playlist'),
     });
     const { alerts, onClose } = renderDialog();
     await choose('Road trip');
@@ -87,8 +87,8 @@ describe('"Select a Playlist" popup', () => {
 
   it('reports "Failed to add song to playlist." and still closes 1 second later', async () => {
     mockApi({
-      'GET /api/playlists/user/7': () => jsonResponse([makePlaylist(3, { name: 'Road trip' })]),
-      'PUT /api/playlists/3/songs/1': () => errorResponse(409, 'conflict', 'Song already in playlist'),
+      'playlists.ofUser': () => [makePlaylist(3, { name: 'Road trip' })],
+      'playlists.addSong': () => errorResponse(409, 'conflict', 'Song already in playlist'),
     });
     const { alerts, onClose } = renderDialog();
     await choose('Road trip');
@@ -103,14 +103,14 @@ describe('"Select a Playlist" popup', () => {
   });
 
   it('says "Failed to fetch playlists" when the server answers not ok', async () => {
-    mockApi({ 'GET /api/playlists/user/7': () => errorResponse(403, 'forbidden', 'nope') });
+    mockApi({ 'playlists.ofUser': () => errorResponse(403, 'forbidden', 'nope') });
     const { alertMessages } = renderDialog();
     await advance(100);
     expect(alertMessages()).toEqual(['Failed to fetch playlists']);
   });
 
   it('says "Failed to load playlists." when the server cannot be reached', async () => {
-    mockApi({ 'GET /api/playlists/user/7': networkFailure });
+    mockApi({ 'playlists.ofUser': networkFailure });
     const { alertMessages } = renderDialog();
     await advance(2500);
     expect(alertMessages()).toEqual(['Failed to load playlists.']);

@@ -111,7 +111,7 @@ export interface SongPickerProps {
   onChange: (songs: Song[]) => void;
 }
 
-/** Find songs as you type (GET /api/songs?q=, debounced) and build the playlist's ordered song list. */
+/** Find songs as you type (`songs.list` with `q`, debounced) and build the playlist's ordered song list. */
 export function SongPicker({ picked, onChange }: SongPickerProps) {
   const [text, setText] = useState('');
   const q = useDebouncedValue(text.trim());

@@ -1,15 +1,18 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Playlist, Song } from '@tonearm/contract';
+import type { endpoints, Playlist, Song } from '@tonearm/contract';
+import { api, type FormValues } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
-import {
-  addSongToPlaylist,
-  createPlaylist,
-  deletePlaylist,
-  removeSongFromPlaylist,
-  reorderPlaylist,
-  updatePlaylist,
-} from './playlists.api.js';
 import { playlistKeys } from './queries.js';
+
+/** `playlists.create`: name, type, isPublic, songs (a JSON array of ids) and an optional image. */
+export type NewPlaylistForm = FormValues<typeof endpoints.playlists.create>;
+/** `playlists.update`: the same fields and removeImage; only what is sent changes. */
+export type PlaylistChangesForm = FormValues<typeof endpoints.playlists.update>;
+
+interface PlaylistSong {
+  playlistId: number;
+  songId: number;
+}
 
 function invalidatePlaylists(queryClient: QueryClient, playlistId?: number): void {
   void queryClient.invalidateQueries({ queryKey: playlistKeys.all });
@@ -19,8 +22,8 @@ function invalidatePlaylists(queryClient: QueryClient, playlistId?: number): voi
 export function useAddSongToPlaylist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ playlistId, songId }: { playlistId: number; songId: number }) =>
-      addSongToPlaylist(playlistId, songId),
+    // Answers the server's text ("Song added to playlist").
+    mutationFn: (target: PlaylistSong) => api.playlists.addSong(target),
     onSuccess: (_text, { playlistId }) => {
       invalidatePlaylists(queryClient, playlistId);
     },
@@ -30,8 +33,7 @@ export function useAddSongToPlaylist() {
 export function useRemoveSongFromPlaylist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ playlistId, songId }: { playlistId: number; songId: number }) =>
-      removeSongFromPlaylist(playlistId, songId),
+    mutationFn: (target: PlaylistSong) => api.playlists.removeSong(target),
     onSuccess: (_text, { playlistId }) => {
       invalidatePlaylists(queryClient, playlistId);
     },
@@ -41,7 +43,7 @@ export function useRemoveSongFromPlaylist() {
 export function useCreatePlaylist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (form: FormData) => createPlaylist(form),
+    mutationFn: (form: NewPlaylistForm) => api.playlists.create({ form }),
     onSuccess: () => {
       invalidatePlaylists(queryClient);
     },
@@ -51,7 +53,7 @@ export function useCreatePlaylist() {
 export function useDeletePlaylist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (playlistId: number) => deletePlaylist(playlistId),
+    mutationFn: (playlistId: number) => api.playlists.remove({ id: playlistId }),
     onSuccess: (_answer, playlistId) => {
       // The open playlist is gone: drop it instead of refetching it into a 404.
       queryClient.removeQueries({ queryKey: playlistKeys.detail(playlistId) });
@@ -64,7 +66,8 @@ export function useDeletePlaylist() {
 export function useUpdatePlaylist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ playlistId, form }: { playlistId: number; form: FormData }) => updatePlaylist(playlistId, form),
+    mutationFn: ({ playlistId, form }: { playlistId: number; form: PlaylistChangesForm }) =>
+      api.playlists.update({ id: playlistId, form }),
     onSuccess: (playlist) => {
       invalidatePlaylists(queryClient, playlist.id);
     },
@@ -76,11 +79,9 @@ export function useReorderPlaylist(playlistId: number) {
   const queryClient = useQueryClient();
   const songsKey = songKeys.playlist(playlistId);
   return useMutation({
+    // The playlist's song ids, every one exactly once, in the new order.
     mutationFn: (songs: readonly Song[]) =>
-      reorderPlaylist(
-        playlistId,
-        songs.map((song) => song.id),
-      ),
+      api.playlists.reorder({ id: playlistId, body: { songIds: songs.map((song) => song.id) } }),
     onMutate: async (songs) => {
       await queryClient.cancelQueries({ queryKey: songsKey });
       const previous = queryClient.getQueryData<Song[]>(songsKey);

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ClientMessages, isAdmin, type User } from '@tonearm/contract';
 import { isNetworkError } from '../../lib/api-client.js';
-import { fetchAdminPlaylists, fetchPlaylist, fetchPlaylists, fetchUserPlaylists } from './playlists.api.js';
+import { api } from '../../lib/api.js';
 
 export const playlistKeys = {
   all: ['playlists'] as const,
@@ -25,26 +25,27 @@ export function playlistLoadErrorMessage(error: Error): string {
 const playlistLoading = { meta: { errorMessage: playlistLoadErrorMessage } };
 
 export const playlistQueries = {
-  /** GET /api/playlists: own and public playlists (admins: all). */
+  /** `playlists.list`: own and public playlists (admins: all). */
   visible: () =>
     queryOptions({
       queryKey: playlistKeys.visible(),
-      queryFn: ({ signal }) => fetchPlaylists(signal),
+      queryFn: ({ signal }) => api.playlists.list({}, { signal }),
       ...playlistLoading,
     }),
-  /** The "Select a Playlist" popup: admins list every playlist (GET /api/playlists/admin), others their own. */
+  /** The "Select a Playlist" popup: admins list every playlist (`playlists.listAll`), others their own. */
   forPicker: (user: Pick<User, 'id' | 'role'>) => {
     const admin = isAdmin(user);
     return queryOptions({
       queryKey: admin ? playlistKeys.admin() : playlistKeys.user(user.id),
-      queryFn: ({ signal }) => (admin ? fetchAdminPlaylists(signal) : fetchUserPlaylists(user.id, signal)),
+      queryFn: ({ signal }) =>
+        admin ? api.playlists.listAll({}, { signal }) : api.playlists.ofUser({ id: user.id }, { signal }),
       ...playlistLoading,
     });
   },
   detail: (playlistId: number) =>
     queryOptions({
       queryKey: playlistKeys.detail(playlistId),
-      queryFn: ({ signal }) => fetchPlaylist(playlistId, signal),
+      queryFn: ({ signal }) => api.playlists.get({ id: playlistId }, { signal }),
       ...playlistLoading,
     }),
 };

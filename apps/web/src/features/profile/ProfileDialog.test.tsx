@@ -1,6 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, jsonResponse, makeUser } from '../../test/fixtures.js';
+import { endpoints } from '@tonearm/contract';
+import { errorResponse, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { flush } from '../../test/timers.js';
@@ -26,36 +27,37 @@ describe('profile', () => {
   it('uploads a photo as multipart `image`', async () => {
     const withPhoto = { ...ada, image: '/media/images/p.webp' };
     const { api, auth, dialog, alertMessages } = renderProfile({
-      'PUT /api/users/7/update-photo': () => jsonResponse(withPhoto),
+      'users.updatePhoto': () => withPhoto,
     });
     expect(within(dialog).queryByRole('button', { name: 'Remove photo' })).toBeNull();
     const file = new File(['png'], 'me.png', { type: 'image/png' });
     fireEvent.change(within(dialog).getByLabelText('Profile photo'), { target: { files: [file] } });
     await flush();
-    const form = await api.requests('PUT /api/users/7/update-photo')[0]?.formData();
-    expect(form?.has('image')).toBe(true);
+    const [request] = api.requests('users.updatePhoto');
+    expect(request?.url).toBe('http://localhost/api/users/7/update-photo');
+    const form = await request?.formData();
+    expect([...(form?.keys() ?? [])]).toEqual(Object.keys(endpoints.users.updatePhoto.form.files));
     expect(auth.replaceUser).toHaveBeenCalledWith(withPhoto);
     expect(alertMessages()).toEqual(['Profile photo updated']);
   });
 
   it('removes the photo with DELETE /api/users/{id}/remove-photo', async () => {
     const withPhoto = { ...ada, image: '/media/images/p.webp' };
-    const { api, auth, dialog } = renderProfile(
-      { 'DELETE /api/users/7/remove-photo': () => jsonResponse(ada) },
-      withPhoto,
-    );
+    const { api, auth, dialog } = renderProfile({ 'users.removePhoto': () => ada }, withPhoto);
     expect(dialog.querySelector('img.avatar--photo')?.getAttribute('src')).toBe('/media/images/p.webp?w=300');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove photo' }));
     await flush();
-    expect(api.requests('DELETE /api/users/7/remove-photo')).toHaveLength(1);
+    expect(api.requests('users.removePhoto').map((request) => request.url)).toEqual([
+      'http://localhost/api/users/7/remove-photo',
+    ]);
     expect(auth.replaceUser).toHaveBeenCalledWith(ada);
   });
 
   it('saves only the changed account details, checked with the contract first', async () => {
     const { api, auth, dialog, alertMessages } = renderProfile({
-      'PUT /api/users/7': async (request) => {
+      'users.update': async (request) => {
         const { username } = (await request.clone().json()) as { username: string };
-        return jsonResponse({ ...ada, username });
+        return { ...ada, username };
       },
     });
     const details = within(dialog).getByRole('form', { name: 'Account details' });
@@ -63,17 +65,18 @@ describe('profile', () => {
     fireEvent.change(within(details).getByLabelText('Username'), { target: { value: 'a' } });
     fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
     expect(within(details).getByText('Username must be at least 3 characters')).toBeInTheDocument();
-    expect(api.requests('PUT /api/users/7')).toHaveLength(0);
+    expect(api.requests('users.update')).toHaveLength(0);
 
     fireEvent.change(within(details).getByLabelText('Username'), { target: { value: 'ada_l' } });
     // A new username is a credentials change: the current password is asked for first.
     fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
     expect(within(details).getByText('Enter your current password')).toBeInTheDocument();
-    expect(api.requests('PUT /api/users/7')).toHaveLength(0);
+    expect(api.requests('users.update')).toHaveLength(0);
     fireEvent.change(within(details).getByLabelText('Current password'), { target: { value: 'my-secret' } });
     fireEvent.click(within(details).getByRole('button', { name: 'Save changes' }));
     await flush();
-    expect(await api.requests('PUT /api/users/7')[0]?.json()).toEqual({
+    expect(api.requests('users.update')[0]?.url).toBe('http://localhost/api/users/7');
+    expect(await api.requests('users.update')[0]?.json()).toEqual({
       username: 'ada_l',
       currentPassword: 'my-secret',
     });
@@ -83,18 +86,14 @@ describe('profile', () => {
 
   it('changes the password with the current one, and shows the server’s refusal under its field', async () => {
     const { api, dialog } = renderProfile({
-      'PUT /api/users/7': () =>
-        jsonResponse(
-          { error: { code: 'bad-request', message: 'Current password is incorrect', field: 'currentPassword' } },
-          400,
-        ),
+      'users.update': () => errorResponse(400, 'bad-request', 'Current password is incorrect', 'currentPassword'),
     });
     const form = within(dialog).getByRole('form', { name: 'Change password' });
     fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'wrong-one' } });
     fireEvent.change(within(form).getByLabelText('New password'), { target: { value: 'a-new-secret' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Change password' }));
     await flush();
-    expect(await api.requests('PUT /api/users/7')[0]?.json()).toEqual({
+    expect(await api.requests('users.update')[0]?.json()).toEqual({
       currentPassword: 'wrong-one',
       password: 'a-new-secret',
     });
@@ -111,7 +110,7 @@ describe('profile', () => {
 
   it('deletes the account with the current password, only after confirming, then logs out', async () => {
     const { api, auth, dialog } = renderProfile({
-      'DELETE /api/users/7': () => new Response(null, { status: 204 }),
+      'users.remove': () => new Response(null, { status: 204 }),
     });
     const form = within(dialog).getByRole('form', { name: 'Delete account' });
     fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
@@ -120,18 +119,18 @@ describe('profile', () => {
     fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'my-secret' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    expect(api.requests('DELETE /api/users/7')).toHaveLength(0);
+    expect(api.requests('users.remove')).toHaveLength(0);
     fireEvent.click(within(form).getByRole('button', { name: 'Delete account' }));
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await flush();
-    expect(await api.requests('DELETE /api/users/7')[0]?.json()).toEqual({ currentPassword: 'my-secret' });
+    expect(api.requests('users.remove')[0]?.url).toBe('http://localhost/api/users/7');
+    expect(await api.requests('users.remove')[0]?.json()).toEqual({ currentPassword: 'my-secret' });
     expect(auth.logout).toHaveBeenCalledTimes(1);
   });
 
   it('shows a wrong current password under the field and stays signed in', async () => {
     const { auth, dialog, alertMessages } = renderProfile({
-      'DELETE /api/users/7': () =>
-        errorResponse(400, 'validation-error', 'Current password is incorrect', 'currentPassword'),
+      'users.remove': () => errorResponse(400, 'validation-error', 'Current password is incorrect', 'currentPassword'),
     });
     const form = within(dialog).getByRole('form', { name: 'Delete account' });
     fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'wrong' } });
@@ -154,8 +153,7 @@ describe('profile', () => {
 
   it('reports a failed deletion (e.g. the last administrator) and stays signed in', async () => {
     const { auth, dialog, alertMessages } = renderProfile({
-      'DELETE /api/users/7': () =>
-        errorResponse(409, 'conflict', 'The last administrator cannot be removed or demoted'),
+      'users.remove': () => errorResponse(409, 'conflict', 'The last administrator cannot be removed or demoted'),
     });
     const form = within(dialog).getByRole('form', { name: 'Delete account' });
     fireEvent.change(within(form).getByLabelText('Current password'), { target: { value: 'my-secret' } });

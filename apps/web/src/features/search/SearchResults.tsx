@@ -24,7 +24,7 @@ function ResultSection({ title, children }: { title: string; children: ReactNode
   );
 }
 
-/** As-you-type results from GET /api/search: songs, artists and playlists. */
+/** As-you-type results from `search.query`: songs, artists and playlists. */
 export function SearchResults({ q }: { q: string }) {
   const search = useQuery(searchQueries.results(q));
   const data = search.data;

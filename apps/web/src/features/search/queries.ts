@@ -1,13 +1,15 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
-import { searchCatalogue } from './search.api.js';
+
+export const SEARCH_LIMIT = 20;
 
 export const searchQueries = {
-  /** As-you-type results; the key sits under songKeys so that likes update the songs found. */
+  /** As-you-type songs, artists and playlists; the key sits under songKeys so that likes update the songs found. */
   results: (q: string) =>
     queryOptions({
       queryKey: songKeys.search(q),
-      queryFn: ({ signal }) => searchCatalogue(q, signal),
+      queryFn: ({ signal }) => api.search.query({ query: { q, limit: SEARCH_LIMIT } }, { signal }),
       placeholderData: keepPreviousData,
       staleTime: 30_000,
     }),

@@ -9,7 +9,7 @@ import { SongsToolbar, type SongParams } from './SongsToolbar.js';
 import '../../ui/empty-state.css';
 import '../../ui/page.css';
 
-/** Liked songs (GET /api/songs/liked), newest like first; the search box filters them here. */
+/** Liked songs (`likes.list`), newest like first; the search box filters them here. */
 export function LikedSongsPage({ params }: { params: SongParams }) {
   const query = useQuery(songQueries.liked());
   // An unliked song stays until the list is refetched, but not as liked: hide it at once.

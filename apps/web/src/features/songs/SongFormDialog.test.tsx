@@ -1,6 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
+import { endpoints, type EndpointId } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, jsonResponse, makeArtist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
+import { errorResponse, makeArtist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure, type MockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { flush } from '../../test/timers.js';
@@ -33,10 +34,13 @@ async function submit() {
   await flush();
 }
 
-async function sentForm(api: MockApi, key: string): Promise<FormData> {
-  const request = api.requests(key)[0];
-  if (!request) throw new Error(`no ${key}`);
-  return request.formData();
+/** The song form's file fields, as the contract declares them. */
+const songFiles = Object.keys(endpoints.songs.create.form.files);
+
+async function sent(api: MockApi, id: EndpointId): Promise<{ url: string; form: FormData }> {
+  const request = api.requests(id)[0];
+  if (!request) throw new Error(`no ${id}`);
+  return { url: request.url, form: await request.formData() };
 }
 
 describe('Add/Edit Song popup', () => {
@@ -48,7 +52,7 @@ describe('Add/Edit Song popup', () => {
   });
 
   it('marks name, genre, artist and both files as required when adding, with the right file types', async () => {
-    mockApi({ 'GET /artists': () => jsonResponse([makeArtist(3, { name: 'Nina Simone' })]) });
+    mockApi({ 'artists.list': () => [makeArtist(3, { name: 'Nina Simone' })] });
     render();
     await flush();
     expect(screen.getByRole('dialog', { name: 'Add Song' })).toBeInTheDocument();
@@ -64,7 +68,7 @@ describe('Add/Edit Song popup', () => {
   });
 
   it('shows the field messages for a missing name and genre', async () => {
-    const api = mockApi({ 'GET /artists': () => jsonResponse([makeArtist(3)]) });
+    const api = mockApi({ 'artists.list': () => [makeArtist(3)] });
     render();
     await flush();
     await submit();
@@ -75,7 +79,7 @@ describe('Add/Edit Song popup', () => {
   });
 
   it('adding without both files shows "Please upload both song and image files." and sends nothing', async () => {
-    const api = mockApi({ 'GET /artists': () => jsonResponse([makeArtist(3)]) });
+    const api = mockApi({ 'artists.list': () => [makeArtist(3)] });
     const { alertMessages } = render();
     await flush();
     fillText();
@@ -87,8 +91,8 @@ describe('Add/Edit Song popup', () => {
 
   it('posts the multipart form and shows the server’s answer', async () => {
     const api = mockApi({
-      'GET /artists': () => jsonResponse([makeArtist(3)]),
-      'POST /api/songs': () => textResponse('Song added successfully', 201),
+      'artists.list': () => [makeArtist(3)],
+      'songs.create': () => textResponse('Song added successfully', 201),
     });
     const { alerts, onSaved } = render();
     await flush();
@@ -97,19 +101,20 @@ describe('Add/Edit Song popup', () => {
     attach('Image file', image);
     await submit();
 
-    const form = await sentForm(api, 'POST /api/songs');
-    expect([...form.keys()].sort()).toEqual(['artistId', 'genre', 'imageFile', 'name', 'songFile']);
+    const { url, form } = await sent(api, 'songs.create');
+    expect(url).toBe('http://localhost/api/songs');
+    expect([...form.keys()]).toEqual(['name', 'genre', 'artistId', ...songFiles]);
     expect(form.get('name')).toBe('Blue in Green');
     expect(form.get('artistId')).toBe('3');
-    expect(api.requests('POST /api/songs')[0]?.credentials).toBe('include');
+    expect(api.requests('songs.create')[0]?.credentials).toBe('include');
     expect(alerts.getSnapshot()).toMatchObject([{ kind: 'success', message: 'Song added successfully' }]);
     expect(onSaved).toHaveBeenCalledTimes(1);
   });
 
   it('reports "Failed to add song" when the server says no', async () => {
     mockApi({
-      'GET /artists': () => jsonResponse([makeArtist(3)]),
-      'POST /api/songs': () => errorResponse(409, 'conflict', 'This audio file is already in the catalogue'),
+      'artists.list': () => [makeArtist(3)],
+      'songs.create': () => errorResponse(409, 'conflict', 'This audio file is already in the catalogue'),
     });
     const { alerts, onSaved } = render();
     await flush();
@@ -124,7 +129,7 @@ describe('Add/Edit Song popup', () => {
   });
 
   it('reports "Error adding song" when the server cannot be reached', async () => {
-    mockApi({ 'GET /artists': () => jsonResponse([makeArtist(3)]), 'POST /api/songs': networkFailure });
+    mockApi({ 'artists.list': () => [makeArtist(3)], 'songs.create': networkFailure });
     const { alertMessages } = render();
     await flush();
     fillText();
@@ -136,8 +141,8 @@ describe('Add/Edit Song popup', () => {
 
   it('edits with PUT and needs no files', async () => {
     const api = mockApi({
-      'GET /artists': () => jsonResponse([makeArtist(1)]),
-      'PUT /api/songs/5': () => textResponse('Song updated successfully'),
+      'artists.list': () => [makeArtist(1)],
+      'songs.update': () => textResponse('Song updated successfully'),
     });
     const { alertMessages, onSaved } = render(makeSong(5, { name: 'Old name', genre: 'Rock' }));
     await flush();
@@ -145,10 +150,12 @@ describe('Add/Edit Song popup', () => {
     expect(screen.getByLabelText(/Song file/).hasAttribute('required')).toBe(false);
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'New name' } });
     await submit();
-    const form = await sentForm(api, 'PUT /api/songs/5');
+    const { url, form } = await sent(api, 'songs.update');
+    expect(url).toBe('http://localhost/api/songs/5');
     expect(form.get('name')).toBe('New name');
     expect(form.get('genre')).toBe('Rock');
-    expect(form.has('songFile')).toBe(false);
+    // No file chosen: none is sent, and the server keeps the song's own.
+    expect([...form.keys()]).toEqual(['name', 'genre', 'artistId']);
     expect(alertMessages()).toEqual(['Song updated successfully']);
     expect(onSaved).toHaveBeenCalledTimes(1);
   });

@@ -8,13 +8,7 @@ import { FileInput } from '../../ui/FileInput.js';
 import { FormField } from '../../ui/FormField.js';
 import { artistQueries } from '../artists/queries.js';
 import { useSaveSong } from './mutations.js';
-import {
-  isValidSongForm,
-  toSongFormData,
-  validateSongForm,
-  type SongFormField,
-  type SongFormValues,
-} from './song-form.js';
+import { isValidSongForm, toSongForm, validateSongForm, type SongFormField, type SongFormValues } from './song-form.js';
 import '../../ui/Dialog.css';
 import '../../ui/buttons.css';
 import '../../ui/forms.css';
@@ -68,7 +62,7 @@ export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialo
       return;
     }
     save.mutate(
-      { form: toSongFormData(values), songId: song?.id },
+      { form: toSongForm(values), songId: song?.id },
       {
         onSuccess: (text) => {
           alerts.success(text);

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Song, SongsDataResponse } from '@tonearm/contract';
+import { api } from '../../lib/api.js';
 import { artistKeys, songKeys } from '../../lib/query-keys.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
-import { deleteSong, saveSong, setSongLiked } from './songs.api.js';
+import type { SongForm } from './song-form.js';
 
 /** Songs and artists change together (an artist's `songs` ids), so both are refetched. */
 function invalidateCatalogue(queryClient: QueryClient): void {
@@ -11,15 +12,20 @@ function invalidateCatalogue(queryClient: QueryClient): void {
 }
 
 export interface SaveSongInput {
-  form: FormData;
+  form: SongForm;
   /** Present when editing. */
-  songId?: number;
+  songId?: number | undefined;
+}
+
+/** Adds (POST) or edits (PUT) a song; answers the server's text. */
+function saveSong({ form, songId }: SaveSongInput): Promise<string> {
+  return songId === undefined ? api.songs.create({ form }) : api.songs.update({ id: songId, form });
 }
 
 export function useSaveSong() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ form, songId }: SaveSongInput) => saveSong(form, songId),
+    mutationFn: saveSong,
     onSuccess: () => {
       invalidateCatalogue(queryClient);
     },
@@ -29,7 +35,7 @@ export function useSaveSong() {
 export function useDeleteSong() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (song: Song) => deleteSong(song.id),
+    mutationFn: (song: Song) => api.songs.remove({ id: song.id }),
     onSuccess: () => {
       invalidateCatalogue(queryClient);
     },
@@ -59,7 +65,8 @@ export function useLikeSong() {
     player.updateSong(songId, { likeSong: liked });
   };
   return useMutation({
-    mutationFn: ({ song, liked }: { song: Song; liked: boolean }) => setSongLiked(song.id, liked),
+    mutationFn: ({ song, liked }: { song: Song; liked: boolean }) =>
+      liked ? api.likes.like({ id: song.id }) : api.likes.unlike({ id: song.id }),
     onMutate: ({ song, liked }) => {
       apply(song.id, liked);
     },

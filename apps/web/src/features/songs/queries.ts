@@ -1,11 +1,15 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ClientMessages } from '@tonearm/contract';
+import { api } from '../../lib/api.js';
 import { artistKeys, songKeys, type SongFilter } from '../../lib/query-keys.js';
 import { queryRetryOptions, songLoadRetryPolicy } from '../../lib/retry-policy.js';
-import { fetchLikedSongs, fetchPlaylistSongs, fetchSongData, fetchSongs, findSongs } from './songs.api.js';
+import { fetchSongData, fetchSongs } from './songs.api.js';
 
 /** Song picker page size. */
 export const FIND_SONGS_LIMIT = 20;
+
+/** The server's page limit: the Liked view lists up to this many. */
+export const LIKED_SONGS_LIMIT = 500;
 
 /** SPEC §4 song loading: every 5 s until songs arrive, at most 5 failures, then the red alert. */
 const songLoading = {
@@ -32,22 +36,26 @@ export const songQueries = {
       staleTime: Number.POSITIVE_INFINITY,
       ...songLoading,
     }),
+  /** The caller's liked songs, most recently liked first. */
   liked: () =>
     queryOptions({
       queryKey: songKeys.liked(),
-      queryFn: ({ signal }) => fetchLikedSongs(signal),
+      queryFn: ({ signal }) => api.likes.list({ query: { limit: LIKED_SONGS_LIMIT } }, { signal }),
       ...songLoading,
     }),
+  /** A page of songs in the server's order (no shuffle): the playlist editor's song picker. */
   find: (q: string) =>
     queryOptions({
       queryKey: songKeys.find(q),
-      queryFn: ({ signal }) => findSongs(q, FIND_SONGS_LIMIT, signal),
+      queryFn: ({ signal }) =>
+        api.songs.list({ query: { q: q === '' ? undefined : q, limit: FIND_SONGS_LIMIT } }, { signal }),
       placeholderData: keepPreviousData,
     }),
+  /** Songs of a playlist, in playlist order. */
   playlist: (playlistId: number) =>
     queryOptions({
       queryKey: songKeys.playlist(playlistId),
-      queryFn: ({ signal }) => fetchPlaylistSongs(playlistId, signal),
+      queryFn: ({ signal }) => api.songs.inPlaylist({ id: playlistId }, { signal }),
       ...songLoading,
     }),
 };

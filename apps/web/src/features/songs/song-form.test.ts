@@ -1,7 +1,7 @@
-import { ClientMessages, GENRES } from '@tonearm/contract';
+import { ClientMessages, endpoints, GENRES } from '@tonearm/contract';
 import { describe, expect, it } from 'vitest';
 import { UploadMessages } from '../../lib/upload-files.js';
-import { isValidSongForm, toSongFormData, validateSongForm, type SongFormValues } from './song-form.js';
+import { isValidSongForm, toSongForm, validateSongForm, type SongFormValues } from './song-form.js';
 
 const audio = (): File => new File(['ID3'], 'song.mp3', { type: 'audio/mpeg' });
 const image = (): File => new File(['png'], 'cover.png', { type: 'image/png' });
@@ -72,17 +72,21 @@ describe('validateSongForm when editing', () => {
   });
 });
 
-describe('toSongFormData', () => {
-  it('sends the spec fields name, genre, artistId, songFile, imageFile', () => {
-    const form = toSongFormData({ ...complete(), name: '  Blue in Green ' });
-    expect([...form.keys()].sort()).toEqual(['artistId', 'genre', 'imageFile', 'name', 'songFile']);
-    expect(form.get('name')).toBe('Blue in Green');
-    expect(form.get('artistId')).toBe('3');
-    expect((form.get('songFile') as File).name).toBe('song.mp3');
+describe('toSongForm', () => {
+  it('sends the spec fields name, genre, artistId and the declared files, in that order', () => {
+    const form = toSongForm({ ...complete(), name: '  Blue in Green ' });
+    const files = Object.keys(endpoints.songs.create.form.files);
+    expect(files).toEqual(['songFile', 'imageFile']);
+    expect(Object.keys(form)).toEqual(['name', 'genre', 'artistId', ...files]);
+    expect(form.name).toBe('Blue in Green');
+    expect(form.artistId).toBe('3');
+    expect(form.songFile).toBeInstanceOf(File);
+    expect((form.songFile as File).name).toBe('song.mp3');
   });
 
   it('leaves out what an edit does not change', () => {
-    const form = toSongFormData({ ...complete(), artistId: '', songFile: null, imageFile: null });
-    expect([...form.keys()].sort()).toEqual(['genre', 'name']);
+    const form = toSongForm({ ...complete(), artistId: '', songFile: null, imageFile: null });
+    // Undefined fields are not sent (toEqual treats them as absent).
+    expect(form).toEqual({ name: 'Blue in Green', genre: 'Pop' });
   });
 });

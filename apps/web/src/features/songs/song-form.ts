@@ -1,16 +1,28 @@
-import { ClientMessages, GenreField, SongFormFields, SongName } from '@tonearm/contract';
+import {
+  ClientMessages,
+  GenreField,
+  SongFormFields,
+  SongName,
+  type endpoints,
+  type FileNamesOf,
+} from '@tonearm/contract';
+import type { FormValues } from '../../lib/api.js';
 import { audioProblem, imageProblem } from '../../lib/upload-files.js';
 
 export type SongFormMode = 'add' | 'edit';
 
-export interface SongFormValues {
+/** The song form's files, named as the contract names them (`songFile`, `imageFile`). */
+type SongFiles = Record<FileNamesOf<typeof endpoints.songs.create>, File | null>;
+
+export interface SongFormValues extends SongFiles {
   name: string;
   genre: string;
   /** The artist select's value: '' when none is chosen. */
   artistId: string;
-  songFile: File | null;
-  imageFile: File | null;
 }
+
+/** What add (POST) and edit (PUT) send: the same fields, by the contract's names. */
+export type SongForm = FormValues<typeof endpoints.songs.create> & FormValues<typeof endpoints.songs.update>;
 
 export type SongFormField = keyof SongFormValues;
 
@@ -55,13 +67,16 @@ export function isValidSongForm(validation: SongFormValidation): boolean {
   return validation.alert === null && Object.keys(validation.fieldErrors).length === 0;
 }
 
-/** SPEC §3 song form payload: name, genre, songFile, imageFile, artistId (files and artist only when given). */
-export function toSongFormData(values: SongFormValues): FormData {
-  const form = new FormData();
-  form.set('name', values.name.trim());
-  form.set('genre', values.genre);
-  if (values.artistId !== '') form.set('artistId', values.artistId);
-  if (values.songFile) form.set('songFile', values.songFile);
-  if (values.imageFile) form.set('imageFile', values.imageFile);
-  return form;
+/**
+ * SPEC §3 song form payload: name, genre, artistId, songFile, imageFile. The artist and the files only when given
+ * (an edit without them keeps the song's own).
+ */
+export function toSongForm(values: SongFormValues): SongForm {
+  return {
+    name: values.name.trim(),
+    genre: values.genre,
+    artistId: values.artistId === '' ? undefined : values.artistId,
+    songFile: values.songFile ?? undefined,
+    imageFile: values.imageFile ?? undefined,
+  };
 }

@@ -1,6 +1,6 @@
 import { PREMIUM_PRELOAD_DELAY_MS, type User } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, jsonResponse, makeArtist, makeSong, makeUser } from '../../test/fixtures.js';
+import { errorResponse, makeArtist, makeSong, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance } from '../../test/timers.js';
@@ -15,7 +15,7 @@ function Catalogue({ user }: { user: User }) {
 const premium = makeUser({ premium: true });
 const admin = makeUser({ role: 'ADMIN' });
 const regular = makeUser();
-const dataAnswer = () => jsonResponse({ songs: [makeSong(1, { name: 'A' })], artists: [makeArtist(1)] });
+const dataAnswer = () => ({ songs: [makeSong(1, { name: 'A' })], artists: [makeArtist(1)] });
 
 function renderCatalogue(user: User) {
   return renderInApp(<Catalogue user={user} />, { user });
@@ -33,7 +33,7 @@ describe('song data loading', () => {
     ['premium users', premium],
     ['administrators', admin],
   ])('%s load GET /api/songs/data 2 s after the user check', async (_who, user) => {
-    const api = mockApi({ 'GET /api/songs/data': dataAnswer });
+    const api = mockApi({ 'songs.data': dataAnswer });
     const view = renderCatalogue(user);
     expect(PREMIUM_PRELOAD_DELAY_MS).toBe(2000);
     await advance(1999);
@@ -45,7 +45,7 @@ describe('song data loading', () => {
   });
 
   it('regular users do not preload; their song list loads GET /api/songs when opened', async () => {
-    const api = mockApi({ 'GET /api/songs': () => jsonResponse([makeSong(2, { name: 'B' })]) });
+    const api = mockApi({ 'songs.list': () => [makeSong(2, { name: 'B' })] });
     const view = renderCatalogue(regular);
     await advance(10_000);
     expect(api.calls()).toEqual(['GET /api/songs']);
@@ -53,7 +53,7 @@ describe('song data loading', () => {
   });
 
   it('retries every 5 s and gives up after 5 failures with the red alert', async () => {
-    const api = mockApi({ 'GET /api/songs/data': () => errorResponse(500, 'internal-error', 'down') });
+    const api = mockApi({ 'songs.data': () => errorResponse(500, 'internal-error', 'down') });
     const view = renderCatalogue(premium);
     await advance(2000);
     expect(api.calls()).toHaveLength(1);
@@ -72,7 +72,7 @@ describe('song data loading', () => {
   it('stops retrying once songs arrive, without an alert', async () => {
     let calls = 0;
     const api = mockApi({
-      'GET /api/songs/data': () => {
+      'songs.data': () => {
         calls += 1;
         return calls < 3 ? errorResponse(503, 'internal-error', 'busy') : dataAnswer();
       },
@@ -90,7 +90,7 @@ describe('song data loading', () => {
   });
 
   it('retries a regular user’s GET /api/songs the same way', async () => {
-    const api = mockApi({ 'GET /api/songs': () => errorResponse(500, 'internal-error', 'down') });
+    const api = mockApi({ 'songs.list': () => errorResponse(500, 'internal-error', 'down') });
     const view = renderCatalogue(regular);
     await advance(4 * 5000 + 1);
     expect(api.calls()).toHaveLength(5);

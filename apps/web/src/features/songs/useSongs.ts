@@ -5,7 +5,7 @@ import { hasSongDataAccess, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { songQueries } from './queries.js';
 
 /**
- * SPEC §6: premium users and administrators trigger GET /api/songs/data 2 s after the user check. Mounted once
+ * SPEC §6: premium users and administrators trigger `songs.data` 2 s after the user check. Mounted once
  * in the dashboard shell, which renders only after the check, so the delay starts there.
  */
 export function useSongDataPreload(user: User): void {
@@ -29,7 +29,7 @@ const selectSongs = (data: SongsDataResponse): Song[] => data.songs;
 
 /**
  * The general song list. Premium users and admins read the preloaded song data (this observer never fetches by
- * itself, it waits for the preload); regular users load GET /api/songs when a song list opens.
+ * itself, it waits for the preload); regular users load `songs.list` when a song list opens.
  */
 export function useAllSongs(): UseQueryResult<Song[]> {
   const viaSongData = hasSongDataAccess(useCurrentUser());

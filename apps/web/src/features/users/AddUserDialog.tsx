@@ -14,7 +14,7 @@ import '../../ui/forms.css';
 type Field = 'username' | 'email' | 'password';
 const FIELDS: readonly Field[] = ['username', 'email', 'password'];
 
-/** POST /api/users: an administrator opens an account for someone (the way in when REGISTRATION=closed). */
+/** `users.create`: an administrator opens an account for someone (the way in when REGISTRATION=closed). */
 export function AddUserDialog({ onClose }: { onClose: () => void }) {
   const [values, setValues] = useState({ username: '', email: '', password: '' });
   const [role, setRole] = useState<'USER' | 'ADMIN'>('USER');

@@ -11,12 +11,12 @@ const admin = makeUser({ id: 1, username: 'root', role: 'ADMIN' });
 const ada = makeUser({ id: 7, username: 'ada', email: 'ada@example.com' });
 function usersApi(total = 2) {
   return mockApi({
-    'GET /api/users': () => jsonResponse({ users: [ada, admin], total }),
-    'PUT /api/users/7': async (request) => {
+    'users.list': () => ({ users: [ada, admin], total }),
+    'users.update': async (request) => {
       const changes = (await request.clone().json()) as Record<string, unknown>;
       return jsonResponse({ ...ada, ...changes, premium: changes.premium === true });
     },
-    'DELETE /api/users/7': () => new Response(null, { status: 204 }),
+    'users.remove': () => new Response(null, { status: 204 }),
   });
 }
 
@@ -69,13 +69,14 @@ describe('/dashboard/user-list', () => {
     const row = screen.getByRole('row', { name: 'ada' });
     fireEvent.click(within(row).getByRole('button', { name: 'Grant premium to ada' }));
     await flush();
-    const puts = api.requests('PUT /api/users/7');
+    const puts = api.requests('users.update');
+    expect(puts[0]?.url).toBe('http://localhost/api/users/7');
     expect(await puts[0]?.json()).toEqual({ premium: true });
     expect(view.alertMessages()).toEqual(['Premium granted to ada']);
 
     fireEvent.change(within(row).getByRole('combobox', { name: 'Role of ada' }), { target: { value: 'ADMIN' } });
     await flush();
-    expect(await api.requests('PUT /api/users/7')[1]?.json()).toEqual({ role: 'ADMIN' });
+    expect(await api.requests('users.update')[1]?.json()).toEqual({ role: 'ADMIN' });
     // The signed-in admin's own row offers neither a role change nor deletion.
     const own = screen.getByRole('row', { name: 'root' });
     expect(within(own).getByRole<HTMLSelectElement>('combobox').disabled).toBe(true);
@@ -90,11 +91,11 @@ describe('/dashboard/user-list', () => {
     const dialog = screen.getByRole('alertdialog', { name: 'Are you sure?' });
     expect(dialog.textContent).toContain('Delete the account “ada”?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(api.requests('DELETE /api/users/7')).toHaveLength(0);
+    expect(api.requests('users.remove')).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Delete ada' }));
     fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
     await flush();
-    expect(api.requests('DELETE /api/users/7')).toHaveLength(1);
+    expect(api.requests('users.remove').map((request) => request.url)).toEqual(['http://localhost/api/users/7']);
     expect(view.alertMessages()).toEqual(['Deleted the account ada']);
   });
 
@@ -102,8 +103,8 @@ describe('/dashboard/user-list', () => {
     const created = makeUser({ id: 12, username: 'newbie', email: 'newbie@example.com' });
     let taken = true;
     const api = mockApi({
-      'GET /api/users': () => jsonResponse({ users: [admin], total: 1 }),
-      'POST /api/users': () =>
+      'users.list': () => ({ users: [admin], total: 1 }),
+      'users.create': () =>
         taken ? errorResponse(409, 'conflict', 'Username already taken', 'username') : jsonResponse(created, 201),
     });
     const view = renderInApp(<UserListPage />, { user: admin, route: '/dashboard/user-list' });
@@ -112,7 +113,7 @@ describe('/dashboard/user-list', () => {
     const dialog = screen.getByRole('dialog', { name: 'Add user' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
     expect(within(dialog).getByText('Username must be at least 3 characters')).toBeInTheDocument();
-    expect(api.requests('POST /api/users')).toHaveLength(0);
+    expect(api.requests('users.create')).toHaveLength(0);
 
     fireEvent.change(within(dialog).getByLabelText('Username'), { target: { value: 'newbie' } });
     fireEvent.change(within(dialog).getByLabelText('Email'), { target: { value: 'newbie@example.com' } });
@@ -125,7 +126,7 @@ describe('/dashboard/user-list', () => {
     taken = false;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
     await flush();
-    expect(await api.requests('POST /api/users')[1]?.json()).toEqual({
+    expect(await api.requests('users.create')[1]?.json()).toEqual({
       username: 'newbie',
       email: 'newbie@example.com',
       password: 'first-secret',

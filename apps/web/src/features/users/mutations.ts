@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateUserRequest, UpdateUserRequest, User } from '@tonearm/contract';
+import { api } from '../../lib/api.js';
 import { useAuth } from '../../shell/auth/useAuth.js';
 import { userKeys } from './queries.js';
-import { createUser, deleteUser, removeUserPhoto, updateUser, uploadUserPhoto } from './users.api.js';
 
 /** A changed account: the admin list refetches, and when it is the signed-in user the stored copy is replaced. */
 function useUserChanged() {
@@ -14,29 +14,33 @@ function useUserChanged() {
   };
 }
 
+/** Self (profile, password with the current one) or admin (also role and premium). */
 export function useUpdateUser() {
   const changed = useUserChanged();
   return useMutation({
-    mutationFn: ({ userId, changes }: { userId: number; changes: UpdateUserRequest }) => updateUser(userId, changes),
+    mutationFn: ({ userId, changes }: { userId: number; changes: UpdateUserRequest }) =>
+      api.users.update({ id: userId, body: changes }),
     onSuccess: changed,
   });
 }
 
+/** One's own account with the current password; an admin deleting another sends no body. */
 export function useDeleteUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, currentPassword }: { userId: number; currentPassword?: string }) =>
-      deleteUser(userId, currentPassword),
+      api.users.remove({ id: userId, body: currentPassword === undefined ? undefined : { currentPassword } }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: userKeys.all });
     },
   });
 }
 
+/** An admin opens an account; the answer is the new account. */
 export function useCreateUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (account: CreateUserRequest) => createUser(account),
+    mutationFn: (account: CreateUserRequest) => api.users.create({ body: account }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: userKeys.all });
     },
@@ -46,7 +50,8 @@ export function useCreateUser() {
 export function useUploadPhoto() {
   const changed = useUserChanged();
   return useMutation({
-    mutationFn: ({ userId, image }: { userId: number; image: File }) => uploadUserPhoto(userId, image),
+    mutationFn: ({ userId, image }: { userId: number; image: File }) =>
+      api.users.updatePhoto({ id: userId, form: { image } }),
     onSuccess: changed,
   });
 }
@@ -54,7 +59,7 @@ export function useUploadPhoto() {
 export function useRemovePhoto() {
   const changed = useUserChanged();
   return useMutation({
-    mutationFn: (userId: number) => removeUserPhoto(userId),
+    mutationFn: (userId: number) => api.users.removePhoto({ id: userId }),
     onSuccess: changed,
   });
 }

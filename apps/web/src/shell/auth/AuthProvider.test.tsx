@@ -4,7 +4,7 @@ import { AUTH_CHECK_INTERVAL_MS, ServerMessages, StorageKeys, type User } from '
 import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.js';
-import { getJson } from '../../lib/api-client.js';
+import { api as client } from '../../lib/api.js';
 import { errorResponse, jsonResponse, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure } from '../../test/mock-api.js';
 import { advance, flush } from '../../test/timers.js';
@@ -73,7 +73,7 @@ describe('current user', () => {
   it('is unknown while the stored user is re-read, then replaced by the server copy', async () => {
     storeSession();
     const fresh = makeUser({ id: 7, username: 'ada', premium: true });
-    const api = mockApi({ 'GET /api/users/id/7': () => jsonResponse(fresh) });
+    const api = mockApi({ 'users.byId': () => fresh });
     renderAuth();
     expect(shown()).toBe('unknown');
     await flush();
@@ -89,8 +89,8 @@ describe('current user', () => {
   ])('logs out when the re-read answers %s, clearing userdata and recent songs', async (_case, answer) => {
     storeSession();
     const api = mockApi({
-      'GET /api/users/id/7': answer,
-      'POST /api/auth/logout': () => new Response(null, { status: 204 }),
+      'users.byId': answer,
+      'auth.logout': () => new Response(null, { status: 204 }),
     });
     renderAuth();
     await flush();
@@ -101,7 +101,7 @@ describe('current user', () => {
   it('started offline, keeps the stored user (downloads play) and checks it once the connection is back', async () => {
     storeSession();
     const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-    const api = mockApi({ 'GET /api/users/id/7': () => jsonResponse({ ...stored, username: 'ada2' }) });
+    const api = mockApi({ 'users.byId': () => ({ ...stored, username: 'ada2' }) });
     renderAuth();
     await flush();
     expect(shown()).toBe('ada');
@@ -125,9 +125,9 @@ describe('current user', () => {
     storeSession();
     let meAnswer = (): Response => jsonResponse(stored);
     const api = mockApi({
-      'GET /api/users/id/7': () => jsonResponse(stored),
-      'GET /api/auth/me': () => meAnswer(),
-      'POST /api/auth/logout': () => new Response(null, { status: 204 }),
+      'users.byId': () => stored,
+      'auth.me': () => meAnswer(),
+      'auth.logout': () => new Response(null, { status: 204 }),
     });
     renderAuth();
     await flush();
@@ -151,9 +151,9 @@ describe('current user', () => {
   it('logs out when the periodic check cannot reach the server', async () => {
     storeSession();
     mockApi({
-      'GET /api/users/id/7': () => jsonResponse(stored),
-      'GET /api/auth/me': networkFailure,
-      'POST /api/auth/logout': networkFailure,
+      'users.byId': () => stored,
+      'auth.me': networkFailure,
+      'auth.logout': networkFailure,
     });
     renderAuth();
     await flush();
@@ -164,15 +164,15 @@ describe('current user', () => {
   it('says "Please log in" and logs out at once when any other request answers 401 (the session ended)', async () => {
     storeSession();
     mockApi({
-      'GET /api/users/id/7': () => jsonResponse(stored),
-      'GET /api/songs': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
-      'POST /api/auth/logout': () => new Response(null, { status: 204 }),
+      'users.byId': () => stored,
+      'songs.list': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
+      'auth.logout': () => new Response(null, { status: 204 }),
     });
     renderAuth();
     await flush();
     expect(shown()).toBe('ada');
     await act(async () => {
-      await getJson('/api/songs').catch(() => undefined);
+      await client.songs.list().catch(() => undefined);
     });
     await flush();
     expectLoggedOut();
@@ -180,22 +180,22 @@ describe('current user', () => {
   });
 
   it('login stores the user under `userdata`', async () => {
-    const api = mockApi({ 'POST /api/auth/login': () => jsonResponse(stored) });
+    const api = mockApi({ 'auth.login': () => stored });
     renderAuth();
     await act(async () => {
       await auth?.login({ username: 'ada', password: 'correct horse' });
     });
     expect(shown()).toBe('ada');
     expect(JSON.parse(localStorage.getItem('userdata') ?? '{}')).toMatchObject({ id: 7 });
-    const request = api.requests('POST /api/auth/login')[0];
+    const request = api.requests('auth.login')[0];
     expect(request?.credentials).toBe('include');
     expect(await request?.json()).toEqual({ username: 'ada', password: 'correct horse' });
   });
 
   it('register logs in automatically with the same credentials', async () => {
     const api = mockApi({
-      'POST /api/auth/register': () => textResponse('User registered successfully', 201),
-      'POST /api/auth/login': () => jsonResponse(stored),
+      'auth.register': () => textResponse('User registered successfully', 201),
+      'auth.login': () => stored,
     });
     renderAuth();
     let message = '';
@@ -210,8 +210,8 @@ describe('current user', () => {
   it('logout calls the server and clears userdata and the recent songs', async () => {
     storeSession();
     const api = mockApi({
-      'GET /api/users/id/7': () => jsonResponse(stored),
-      'POST /api/auth/logout': () => new Response(null, { status: 204 }),
+      'users.byId': () => stored,
+      'auth.logout': () => new Response(null, { status: 204 }),
     });
     renderAuth();
     await flush();
@@ -228,9 +228,9 @@ describe('current user', () => {
     const other = makeUser({ id: 8, username: 'bob' });
     let next: User = other;
     mockApi({
-      'GET /api/users/id/7': () => jsonResponse(stored),
-      'POST /api/auth/logout': () => new Response(null, { status: 204 }),
-      'POST /api/auth/login': () => jsonResponse(next),
+      'users.byId': () => stored,
+      'auth.logout': () => new Response(null, { status: 204 }),
+      'auth.login': () => next,
     });
     // Downloaded while signed in before downloads were kept per user: the stored user's.
     localStorage.setItem('downloadedSong', mine);
@@ -261,7 +261,7 @@ describe('current user', () => {
 
   it('drops a downloaded list nobody can be said to own (left by a logout before downloads were per user)', async () => {
     localStorage.setItem('downloadedSong', JSON.stringify([makeSong(3)]));
-    mockApi({ 'POST /api/auth/login': () => jsonResponse(stored) });
+    mockApi({ 'auth.login': () => stored });
     renderAuth();
     await act(async () => {
       await auth?.login({ username: 'ada', password: 'correct horse' });
@@ -272,9 +272,9 @@ describe('current user', () => {
   it('logoutEverywhere ends every session on the server, then logs out here', async () => {
     storeSession();
     const api = mockApi({
-      'GET /api/users/id/7': () => jsonResponse(stored),
-      'POST /api/auth/logout-all': () => new Response(null, { status: 204 }),
-      'POST /api/auth/logout': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
+      'users.byId': () => stored,
+      'auth.logoutAll': () => new Response(null, { status: 204 }),
+      'auth.logout': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
     });
     renderAuth();
     await flush();
@@ -288,8 +288,8 @@ describe('current user', () => {
   it('logoutEverywhere keeps the user signed in when the server could not do it', async () => {
     storeSession();
     mockApi({
-      'GET /api/users/id/7': () => jsonResponse(stored),
-      'POST /api/auth/logout-all': () => errorResponse(500, 'internal-error', 'Something went wrong'),
+      'users.byId': () => stored,
+      'auth.logoutAll': () => errorResponse(500, 'internal-error', 'Something went wrong'),
     });
     renderAuth();
     await flush();

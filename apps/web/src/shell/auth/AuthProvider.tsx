@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { AUTH_CHECK_INTERVAL_MS, ServerMessages, type User } from '@tonearm/contract';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isApiError, UNAUTHORIZED_EVENT } from '../../lib/api-client.js';
+import { api } from '../../lib/api.js';
 import { downloadsSignedIn, downloadsSignedOut } from '../../lib/download-session.js';
 import { useAlerts } from '../alerts/useAlerts.js';
-import * as authApi from './auth.api.js';
 import { clearSessionStorage, readStoredUser, storeUser } from './stored-user.js';
 import { AuthContext, type AuthState } from './useAuth.js';
 
@@ -35,7 +35,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUser(null);
     queryClient.clear();
     try {
-      await authApi.logout();
+      await api.auth.logout();
     } catch {
       // The session may already be gone on the server; locally the user is logged out either way.
     }
@@ -43,7 +43,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logoutEverywhere = useCallback(async () => {
     try {
-      await authApi.logoutAll();
+      // Ends every session of the signed-in user, this one included.
+      await api.auth.logoutAll();
     } catch (error) {
       // 401: the session had already ended, which is what was asked for. Anything else: still signed in; say so.
       if (!isApiError(error, 401)) throw error;
@@ -66,7 +67,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     downloadsSignedIn(stored.id, { adoptUnowned: true });
     let cancelled = false;
     const check = (): void => {
-      authApi.fetchUser(stored.id).then(
+      api.users.byId({ id: stored.id }).then(
         (fresh) => {
           if (!cancelled) replaceUser(fresh);
         },
@@ -111,7 +112,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const timer = setInterval(() => {
       // Offline the check cannot succeed; it is no reason to log out of downloaded music.
       if (isOffline()) return;
-      authApi.fetchMe().then(
+      api.auth.me().then(
         (me) => {
           if (me.id === userId) replaceUser(me);
           else void logout();
@@ -126,7 +127,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (credentials: Parameters<AuthState['login']>[0]) => {
-      const loggedIn = await authApi.login(credentials);
+      const loggedIn = await api.auth.login({ body: credentials });
       queryClient.clear();
       downloadsSignedIn(loggedIn.id);
       replaceUser(loggedIn);
@@ -137,7 +138,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const register = useCallback<AuthState['register']>(
     async (account) => {
-      const message = await authApi.register(account);
+      // The server's text, "User registered successfully".
+      const message = await api.auth.register({ body: account });
       await login({ username: account.username, password: account.password });
       return message;
     },
