@@ -8,13 +8,11 @@ import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { useAuth } from '../../shell/auth/useAuth.js';
-import { TextField } from '../../ui/TextField.js';
+import { AccountFields, type AccountField as Field, type AccountValues } from '../../ui/AccountFields.js';
 import { authQueries } from './queries.js';
 import '../../ui/buttons.css';
 import '../../ui/forms.css';
 import '../../ui/notice.css';
-
-type Field = 'username' | 'email' | 'password';
 
 /** The `?setup=` code of the link the server prints while it has no administrator. */
 export function useSetupCode(): string | undefined {
@@ -47,7 +45,7 @@ export function RegisterForm({ setupCode, claims = false }: { setupCode?: string
   const { register } = useAuth();
   const alerts = useAlerts();
   const navigate = useNavigate();
-  const [values, setValues] = useState({ username: '', email: '', password: '' });
+  const [values, setValues] = useState<AccountValues>({ username: '', email: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -73,22 +71,6 @@ export function RegisterForm({ setupCode, claims = false }: { setupCode?: string
     }
   };
 
-  const field = (name: Field, label: string, type: string, autoComplete: string, hint?: string) => (
-    <TextField
-      label={label}
-      error={errors[name]}
-      hint={hint}
-      name={name}
-      type={type}
-      autoComplete={autoComplete}
-      required
-      value={values[name]}
-      onValue={(value) => {
-        setValues({ ...values, [name]: value });
-      }}
-    />
-  );
-
   return (
     <form className="form" aria-label="Sign up" noValidate onSubmit={onSubmit}>
       {claims && (
@@ -96,9 +78,13 @@ export function RegisterForm({ setupCode, claims = false }: { setupCode?: string
           {AccountMessages.willAdminister}
         </p>
       )}
-      {field('username', 'Username', 'text', 'username', 'Letters, digits, dot, dash and underscore')}
-      {field('email', 'Email', 'email', 'email')}
-      {field('password', 'Password', 'password', 'new-password', 'At least 8 characters')}
+      <AccountFields
+        values={values}
+        errors={errors}
+        onChange={setValues}
+        autoComplete="own"
+        passwordHint="At least 8 characters"
+      />
       {failure && (
         <p className="form__failure" role="alert">
           {failure}

@@ -5,18 +5,20 @@ import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
 import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { Dialog } from '../../ui/Dialog.js';
 import { FormField } from '../../ui/FormField.js';
-import { TextField } from '../../ui/TextField.js';
+import {
+  ACCOUNT_FIELDS,
+  AccountFields,
+  type AccountField as Field,
+  type AccountValues,
+} from '../../ui/AccountFields.js';
 import { useCreateUser } from './mutations.js';
 import '../../ui/Dialog.css';
 import '../../ui/buttons.css';
 import '../../ui/forms.css';
 
-type Field = 'username' | 'email' | 'password';
-const FIELDS: readonly Field[] = ['username', 'email', 'password'];
-
 /** `users.create`: an administrator opens an account for someone (the way in when REGISTRATION=closed). */
 export function AddUserDialog({ onClose }: { onClose: () => void }) {
-  const [values, setValues] = useState({ username: '', email: '', password: '' });
+  const [values, setValues] = useState<AccountValues>({ username: '', email: '', password: '' });
   const [role, setRole] = useState<'USER' | 'ADMIN'>('USER');
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const create = useCreateUser();
@@ -33,7 +35,7 @@ export function AddUserDialog({ onClose }: { onClose: () => void }) {
         onClose();
       },
       onError: (error) => {
-        if (isApiError(error) && FIELDS.includes(error.field as Field)) {
+        if (isApiError(error) && ACCOUNT_FIELDS.includes(error.field as Field)) {
           setErrors({ [error.field as Field]: error.message });
         } else {
           alerts.error(AccountMessages.failedToCreateUser, describeError(error));
@@ -42,28 +44,16 @@ export function AddUserDialog({ onClose }: { onClose: () => void }) {
     });
   };
 
-  const field = (name: Field, label: string, type: string, autoComplete: string, hint?: string) => (
-    <TextField
-      label={label}
-      error={errors[name]}
-      hint={hint}
-      name={name}
-      type={type}
-      autoComplete={autoComplete}
-      required
-      value={values[name]}
-      onValue={(value) => {
-        setValues({ ...values, [name]: value });
-      }}
-    />
-  );
-
   return (
     <Dialog title="Add user" onClose={onClose} size="sm">
       <form className="form" aria-label="Add user" noValidate onSubmit={onSubmit}>
-        {field('username', 'Username', 'text', 'off', 'Letters, digits, dot, dash and underscore')}
-        {field('email', 'Email', 'email', 'off')}
-        {field('password', 'Password', 'password', 'new-password', 'At least 8 characters; tell them to change it')}
+        <AccountFields
+          values={values}
+          errors={errors}
+          onChange={setValues}
+          autoComplete="off"
+          passwordHint="At least 8 characters; tell them to change it"
+        />
         <FormField label="Role">
           {(control) => (
             <select
