@@ -10,23 +10,15 @@
 // BENCH_ROUNDS (1: with more, each figure is the run with the median req/s), BENCH_BASELINE (a git ref, e.g. a commit
 // before a change: its server is built in a temporary worktree and measured beside the current one, as "Tonearm
 // baseline", so the cost of the change shows as a ratio from one run).
-import { spawn, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
 import { freePort } from '../scripts/free-port.mjs';
 import { root } from '../scripts/lib.mjs';
 import { makeCover, makeWav } from './fixtures.mjs';
+import { killAll, parseDuration, resetPeak, startProcess, stopProcess, treeMiB, waitFor, wrk } from './support.mjs';
 
 const DURATION = process.env.BENCH_DURATION ?? '10s';
 const CONNECTIONS = process.env.BENCH_CONNECTIONS ?? '64';
@@ -45,78 +37,10 @@ const WATCHDOG_MS =
 const work = mkdtempSync(join(tmpdir(), 'tonearm-bench-'));
 // nginx runs its worker as an unprivileged user (nobody) when started as root: it must be able to read the files.
 chmodSync(work, 0o755);
-const children = new Set();
-
-function parseDuration(text) {
-  const match = /^(\d+)(s|m)?$/.exec(text);
-  if (!match) throw new Error(`BENCH_DURATION must look like 10s or 1m (got ${text})`);
-  return Number(match[1]) * (match[2] === 'm' ? 60 : 1);
-}
 
 function requireTool(name, pkg) {
   if (spawnSync('sh', ['-c', `command -v ${name}`]).status !== 0) {
     throw new Error(`${name} is not installed: apt-get install -y ${pkg}`);
-  }
-}
-
-function startProcess(command, args, env = {}) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = [];
-  child.stdout.on('data', (c) => output.push(String(c)));
-  child.stderr.on('data', (c) => output.push(String(c)));
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  child.output = output;
-  return child;
-}
-
-async function waitFor(url, child) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`process exited early:\n${child.output.join('')}`);
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within 60 s`);
-}
-
-/** The pid and all its descendants (nginx's worker, or any child a server starts). */
-function processTree(pid) {
-  try {
-    const list = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-    return [pid, ...(list ? list.split(/\s+/).flatMap((c) => processTree(Number(c))) : [])];
-  } catch {
-    return [pid];
-  }
-}
-
-/** A /proc/<pid>/status field (kB) summed over the process tree, in MiB. */
-function treeMiB(pid, field) {
-  let kib = 0;
-  for (const p of processTree(pid)) {
-    try {
-      const status = readFileSync(`/proc/${p}/status`, 'utf8');
-      kib += Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    } catch {
-      // exited
-    }
-  }
-  return kib / 1024;
-}
-
-/** Resets the peak RSS (VmHWM) of the tree to its current RSS (Linux clear_refs); false when the kernel refuses. */
-function resetPeak(pid) {
-  try {
-    for (const p of processTree(pid)) writeFileSync(`/proc/${p}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -129,56 +53,6 @@ function rangeScript(size) {
       '  wrk.headers["Range"] = "bytes=" .. start .. "-" .. (start + span - 1)\n  return wrk.format()\nend\n',
   );
   return script;
-}
-
-function wrk(url, { headers = {}, script } = {}) {
-  const args = ['-t2', `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency', '--timeout', '5s'];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
-  if (script) args.push('-s', script);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), (durationSeconds + 30) * 1000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      children.delete(child);
-      if (code === 0) resolve(parseWrk(out));
-      else reject(new Error(`wrk failed (${code}): ${err || out}`));
-    });
-  });
-}
-
-function toMs(value, unit) {
-  const n = Number(value);
-  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60000 : n;
-}
-
-function toMiB(value, unit) {
-  const n = Number(value);
-  return unit === 'GB' ? n * 1024 : unit === 'KB' ? n / 1024 : unit === 'B' ? n / 1048576 : n;
-}
-
-export function parseWrk(text) {
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
-  const transfer = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(text);
-  const p50 = /\s50%\s+([\d.]+)(\w+)/.exec(text);
-  const p99 = /\s99%\s+([\d.]+)(\w+)/.exec(text);
-  const errors = /Non-2xx or 3xx responses:\s+(\d+)/.exec(text);
-  const socketErrors = /Socket errors:(.*)/.exec(text);
-  return {
-    rps,
-    mibps: transfer ? toMiB(transfer[1], transfer[2]) : NaN,
-    p50: p50 ? toMs(p50[1], p50[2]) : NaN,
-    p99: p99 ? toMs(p99[1], p99[2]) : NaN,
-    non2xx: errors ? Number(errors[1]) : 0,
-    socketErrors: socketErrors ? socketErrors[1].trim() : '',
-  };
 }
 
 async function json(response, what) {
@@ -342,12 +216,7 @@ async function verify(target, audio, coverBytes) {
 }
 
 async function stop(target) {
-  const child = target.process;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await stopProcess(target.process);
 }
 
 /** Memory before the load, then resets the peak so that what follows measures the load alone. */
@@ -382,7 +251,7 @@ async function measureAll(targets, audio, coverBytes) {
         console.log(`  round ${round}/${ROUNDS}, ${scenario}, ${target.name}…`);
         const url = scenario === 'cover' ? target.coverUrl : target.audioUrl;
         const options = { headers: target.headers, script: scenario === 'range' ? script : undefined };
-        runs.get(target)[scenario].push(await wrk(url, options));
+        runs.get(target)[scenario].push(await wrk(url, { ...options, connections: CONNECTIONS, duration: DURATION }));
       }
     }
   }
@@ -508,7 +377,7 @@ async function main() {
 }
 
 function cleanUp() {
-  for (const child of children) child.kill('SIGKILL');
+  killAll();
   if (baselineWorktree) spawnSync('git', ['worktree', 'remove', '--force', baselineWorktree], { cwd: root });
   rmSync(work, { recursive: true, force: true });
 }

@@ -1,0 +1,140 @@
+// What the benchmarks share: child processes that are stopped whatever happens, waiting for a server, wrk runs and
+// their figures, and the memory of a process tree read from /proc.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { root } from '../scripts/lib.mjs';
+
+/** Every child process still running; `killAll` stops them (on errors, Ctrl-C and the watchdog). */
+export const children = new Set();
+
+export function killAll() {
+  for (const child of children) child.kill('SIGKILL');
+}
+
+/** SIGTERM, then SIGKILL after 5 s. */
+export async function stopProcess(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+export function parseDuration(text) {
+  const match = /^(\d+)(s|m)?$/.exec(text);
+  if (!match) throw new Error(`BENCH_DURATION must look like 10s or 1m (got ${text})`);
+  return Number(match[1]) * (match[2] === 'm' ? 60 : 1);
+}
+
+export function startProcess(command, args, env = {}) {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout.on('data', (c) => output.push(String(c)));
+  child.stderr.on('data', (c) => output.push(String(c)));
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  child.output = output;
+  return child;
+}
+
+export async function waitFor(url, child) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited early:\n${child.output.join('')}`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within 60 s`);
+}
+
+/** The pid and all its descendants (nginx's worker, or any child a server starts). */
+function processTree(pid) {
+  try {
+    const list = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return [pid, ...(list ? list.split(/\s+/).flatMap((c) => processTree(Number(c))) : [])];
+  } catch {
+    return [pid];
+  }
+}
+
+/** A /proc/<pid>/status field (kB) summed over the process tree, in MiB. */
+export function treeMiB(pid, field) {
+  let kib = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      kib += Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    } catch {
+      // exited
+    }
+  }
+  return kib / 1024;
+}
+
+/** Resets the peak RSS (VmHWM) of the tree to its current RSS (Linux clear_refs); false when the kernel refuses. */
+export function resetPeak(pid) {
+  try {
+    for (const p of processTree(pid)) writeFileSync(`/proc/${p}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One wrk run (2 threads, `--latency`) against `url`; resolves with its parsed figures. */
+export function wrk(url, { connections, duration, headers = {}, script } = {}) {
+  const durationSeconds = parseDuration(duration);
+  const args = ['-t2', `-c${connections}`, `-d${duration}`, '--latency', '--timeout', '5s'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  if (script) args.push('-s', script);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), (durationSeconds + 30) * 1000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      children.delete(child);
+      if (code === 0) resolve(parseWrk(out));
+      else reject(new Error(`wrk failed (${code}): ${err || out}`));
+    });
+  });
+}
+
+function toMs(value, unit) {
+  const n = Number(value);
+  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60000 : n;
+}
+
+function toMiB(value, unit) {
+  const n = Number(value);
+  return unit === 'GB' ? n * 1024 : unit === 'KB' ? n / 1024 : unit === 'B' ? n / 1048576 : n;
+}
+
+export function parseWrk(text) {
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
+  const transfer = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(text);
+  const p50 = /\s50%\s+([\d.]+)(\w+)/.exec(text);
+  const p99 = /\s99%\s+([\d.]+)(\w+)/.exec(text);
+  const errors = /Non-2xx or 3xx responses:\s+(\d+)/.exec(text);
+  const socketErrors = /Socket errors:(.*)/.exec(text);
+  return {
+    rps,
+    mibps: transfer ? toMiB(transfer[1], transfer[2]) : NaN,
+    p50: p50 ? toMs(p50[1], p50[2]) : NaN,
+    p99: p99 ? toMs(p99[1], p99[2]) : NaN,
+    non2xx: errors ? Number(errors[1]) : 0,
+    socketErrors: socketErrors ? socketErrors[1].trim() : '',
+  };
+}
