@@ -1,6 +1,7 @@
 // `npm run bench:catalogue`: the catalogue calls at a real library's size. Seeds N songs (BENCH_SONGS, default
 // 100 000) over about N/20 artists, 1 000 playlists of 50 songs, and likes, straight into the database of a fresh
-// DATA_DIR (SQLite), then starts the built server on it and measures with wrk on 127.0.0.1:
+// DATA_DIR (SQLite, and then a throwaway PostgreSQL when its server binaries are there), then starts the built server
+// on it and measures with wrk on 127.0.0.1:
 // - the whole-catalogue calls that existing clients make (`GET /api/songs`, `GET /api/songs/data`): time and bytes;
 // - req/s, p50 and p99 at 64 connections for the first page, a page in the middle, an artist's songs, liked songs, a
 //   playlist, a two-word search and a three-letter prefix search;
@@ -31,10 +32,9 @@ const LIKES = 500;
 const PAGE = 50;
 const STALL_CONNECTIONS = '8';
 const WHOLE_FETCHES = 4;
-const WATCHDOG_MS = (12 * (parseDuration(DURATION) + 20) + 300) * 1000;
+const WATCHDOG_MS = (2 * (12 * (parseDuration(DURATION) + 20) + 300) + 120) * 1000;
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-catalogue-'));
-const dataDir = join(work, 'data');
 const require = createRequire(join(root, 'apps/server/package.json'));
 
 const WORDS = [
@@ -90,7 +90,7 @@ function seeded(seed) {
 }
 
 /** Starts the built server on the benchmark's DATA_DIR; answers its base URL and process. */
-async function startServer() {
+async function startServer(dataDir, databaseUrl) {
   const port = await freePort();
   const [command, args, env] = serverCommand();
   const server = startProcess(command, args, {
@@ -98,6 +98,7 @@ async function startServer() {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
     DEMO: '0',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
@@ -135,65 +136,83 @@ async function logIn(base, { username, password }) {
   return cookie;
 }
 
-/** Artists, songs, playlists and the listener's likes, written in one transaction per table. */
-function seed(listenerId, adminId) {
-  const Database = require('better-sqlite3');
-  const db = new Database(join(dataDir, 'tonearm.db'));
-  db.pragma('journal_mode = WAL');
+/** Every row to seed, with the ids a fresh database gives them (1, 2, 3… in insertion order, on both dialects). */
+function catalogueRows(listenerId, adminId) {
   const random = seeded(42);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const now = new Date().toISOString();
-  const insertArtist = db.prepare('insert into artists (name) values (?)');
-  const insertSong = db.prepare(
-    'insert into songs (name, genre, artist_id, audio_key, audio_sha256, mime, size_bytes, duration_ms, ' +
-      'image_key, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const insertPlaylist = db.prepare(
-    'insert into playlists (owner_id, name, type, is_public, image_key, created_at) values (?, ?, ?, ?, null, ?)',
-  );
-  const insertEntry = db.prepare(
-    'insert into playlist_songs (playlist_id, song_id, position, added_at) values (?, ?, ?, ?)',
-  );
-  const insertLike = db.prepare('insert or ignore into likes (user_id, song_id, created_at) values (?, ?, ?)');
   const title = (words) => Array.from({ length: words }, () => pick(WORDS)).join(' ');
   const capitalised = (text) => text.replace(/\b\w/g, (c) => c.toUpperCase());
-  db.transaction(() => {
-    for (let i = 1; i <= ARTISTS; i++) insertArtist.run(`${capitalised(title(2))} ${i}`);
-  })();
-  db.transaction(() => {
-    for (let i = 1; i <= SONGS; i++) {
-      const key = `bench-${i.toString(16).padStart(8, '0')}`;
-      insertSong.run(
-        capitalised(title(2 + Math.floor(random() * 2))),
-        pick(GENRES),
-        1 + Math.floor(random() * ARTISTS),
-        `${key}.mp3`,
-        key.padEnd(64, '0'),
-        'audio/mpeg',
-        4_000_000,
-        180_000 + Math.floor(random() * 120_000),
-        null,
-        now,
-      );
-    }
-  })();
-  db.transaction(() => {
-    for (let p = 1; p <= PLAYLISTS; p++) {
-      const owner = p % 2 === 0 ? listenerId : adminId;
-      const { lastInsertRowid } = insertPlaylist.run(
-        owner,
-        `${capitalised(title(2))} mix ${p}`,
-        'Mix',
-        p % 3 === 0 ? 1 : 0,
-        now,
-      );
-      const songs = new Set();
-      while (songs.size < PLAYLIST_SIZE) songs.add(1 + Math.floor(random() * SONGS));
-      [...songs].forEach((song, position) => insertEntry.run(lastInsertRowid, song, position, now));
-    }
-    for (let i = 0; i < LIKES; i++) insertLike.run(listenerId, 1 + Math.floor(random() * SONGS), now);
-  })();
+  const artists = Array.from({ length: ARTISTS }, (_, i) => [`${capitalised(title(2))} ${i + 1}`]);
+  const songs = Array.from({ length: SONGS }, (_, i) => {
+    const key = `bench-${(i + 1).toString(16).padStart(8, '0')}`;
+    const name = capitalised(title(2 + Math.floor(random() * 2)));
+    const artist = 1 + Math.floor(random() * ARTISTS);
+    const duration = 180_000 + Math.floor(random() * 120_000);
+    return [name, pick(GENRES), artist, `${key}.mp3`, key.padEnd(64, '0'), 'audio/mpeg', 4_000_000, duration, now];
+  });
+  const playlists = [];
+  const entries = [];
+  for (let p = 1; p <= PLAYLISTS; p++) {
+    const owner = p % 2 === 0 ? listenerId : adminId;
+    playlists.push([owner, `${capitalised(title(2))} mix ${p}`, 'Mix', p % 3 === 0 ? 1 : 0, now]);
+    const picked = new Set();
+    while (picked.size < PLAYLIST_SIZE) picked.add(1 + Math.floor(random() * SONGS));
+    [...picked].forEach((song, position) => entries.push([p, song, position, now]));
+  }
+  const liked = new Set();
+  while (liked.size < LIKES) liked.add(1 + Math.floor(random() * SONGS));
+  const likes = [...liked].map((song) => [listenerId, song, now]);
+  return { artists, songs, playlists, entries, likes };
+}
+
+const TABLES = [
+  ['artists', 'artists', ['name']],
+  [
+    'songs',
+    'songs',
+    ['name', 'genre', 'artist_id', 'audio_key', 'audio_sha256', 'mime', 'size_bytes', 'duration_ms', 'created_at'],
+  ],
+  ['playlists', 'playlists', ['owner_id', 'name', 'type', 'is_public', 'created_at']],
+  ['entries', 'playlist_songs', ['playlist_id', 'song_id', 'position', 'added_at']],
+  ['likes', 'likes', ['user_id', 'song_id', 'created_at']],
+];
+
+/** SQLite: one prepared insert per table, each table in one transaction. */
+function writeSqlite(dataDir, rows) {
+  const Database = require('better-sqlite3');
+  const db = new Database(join(dataDir, 'tonearm.db'));
+  db.pragma('journal_mode = WAL');
+  for (const [key, table, columns] of TABLES) {
+    const insert = db.prepare(
+      `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+    );
+    db.transaction(() => {
+      for (const row of rows[key]) insert.run(...row);
+    })();
+  }
   db.close();
+}
+
+/** PostgreSQL: multi-row inserts of 1 000 rows, each table in one transaction. */
+async function writePostgres(url, rows) {
+  const pg = require('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const [key, table, columns] of TABLES) {
+      await client.query('begin');
+      for (let start = 0; start < rows[key].length; start += 1000) {
+        const batch = rows[key].slice(start, start + 1000);
+        const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
+        await client.query(`insert into ${table} (${columns.join(', ')}) values ${values.join(', ')}`, batch.flat());
+      }
+      await client.query('commit');
+    }
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
 }
 
 /** One GET timed from the first byte sent to the last byte read. */
@@ -215,60 +234,65 @@ async function wholeCall(url, cookie) {
 
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
-async function main() {
-  const build = await ensureServerBuilt();
-  if (build.code !== 0) throw new Error('the server did not build');
+/** Seeds a fresh database of the dialect and measures every call; answers the table rows and the figures. */
+async function measure(dialect, databaseUrl) {
+  const dataDir = join(work, `data-${dialect}`);
   mkdirSync(dataDir, { recursive: true });
-  let { base, server } = await startServer();
+  let { base, server } = await startServer(dataDir, databaseUrl);
   const [admin, listener] = await makeAccounts(base);
-  const adminCookie = await logIn(base, admin);
+  const adminMe = await (await fetch(`${base}/api/auth/me`, { headers: { cookie: await logIn(base, admin) } })).json();
   const me = await (await fetch(`${base}/api/auth/me`, { headers: { cookie: await logIn(base, listener) } })).json();
   await stopProcess(server);
-  console.log(`seeding ${SONGS} songs, ${ARTISTS} artists, ${PLAYLISTS} playlists, ${LIKES} likes…`);
+  console.log(`${dialect}: seeding ${SONGS} songs, ${ARTISTS} artists, ${PLAYLISTS} playlists, ${LIKES} likes…`);
   const seeding = performance.now();
-  seed(me.id, 1);
-  console.log(`seeded in ${fmt((performance.now() - seeding) / 1000, 1)} s`);
-  ({ base, server } = await startServer());
+  const rows = catalogueRows(me.id, adminMe.id);
+  if (databaseUrl === null) writeSqlite(dataDir, rows);
+  else await writePostgres(databaseUrl, rows);
+  console.log(`${dialect}: seeded in ${fmt((performance.now() - seeding) / 1000, 1)} s`);
+  ({ base, server } = await startServer(dataDir, databaseUrl));
   const cookie = await logIn(base, listener);
-  void adminCookie;
-  const rssBefore = treeMiB(server.pid, 'VmRSS');
   const headers = { cookie };
-  const middle = Math.floor(SONGS / 2);
-  const artistId = Math.ceil(ARTISTS / 2);
-  const playlistId = 2;
+  const rssBefore = treeMiB(server.pid, 'VmRSS');
+  const lines = [];
+  const figures = {};
+  const line = (text) => {
+    lines.push(text);
+    console.log(`${dialect}: ${text}`);
+  };
 
-  const rows = [];
   for (const [name, path] of [
     ['GET /api/songs (whole catalogue)', '/api/songs'],
     ['GET /api/songs/data (whole catalogue)', '/api/songs/data'],
   ]) {
     const { ms, bytes } = await wholeCall(`${base}${path}`, cookie);
-    rows.push(`| ${name} | single call | ${fmt(ms)} ms | ${fmt(bytes / 1048576, 1)} MB | | |`);
-    console.log(rows.at(-1));
+    line(`| ${name} | single call | ${fmt(ms)} ms | ${fmt(bytes / 1048576, 1)} MB | |`);
   }
   const paged = [
     ['first page', `/api/songs?limit=${PAGE}`],
-    ['a page in the middle', `/api/songs?limit=${PAGE}&offset=${middle}`],
-    ["an artist's songs", `/api/songs?artistId=${artistId}&limit=${PAGE}`],
+    ['a page in the middle', `/api/songs?limit=${PAGE}&offset=${Math.floor(SONGS / 2)}`],
+    ["an artist's songs", `/api/songs?artistId=${Math.ceil(ARTISTS / 2)}&limit=${PAGE}`],
     ['liked songs', `/api/songs/liked?limit=${PAGE}`],
-    ['a playlist', `/api/songs/playlistId/${playlistId}`],
+    ['a playlist', '/api/songs/playlistId/2'],
     ['search, two words ("amber river")', '/api/search?q=amber%20river&limit=20'],
     ['search, prefix ("sil")', '/api/search?q=sil&limit=20'],
   ];
+  const row = (name, load, result) => {
+    figures[name] = result;
+    line(
+      `| ${name} | ${load} | ${fmt(result.rps)} req/s | p50 ${fmt(result.p50, 1)} ms | p99 ${fmt(result.p99, 1)} ms |`,
+    );
+  };
   for (const [name, path] of paged) {
     const result = await wrk(`${base}${path}`, { connections: CONNECTIONS, duration: DURATION, headers });
     if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers`);
-    rows.push(
-      `| ${name} | ${CONNECTIONS} conn | ${fmt(result.rps)} req/s | p50 ${fmt(result.p50, 1)} ms | p99 ${fmt(result.p99, 1)} ms | |`,
-    );
-    console.log(rows.at(-1));
+    row(name, `${CONNECTIONS} conn`, result);
   }
   const small = `${base}/api/songs?limit=20`;
-  const alone = await wrk(small, { connections: STALL_CONNECTIONS, duration: DURATION, headers });
-  rows.push(
-    `| stall test: 20-song page, alone | ${STALL_CONNECTIONS} conn | ${fmt(alone.rps)} req/s | p50 ${fmt(alone.p50, 1)} ms | p99 ${fmt(alone.p99, 1)} ms | |`,
+  row(
+    'stall test: 20-song page, alone',
+    `${STALL_CONNECTIONS} conn`,
+    await wrk(small, { connections: STALL_CONNECTIONS, duration: DURATION, headers }),
   );
-  console.log(rows.at(-1));
   let fetching = true;
   const wholeFetches = (async () => {
     for (let i = 0; i < WHOLE_FETCHES && fetching; i++) await timedGet(`${base}/api/songs/data`, cookie);
@@ -276,23 +300,64 @@ async function main() {
   const during = await wrk(small, { connections: STALL_CONNECTIONS, duration: DURATION, headers });
   fetching = false;
   await wholeFetches;
-  rows.push(
-    `| stall test: the same page while another client fetches /api/songs/data ${WHOLE_FETCHES}× | ${STALL_CONNECTIONS} conn | ${fmt(during.rps)} req/s | p50 ${fmt(during.p50, 1)} ms | p99 ${fmt(during.p99, 1)} ms | |`,
+  row(
+    `stall test: the same page while another client fetches /api/songs/data ${WHOLE_FETCHES}×`,
+    `${STALL_CONNECTIONS} conn`,
+    during,
   );
-  console.log(rows.at(-1));
   const rssAfter = treeMiB(server.pid, 'VmRSS');
   const peak = treeMiB(server.pid, 'VmHWM');
-  rows.push(`| server RSS | before ${fmt(rssBefore)} MiB | after ${fmt(rssAfter)} MiB | peak ${fmt(peak)} MiB | | |`);
+  line(`| server RSS | before ${fmt(rssBefore)} MiB | after ${fmt(rssAfter)} MiB | peak ${fmt(peak)} MiB | |`);
   await stopProcess(server);
+  return { lines, figures };
+}
 
-  const table = [
+/** PostgreSQL when its server binaries are installed (a throwaway cluster, removed afterwards); null otherwise. */
+async function throwawayPostgres() {
+  const { startThrowawayPostgres } = await import('../apps/server/test/postgres-server.ts');
+  try {
+    const postgres = await startThrowawayPostgres();
+    const pg = require('pg');
+    const admin = new pg.Client({ connectionString: postgres.adminUrl });
+    await admin.connect();
+    await admin.query('create database tonearm_bench');
+    await admin.end();
+    const url = new URL(postgres.adminUrl);
+    url.pathname = '/tonearm_bench';
+    return { url: url.toString(), version: postgres.version, stop: postgres.stop };
+  } catch (error) {
+    console.log(`PostgreSQL is not measured: ${error.message}`);
+    return null;
+  }
+}
+
+async function main() {
+  const build = await ensureServerBuilt();
+  if (build.code !== 0) throw new Error('the server did not build');
+  const date = new Date().toISOString().slice(0, 10);
+  const header = ['| call | load | figure | | |', '| --- | --- | ---: | ---: | ---: |'];
+  const sqlite = await measure('sqlite', null);
+  const sections = [
     `SQLite, ${SONGS} songs, ${ARTISTS} artists, ${PLAYLISTS} playlists of ${PLAYLIST_SIZE}, ${LIKES} likes; ` +
-      `wrk -t2 -d${DURATION} on 127.0.0.1 (${new Date().toISOString().slice(0, 10)})`,
+      `wrk -t2 -d${DURATION} on 127.0.0.1 (${date})`,
     '',
-    '| call | load | figure | | | |',
-    '| --- | --- | ---: | ---: | ---: | --- |',
-    ...rows,
-  ].join('\n');
+    ...header,
+    ...sqlite.lines,
+  ];
+  const postgres = await throwawayPostgres();
+  if (postgres !== null) {
+    try {
+      const pgRun = await measure('postgres', postgres.url);
+      sections.push('', `PostgreSQL ${postgres.version}, the same data and load`, '', ...header, ...pgRun.lines, '');
+      sections.push('PostgreSQL p99 / SQLite p99:', '');
+      for (const [name, result] of Object.entries(pgRun.figures)) {
+        sections.push(`- ${name}: ${fmt(result.p99 / sqlite.figures[name].p99, 2)}×`);
+      }
+    } finally {
+      await postgres.stop();
+    }
+  }
+  const table = sections.join('\n');
   console.log(`\n${table}`);
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(join(root, 'bench/results/catalogue.md'), `${table}\n`);
