@@ -20,7 +20,7 @@ import { GENRES } from '@tonearm/contract';
 import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
 import { freePort } from '../scripts/free-port.mjs';
 import { root } from '../scripts/lib.mjs';
-import { children, killAll, parseDuration, startProcess, stopProcess, treeMiB, waitFor, wrk } from './support.mjs';
+import { parseDuration, runBench, startProcess, stopProcess, treeMiB, waitFor, wrk } from './support.mjs';
 
 const SONGS = Number(process.env.BENCH_SONGS ?? '100000');
 const DURATION = process.env.BENCH_DURATION ?? '10s';
@@ -363,30 +363,7 @@ async function main() {
   writeFileSync(join(root, 'bench/results/catalogue.md'), `${table}\n`);
 }
 
-function cleanUp() {
-  killAll();
-  rmSync(work, { recursive: true, force: true });
-}
-
-const watchdog = setTimeout(() => {
-  console.error(`bench:catalogue took longer than ${WATCHDOG_MS / 1000} s; stopping`);
-  cleanUp();
-  process.exit(1);
-}, WATCHDOG_MS);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    cleanUp();
-    process.exit(130);
-  });
-}
-
-try {
-  await main();
-} catch (error) {
-  console.error(`bench:catalogue failed: ${error.message}`);
-  for (const child of children) console.error(child.output?.join('').slice(-2000));
-  process.exitCode = 1;
-} finally {
-  clearTimeout(watchdog);
-  cleanUp();
-}
+await runBench('bench:catalogue', main, {
+  watchdogMs: WATCHDOG_MS,
+  cleanUp: () => rmSync(work, { recursive: true, force: true }),
+});

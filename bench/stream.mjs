@@ -18,7 +18,7 @@ import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
 import { freePort } from '../scripts/free-port.mjs';
 import { root } from '../scripts/lib.mjs';
 import { makeCover, makeWav } from './fixtures.mjs';
-import { killAll, parseDuration, resetPeak, startProcess, stopProcess, treeMiB, waitFor, wrk } from './support.mjs';
+import { parseDuration, runBench, resetPeak, startProcess, stopProcess, treeMiB, waitFor, wrk } from './support.mjs';
 
 const DURATION = process.env.BENCH_DURATION ?? '10s';
 const CONNECTIONS = process.env.BENCH_CONNECTIONS ?? '64';
@@ -376,30 +376,10 @@ async function main() {
   }
 }
 
-function cleanUp() {
-  killAll();
-  if (baselineWorktree) spawnSync('git', ['worktree', 'remove', '--force', baselineWorktree], { cwd: root });
-  rmSync(work, { recursive: true, force: true });
-}
-
-const watchdog = setTimeout(() => {
-  console.error(`bench:stream took longer than ${WATCHDOG_MS / 1000} s; stopping`);
-  cleanUp();
-  process.exit(1);
-}, WATCHDOG_MS);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    cleanUp();
-    process.exit(130);
-  });
-}
-
-try {
-  await main();
-} catch (error) {
-  console.error(`bench:stream failed: ${error.message}`);
-  process.exitCode = 1;
-} finally {
-  clearTimeout(watchdog);
-  cleanUp();
-}
+await runBench('bench:stream', main, {
+  watchdogMs: WATCHDOG_MS,
+  cleanUp: () => {
+    if (baselineWorktree) spawnSync('git', ['worktree', 'remove', '--force', baselineWorktree], { cwd: root });
+    rmSync(work, { recursive: true, force: true });
+  },
+});

@@ -138,3 +138,35 @@ export function parseWrk(text) {
     socketErrors: socketErrors ? socketErrors[1].trim() : '',
   };
 }
+
+/**
+ * Runs a benchmark's `main` under a watchdog: after `watchdogMs`, on Ctrl-C and when it ends (either way), `cleanUp`
+ * runs and every child process is stopped. A failure prints the children's last output and sets the exit code.
+ */
+export async function runBench(name, main, { watchdogMs, cleanUp }) {
+  const finish = () => {
+    killAll();
+    cleanUp();
+  };
+  const watchdog = setTimeout(() => {
+    console.error(`${name} took longer than ${watchdogMs / 1000} s; stopping`);
+    finish();
+    process.exit(1);
+  }, watchdogMs);
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      finish();
+      process.exit(130);
+    });
+  }
+  try {
+    await main();
+  } catch (error) {
+    console.error(`${name} failed: ${error.message}`);
+    for (const child of children) console.error(child.output?.join('').slice(-2000));
+    process.exitCode = 1;
+  } finally {
+    clearTimeout(watchdog);
+    finish();
+  }
+}

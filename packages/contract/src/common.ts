@@ -24,8 +24,5 @@ export const Paging = z.object({
   offset: z.coerce.number().int().min(0).max(PAGE_OFFSET_MAX, RequestMessages.offsetOutOfRange).optional(),
 });
 
-/** A plain-text success answer (the spec's "response text shown as message"). */
-export const TextAnswer = z.string();
-
 /** A multipart form without text fields (only its file parts count). */
 export const EmptyForm = z.object({});

@@ -1,6 +1,7 @@
 import {
   endpoints,
   fillPath,
+  successStatus,
   type BodyInputOf,
   type EndpointSpec,
   type Endpoints,
@@ -74,7 +75,7 @@ function queryValues(query: NonNullable<RawArgs['query']>): Record<string, strin
 }
 
 async function read(spec: EndpointSpec, response: Response): Promise<unknown> {
-  const answer = Object.values(spec.responses)[0];
+  const answer = spec.responses[successStatus(spec)];
   if (answer === 'binary') return response;
   if (answer === 'empty') return undefined;
   if (typeof answer === 'object') return response.text();
