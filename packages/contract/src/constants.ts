@@ -35,6 +35,12 @@ export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as con
 export const PLAYLIST_TYPE_MAX = 40;
 export const NAME_MAX = 200;
 export const PAGE_LIMIT_MAX = 500;
+/** A cursor page's size when the client names none. */
+export const PAGE_LIMIT_DEFAULT = 50;
+/** The longest page cursor accepted (cursors are opaque base64url text made by the server). */
+export const PAGE_CURSOR_MAX = 512;
+/** Seeds of the server-side shuffle: 0 to this (a 31-bit integer, the same on both dialects). */
+export const SHUFFLE_SEED_MAX = 2_147_483_647;
 
 /**
  * The largest id the database holds: ids are 32-bit signed integers on PostgreSQL (`integer`), and the same bound

@@ -69,6 +69,7 @@ export const RequestMessages = {
   nulCharacter: 'Text may not contain the NUL character (U+0000)',
   idOutOfRange: `Ids are whole numbers from 1 to ${DB_ID_MAX}`,
   offsetOutOfRange: `Offset must be at most ${PAGE_OFFSET_MAX}`,
+  badCursor: 'This page cursor is not valid here: start again from the first page',
   requestTimeout: 'The request took too long to arrive. Please try again.',
   byStatus: {
     400: 'The request could not be understood',

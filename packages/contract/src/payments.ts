@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CursorQuery, pageOf } from './common.js';
 import { User } from './users.js';
 
 export const PlanId = z.enum(['monthly', 'yearly']);
@@ -56,6 +57,11 @@ export type PaymentProviderResponse = z.infer<typeof PaymentProviderResponse>;
 /** Answer of GET /api/payment/plans (server-side prices). */
 export const PlansResponse = z.array(Plan);
 export const OrdersResponse = z.array(Order);
+
+/** GET /api/payment/orders/page: the caller's orders, newest first, a page at a time. */
+export const OrderPageQuery = CursorQuery;
+export const OrderPage = pageOf(Order);
+export type OrderPage = z.infer<typeof OrderPage>;
 
 /** Server texts of the payment endpoints besides those in ServerMessages. */
 export const PaymentMessages = {

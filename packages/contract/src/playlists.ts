@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DbId, DbIdText } from './common.js';
+import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
 import { NAME_MAX, PLAYLIST_TYPE_MAX } from './constants.js';
 
 /** Playlist JSON of DESIGN §4; songIds are in playlist order. */
@@ -56,3 +56,16 @@ export const PlaylistListResponse = z.array(Playlist);
 
 /** `/api/playlists/{playlistId}/songs/{songId}`. */
 export const PlaylistSongParams = z.object({ playlistId: DbIdText, songId: DbIdText });
+
+/**
+ * GET /api/playlists/page: `scope=own` (the default) pages the caller's own playlists, newest first; `scope=all`
+ * every playlist (administrators only, 403 otherwise); `q` narrows by name.
+ */
+export const PlaylistPageQuery = CursorQuery.extend({
+  scope: z.enum(['own', 'all']).optional(),
+  q: z.string().trim().max(200).optional(),
+});
+export type PlaylistPageQuery = z.infer<typeof PlaylistPageQuery>;
+
+export const PlaylistPage = pageOf(Playlist);
+export type PlaylistPage = z.infer<typeof PlaylistPage>;

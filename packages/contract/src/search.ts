@@ -1,17 +1,36 @@
 import { z } from 'zod';
 import { Artist } from './artists.js';
-import { DbId } from './common.js';
+import { DbId, PageCursor } from './common.js';
 import { Playlist } from './playlists.js';
 import { Song } from './songs.js';
 
+/** The groups of a search answer. */
+export const SearchKind = z.enum(['songs', 'artists', 'playlists']);
+export type SearchKind = z.infer<typeof SearchKind>;
+
+/**
+ * GET /api/search: each group best match first (exact, then prefix, then one typo). Without `kind` the answer holds
+ * the first `limit` of every group; with `kind` and a `cursor` from `nextCursors` it holds the next page of that
+ * group only (the other groups empty).
+ */
 export const SearchQuery = z.object({
   q: z.string().trim().max(200),
   limit: z.coerce.number().int().min(1).max(50).optional(),
+  kind: SearchKind.optional(),
+  cursor: PageCursor.optional(),
 });
+export type SearchQuery = z.infer<typeof SearchQuery>;
+
 export const SearchResponse = z.object({
   songs: z.array(Song),
   artists: z.array(Artist),
   playlists: z.array(Playlist),
+  /** Per group, the cursor of its next page (null when the group is done). */
+  nextCursors: z.object({
+    songs: z.string().nullable(),
+    artists: z.string().nullable(),
+    playlists: z.string().nullable(),
+  }),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { NAME_MAX } from './constants.js';
-import { DbId, DbIdText, Paging } from './common.js';
+import { NAME_MAX, SHUFFLE_SEED_MAX } from './constants.js';
+import { CursorQuery, DbId, DbIdText, pageOf, Paging } from './common.js';
 import { GENRES } from './genres.js';
 
 /** Song JSON of DESIGN §4; link and imgLink are URLs on this server, likeSong is per requesting user. */
@@ -40,3 +40,24 @@ export type SongListQuery = z.infer<typeof SongListQuery>;
 
 /** A list of songs (JSON array). */
 export const SongList = z.array(Song);
+
+/**
+ * GET /api/songs/page: the catalogue (or one artist's or one genre's songs) a page at a time.
+ * - `order=shuffle` (the default): a stable server-side shuffle. The same `seed` always gives the same order, so a
+ *   list paged from the first song to the last neither repeats nor skips one. Without a seed the server picks one and
+ *   answers it in `seed`.
+ * - `order=newest`: the most recently added first.
+ * - `q`: search hits instead, best match first (exact, then prefix, then one typo); `order` and `seed` do not apply.
+ */
+export const SongPageQuery = CursorQuery.extend({
+  q: z.string().trim().max(200).optional(),
+  genre: z.string().max(60).optional(),
+  artistId: DbIdText.optional(),
+  order: z.enum(['shuffle', 'newest']).optional(),
+  seed: z.coerce.number().int().min(0).max(SHUFFLE_SEED_MAX).optional(),
+});
+export type SongPageQuery = z.infer<typeof SongPageQuery>;
+
+/** A page of songs; `seed` is the shuffle's seed (null when the list is not shuffled). */
+export const SongPage = pageOf(Song).extend({ seed: z.number().int().nullable() });
+export type SongPage = z.infer<typeof SongPage>;

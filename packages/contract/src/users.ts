@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Paging } from './common.js';
+import { PageCursor, Paging } from './common.js';
 
 export const Role = z.enum(['USER', 'ADMIN']);
 export type Role = z.infer<typeof Role>;
@@ -94,10 +94,17 @@ export const UserListQuery = Paging.extend({
   q: z.string().trim().max(100).optional(),
   sort: UserSort.optional(),
   order: z.enum(['asc', 'desc']).optional(),
+  /** Keyset paging (issue 11): the previous answer's `nextCursor`; it stands for the same sort, order and q. */
+  cursor: PageCursor.optional(),
 });
 export type UserListQuery = z.infer<typeof UserListQuery>;
 
-export const UserListResponse = z.object({ users: z.array(User), total: z.number().int() });
+/** `nextCursor` pages on in the same sort (null at the end); `offset` still works for older clients. */
+export const UserListResponse = z.object({
+  users: z.array(User),
+  total: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
 export type UserListResponse = z.infer<typeof UserListResponse>;
 
 /** `/api/users/username/{username}`. */

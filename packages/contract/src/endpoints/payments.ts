@@ -30,6 +30,13 @@ export const payments = {
     access: 'session',
     responses: { 200: 'OrdersResponse' },
   }),
+  orderPage: endpoint({
+    method: 'GET',
+    path: '/api/payment/orders/page',
+    access: 'session',
+    query: 'OrderPageQuery',
+    responses: { 200: 'OrderPage' },
+  }),
   order: endpoint({
     method: 'GET',
     path: '/api/payment/orders/:id',

@@ -28,6 +28,14 @@ export const playlists = {
     query: 'Paging',
     responses: { 200: 'PlaylistListResponse' },
   }),
+  page: endpoint({
+    method: 'GET',
+    path: '/api/playlists/page',
+    access: 'session',
+    description: 'Keyset pages of playlists: scope=own (default) or scope=all (administrators).',
+    query: 'PlaylistPageQuery',
+    responses: { 200: 'PlaylistPage' },
+  }),
   get: endpoint({
     method: 'GET',
     path: '/api/playlists/:id',

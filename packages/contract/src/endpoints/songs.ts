@@ -26,6 +26,24 @@ export const songs = {
     access: 'session',
     responses: { 200: 'SongsDataResponse' },
   }),
+  page: endpoint({
+    method: 'GET',
+    path: '/api/songs/page',
+    access: 'session',
+    description:
+      'Keyset pages of the catalogue, one artist or one genre: shuffled by seed (default), newest, or search hits.',
+    query: 'SongPageQuery',
+    responses: { 200: 'SongPage' },
+  }),
+  playlistPage: endpoint({
+    method: 'GET',
+    path: '/api/playlists/:id/songs',
+    access: 'owner',
+    params: 'IdParam',
+    description: "Keyset pages of a playlist's songs in playlist order (its owner, an admin, or anyone when public).",
+    query: 'CursorQuery',
+    responses: { 200: 'SongPage' },
+  }),
   get: endpoint({
     method: 'GET',
     path: '/api/songs/:id',
@@ -74,6 +92,14 @@ export const likes = {
     access: 'session',
     query: 'Paging',
     responses: { 200: 'SongList' },
+  }),
+  page: endpoint({
+    method: 'GET',
+    path: '/api/songs/liked/page',
+    access: 'session',
+    description: "Keyset pages of the caller's liked songs, most recently liked first.",
+    query: 'CursorQuery',
+    responses: { 200: 'SongPage' },
   }),
   like: endpoint({
     method: 'PUT',
