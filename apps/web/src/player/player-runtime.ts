@@ -1,5 +1,6 @@
 import type { Song } from '@tonearm/contract';
 import { rememberRecentSong } from '../lib/recent-songs.js';
+import type { SongSource } from '../lib/song-sources.js';
 import { createAudioDeck, type AudioDeck } from './audio-deck.js';
 import {
   createClockStore,
@@ -17,7 +18,20 @@ export const RESTART_THRESHOLD_SECONDS = 3;
 /** The next song starts loading this long before the current one ends. */
 export const PRELOAD_LEAD_SECONDS = 30;
 
+/** A song chosen from a paged list: the songs the list has loaded, and where the rest of the list comes from. */
+export interface QueueStart {
+  source: SongSource;
+  /** The songs loaded so far, in list order. */
+  songs: readonly Song[];
+  /** The cursor of the list's next page (null when every song is loaded). */
+  nextCursor: string | null;
+  /** The chosen song's place in `songs`. */
+  index: number;
+}
+
 export interface PlayerControls {
+  /** Choose a song from a paged list: the queue plays on through the rest of the list, fetching pages ahead. */
+  playFrom: (start: QueueStart) => void;
   /** Choose `songs[index]` from a list: sets the list, index and current song and plays it. */
   playList: (songs: readonly Song[], index: number) => void;
   /** The play/pause toggle of a song row: toggles the current song, otherwise starts this one. */
@@ -73,6 +87,10 @@ export function createPlayerRuntime(deck: AudioDeck = createAudioDeck(), options
     clock.dispatch({ type: 'time', position: target });
   };
   const controls: PlayerControls = {
+    // Interim: plays the loaded songs only; the queue of ids that fetches ahead replaces it (issue 11).
+    playFrom: (start) => {
+      dispatch({ type: 'playList', songs: start.songs, index: start.index });
+    },
     playList: (songs, index) => {
       dispatch({ type: 'playList', songs, index });
     },
