@@ -109,6 +109,12 @@ export interface ImageUploadsTable {
   created_at: string;
 }
 
+/** One row (id 1): moves with every write that changes which songs a list holds (migration 004's triggers). */
+export interface CatalogueVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -120,6 +126,7 @@ export interface DB {
   plays: PlaysTable;
   orders: OrdersTable;
   image_uploads: ImageUploadsTable;
+  catalogue_version: CatalogueVersionTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

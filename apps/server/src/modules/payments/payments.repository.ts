@@ -37,6 +37,9 @@ export interface PaymentsRepository {
   findUser(userId: number): Promise<UserRow | undefined>;
   /** A user's orders, newest first, at most ORDERS_LISTED_MAX. */
   listOrders(userId: number): Promise<OrderRow[]>;
+  /** A user's orders newest first (created_at, then id, descending), after `after` when given; `limit` at most. */
+  orderPage(userId: number, after: OrderKey | undefined, limit: number): Promise<OrderRow[]>;
+  countOrders(userId: number): Promise<number>;
   /** Marks an order failed unless it is already paid; answers the order as it now is. */
   markFailed(orderId: number): Promise<OrderRow | undefined>;
   /**
@@ -52,6 +55,12 @@ export interface PaymentsRepository {
 }
 
 export const ORDERS_LISTED_MAX = 100;
+
+/** Where a page of orders starts: after this order (newest first). */
+export interface OrderKey {
+  createdAt: string;
+  id: number;
+}
 
 export function createPaymentsRepository(db: Kysely<DB>, dialect: Dialect): PaymentsRepository {
   return {
@@ -109,6 +118,23 @@ export function createPaymentsRepository(db: Kysely<DB>, dialect: Dialect): Paym
         .orderBy('id', 'desc')
         .limit(ORDERS_LISTED_MAX)
         .execute();
+    },
+
+    orderPage(userId, after, limit) {
+      let query = db.selectFrom('orders').selectAll().where('user_id', '=', userId);
+      if (after !== undefined) {
+        query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      }
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    },
+
+    async countOrders(userId) {
+      const row = await db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return row.count;
     },
 
     markFailed(orderId) {

@@ -69,6 +69,11 @@ export async function paymentsRoutes(
     (await payments.listOrders(await requireUser(request))).map(toOrderJson),
   );
 
+  route(app, endpoints.payments.orderPage, async (request) => {
+    const { rows, nextCursor, total } = await payments.orderPage(await requireUser(request), request.query);
+    return { items: rows.map(toOrderJson), nextCursor, total };
+  });
+
   route(app, endpoints.payments.order, async (request) =>
     toOrderJson(await payments.getOrder(await requireUser(request), request.params.id)),
   );

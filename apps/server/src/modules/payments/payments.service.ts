@@ -5,13 +5,17 @@ import {
   PENDING_ORDER_WINDOW_HOURS,
   PaymentMessages,
   ServerMessages,
+  DbId,
+  type CursorQuery,
   type DemoPayRequest,
   type PaymentProviderName,
   type Plan,
   type PlanId,
 } from '@tonearm/contract';
+import { z } from 'zod';
 import type { OrderRow, UserRow } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { cursorCodec, keysetPage, pageLimit } from '../../http/page-cursor.js';
 import { PREMIUM_FOREVER } from '../users/users.service.js';
 import { DemoPaymentProvider } from './demo.provider.js';
 import { PLAN_PERIOD_DAYS } from './payment-plans.js';
@@ -43,6 +47,16 @@ export interface PaymentsServiceOptions {
 }
 
 const FOREVER = new Date(PREMIUM_FOREVER);
+
+/** [created at, id] of a page's last order. */
+const orderCursors = cursorCodec('orders', z.tuple([z.string().max(40), DbId]));
+
+/** A page of a buyer's orders. */
+export interface OrderPageResult {
+  rows: OrderRow[];
+  nextCursor: string | null;
+  total: number;
+}
 
 const paymentsDisabled = () => new HttpError(503, ErrorCodes.paymentsUnavailable, PaymentMessages.paymentsDisabled);
 
@@ -155,6 +169,19 @@ export class PaymentsService {
 
   listOrders(buyer: Buyer): Promise<OrderRow[]> {
     return this.repository.listOrders(buyer.id);
+  }
+
+  /** The buyer's orders, newest first, a page at a time (a cursor is the buyer's own). */
+  async orderPage(buyer: Buyer, query: CursorQuery): Promise<OrderPageResult> {
+    const scope = [buyer.id];
+    const after = orderCursors.decode(scope, query.cursor);
+    const limit = pageLimit(query.limit);
+    const [rows, total] = await Promise.all([
+      this.repository.orderPage(buyer.id, after && { createdAt: after[0], id: after[1] }, limit + 1),
+      this.repository.countOrders(buyer.id),
+    ]);
+    const page = keysetPage(rows, limit, (row) => orderCursors.encode(scope, [row.created_at, row.id]));
+    return { rows: page.rows, nextCursor: page.nextCursor, total };
   }
 
   /** One order: its buyer or an admin; to anyone else it does not exist. */

@@ -1,6 +1,7 @@
 import type { PlaylistVisibility } from '@tonearm/contract';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import { containsPattern } from '../../db/like-pattern.js';
 import { playlistVisibleTo } from '../../db/playlist-visibility.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import { lockUser } from '../../db/user-lock.js';
@@ -39,6 +40,14 @@ export interface PlaylistsRepository {
   /** Song ids of each playlist, in position order. */
   songIds(playlistIds: readonly number[]): Promise<Map<number, number[]>>;
   list(scope: PlaylistScope, page: Page): Promise<PlaylistRow[]>;
+  /** Newest first (id descending), before `beforeId` when given; `nameContains` narrows by name, ignoring case. */
+  page(
+    scope: PlaylistScope,
+    nameContains: string | undefined,
+    beforeId: number | undefined,
+    limit: number,
+  ): Promise<PlaylistRow[]>;
+  count(scope: PlaylistScope, nameContains: string | undefined): Promise<number>;
   userExists(id: number): Promise<boolean>;
   /** How many playlists the user owns. */
   countOwned(ownerId: number): Promise<number>;
@@ -86,6 +95,21 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
 }
 
 type Db = Kysely<DB> | Transaction<DB>;
+
+/** The playlists a scope covers, and of those the ones whose name contains `nameContains` (ignoring case). */
+function scoped<O>(
+  query: SelectQueryBuilder<DB, 'playlists', O>,
+  scope: PlaylistScope,
+  nameContains?: string,
+): SelectQueryBuilder<DB, 'playlists', O> {
+  let narrowed = query;
+  if (scope.kind === 'owner') narrowed = narrowed.where('owner_id', '=', scope.ownerId);
+  if (scope.kind === 'public-or-own') narrowed = narrowed.where(playlistVisibleTo(scope, 'playlists'));
+  if (nameContains !== undefined) {
+    narrowed = narrowed.where(sql<boolean>`lower(name) like ${containsPattern(nameContains)} escape '\\'`);
+  }
+  return narrowed;
+}
 
 async function existingSongIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
   const found = new Set<number>();
@@ -192,10 +216,23 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
     },
 
     list(scope, page) {
-      let query = db.selectFrom('playlists').selectAll();
-      if (scope.kind === 'owner') query = query.where('owner_id', '=', scope.ownerId);
-      if (scope.kind === 'public-or-own') query = query.where(playlistVisibleTo(scope, 'playlists'));
-      return query.orderBy('id').limit(page.limit).offset(page.offset).execute();
+      return scoped(db.selectFrom('playlists').selectAll(), scope)
+        .orderBy('id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+    },
+
+    page(scope, nameContains, beforeId, limit) {
+      let query = scoped(db.selectFrom('playlists').selectAll(), scope, nameContains);
+      if (beforeId !== undefined) query = query.where('id', '<', beforeId);
+      return query.orderBy('id', 'desc').limit(limit).execute();
+    },
+
+    async count(scope, nameContains) {
+      const query = db.selectFrom('playlists').select((eb) => eb.fn.countAll<number>().as('count'));
+      const row = await scoped(query, scope, nameContains).executeTakeFirstOrThrow();
+      return row.count;
     },
 
     async userExists(id) {

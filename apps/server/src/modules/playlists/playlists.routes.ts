@@ -91,6 +91,11 @@ export function playlistsRoutes(
     return (await playlists.listOfUser(actor, request.params.id, request.query)).map(toPlaylistJson);
   });
 
+  route(app, endpoints.playlists.page, async (request) => {
+    const { views, nextCursor, total } = await playlists.page(await requireUser(request), request.query);
+    return { items: views.map(toPlaylistJson), nextCursor, total };
+  });
+
   route(app, endpoints.playlists.get, async (request) =>
     toPlaylistJson(await playlists.get(await requireUser(request), request.params.id)),
   );

@@ -1,4 +1,6 @@
 import {
+  DbId,
+  isAdmin,
   mayEditPlaylist,
   mayManageUser,
   maySeePlaylist,
@@ -8,13 +10,16 @@ import {
   PlaylistMessages,
   ServerMessages,
   type PlaylistFormFields,
+  type PlaylistPageQuery,
   type PlaylistAccessFacts,
   type PlaylistUpdateFields,
   visiblePlaylists,
 } from '@tonearm/contract';
+import { z } from 'zod';
 import type { PlaylistRow, UserRow } from '../../db/schema.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { cursorCodec, keysetPage, pageLimit } from '../../http/page-cursor.js';
 import type { UploadQuota } from '../limits/upload-quota.service.js';
 import { isPermutationOf } from './playlist-order.rules.js';
 import type { Page, PlaylistPatch, PlaylistScope, PlaylistsRepository, SongsWrite } from './playlists.repository.js';
@@ -60,6 +65,16 @@ function unwrapSongs<T>(result: SongsWrite<T>): T {
 
 const noCover = () => Promise.resolve();
 
+/** [id] of a page's last playlist. */
+const playlistCursors = cursorCodec('playlists', z.tuple([DbId]));
+
+/** A page of playlists. */
+export interface PlaylistPageView {
+  views: PlaylistView[];
+  nextCursor: string | null;
+  total: number;
+}
+
 /**
  * Playlists (DESIGN §4). Reading: public playlists to every signed-in user, private ones to their owner and admins
  * only; to anyone else a private playlist does not exist (404). Writing: the owner or an admin; another user who can
@@ -89,6 +104,26 @@ export class PlaylistsService {
     if (!mayManageUser(actor, userId)) throw notFound(ServerMessages.notFound);
     if (actor.id !== userId && !(await this.playlists.userExists(userId))) throw notFound(ServerMessages.notFound);
     return this.listScope({ kind: 'owner', ownerId: userId }, page);
+  }
+
+  /**
+   * GET /api/playlists/page, newest first: scope `own` (the default) the caller's playlists, `all` every playlist
+   * (administrators only, 403 otherwise); `q` keeps those whose name contains it.
+   */
+  async page(actor: Actor, query: PlaylistPageQuery): Promise<PlaylistPageView> {
+    const all = query.scope === 'all';
+    if (all && !isAdmin(actor)) throw forbidden(ServerMessages.forbidden);
+    const scope: PlaylistScope = all ? { kind: 'all' } : { kind: 'owner', ownerId: actor.id };
+    const q = query.q === '' ? undefined : query.q;
+    const cursorScope = [all ? 'all' : actor.id, q];
+    const after = playlistCursors.decode(cursorScope, query.cursor);
+    const limit = pageLimit(query.limit);
+    const [rows, total] = await Promise.all([
+      this.playlists.page(scope, q, after?.[0], limit + 1),
+      this.playlists.count(scope, q),
+    ]);
+    const page = keysetPage(rows, limit, (row) => playlistCursors.encode(cursorScope, [row.id]));
+    return { views: await this.views(page.rows), nextCursor: page.nextCursor, total };
   }
 
   async get(actor: Actor, id: number): Promise<PlaylistView> {
@@ -204,6 +239,11 @@ export class PlaylistsService {
 
   private async listScope(scope: PlaylistScope, page: Partial<Page>): Promise<PlaylistView[]> {
     const rows = await this.playlists.list(scope, { limit: page.limit ?? PAGE_LIMIT_MAX, offset: page.offset ?? 0 });
+    return this.views(rows);
+  }
+
+  /** The rows with their song ids in order (one query for all of them). */
+  private async views(rows: PlaylistRow[]): Promise<PlaylistView[]> {
     const songIds = await this.playlists.songIds(rows.map((row) => row.id));
     return rows.map((row) => ({ row, songIds: songIds.get(row.id) ?? [] }));
   }

@@ -10,5 +10,7 @@ export function toSearchJson(result: SearchResult): SearchResponse {
     songs: toSongsJson(result.songs),
     artists: result.artists.map(toArtistJson),
     playlists: result.playlists.map(toPlaylistJson),
+    // Bridge until the search helper's ranked cursor pages land: every group is answered whole.
+    nextCursors: { songs: null, artists: null, playlists: null },
   };
 }

@@ -3,6 +3,9 @@ import { registerUploadScope } from '../../http/multipart.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
 import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
 import type { ModuleDeps } from '../shared-deps.js';
+import { catalogueIndexOf } from './catalogue-index.js';
+import { createSongPagesRepository } from './song-pages.repository.js';
+import { SongPagesService } from './song-pages.service.js';
 import { createSongsRepository } from './songs.repository.js';
 import { songsReadRoutes, songsWriteRoutes } from './songs.routes.js';
 import { SongsService } from './songs.service.js';
@@ -21,6 +24,20 @@ export function createSongsService({
     createArtistsRepository(db),
     createSearchIndexRepository(db, dialect),
     releaseBlobs,
+    catalogueIndexOf(db),
+  );
+}
+
+/** The keyset song pages (catalogue, liked, playlist songs) over `songs`' database. */
+export function createSongPagesService(
+  { db, dialect }: Pick<ModuleDeps, 'db' | 'dialect'>,
+  songs: SongsService,
+): SongPagesService {
+  return new SongPagesService(
+    createSongPagesRepository(db),
+    createSearchIndexRepository(db, dialect),
+    catalogueIndexOf(db),
+    songs,
   );
 }
 
@@ -31,7 +48,7 @@ export function createSongsService({
  */
 export async function registerSongs(app: App, deps: ModuleDeps): Promise<void> {
   const songs = createSongsService(deps);
-  songsReadRoutes(app, songs);
+  songsReadRoutes(app, songs, createSongPagesService(deps, songs));
   const store = deps.blobs;
   if (store === null) return;
   await registerUploadScope(app, (scope) => {

@@ -1,6 +1,7 @@
-import { UNKNOWN_ARTIST, type Song, type SongsDataResponse } from '@tonearm/contract';
+import { UNKNOWN_ARTIST, type Song, type SongPage, type SongsDataResponse } from '@tonearm/contract';
 import { toArtistJson } from '../artists/artists.presenter.js';
 import { audioUrl, imageUrl } from '../media/media.service.js';
+import type { SongPageResult } from './song-pages.service.js';
 import type { SongListRow } from './songs.repository.js';
 import type { SongListing, SongsData, ViewerMarks } from './songs.service.js';
 
@@ -30,4 +31,9 @@ export function toSongsJson({ rows, marks }: SongListing): Song[] {
 /** GET /api/songs/data: every song and every artist. */
 export function toSongsDataJson({ songs, artists }: SongsData): SongsDataResponse {
   return { songs: toSongsJson(songs), artists: artists.map(toArtistJson) };
+}
+
+/** A keyset page of songs (GET /api/songs/page, liked, a playlist's songs). */
+export function toSongPageJson({ listing, nextCursor, total, seed }: SongPageResult): SongPage {
+  return { items: toSongsJson(listing), nextCursor, total, seed };
 }

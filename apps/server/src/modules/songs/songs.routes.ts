@@ -7,7 +7,8 @@ import { declaredUpload, parseUploadFields, readUploadForm } from '../../http/up
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { ImageWork } from '../media/image-work.js';
 import { discardAll, uploadStagers } from '../media/media.service.js';
-import { toSongJson, toSongsDataJson, toSongsJson } from './songs.presenter.js';
+import type { SongPagesService } from './song-pages.service.js';
+import { toSongJson, toSongPageJson, toSongsDataJson, toSongsJson } from './songs.presenter.js';
 import type { SongsService } from './songs.service.js';
 
 /** Absent text fields read as blank, so the contract's own messages ("Name is required") answer them. */
@@ -20,7 +21,7 @@ function numericArtistId(fields: Record<string, string>): Record<string, string>
 }
 
 /** Reads of the catalogue: any signed-in user (401 otherwise). */
-export function songsReadRoutes(app: App, songs: SongsService): void {
+export function songsReadRoutes(app: App, songs: SongsService, pages: SongPagesService): void {
   route(app, endpoints.songs.list, async (request) =>
     toSongsJson(await songs.list(await requireUser(request), request.query)),
   );
@@ -34,6 +35,14 @@ export function songsReadRoutes(app: App, songs: SongsService): void {
 
   route(app, endpoints.songs.inPlaylist, async (request) =>
     toSongsJson(await songs.listInPlaylist(await requireUser(request), request.params.id)),
+  );
+
+  route(app, endpoints.songs.page, async (request) =>
+    toSongPageJson(await pages.page(await requireUser(request), request.query)),
+  );
+
+  route(app, endpoints.songs.playlistPage, async (request) =>
+    toSongPageJson(await pages.inPlaylist(await requireUser(request), request.params.id, request.query)),
   );
 }
 

@@ -73,6 +73,11 @@ export interface SongChangesInput {
 /** A `q` on the song list matches through the search index; at most this many hits are considered. */
 export const SONG_QUERY_MAX_HITS = 500;
 
+/** Told when this service changes the catalogue (the song pages' in-memory catalogue, catalogue-index.ts). */
+export interface CatalogueChanges {
+  invalidate(): void;
+}
+
 /** Runs `work`, and discards the staged media when it fails (after a commit, discarding is a no-op). */
 async function discardingOnFailure<T>(media: (StagedAudio | StagedImage | null)[], work: () => Promise<T>): Promise<T> {
   try {
@@ -100,6 +105,7 @@ export class SongsService {
     private readonly artists: ArtistsRepository,
     private readonly search: SearchIndexRepository,
     private readonly releaseBlobs: BlobReleaser,
+    private readonly catalogue: CatalogueChanges,
   ) {}
 
   async list(viewer: Viewer, query: SongListQuery = {}): Promise<SongListing> {
@@ -141,13 +147,18 @@ export class SongsService {
 
   /** A playlist's songs in playlist order, when the policy lets the viewer see the playlist. */
   async listInPlaylist(viewer: Viewer, playlistId: number): Promise<SongListing> {
+    await this.assertSeesPlaylist(viewer, playlistId);
+    return this.withMarks(viewer, await this.songs.listInPlaylist(playlistId));
+  }
+
+  /** 404 unless the playlist exists and the policy lets the viewer see it. */
+  async assertSeesPlaylist(viewer: Viewer, playlistId: number): Promise<void> {
     const playlist = await this.songs.findPlaylistAccess(playlistId);
     if (playlist === undefined) throw notFound(ServerMessages.notFound);
     // A playlist the viewer may not see does not exist for them: the same 404 as a missing one.
     if (!maySeePlaylist(viewer, { ownerId: playlist.owner_id, isPublic: playlist.is_public === 1 })) {
       throw notFound(ServerMessages.notFound);
     }
-    return this.withMarks(viewer, await this.songs.listInPlaylist(playlistId));
   }
 
   async listLiked(viewer: Viewer, limit?: number, offset?: number): Promise<SongListing> {
@@ -191,6 +202,8 @@ export class SongsService {
         });
       } catch (error) {
         songExistsOnRace(error);
+      } finally {
+        this.catalogue.invalidate();
       }
     });
   }
@@ -227,6 +240,8 @@ export class SongsService {
         });
       } catch (error) {
         songExistsOnRace(error);
+      } finally {
+        this.catalogue.invalidate();
       }
       return current;
     });
@@ -239,6 +254,7 @@ export class SongsService {
   async remove(id: number): Promise<void> {
     const current = await this.songs.find(id);
     if (current === undefined || !(await this.songs.delete(id))) throw notFound(ServerMessages.notFound);
+    this.catalogue.invalidate();
     await this.releaseBlobs({ audio: [current.audio_key], image: [current.image_key] });
   }
 
@@ -247,7 +263,7 @@ export class SongsService {
   }
 
   /** The rows with the viewer's likes and own playlists among them, fetched in one query each. */
-  private async withMarks(viewer: Viewer, rows: SongListRow[]): Promise<SongListing> {
+  async withMarks(viewer: Viewer, rows: SongListRow[]): Promise<SongListing> {
     if (rows.length === 0) return noSongs();
     const ids = rows.map((row) => row.id);
     const [liked, playlists] = await Promise.all([

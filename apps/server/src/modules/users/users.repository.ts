@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
+import { containsPattern } from '../../db/like-pattern.js';
 import type { DB, NewUserRow, UserRow, UserUpdate } from '../../db/schema.js';
 
 export type UserSortKey = 'username' | 'email' | 'role' | 'premiumUntil' | 'createdAt';
@@ -12,7 +13,12 @@ export interface UserListOptions {
   order: 'asc' | 'desc';
   limit: number;
   offset: number;
+  /** Keyset paging: only the users after this one in the sort (its sort value and id). */
+  after?: { sortKey: string; id: number } | undefined;
 }
+
+/** A listed user with its value in the list's sort (the keyset cursor names it). */
+export type ListedUserRow = UserRow & { sort_key: string };
 
 export interface UsersRepository {
   findById(id: number): Promise<UserRow | undefined>;
@@ -30,7 +36,7 @@ export interface UsersRepository {
   delete(id: number): Promise<boolean>;
   /** The image keys that go with the user: their profile photo and their playlists' covers. */
   imageKeysOwnedBy(id: number): Promise<string[]>;
-  list(options: UserListOptions): Promise<{ rows: UserRow[]; total: number }>;
+  list(options: UserListOptions): Promise<{ rows: ListedUserRow[]; total: number }>;
   /**
    * Runs `work` in a transaction that holds the user-role lock, so "is this the first / last admin?" and the write
    * that depends on it cannot interleave with another such decision. PostgreSQL: a transaction-scoped advisory lock.
@@ -42,19 +48,15 @@ export interface UsersRepository {
 /** Arbitrary constant naming the advisory lock; only needs to be unique within this application. */
 const ROLE_LOCK_KEY = 7_415_001;
 
+/** Each sort's expression (text on both dialects; migration 004 indexes each with the id). */
 const SORT_COLUMNS = {
-  username: sql`lower(username)`,
-  email: sql.ref('email'),
-  role: sql.ref('role'),
+  username: sql<string>`lower(username)`,
+  email: sql<string>`email`,
+  role: sql<string>`role`,
   // NULLs sort first on both dialects (they disagree on where NULL goes by default).
-  premiumUntil: sql`coalesce(premium_until, '')`,
-  createdAt: sql.ref('created_at'),
+  premiumUntil: sql<string>`coalesce(premium_until, '')`,
+  createdAt: sql<string>`created_at`,
 } as const;
-
-/** LIKE pattern matching `text` literally anywhere. */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Another account holds the email or the username (their unique indexes): a DuplicateError naming it. */
 function duplicateAccount(error: unknown): never {
@@ -143,7 +145,7 @@ export function createUsersRepository(db: Kysely<DB>, dialect: Dialect): UsersRe
       return [user?.image_key, ...playlists.map((row) => row.image_key)].filter((key) => typeof key === 'string');
     },
 
-    async list({ q, sort, order, limit, offset }) {
+    async list({ q, sort, order, limit, offset, after }) {
       let filtered = db.selectFrom('users');
       if (q !== undefined && q !== '') {
         const pattern = containsPattern(q);
@@ -152,10 +154,15 @@ export function createUsersRepository(db: Kysely<DB>, dialect: Dialect): UsersRe
         );
       }
       const direction = order === 'desc' ? sql`desc` : sql`asc`;
+      const sortKey = SORT_COLUMNS[sort];
+      let page = filtered.selectAll().select(sortKey.as('sort_key'));
+      if (after !== undefined) {
+        const beyond = order === 'desc' ? sql`<` : sql`>`;
+        page = page.where(sql<boolean>`(${sortKey}, id) ${beyond} (${after.sortKey}, ${after.id})`);
+      }
       const [rows, count] = await Promise.all([
-        filtered
-          .selectAll()
-          .orderBy(sql`${SORT_COLUMNS[sort]} ${direction}`)
+        page
+          .orderBy(sql`${sortKey} ${direction}`)
           .orderBy('id', order)
           .limit(limit)
           .offset(offset)

@@ -8,9 +8,9 @@ import type { UsersService } from './users.service.js';
 
 export function usersRoutes(app: App, { config }: Pick<AppDeps, 'config'>, users: UsersService): void {
   route(app, endpoints.users.list, async (request) => {
-    const { rows, total } = await users.list(request.query);
+    const { rows, total, nextCursor } = await users.list(request.query);
     const now = new Date();
-    return { users: rows.map((row) => toUserJson(row, now)), total };
+    return { users: rows.map((row) => toUserJson(row, now)), total, nextCursor };
   });
 
   route(app, endpoints.users.create, async (request) => toUserJson(await users.create(request.body)));

@@ -1,5 +1,6 @@
 import {
   AccountMessages,
+  DbId,
   ErrorCodes,
   type AuthOptions,
   isAdmin,
@@ -10,10 +11,12 @@ import {
   type UpdateUserRequest,
   type UserListQuery,
 } from '@tonearm/contract';
+import { z } from 'zod';
 import { isDuplicate } from '../../db/duplicate-error.js';
 import type { NewUserRow, RoleValue, UserRow, UserUpdate } from '../../db/schema.js';
 import { isoNow } from '../../db/timestamps.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { cursorCodec, keysetPage } from '../../http/page-cursor.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import type { SetupCode } from '../../setup-code.js';
@@ -24,6 +27,19 @@ import type { UsersRepository } from './users.repository.js';
 export type Actor = Pick<UserRow, 'id' | 'username' | 'role'>;
 
 export const USER_LIST_DEFAULT_LIMIT = 100;
+
+/** The longest sort value a user cursor names (an email). */
+const SORT_KEY_MAX = 254;
+
+/** [the sort's value, id] of the last user of a page. */
+const userCursors = cursorCodec('users', z.tuple([z.string().max(SORT_KEY_MAX), DbId]));
+
+/** A page of the user list. */
+export interface UserListPage {
+  rows: UserRow[];
+  total: number;
+  nextCursor: string | null;
+}
 
 /** premium_until of an indefinite grant (an admin's "premium: true"). */
 export const PREMIUM_FOREVER = '9999-12-31T23:59:59.999Z';
@@ -107,14 +123,26 @@ export class UsersService {
     return found(await this.users.findByUsername(username));
   }
 
-  list(query: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
-    return this.users.list({
+  /**
+   * GET /api/users: one page in the chosen sort. `cursor` (the previous page's nextCursor, for the same sort, order
+   * and q) continues after that page's last user; `offset` still skips rows, after the cursor when both are given.
+   */
+  async list(query: UserListQuery): Promise<UserListPage> {
+    const sort = query.sort ?? 'username';
+    const order = query.order ?? 'asc';
+    const limit = query.limit ?? USER_LIST_DEFAULT_LIMIT;
+    const scope = [sort, order, query.q ?? ''];
+    const after = userCursors.decode(scope, query.cursor);
+    const { rows, total } = await this.users.list({
       ...(query.q === undefined ? {} : { q: query.q }),
-      sort: query.sort ?? 'username',
-      order: query.order ?? 'asc',
-      limit: query.limit ?? USER_LIST_DEFAULT_LIMIT,
+      sort,
+      order,
+      limit: limit + 1,
       offset: query.offset ?? 0,
+      after: after && { sortKey: after[0], id: after[1] },
     });
+    const page = keysetPage(rows, limit, (row) => userCursors.encode(scope, [row.sort_key, row.id]));
+    return { rows: page.rows, total, nextCursor: page.nextCursor };
   }
 
   /**

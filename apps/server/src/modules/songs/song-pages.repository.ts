@@ -1,0 +1,144 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { songListQuery, type SongListRow } from './songs.repository.js';
+
+/** What the in-memory catalogue keeps of a song: which lists (artist, genre) hold it. */
+export interface CatalogueEntry {
+  id: number;
+  artist_id: number | null;
+  genre: string;
+}
+
+/** Where the in-memory catalogue comes from. */
+export interface CatalogueSource {
+  /** Moves with every write that changes which songs a list holds (migration 004). */
+  version(): Promise<number>;
+  /** Up to `limit` songs after `afterId`, in id order. */
+  chunk(afterId: number, limit: number): Promise<CatalogueEntry[]>;
+}
+
+/** The catalogue narrowed to one artist or one genre. */
+export interface CatalogueFilter {
+  artistId?: number | undefined;
+  genre?: string | undefined;
+}
+
+/** Where a liked-songs page starts: after this like (most recent first). */
+export interface LikedKey {
+  likedAt: string;
+  songId: number;
+}
+
+/** Where a playlist page starts: after this entry (playlist order). */
+export interface PlaylistKey {
+  position: number;
+  addedAt: string;
+  songId: number;
+}
+
+export type LikedSongRow = SongListRow & { liked_at: string };
+export type PlaylistSongListRow = SongListRow & { position: number; added_at: string };
+
+/** The SQL of the keyset song pages: each reads an index in page order from the cursor on, `limit` rows at most. */
+export interface SongPagesRepository extends CatalogueSource {
+  /** Newest first (id descending), before `beforeId` when given. */
+  newest(filter: CatalogueFilter, beforeId: number | undefined, limit: number): Promise<SongListRow[]>;
+  liked(userId: number, after: LikedKey | undefined, limit: number): Promise<LikedSongRow[]>;
+  countLiked(userId: number): Promise<number>;
+  inPlaylist(playlistId: number, after: PlaylistKey | undefined, limit: number): Promise<PlaylistSongListRow[]>;
+  /** Where the song is in the playlist now (undefined when it is not there any more). */
+  playlistKey(playlistId: number, songId: number): Promise<PlaylistKey | undefined>;
+  countInPlaylist(playlistId: number): Promise<number>;
+}
+
+export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
+  return {
+    async version() {
+      const row = await db.selectFrom('catalogue_version').select('version').where('id', '=', 1).executeTakeFirst();
+      return row?.version ?? 0;
+    },
+
+    chunk(afterId, limit) {
+      return db
+        .selectFrom('songs')
+        .select(['id', 'artist_id', 'genre'])
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+
+    newest({ artistId, genre }, beforeId, limit) {
+      let query = songListQuery(db);
+      if (artistId !== undefined) query = query.where('songs.artist_id', '=', artistId);
+      if (genre !== undefined) query = query.where('songs.genre', '=', genre);
+      if (beforeId !== undefined) query = query.where('songs.id', '<', beforeId);
+      return query.orderBy('songs.id', 'desc').limit(limit).execute();
+    },
+
+    liked(userId, after, limit) {
+      let query = songListQuery(db)
+        .innerJoin('likes', 'likes.song_id', 'songs.id')
+        .select('likes.created_at as liked_at')
+        .where('likes.user_id', '=', userId);
+      if (after !== undefined) {
+        query = query.where((eb) =>
+          eb(eb.refTuple('likes.created_at', 'likes.song_id'), '<', eb.tuple(after.likedAt, after.songId)),
+        );
+      }
+      return query.orderBy('likes.created_at', 'desc').orderBy('likes.song_id', 'desc').limit(limit).execute();
+    },
+
+    async countLiked(userId) {
+      const row = await db
+        .selectFrom('likes')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return row.count;
+    },
+
+    inPlaylist(playlistId, after, limit) {
+      let query = songListQuery(db)
+        .innerJoin('playlist_songs', 'playlist_songs.song_id', 'songs.id')
+        .select(['playlist_songs.position', 'playlist_songs.added_at'])
+        .where('playlist_songs.playlist_id', '=', playlistId);
+      if (after !== undefined) {
+        query = query
+          .where('playlist_songs.position', '>=', after.position)
+          .where((eb) =>
+            eb(
+              eb.refTuple('playlist_songs.position', 'playlist_songs.added_at', 'playlist_songs.song_id'),
+              '>',
+              eb.tuple(after.position, after.addedAt, after.songId),
+            ),
+          );
+      }
+      return query
+        .orderBy('playlist_songs.position')
+        .orderBy('playlist_songs.added_at')
+        .orderBy('playlist_songs.song_id')
+        .limit(limit)
+        .execute();
+    },
+
+    async playlistKey(playlistId, songId) {
+      const row = await db
+        .selectFrom('playlist_songs')
+        .select(['position', 'added_at', 'song_id'])
+        .where('playlist_id', '=', playlistId)
+        .where('song_id', '=', songId)
+        .executeTakeFirst();
+      return row && { position: row.position, addedAt: row.added_at, songId: row.song_id };
+    },
+
+    async countInPlaylist(playlistId) {
+      const row = await db
+        .selectFrom('playlist_songs')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('playlist_id', '=', playlistId)
+        .executeTakeFirstOrThrow();
+      return row.count;
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { randomInt } from 'node:crypto';
+import { DbId, SHUFFLE_SEED_MAX, type CursorQuery, type SongPageQuery } from '@tonearm/contract';
+import { z } from 'zod';
+import { badCursor, cursorCodec, keysetPage, pageLimit, type CursorScope } from '../../http/page-cursor.js';
+import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
+import { searchTerms } from '../search-index/search-terms.js';
+import type { CatalogueIndex } from './catalogue-index.js';
+import { shuffledPage } from './shuffle-order.js';
+import type { CatalogueFilter, SongPagesRepository } from './song-pages.repository.js';
+import type { SongListRow } from './songs.repository.js';
+import { noSongs, SONG_QUERY_MAX_HITS, type SongListing, type SongsService, type Viewer } from './songs.service.js';
+
+/** One page of songs as one viewer sees them (songs.presenter's toSongPageJson). */
+export interface SongPageResult {
+  listing: SongListing;
+  nextCursor: string | null;
+  total: number;
+  /** The shuffle's seed; null when the list is not shuffled. */
+  seed: number | null;
+}
+
+const Seed = z.number().int().min(0).max(SHUFFLE_SEED_MAX);
+const Timestamp = z.string().max(40);
+
+/** [seed, last id]: the seed travels in the cursor, so a client may page on without repeating it. */
+const shuffleCursors = cursorCodec('songs.shuffle', z.tuple([Seed, DbId]));
+const newestCursors = cursorCodec('songs.newest', z.tuple([DbId]));
+/** [index of the last hit, its id]: the index is the fallback when that song is no longer a hit. */
+const searchCursors = cursorCodec('songs.search', z.tuple([z.number().int().min(0).max(SONG_QUERY_MAX_HITS), DbId]));
+/** [liked at, song id]. */
+const likedCursors = cursorCodec('songs.liked', z.tuple([Timestamp, DbId]));
+/** [position, added at, song id]. */
+const playlistCursors = cursorCodec('songs.playlist', z.tuple([z.number().int().min(0), Timestamp, DbId]));
+
+const emptyPage = (seed: number | null = null): SongPageResult => ({
+  listing: noSongs(),
+  nextCursor: null,
+  total: 0,
+  seed,
+});
+
+/**
+ * The keyset song pages (issue 11): the catalogue (shuffled by seed, newest first, or search hits, optionally one
+ * artist's or one genre's), a viewer's liked songs and a playlist's songs. Each page reads only its own rows, and the
+ * viewer's likes and playlists for those rows only.
+ */
+export class SongPagesService {
+  constructor(
+    private readonly pages: SongPagesRepository,
+    private readonly search: SearchIndexRepository,
+    private readonly catalogue: CatalogueIndex,
+    private readonly songs: SongsService,
+  ) {}
+
+  /** GET /api/songs/page. */
+  page(viewer: Viewer, query: SongPageQuery): Promise<SongPageResult> {
+    const filter: CatalogueFilter = { artistId: query.artistId, genre: query.genre };
+    if (query.q !== undefined && query.q !== '') return this.searchPage(viewer, query.q, filter, query);
+    if (query.order === 'newest') return this.newestPage(viewer, filter, query);
+    return this.shufflePage(viewer, filter, query);
+  }
+
+  /** GET /api/songs/liked/page: most recently liked first. */
+  async liked(viewer: Viewer, query: CursorQuery): Promise<SongPageResult> {
+    const limit = pageLimit(query.limit);
+    const scope = [viewer.id];
+    const after = likedCursors.decode(scope, query.cursor);
+    const [rows, total] = await Promise.all([
+      this.pages.liked(viewer.id, after && { likedAt: after[0], songId: after[1] }, limit + 1),
+      this.pages.countLiked(viewer.id),
+    ]);
+    const page = keysetPage(rows, limit, (row) => likedCursors.encode(scope, [row.liked_at, row.id]));
+    return this.result(viewer, page.rows, page.nextCursor, total);
+  }
+
+  /** GET /api/playlists/:id/songs: playlist order, to those who may see the playlist (404 to anyone else). */
+  async inPlaylist(viewer: Viewer, playlistId: number, query: CursorQuery): Promise<SongPageResult> {
+    await this.songs.assertSeesPlaylist(viewer, playlistId);
+    const limit = pageLimit(query.limit);
+    const scope = [playlistId];
+    const after = playlistCursors.decode(scope, query.cursor);
+    const named = after && { position: after[0], addedAt: after[1], songId: after[2] };
+    // Songs removed before the cursor shift the rest up: continue from where its song is now, if it is still there.
+    const key = named && ((await this.pages.playlistKey(playlistId, named.songId)) ?? named);
+    const [rows, total] = await Promise.all([
+      this.pages.inPlaylist(playlistId, key, limit + 1),
+      this.pages.countInPlaylist(playlistId),
+    ]);
+    const page = keysetPage(rows, limit, (row) => playlistCursors.encode(scope, [row.position, row.added_at, row.id]));
+    return this.result(viewer, page.rows, page.nextCursor, total);
+  }
+
+  private async shufflePage(viewer: Viewer, filter: CatalogueFilter, query: SongPageQuery): Promise<SongPageResult> {
+    const scope = filterScope(filter);
+    const after = shuffleCursors.decode(scope, query.cursor);
+    if (after !== undefined && query.seed !== undefined && query.seed !== after[0]) throw badCursor();
+    const seed = after?.[0] ?? query.seed ?? randomInt(SHUFFLE_SEED_MAX + 1);
+    const limit = pageLimit(query.limit);
+    const snapshot = await this.catalogue.snapshot();
+    const page = shuffledPage(snapshot.ids, { seed, afterId: after?.[1], limit, filters: snapshot.filters(filter) });
+    const last = page.ids.at(-1);
+    const nextCursor = page.more && last !== undefined ? shuffleCursors.encode(scope, [seed, last]) : null;
+    return { ...(await this.byIds(viewer, page.ids, nextCursor, page.total)), seed };
+  }
+
+  private async newestPage(viewer: Viewer, filter: CatalogueFilter, query: SongPageQuery): Promise<SongPageResult> {
+    const scope = filterScope(filter);
+    const after = newestCursors.decode(scope, query.cursor);
+    const limit = pageLimit(query.limit);
+    const [rows, snapshot] = await Promise.all([
+      this.pages.newest(filter, after?.[0], limit + 1),
+      this.catalogue.snapshot(),
+    ]);
+    const page = keysetPage(rows, limit, (row) => newestCursors.encode(scope, [row.id]));
+    return this.result(viewer, page.rows, page.nextCursor, snapshot.count(filter));
+  }
+
+  /** Search hits, best first, from the search index's ranked ids (at most SONG_QUERY_MAX_HITS). */
+  private async searchPage(
+    viewer: Viewer,
+    q: string,
+    filter: CatalogueFilter,
+    query: SongPageQuery,
+  ): Promise<SongPageResult> {
+    const terms = searchTerms(q);
+    const scope = [terms.join(' '), ...filterScope(filter)];
+    const after = searchCursors.decode(scope, query.cursor);
+    if (terms.length === 0) return emptyPage();
+    let hits = await this.search.songIds(terms, SONG_QUERY_MAX_HITS);
+    if (filter.artistId !== undefined || filter.genre !== undefined) {
+      const snapshot = await this.catalogue.snapshot();
+      hits = hits.filter((id) => snapshot.holds(id, filter));
+    }
+    const found = after === undefined ? -1 : hits.indexOf(after[1]);
+    const start = after === undefined ? 0 : found >= 0 ? found + 1 : after[0] + 1;
+    const limit = pageLimit(query.limit);
+    const ids = hits.slice(start, start + limit);
+    const end = start + ids.length;
+    const last = ids.at(-1);
+    const nextCursor = end < hits.length && last !== undefined ? searchCursors.encode(scope, [end - 1, last]) : null;
+    return this.byIds(viewer, ids, nextCursor, hits.length);
+  }
+
+  /** These songs in this order (a song deleted meanwhile is left out), with the viewer's marks. */
+  private async byIds(
+    viewer: Viewer,
+    ids: readonly number[],
+    nextCursor: string | null,
+    total: number,
+  ): Promise<SongPageResult> {
+    return { listing: await this.songs.listByIds(viewer, ids), nextCursor, total, seed: null };
+  }
+
+  private async result(
+    viewer: Viewer,
+    rows: SongListRow[],
+    nextCursor: string | null,
+    total: number,
+  ): Promise<SongPageResult> {
+    return { listing: await this.songs.withMarks(viewer, rows), nextCursor, total, seed: null };
+  }
+}
+
+function filterScope({ artistId, genre }: CatalogueFilter): CursorScope {
+  return [artistId, genre];
+}
