@@ -68,14 +68,14 @@ export class CatalogueSnapshot {
 }
 
 /** Reads the whole catalogue in chunks (the event loop runs between them). */
-async function loadSnapshot(source: CatalogueSource): Promise<CatalogueSnapshot> {
+async function loadSnapshot(source: CatalogueSource, chunkSize: number): Promise<CatalogueSnapshot> {
   const version = await source.version();
   const ids: number[] = [];
   const artists: number[] = [];
   const genres: number[] = [];
   const genreCodes = new Map<string, number>();
   for (let afterId = 0; ;) {
-    const rows = await source.chunk(afterId, LOAD_CHUNK);
+    const rows = await source.chunk(afterId, chunkSize);
     for (const row of rows) {
       let code = genreCodes.get(row.genre);
       if (code === undefined) genreCodes.set(row.genre, (code = genreCodes.size));
@@ -84,7 +84,7 @@ async function loadSnapshot(source: CatalogueSource): Promise<CatalogueSnapshot>
       genres.push(code);
     }
     const last = rows.at(-1);
-    if (last === undefined || rows.length < LOAD_CHUNK) break;
+    if (last === undefined || rows.length < chunkSize) break;
     afterId = last.id;
   }
   return new CatalogueSnapshot(
@@ -109,7 +109,11 @@ export class CatalogueIndex {
   /** Bumped by invalidate(): a load begun before it must not install its (older) snapshot. */
   private generation = 0;
 
-  constructor(private readonly source: CatalogueSource) {}
+  constructor(
+    private readonly source: CatalogueSource,
+    /** Songs read per query while loading. */
+    private readonly chunkSize = LOAD_CHUNK,
+  ) {}
 
   /** The catalogue changed here: the next snapshot() waits for a fresh load. */
   invalidate(): void {
@@ -131,7 +135,7 @@ export class CatalogueIndex {
   private load(): Promise<CatalogueSnapshot> {
     if (this.loading !== null) return this.loading;
     const generation = this.generation;
-    const loading = loadSnapshot(this.source)
+    const loading = loadSnapshot(this.source, this.chunkSize)
       .then((snapshot) => {
         if (generation === this.generation) this.current = snapshot;
         return snapshot;

@@ -1,22 +1,11 @@
-import { PAGE_LIMIT_DEFAULT, RequestMessages, SHUFFLE_SEED_MAX, SongPage } from '@tonearm/contract';
+import { PAGE_LIMIT_DEFAULT, SHUFFLE_SEED_MAX, SongPage } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { insertPlaylist, insertSongs, makeAdmin, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import { expectBadCursor, pageThrough, urlOf, type Query } from '../../../test/pages.js';
 import { shuffleKey } from './shuffle-order.js';
 
-type Query = Record<string, string | number | undefined>;
-
-const urlOf = (path: string, query: Query) => {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
-  const text = params.toString();
-  return text === '' ? path : `${path}?${text}`;
-};
-
 const byId = (a: number, b: number) => a - b;
-
-/** The 400 a bad cursor gets. */
-const badCursorAnswer = { error: expect.objectContaining({ message: RequestMessages.badCursor }) as unknown };
 
 describeEachDialect('song pages (%s)', (t) => {
   let admin: TestUser;
@@ -34,18 +23,11 @@ describeEachDialect('song pages (%s)', (t) => {
     return SongPage.parse(response.json());
   }
 
-  /** Every page from the first to the last; checks each page's size and total on the way. */
-  async function pageAll(who: TestUser, path: string, query: Query, between?: (pageNumber: number) => Promise<void>) {
-    const pages: SongPage[] = [];
-    let cursor: string | undefined;
-    for (;;) {
-      const next = await page(who, path, { ...query, cursor });
-      pages.push(next);
-      expect(next.items.length).toBeLessThanOrEqual(Number(query.limit ?? PAGE_LIMIT_DEFAULT));
-      if (next.nextCursor === null) break;
-      cursor = next.nextCursor;
-      await between?.(pages.length);
-    }
+  /** Every page from the first to the last; checks each page's size on the way. */
+  async function pageAll(who: TestUser, path: string, query: Query, between?: (pagesSoFar: number) => Promise<void>) {
+    const pages = await pageThrough((cursor) => page(who, path, { ...query, cursor }), between);
+    const limit = Number(query.limit ?? PAGE_LIMIT_DEFAULT);
+    expect(pages.every((p) => p.items.length <= limit)).toBe(true);
     return { ids: pages.flatMap((p) => p.items.map((song) => song.id)), pages };
   }
 
@@ -246,32 +228,40 @@ describeEachDialect('song pages (%s)', (t) => {
   });
 
   describe('bad cursors and limits', () => {
+    const get = (who: TestUser, path: string, query: Query) => t.as(who).get(urlOf(path, query));
+
     async function refused(who: TestUser, path: string, query: Query) {
-      const response = await t.as(who).get(urlOf(path, query));
+      const response = await get(who, path, query);
       expect(response.statusCode, response.body).toBe(400);
-      return response.json<unknown>();
     }
 
     it('refuses garbage, edited, too long and foreign cursors with 400', async () => {
       const first = await page(alice, '/api/songs/page', { seed: 9, limit: 2 });
       const cursor = first.nextCursor ?? '';
-      const edited = `${cursor.slice(0, -2)}${cursor.endsWith('A') ? 'B' : 'A'}${cursor.slice(-1)}`;
-      for (const bad of ['abc', 'A', edited, '!!!!', 'a'.repeat(600)]) {
-        expect(await refused(alice, '/api/songs/page', { seed: 9, cursor: bad })).toEqual(badCursorAnswer);
+      // One character of the seal, and one of the key, changed.
+      const swap = (at: number) => `${cursor.slice(0, at)}${cursor[at] === 'A' ? 'B' : 'A'}${cursor.slice(at + 1)}`;
+      for (const bad of ['abc', 'A', swap(0), swap(14), '!!!!', 'a'.repeat(600)]) {
+        expectBadCursor(await get(alice, '/api/songs/page', { seed: 9, cursor: bad }));
       }
-      // Another list, other filters, another seed, another user's list.
-      expect(await refused(alice, '/api/songs/page', { order: 'newest', cursor })).toEqual(badCursorAnswer);
-      expect(await refused(alice, '/api/songs/page', { artistId: artistA, cursor })).toEqual(badCursorAnswer);
-      expect(await refused(alice, '/api/songs/page', { seed: 10, cursor })).toEqual(badCursorAnswer);
-      expect(await refused(alice, '/api/songs/liked/page', { cursor })).toEqual(badCursorAnswer);
+      // Another list, other filters, another seed, another user's list, another search.
+      expectBadCursor(await get(alice, '/api/songs/page', { order: 'newest', cursor }));
+      expectBadCursor(await get(alice, '/api/songs/page', { artistId: artistA, cursor }));
+      expectBadCursor(await get(alice, '/api/songs/page', { seed: 10, cursor }));
+      expectBadCursor(await get(alice, '/api/songs/liked/page', { cursor }));
+      const playlist = await insertPlaylist(t, {
+        ownerId: alice.id,
+        name: 'Cursors',
+        isPublic: false,
+        songIds: songsB,
+      });
+      expectBadCursor(await get(alice, `/api/playlists/${playlist}/songs`, { cursor }));
+      const other = await insertPlaylist(t, { ownerId: alice.id, name: 'Other', isPublic: false, songIds: songsB });
+      const own = await page(alice, `/api/playlists/${playlist}/songs`, { limit: 1 });
+      expectBadCursor(await get(alice, `/api/playlists/${other}/songs`, { cursor: own.nextCursor ?? '' }));
       const liked = await page(bob, '/api/songs/liked/page', { limit: 1 });
-      expect(await refused(alice, '/api/songs/liked/page', { cursor: liked.nextCursor ?? '' })).toEqual(
-        badCursorAnswer,
-      );
+      expectBadCursor(await get(alice, '/api/songs/liked/page', { cursor: liked.nextCursor ?? '' }));
       const search = await page(alice, '/api/songs/page', { q: 'song', limit: 1 });
-      expect(await refused(alice, '/api/songs/page', { q: 'other', cursor: search.nextCursor ?? '' })).toEqual(
-        badCursorAnswer,
-      );
+      expectBadCursor(await get(alice, '/api/songs/page', { q: 'other', cursor: search.nextCursor ?? '' }));
     });
 
     it('takes limits from 1 to 500, 50 by default', async () => {
