@@ -24,10 +24,22 @@ interface IndexSpec {
 const SHARED_INDEXES: IndexSpec[] = [
   // Liked songs, most recently liked first; it replaces likes_user_created_idx (its prefix).
   { name: 'likes_user_created_song_idx', table: 'likes', columns: ['user_id', 'created_at', 'song_id'] },
+  // A playlist's songs in playlist order; it replaces playlist_songs_position_idx (its prefix).
+  {
+    name: 'playlist_songs_order_idx',
+    table: 'playlist_songs',
+    columns: ['playlist_id', 'position', 'added_at', 'song_id'],
+  },
   // A buyer's orders, newest first.
   { name: 'orders_user_created_idx', table: 'orders', columns: ['user_id', 'created_at', 'id'] },
   // The user list by premium end (no premium first): the sort expression of users.repository.
   { name: 'users_premium_until_idx', table: 'users', columns: sql`coalesce(premium_until, ''), id` },
+];
+
+/** Indexes of 001 that a shared one above replaces (its prefix): dropped, and made again by down(). */
+const REPLACED_INDEXES: IndexSpec[] = [
+  { name: 'likes_user_created_idx', table: 'likes', columns: ['user_id', 'created_at'] },
+  { name: 'playlist_songs_position_idx', table: 'playlist_songs', columns: ['playlist_id', 'position'] },
 ];
 
 /** On PostgreSQL only (SQLite's indexes on these tables already end with the id). */
@@ -70,7 +82,7 @@ export const pagingMigration: Migration = {
   async up(db: Kysely<unknown>) {
     const postgres = dialectOf(db) === 'postgres';
     for (const index of SHARED_INDEXES) await createIndex(db, index);
-    await db.schema.dropIndex('likes_user_created_idx').execute();
+    for (const replaced of REPLACED_INDEXES) await db.schema.dropIndex(replaced.name).execute();
     if (postgres) for (const index of POSTGRES_INDEXES) await createIndex(db, index);
 
     await db.schema
@@ -93,7 +105,7 @@ export const pagingMigration: Migration = {
       }
     }
     await db.schema.dropTable('catalogue_version').execute();
-    await db.schema.createIndex('likes_user_created_idx').on('likes').columns(['user_id', 'created_at']).execute();
+    for (const replaced of REPLACED_INDEXES) await createIndex(db, replaced);
     for (const index of SHARED_INDEXES) await db.schema.dropIndex(index.name).execute();
   },
 };

@@ -162,13 +162,16 @@ describeEachDialect('migrations on %s', { uses: 'database', fresh: 'each' }, (t)
       'songs_artist_id_idx',
       'songs_genre_idx',
       'playlists_owner_id_idx',
-      'playlist_songs_position_idx',
+      'playlist_songs_order_idx',
       'playlist_songs_song_id_idx',
       'likes_song_id_idx',
       'plays_user_played_idx',
       'plays_song_id_idx',
       'orders_user_id_idx',
       'orders_provider_ref_unique',
+      'likes_user_created_song_idx',
+      'orders_user_created_idx',
+      'users_premium_until_idx',
     ]) {
       expect(names).toContain(expected);
     }

@@ -46,7 +46,7 @@ describeEachDialect('the in-memory catalogue (%s)', { uses: 'database', fresh: '
         .where('id', '=', a[0]?.id ?? 0)
         .executeTakeFirst()
     )?.artist_id;
-    const index = new CatalogueIndex(createSongPagesRepository(t.db), 3);
+    const index = new CatalogueIndex(createSongPagesRepository(t.db), 3, 0);
     const first = await index.snapshot();
     expect([...first.ids]).toEqual([...a, ...b].map((song) => song.id));
     expect(first.count({})).toBe(12);
@@ -63,12 +63,44 @@ describeEachDialect('the in-memory catalogue (%s)', { uses: 'database', fresh: '
     expect(await index.snapshot()).toBe(first);
     await expect.poll(async () => (await index.snapshot()).ids.includes(added?.id ?? 0)).toBe(true);
 
-    // A write of our own: the next snapshot waits for a fresh load.
-    await t.db
-      .deleteFrom('songs')
-      .where('id', '=', added?.id ?? 0)
-      .execute();
-    index.invalidate();
-    expect([...(await index.snapshot()).ids]).toEqual([...a, ...b].map((song) => song.id));
+    // This process's own writes show at once, without a load.
+    index.songSaved({ id: 999_999, artist_id: null, genre: 'Rock' });
+    expect((await index.snapshot()).count({ genre: 'Rock' })).toBe(2);
+    index.songSaved({ id: a[0]?.id ?? 0, artist_id: artistA ?? 0, genre: 'Pop' });
+    index.songRemoved(added?.id ?? 0);
+    const now = await index.snapshot();
+    expect(now.count({ genre: 'Rock' })).toBe(1);
+    expect([...now.ids]).toEqual([...a, ...b].map((song) => song.id).concat(999_999));
+    expect(first.count({ genre: 'Rock' }), 'snapshots do not change').toBe(1);
+  });
+});
+
+describeEachDialect('the in-memory catalogue while it loads (%s)', { uses: 'database' }, (t) => {
+  it('replays this process’s changes made during a load on the loaded snapshot', async () => {
+    const songs = await insertSongs(t, 5, 'Replayed');
+    const repository = createSongPagesRepository(t.db);
+    let release: (value: undefined) => void = () => undefined;
+    const gate = new Promise<undefined>((resolve) => {
+      release = resolve;
+    });
+    const chunks: number[] = [];
+    const slow = {
+      version: () => repository.version(),
+      chunk: async (afterId: number, limit: number) => {
+        chunks.push(afterId);
+        if (chunks.length === 2) await gate;
+        return repository.chunk(afterId, limit);
+      },
+    };
+    const index = new CatalogueIndex(slow, 2, 0);
+    const loading = index.snapshot();
+    await expect.poll(() => chunks.length).toBe(2);
+    // Neither is in the database: only the replay can bring them into the snapshot.
+    index.songSaved({ id: 888_888, artist_id: null, genre: 'Jazz' });
+    index.songRemoved(songs[0]?.id ?? 0);
+    release(undefined);
+    const loaded = await loading;
+    expect([...loaded.ids]).toEqual([...songs.slice(1).map((song) => song.id), 888_888]);
+    expect(await index.snapshot()).toBe(loaded);
   });
 });

@@ -1,17 +1,52 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { ColumnFilter } from './shuffle-order.js';
-import { createSongPagesRepository, type CatalogueFilter, type CatalogueSource } from './song-pages.repository.js';
+import { passes, type ColumnFilter } from './shuffle-order.js';
+import {
+  createSongPagesRepository,
+  type CatalogueEntry,
+  type CatalogueFilter,
+  type CatalogueSource,
+} from './song-pages.repository.js';
 
 /** Songs read per query while loading: each query holds the event loop a few milliseconds at most. */
-const LOAD_CHUNK = 10_000;
+const LOAD_CHUNK = 2_000;
+
+/**
+ * After someone else's write, the snapshot is reloaded at most this often (a bulk import moves the version with every
+ * batch): their new songs show up within about this long.
+ */
+const REFRESH_INTERVAL_MS = 2_000;
 
 /** A filter no song passes (an artist or genre the catalogue does not hold). */
 const NOTHING = -1;
 
+/** Binary search in ascending ids: the index of the first id not below `id`. */
+function lowerBound(ids: Int32Array, id: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((ids[middle] ?? 0) < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** A copy of `array` with `value` put in at `index` (or, with `remove`, the element there taken out). */
+function spliced(array: Int32Array, index: number, value: number, remove: boolean): Int32Array {
+  const copy = new Int32Array(array.length + (remove ? -1 : 1));
+  copy.set(array.subarray(0, index));
+  if (remove) copy.set(array.subarray(index + 1), index);
+  else {
+    copy[index] = value;
+    copy.set(array.subarray(index), index + 1);
+  }
+  return copy;
+}
+
 /**
  * The catalogue as the song pages see it: every song's id (ascending), artist and genre, in typed arrays (about
- * 12 bytes a song: 1.2 MB for 100 000 songs).
+ * 12 bytes a song: 1.2 MB for 100 000 songs). Immutable: a change makes a new snapshot.
  */
 export class CatalogueSnapshot {
   constructor(
@@ -35,35 +70,53 @@ export class CatalogueSnapshot {
 
   /** How many songs pass the filter. */
   count(filter: CatalogueFilter): number {
-    if (filter.artistId === undefined && filter.genre === undefined) return this.ids.length;
+    const filters = this.filters(filter);
+    if (filters.length === 0) return this.ids.length;
     let count = 0;
-    for (let index = 0; index < this.ids.length; index += 1) if (this.passes(index, filter)) count += 1;
+    for (let index = 0; index < this.ids.length; index += 1) if (passes(filters, index)) count += 1;
     return count;
   }
 
   /** Whether the song is in the catalogue and passes the filter. */
   holds(id: number, filter: CatalogueFilter): boolean {
-    const index = this.indexOf(id);
-    return index >= 0 && this.passes(index, filter);
+    const index = lowerBound(this.ids, id);
+    return this.ids[index] === id && passes(this.filters(filter), index);
   }
 
-  private passes(index: number, { artistId, genre }: CatalogueFilter): boolean {
-    if (artistId !== undefined && this.artists[index] !== artistId) return false;
-    return genre === undefined || this.genres[index] === (this.genreCodes.get(genre) ?? NOTHING);
-  }
-
-  /** Binary search in the ascending ids; -1 when absent. */
-  private indexOf(id: number): number {
-    let low = 0;
-    let high = this.ids.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const found = this.ids[middle] ?? 0;
-      if (found === id) return middle;
-      if (found < id) low = middle + 1;
-      else high = middle - 1;
+  /** This snapshot with one song added or changed (`entry`), or removed (null). */
+  withSong(id: number, entry: CatalogueEntry | null): CatalogueSnapshot {
+    const index = lowerBound(this.ids, id);
+    const present = this.ids[index] === id;
+    if (entry === null) {
+      if (!present) return this;
+      const without = (array: Int32Array) => spliced(array, index, 0, true);
+      return new CatalogueSnapshot(
+        this.version,
+        without(this.ids),
+        without(this.artists),
+        without(this.genres),
+        this.genreCodes,
+      );
     }
-    return -1;
+    const genreCodes = new Map(this.genreCodes);
+    const code = genreCodes.get(entry.genre) ?? genreCodes.size;
+    genreCodes.set(entry.genre, code);
+    const artist = entry.artist_id ?? 0;
+    if (present) {
+      const artists = Int32Array.from(this.artists);
+      const genres = Int32Array.from(this.genres);
+      artists[index] = artist;
+      genres[index] = code;
+      return new CatalogueSnapshot(this.version, this.ids, artists, genres, genreCodes);
+    }
+    const withIt = (array: Int32Array, value: number) => spliced(array, index, value, false);
+    return new CatalogueSnapshot(
+      this.version,
+      withIt(this.ids, id),
+      withIt(this.artists, artist),
+      withIt(this.genres, code),
+      genreCodes,
+    );
   }
 }
 
@@ -98,35 +151,48 @@ async function loadSnapshot(source: CatalogueSource, chunkSize: number): Promise
 
 /**
  * The in-memory catalogue the shuffled and filtered song pages scan (one per database, shared by every service over
- * it). Writes through the songs service invalidate it: the next page waits for a fresh load. Writes anyone else makes
- * (the import CLI in another process, an artist's deletion) move catalogue_version: a page that sees it moved is
- * answered from the snapshot it has while a fresh one loads, so pages never wait on someone else's import. Either
- * way the shuffle stays consistent, since its order is a pure function of (seed, id).
+ * it). The songs service reports each write it makes (songSaved, songRemoved), and the snapshot follows at once,
+ * without a reload. Writes anyone else makes (the import CLI in another process, an artist's deletion) move catalogue_version:
+ * a page that sees it moved is answered from the snapshot at hand while a fresh one loads in the background (at most
+ * one load every REFRESH_INTERVAL_MS), so pages never wait on someone else's import. Either way the shuffle stays
+ * consistent, since its order is a pure function of (seed, id).
  */
 export class CatalogueIndex {
   private current: CatalogueSnapshot | null = null;
   private loading: Promise<CatalogueSnapshot> | null = null;
-  /** Bumped by invalidate(): a load begun before it must not install its (older) snapshot. */
-  private generation = 0;
+  /** This process's changes since the running load began: replayed on its snapshot, which may have missed them. */
+  private changesDuringLoad: [number, CatalogueEntry | null][] = [];
+  /** When the last load began (Date.now()). */
+  private loadedAt = 0;
 
   constructor(
     private readonly source: CatalogueSource,
     /** Songs read per query while loading. */
     private readonly chunkSize = LOAD_CHUNK,
+    private readonly refreshIntervalMs = REFRESH_INTERVAL_MS,
   ) {}
 
-  /** The catalogue changed here: the next snapshot() waits for a fresh load. */
-  invalidate(): void {
-    this.generation += 1;
-    this.current = null;
-    this.loading = null;
+  /** This process added or changed a song (committed). */
+  songSaved(entry: CatalogueEntry): void {
+    this.apply(entry.id, entry);
+  }
+
+  /** This process deleted a song (committed). */
+  songRemoved(id: number): void {
+    this.apply(id, null);
+  }
+
+  private apply(id: number, entry: CatalogueEntry | null): void {
+    this.current = this.current?.withSong(id, entry) ?? null;
+    if (this.loading !== null) this.changesDuringLoad.push([id, entry]);
   }
 
   async snapshot(): Promise<CatalogueSnapshot> {
     const current = this.current;
     if (current === null) return this.load();
-    if ((await this.source.version()) !== current.version) {
-      // Refreshed in the background; a failed load is retried by the next page, which sees the same version.
+    const due = Date.now() - this.loadedAt >= this.refreshIntervalMs;
+    if (due && this.loading === null && (await this.source.version()) !== current.version) {
+      // Refreshed in the background; a failed load is retried by a later page, which sees the same version.
       this.load().catch(() => undefined);
     }
     return current;
@@ -134,14 +200,18 @@ export class CatalogueIndex {
 
   private load(): Promise<CatalogueSnapshot> {
     if (this.loading !== null) return this.loading;
-    const generation = this.generation;
+    this.loadedAt = Date.now();
+    const changes: [number, CatalogueEntry | null][] = [];
+    this.changesDuringLoad = changes;
     const loading = loadSnapshot(this.source, this.chunkSize)
-      .then((snapshot) => {
-        if (generation === this.generation) this.current = snapshot;
+      .then((loaded) => {
+        // Each change carries the song's whole state, so replaying one the load already saw changes nothing.
+        const snapshot = changes.reduce((caughtUp, [id, entry]) => caughtUp.withSong(id, entry), loaded);
+        this.current = snapshot;
         return snapshot;
       })
       .finally(() => {
-        if (this.loading === loading) this.loading = null;
+        this.loading = null;
       });
     this.loading = loading;
     return loading;

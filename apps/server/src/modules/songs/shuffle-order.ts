@@ -108,7 +108,8 @@ class SmallestKeys {
   }
 }
 
-function passes(filters: readonly ColumnFilter[], index: number): boolean {
+/** Whether the song at `index` passes every filter. */
+export function passes(filters: readonly ColumnFilter[], index: number): boolean {
   for (const filter of filters) if (filter.column[index] !== filter.value) return false;
   return true;
 }

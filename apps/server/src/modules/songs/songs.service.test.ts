@@ -75,7 +75,7 @@ describeEachDialect('song listing cost (%s)', { uses: 'database' }, (t) => {
       createArtistsRepository(db),
       createSearchIndexRepository(db, t.dialect),
       () => Promise.resolve(),
-      { invalidate: () => undefined },
+      { songSaved: () => undefined, songRemoved: () => undefined },
     );
     const songs = toSongsJson(await service.list({ id: userId, role: 'USER' }));
     return {

@@ -15,6 +15,7 @@ import type { ArtistsRepository, ArtistWithSongs } from '../artists/artists.repo
 import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../media/media.service.js';
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { searchTerms } from '../search-index/search-terms.js';
+import type { CatalogueEntry } from './song-pages.repository.js';
 import type { SongListRow, SongsRepository } from './songs.repository.js';
 
 /** A duplicate song is the upload's audio file: the 409 names that field of the song form. */
@@ -73,9 +74,10 @@ export interface SongChangesInput {
 /** A `q` on the song list matches through the search index; at most this many hits are considered. */
 export const SONG_QUERY_MAX_HITS = 500;
 
-/** Told when this service changes the catalogue (the song pages' in-memory catalogue, catalogue-index.ts). */
+/** Told of each committed change this service makes (the song pages' in-memory catalogue, catalogue-index.ts). */
 export interface CatalogueChanges {
-  invalidate(): void;
+  songSaved(entry: CatalogueEntry): void;
+  songRemoved(id: number): void;
 }
 
 /** Runs `work`, and discards the staged media when it fails (after a commit, discarding is a no-op). */
@@ -184,8 +186,8 @@ export class SongsService {
         throw conflict(ServerMessages.songExists, AUDIO_FIELD);
       }
       try {
-        return await this.songs.inTransaction(async (songs) => {
-          const id = await songs.insert({
+        const id = await this.songs.inTransaction(async (songs) => {
+          const inserted = await songs.insert({
             name: input.name,
             genre: input.genre,
             artist_id: input.artistId,
@@ -198,12 +200,12 @@ export class SongsService {
             created_at: isoNow(),
           });
           await commitAll([audio, image]);
-          return id;
+          return inserted;
         });
+        this.catalogue.songSaved({ id, artist_id: input.artistId, genre: input.genre });
+        return id;
       } catch (error) {
         songExistsOnRace(error);
-      } finally {
-        this.catalogue.invalidate();
       }
     });
   }
@@ -240,9 +242,8 @@ export class SongsService {
         });
       } catch (error) {
         songExistsOnRace(error);
-      } finally {
-        this.catalogue.invalidate();
       }
+      this.catalogue.songSaved({ id, artist_id: input.artistId ?? current.artist_id, genre: input.genre });
       return current;
     });
     await this.releaseBlobs({
@@ -254,7 +255,7 @@ export class SongsService {
   async remove(id: number): Promise<void> {
     const current = await this.songs.find(id);
     if (current === undefined || !(await this.songs.delete(id))) throw notFound(ServerMessages.notFound);
-    this.catalogue.invalidate();
+    this.catalogue.songRemoved(id);
     await this.releaseBlobs({ audio: [current.audio_key], image: [current.image_key] });
   }
 

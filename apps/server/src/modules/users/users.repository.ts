@@ -157,8 +157,11 @@ export function createUsersRepository(db: Kysely<DB>, dialect: Dialect): UsersRe
       const sortKey = SORT_COLUMNS[sort];
       let page = filtered.selectAll().select(sortKey.as('sort_key'));
       if (after !== undefined) {
-        const beyond = order === 'desc' ? sql`<` : sql`>`;
-        page = page.where(sql<boolean>`(${sortKey}, id) ${beyond} (${after.sortKey}, ${after.id})`);
+        const [reach, beyond] = order === 'desc' ? [sql`<=`, sql`<`] : [sql`>=`, sql`>`];
+        // The first bound alone lets SQLite seek its expression indexes, which it does not do for a row value.
+        page = page
+          .where(sql<boolean>`${sortKey} ${reach} ${after.sortKey}`)
+          .where(sql<boolean>`(${sortKey}, id) ${beyond} (${after.sortKey}, ${after.id})`);
       }
       const [rows, count] = await Promise.all([
         page
