@@ -3,9 +3,11 @@ import { registerUploadScope } from '../../http/multipart.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
 import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
 import type { ModuleDeps } from '../shared-deps.js';
+import { createSongsStreamRepository } from './songs-stream.repository.js';
 import { createSongsRepository } from './songs.repository.js';
 import { songsReadRoutes, songsWriteRoutes } from './songs.routes.js';
 import { SongsService } from './songs.service.js';
+import { SongsStream } from './songs.stream.js';
 
 /**
  * The song catalogue over the app's database and blob store: its routes, likes and search (which list songs as a
@@ -31,7 +33,7 @@ export function createSongsService({
  */
 export async function registerSongs(app: App, deps: ModuleDeps): Promise<void> {
   const songs = createSongsService(deps);
-  songsReadRoutes(app, songs);
+  songsReadRoutes(app, songs, new SongsStream(createSongsStreamRepository(deps.db), deps.config.catalogueChunkRows));
   const store = deps.blobs;
   if (store === null) return;
   await registerUploadScope(app, (scope) => {

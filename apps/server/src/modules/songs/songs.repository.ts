@@ -71,21 +71,25 @@ function duplicateAudio(error: unknown): never {
   throw error;
 }
 
+/** The select of SongListRows: songs with their artist's name (add where, order and limit). */
+export function selectSongListRows(db: Kysely<DB>) {
+  return db
+    .selectFrom('songs')
+    .leftJoin('artists', 'artists.id', 'songs.artist_id')
+    .select([
+      'songs.id',
+      'songs.name',
+      'songs.genre',
+      'songs.artist_id',
+      'artists.name as artist_name',
+      'songs.audio_key',
+      'songs.image_key',
+      'songs.duration_ms',
+    ]);
+}
+
 export function createSongsRepository(db: Kysely<DB>): SongsRepository {
-  const base = () =>
-    db
-      .selectFrom('songs')
-      .leftJoin('artists', 'artists.id', 'songs.artist_id')
-      .select([
-        'songs.id',
-        'songs.name',
-        'songs.genre',
-        'songs.artist_id',
-        'artists.name as artist_name',
-        'songs.audio_key',
-        'songs.image_key',
-        'songs.duration_ms',
-      ]);
+  const base = () => selectSongListRows(db);
 
   return {
     async list(filter) {
