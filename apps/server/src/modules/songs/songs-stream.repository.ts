@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { ArtistWithSongs } from '../artists/artists.repository.js';
+import { attachSongIds, type ArtistWithSongs } from '../artists/artists.repository.js';
 import { selectSongListRows, type SongListRow } from './songs.repository.js';
 
 /** Which songs a whole-catalogue read covers: all of them, or one genre's or one artist's. */
@@ -92,14 +92,7 @@ export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamReposito
         .where('id', '<=', songsUpTo)
         .orderBy('id', 'asc')
         .execute();
-      const byArtist = new Map<number, number[]>();
-      for (const song of songs) {
-        if (song.artist_id === null) continue;
-        const ids = byArtist.get(song.artist_id);
-        if (ids) ids.push(song.id);
-        else byArtist.set(song.artist_id, [song.id]);
-      }
-      return artists.map((artist) => ({ ...artist, songIds: byArtist.get(artist.id) ?? [] }));
+      return attachSongIds(artists, songs);
     },
   };
 }

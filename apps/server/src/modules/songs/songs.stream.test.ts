@@ -6,7 +6,7 @@ import { SongList, SongsDataResponse, type Song } from '@tonearm/contract';
 import { pino } from 'pino';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
-import { insertPlaylist, insertSongs, makeUser, type TestUser } from '../../../test/factories.js';
+import { insertManySongs, insertPlaylist, insertSongs, makeUser, type TestUser } from '../../../test/factories.js';
 import type { TestApp } from '../../../test/harness.js';
 
 /** Three songs per read: the eleven songs below cross four slice boundaries, the artists one per read. */
@@ -136,33 +136,6 @@ describeEachDialect('the whole catalogue of an empty library (%s)', { uses: 'not
     });
   });
 });
-
-/** Inserts `count` songs of no artist in one statement; answers their ids in insertion (id) order. */
-async function insertManySongs(t: TestApp, count: number): Promise<number[]> {
-  const now = new Date().toISOString();
-  const rows = await t.db
-    .insertInto('songs')
-    .values(
-      Array.from({ length: count }, (_, i) => {
-        const sha = `${String(i).padStart(8, '0')}${'0'.repeat(56)}`;
-        return {
-          name: `Many ${i}`,
-          genre: 'Pop',
-          artist_id: null,
-          audio_key: `${sha}.mp3`,
-          audio_sha256: sha,
-          mime: 'audio/mpeg',
-          size_bytes: 4,
-          duration_ms: 1000,
-          image_key: null,
-          created_at: now,
-        };
-      }),
-    )
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id).sort((a, b) => a - b);
-}
 
 /** GETs `url` on a connection of its own, reads the first bytes of the answer, and hangs up; answers the status. */
 function readFirstBytesAndLeave(url: string, headers: Record<string, string>): Promise<number> {
