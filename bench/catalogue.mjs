@@ -3,9 +3,11 @@
 // DATA_DIR (SQLite, and then a throwaway PostgreSQL when its server binaries are there), then starts the built server
 // on it and measures with wrk on 127.0.0.1:
 // - the whole-catalogue calls that existing clients make (`GET /api/songs`, `GET /api/songs/data`): time and bytes;
-// - req/s, p50 and p99 at 64 connections for the first page, a page in the middle, an artist's songs, liked songs, a
-//   playlist, a two-word search and a three-letter prefix search;
-// - the stall test: a small page at 8 connections alone, then while another client fetches the whole catalogue four
+// - req/s, p50 and p99 at 64 connections for the keyset pages (GET /api/songs/page shuffled with a fixed seed: the first
+//   page, and a page in the middle reached by walking the cursors once; an artist's songs; GET /api/songs/liked/page;
+//   GET /api/playlists/:id/songs), a two-word search and a three-letter prefix search, and for comparison the offset
+//   pages old clients still ask for (GET /api/songs?limit&offset);
+// - the stall test: a 20-song page at 8 connections alone, then while another client fetches /api/songs/data four
 //   times;
 // - the server's RSS before and after.
 // Writes the table to bench/results/catalogue.md. Bounded in time; cleans up after itself.
@@ -16,7 +18,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GENRES } from '@tonearm/contract';
+import { GENRES, PAGE_LIMIT_MAX } from '@tonearm/contract';
 import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
 import { freePort } from '../scripts/free-port.mjs';
 import { root } from '../scripts/lib.mjs';
@@ -30,6 +32,11 @@ const PLAYLISTS = 1000;
 const PLAYLIST_SIZE = 50;
 const LIKES = 500;
 const PAGE = 50;
+/** The shuffle's seed of every paged song list, so each run pages the same order. */
+const SEED = 1;
+/** The page size of the walk to the middle of the catalogue: the largest the contract allows. */
+const WALK_PAGE = PAGE_LIMIT_MAX;
+const STALL_PAGE = 20;
 const STALL_CONNECTIONS = '8';
 const WHOLE_FETCHES = 4;
 const WATCHDOG_MS = (2 * (12 * (parseDuration(DURATION) + 20) + 300) + 120) * 1000;
@@ -232,6 +239,25 @@ async function wholeCall(url, cookie) {
   return runs[1];
 }
 
+/**
+ * Pages through the shuffled catalogue (WALK_PAGE songs a request) until half of it is behind, and answers the cursor
+ * of the page there: the benchmark then asks for that one page over and over.
+ */
+async function cursorToMiddle(base, cookie) {
+  let cursor = null;
+  let seen = 0;
+  while (seen < SONGS / 2) {
+    const url = `${base}/api/songs/page?limit=${WALK_PAGE}&seed=${SEED}${cursor === null ? '' : `&cursor=${cursor}`}`;
+    const response = await fetch(url, { headers: { cookie } });
+    if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+    const page = await response.json();
+    seen += page.items.length;
+    if (page.nextCursor === null) throw new Error(`the song pages ended after ${seen} of ${SONGS} songs`);
+    cursor = page.nextCursor;
+  }
+  return cursor;
+}
+
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
 /** Seeds a fresh database of the dialect and measures every call; answers the table rows and the figures. */
@@ -267,14 +293,17 @@ async function measure(dialect, databaseUrl) {
     const { ms, bytes } = await wholeCall(`${base}${path}`, cookie);
     line(`| ${name} | single call | ${fmt(ms)} ms | ${fmt(bytes / 1048576, 1)} MB | |`);
   }
+  const middle = await cursorToMiddle(base, cookie);
   const paged = [
-    ['first page', `/api/songs?limit=${PAGE}`],
-    ['a page in the middle', `/api/songs?limit=${PAGE}&offset=${Math.floor(SONGS / 2)}`],
-    ["an artist's songs", `/api/songs?artistId=${Math.ceil(ARTISTS / 2)}&limit=${PAGE}`],
-    ['liked songs', `/api/songs/liked?limit=${PAGE}`],
-    ['a playlist', '/api/songs/playlistId/2'],
+    ['first page', `/api/songs/page?limit=${PAGE}&seed=${SEED}`],
+    ['a page in the middle', `/api/songs/page?limit=${PAGE}&seed=${SEED}&cursor=${encodeURIComponent(middle)}`],
+    ["an artist's songs", `/api/songs/page?artistId=${Math.ceil(ARTISTS / 2)}&limit=${PAGE}&seed=${SEED}`],
+    ['liked songs', `/api/songs/liked/page?limit=${PAGE}`],
+    ['a playlist', `/api/playlists/2/songs?limit=${PAGE}`],
     ['search, two words ("amber river")', '/api/search?q=amber%20river&limit=20'],
     ['search, prefix ("sil")', '/api/search?q=sil&limit=20'],
+    ['old clients: first page by offset', `/api/songs?limit=${PAGE}`],
+    ['old clients: a page in the middle by offset', `/api/songs?limit=${PAGE}&offset=${Math.floor(SONGS / 2)}`],
   ];
   const row = (name, load, result) => {
     figures[name] = result;
@@ -287,9 +316,9 @@ async function measure(dialect, databaseUrl) {
     if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers`);
     row(name, `${CONNECTIONS} conn`, result);
   }
-  const small = `${base}/api/songs?limit=20`;
+  const small = `${base}/api/songs/page?limit=${STALL_PAGE}&seed=${SEED}`;
   row(
-    'stall test: 20-song page, alone',
+    `stall test: ${STALL_PAGE}-song page, alone`,
     `${STALL_CONNECTIONS} conn`,
     await wrk(small, { connections: STALL_CONNECTIONS, duration: DURATION, headers }),
   );

@@ -41,6 +41,8 @@ export interface Config {
   timeouts: HttpTimeouts;
   /** REGISTRATION: 'closed' leaves account creation to administrators (and to claiming the first administrator). */
   registration: 'open' | 'closed';
+  /** Songs per read when the whole catalogue is streamed (modules/songs/songs.stream.ts); tests set a small one. */
+  catalogueChunkRows?: number;
 }
 
 /** HTTP timeouts, in milliseconds (README, "Configuration"). */

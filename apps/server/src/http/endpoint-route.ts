@@ -14,6 +14,7 @@ import {
 import type { FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import type { z } from 'zod';
 import type { App } from './app-types.js';
+import { JsonStream, sendJsonStream } from './json-stream.js';
 import { sendText, textResponse } from './text-response.js';
 
 declare module 'fastify' {
@@ -45,10 +46,16 @@ export type HandlerResult<E extends EndpointSpec> =
         : undefined
     : never;
 
+/** A JSON answer may also be returned as a JsonStream of that value, written in parts (http/json-stream.ts). */
+export type StreamedResult<E extends EndpointSpec> =
+  SuccessSpec<E> extends infer R ? (R extends SchemaName ? JsonStream<z.input<SchemaOf<R>>> : never) : never;
+
+type AnyResult<E extends EndpointSpec> = HandlerResult<E> | StreamedResult<E>;
+
 /** A handler of a text or empty answer returns nothing, synchronously or not; the others return their result. */
 export type EndpointHandler<E extends EndpointSpec> = [HandlerResult<E>] extends [undefined]
   ? (request: EndpointRequest<E>, reply: FastifyReply) => void | Promise<void>
-  : (request: EndpointRequest<E>, reply: FastifyReply) => HandlerResult<E> | Promise<HandlerResult<E>>;
+  : (request: EndpointRequest<E>, reply: FastifyReply) => AnyResult<E> | Promise<AnyResult<E>>;
 
 /** Route options that are not part of the contract: rate limits, pre-handlers, compression. */
 export type RouteExtras = Pick<RouteOptions, 'preHandler' | 'compress' | 'bodyLimit'> & {
@@ -99,6 +106,8 @@ async function answer(spec: EndpointSpec, reply: FastifyReply, result: unknown):
     return reply;
   }
   if (declared === 'empty') return reply.status(204).send();
+  // Written as it is made: the parts skip the response schema, and are typed against it instead (StreamedResult).
+  if (result instanceof JsonStream) return sendJsonStream(reply, status, result);
   void reply.status(status);
   return result;
 }

@@ -36,6 +36,21 @@ function duplicateName(error: unknown): never {
   throw error;
 }
 
+/** Each artist with the ids of its songs among `songs`, in the order of `songs`. */
+export function attachSongIds(
+  artists: ArtistRow[],
+  songs: readonly { id: number; artist_id: number | null }[],
+): ArtistWithSongs[] {
+  const byArtist = new Map<number, number[]>();
+  for (const song of songs) {
+    if (song.artist_id === null) continue;
+    const ids = byArtist.get(song.artist_id);
+    if (ids) ids.push(song.id);
+    else byArtist.set(song.artist_id, [song.id]);
+  }
+  return artists.map((artist) => ({ ...artist, songIds: byArtist.get(artist.id) ?? [] }));
+}
+
 export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
   async function withSongIds(artists: ArtistRow[]): Promise<ArtistWithSongs[]> {
     if (artists.length === 0) return [];
@@ -51,15 +66,7 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
         'in',
         artists.map((a) => a.id),
       );
-    const songs = await query.execute();
-    const byArtist = new Map<number, number[]>();
-    for (const song of songs) {
-      if (song.artist_id === null) continue;
-      const ids = byArtist.get(song.artist_id);
-      if (ids) ids.push(song.id);
-      else byArtist.set(song.artist_id, [song.id]);
-    }
-    return artists.map((artist) => ({ ...artist, songIds: byArtist.get(artist.id) ?? [] }));
+    return attachSongIds(artists, await query.execute());
   }
 
   return {

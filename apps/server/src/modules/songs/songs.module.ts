@@ -6,9 +6,11 @@ import type { ModuleDeps } from '../shared-deps.js';
 import { catalogueIndexOf } from './catalogue-index.js';
 import { createSongPagesRepository } from './song-pages.repository.js';
 import { SongPagesService } from './song-pages.service.js';
+import { createSongsStreamRepository } from './songs-stream.repository.js';
 import { createSongsRepository } from './songs.repository.js';
 import { songsReadRoutes, songsWriteRoutes } from './songs.routes.js';
 import { SongsService } from './songs.service.js';
+import { SongsStream } from './songs.stream.js';
 
 /**
  * The song catalogue over the app's database and blob store: its routes, likes and search (which list songs as a
@@ -48,7 +50,10 @@ export function createSongPagesService(
  */
 export async function registerSongs(app: App, deps: ModuleDeps): Promise<void> {
   const songs = createSongsService(deps);
-  songsReadRoutes(app, songs, createSongPagesService(deps, songs));
+  songsReadRoutes(app, songs, {
+    pages: createSongPagesService(deps, songs),
+    stream: new SongsStream(createSongsStreamRepository(deps.db), deps.config.catalogueChunkRows),
+  });
   const store = deps.blobs;
   if (store === null) return;
   await registerUploadScope(app, (scope) => {

@@ -1,9 +1,8 @@
-import { UNKNOWN_ARTIST, type Song, type SongPage, type SongsDataResponse } from '@tonearm/contract';
-import { toArtistJson } from '../artists/artists.presenter.js';
+import { UNKNOWN_ARTIST, type Song, type SongPage } from '@tonearm/contract';
 import { audioUrl, imageUrl } from '../media/media.service.js';
 import type { SongPageResult } from './song-pages.service.js';
 import type { SongListRow } from './songs.repository.js';
-import type { SongListing, SongsData, ViewerMarks } from './songs.service.js';
+import type { SongListing, ViewerMarks } from './songs.service.js';
 
 /** Width of the cover thumbnail a song list shows. */
 export const SONG_COVER_WIDTH = 300;
@@ -26,11 +25,6 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
 
 export function toSongsJson({ rows, marks }: SongListing): Song[] {
   return rows.map((row) => toSongJson(row, marks));
-}
-
-/** GET /api/songs/data: every song and every artist. */
-export function toSongsDataJson({ songs, artists }: SongsData): SongsDataResponse {
-  return { songs: toSongsJson(songs), artists: artists.map(toArtistJson) };
 }
 
 /** A keyset page of songs (GET /api/songs/page, liked, a playlist's songs). */

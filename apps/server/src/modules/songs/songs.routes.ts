@@ -1,4 +1,4 @@
-import { endpoints, ServerMessages, SongEditFields, SongFormFields } from '@tonearm/contract';
+import { endpoints, ServerMessages, SongEditFields, SongFormFields, type SongListQuery } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { notFound } from '../../http/errors.js';
@@ -8,8 +8,9 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import type { ImageWork } from '../media/image-work.js';
 import { discardAll, uploadStagers } from '../media/media.service.js';
 import type { SongPagesService } from './song-pages.service.js';
-import { toSongJson, toSongPageJson, toSongsDataJson, toSongsJson } from './songs.presenter.js';
+import { toSongJson, toSongPageJson, toSongsJson } from './songs.presenter.js';
 import type { SongsService } from './songs.service.js';
+import type { SongsStream } from './songs.stream.js';
 
 /** Absent text fields read as blank, so the contract's own messages ("Name is required") answer them. */
 const BLANK_SONG = { name: '', genre: '' };
@@ -20,13 +21,28 @@ function numericArtistId(fields: Record<string, string>): Record<string, string>
   return artistId === undefined || artistId === '' || /^\d+$/.test(artistId) ? fields : { ...fields, artistId: '0' };
 }
 
-/** Reads of the catalogue: any signed-in user (401 otherwise). */
-export function songsReadRoutes(app: App, songs: SongsService, pages: SongPagesService): void {
-  route(app, endpoints.songs.list, async (request) =>
-    toSongsJson(await songs.list(await requireUser(request), request.query)),
-  );
+/** The song list without limit, offset or q: the whole catalogue (of a genre or an artist), which is streamed. */
+function isWholeCatalogue({ limit, offset, q }: SongListQuery): boolean {
+  return limit === undefined && offset === undefined && (q === undefined || q === '');
+}
 
-  route(app, endpoints.songs.data, async (request) => toSongsDataJson(await songs.data(await requireUser(request))));
+/**
+ * Reads of the catalogue: any signed-in user (401 otherwise). The whole-catalogue answers of existing clients are
+ * streamed in slices (songs.stream.ts); a page (limit, offset) and a search (q) are read in one go.
+ */
+export function songsReadRoutes(
+  app: App,
+  songs: SongsService,
+  { pages, stream }: { pages: SongPagesService; stream: SongsStream },
+): void {
+  route(app, endpoints.songs.list, async (request) => {
+    const viewer = await requireUser(request);
+    const { query } = request;
+    if (isWholeCatalogue(query)) return stream.list(viewer, { genre: query.genre, artistId: query.artistId });
+    return toSongsJson(await songs.list(viewer, query));
+  });
+
+  route(app, endpoints.songs.data, async (request) => stream.data(await requireUser(request)));
 
   route(app, endpoints.songs.get, async (request) => {
     const { row, marks } = await songs.get(await requireUser(request), request.params.id);

@@ -11,7 +11,7 @@ import type { RoleValue } from '../../db/schema.js';
 import { isoNow } from '../../db/timestamps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
-import type { ArtistsRepository, ArtistWithSongs } from '../artists/artists.repository.js';
+import type { ArtistsRepository } from '../artists/artists.repository.js';
 import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../media/media.service.js';
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { searchTerms } from '../search-index/search-terms.js';
@@ -43,12 +43,6 @@ export interface SongListing {
 export interface ViewedSong {
   row: SongListRow;
   marks: ViewerMarks;
-}
-
-/** The songs page's data: every song, and every artist. */
-export interface SongsData {
-  songs: SongListing;
-  artists: ArtistWithSongs[];
 }
 
 /** A listing of no songs. */
@@ -123,11 +117,6 @@ export class SongsService {
     rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
     const start = offset ?? 0;
     return this.withMarks(viewer, rows.slice(start, limit === undefined ? undefined : start + limit));
-  }
-
-  async data(viewer: Viewer): Promise<SongsData> {
-    const [songs, artists] = await Promise.all([this.list(viewer), this.artists.list()]);
-    return { songs, artists };
   }
 
   async get(viewer: Viewer, id: number): Promise<ViewedSong> {
