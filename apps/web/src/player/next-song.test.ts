@@ -99,6 +99,19 @@ describe('nextIndex', () => {
     expect(nextIndex({ queue: queue(length), index, repeat }, advance)).toBe(expected);
   });
 
+  it.each<[string, number, RepeatMode, Advance, { more?: boolean; partial?: boolean }, number | 'wait' | null]>([
+    ['next at the last loaded song waits for the page to come', 1, 'off', 'next', { more: true }, 'wait'],
+    ['an ended last loaded song waits for the page, repeat off', 1, 'off', 'ended', { more: true }, 'wait'],
+    ['an ended last loaded song waits for the page, repeat all', 1, 'all', 'ended', { more: true }, 'wait'],
+    ['repeat one plays the song again even with a page to come', 1, 'one', 'ended', { more: true }, 1],
+    ['mid-queue moves on whatever is to come', 0, 'off', 'next', { more: true, partial: true }, 1],
+    ['next wraps by fetching the first page when the queue let go of it', 1, 'off', 'next', { partial: true }, 'wait'],
+    ['repeat all goes round by fetching the first page too', 1, 'all', 'ended', { partial: true }, 'wait'],
+    ['repeat off stops at the end of a partial queue', 1, 'off', 'ended', { partial: true }, null],
+  ])('%s', (_name, index, repeat, advance, paging, expected) => {
+    expect(nextIndex({ queue: queue(2), index, repeat, ...paging }, advance)).toBe(expected);
+  });
+
   it.each<[RepeatMode, Advance]>([
     ['off', 'next'],
     ['off', 'ended'],

@@ -12,6 +12,7 @@ import {
   type RepeatMode,
   type Unshuffled,
 } from './player-store.js';
+import { windowOf } from './queue-edits.js';
 import { isWelcomeSong } from './welcome-song.js';
 
 /**
@@ -29,7 +30,7 @@ export const POSITION_SAVE_INTERVAL_MS = 2000;
 export interface PersistedPlayer {
   version: 2;
   /** Song ids: a window of the queue that holds the current song. */
-  queue: number[];
+  queue: readonly number[];
   index: number;
   /** The Song of every id in `queue` and `unshuffled.ids`. */
   songs: Song[];
@@ -151,22 +152,6 @@ function isPersistedPosition(value: unknown): value is PersistedPosition {
   return isRecord(value) && typeof value.songId === 'number' && typeof value.position === 'number';
 }
 
-/** At most `max` of `ids` around `at`, with at most `history` before it; a feed cut short no longer goes on. */
-function windowAround(
-  ids: readonly number[],
-  at: number,
-  feed: QueueFeed | null,
-  sizes: { max: number; history: number },
-): { ids: number[]; index: number; feed: QueueFeed | null } {
-  const start = Math.max(0, Math.min(at - sizes.history, ids.length - sizes.max));
-  const end = Math.min(ids.length, start + sizes.max);
-  let kept = feed;
-  // The cursor follows the last loaded song: past a cut it would skip the songs cut, so the saved list ends there.
-  if (feed && end < ids.length) kept = { ...feed, more: false, cursor: null, partial: true };
-  else if (feed && start > 0) kept = { ...feed, partial: true };
-  return { ids: ids.slice(start, end), index: at - start, feed: kept };
-}
-
 function persistedUnshuffled(unshuffled: Unshuffled | null, queue: readonly number[]): Unshuffled | null {
   if (!unshuffled) return null;
   if (unshuffled.feed === null) {
@@ -175,14 +160,14 @@ function persistedUnshuffled(unshuffled: Unshuffled | null, queue: readonly numb
   }
   const at = Math.max(0, unshuffled.ids.indexOf(unshuffled.resumeAfter));
   const sizes = { max: PERSISTED_UNSHUFFLED_MAX, history: PERSISTED_HISTORY };
-  const { ids, feed } = windowAround(unshuffled.ids, at, unshuffled.feed, sizes);
+  const { ids, feed } = windowOf(unshuffled.ids, at, unshuffled.feed, sizes);
   return { ...unshuffled, ids, feed };
 }
 
 /** The part of the state worth keeping, bounded however long the list: see PERSISTED_QUEUE_MAX. */
 export function toPersisted(state: PlayerState): PersistedPlayer {
   const sizes = { max: PERSISTED_QUEUE_MAX, history: PERSISTED_HISTORY };
-  const { ids, index, feed } = windowAround(state.queue, state.index, state.feed, sizes);
+  const { ids, index, feed } = windowOf(state.queue, state.index, state.feed, sizes);
   const unshuffled = persistedUnshuffled(state.unshuffled, ids);
   const needed = new Set([...ids, ...(unshuffled?.ids ?? [])]);
   const songs = [...needed].flatMap((id) => state.songs.get(id) ?? []);

@@ -9,6 +9,11 @@ import type { PlayerState, QueueFeed, QueueStart, Unshuffled } from './player-st
  * queue (ids and Song objects) stays bounded however long the list. A fixed list (playList) is kept whole.
  */
 export const QUEUE_HISTORY_MAX = 100;
+/**
+ * A server-side shuffle keeps the list order for shuffle off: at most this many of its loaded songs after the one
+ * that was playing when shuffle went on (past them, that list order ends).
+ */
+export const UNSHUFFLED_AHEAD_MAX = 500;
 
 type Random = () => number;
 
@@ -55,23 +60,50 @@ function serverShuffleFeed(source: Extract<SongSource, { kind: 'catalogue' }>, r
   return { source: { ...source, order: 'shuffle', seed }, more: true, cursor: null, partial: false };
 }
 
-/** Ids kept from `ids` when the song at `at` plays: at most QUEUE_HISTORY_MAX before it. */
-function keptHistory(ids: readonly number[], at: number, feed: QueueFeed): { ids: readonly number[]; feed: QueueFeed } {
-  const drop = at - QUEUE_HISTORY_MAX;
-  return drop > 0 ? { ids: ids.slice(drop), feed: { ...feed, partial: true } } : { ids, feed };
+export interface QueueWindow<Feed extends QueueFeed | null> {
+  ids: readonly number[];
+  index: number;
+  feed: Feed;
+}
+
+/**
+ * At most `max` of `ids` around `at`, at most `history` of them before it. The feed loses its first songs
+ * (partial); a feed cut short ends there, since its cursor follows the last loaded song and would skip the songs cut.
+ */
+export function windowOf<Feed extends QueueFeed | null>(
+  ids: readonly number[],
+  at: number,
+  feed: Feed,
+  sizes: { history: number; max: number },
+): QueueWindow<Feed> {
+  const start = Math.max(0, Math.min(at - sizes.history, ids.length - sizes.max));
+  const end = Math.min(ids.length, start + sizes.max);
+  const window = { ids: start > 0 || end < ids.length ? ids.slice(start, end) : ids, index: at - start, feed };
+  if (!feed || (start === 0 && end === ids.length)) return window;
+  const cut = end < ids.length ? { more: false, cursor: null } : {};
+  return { ...window, feed: { ...feed, ...cut, partial: true } };
+}
+
+/** The list order and feed a server-side shuffle sets aside, around the song playing when shuffle goes on. */
+function listOrderAside(ids: readonly number[], at: number, feed: QueueFeed, playing: number): Unshuffled {
+  const kept = windowOf(ids, at, feed, {
+    history: QUEUE_HISTORY_MAX,
+    max: QUEUE_HISTORY_MAX + 1 + UNSHUFFLED_AHEAD_MAX,
+  });
+  return { ids: kept.ids, feed: kept.feed, resumeAfter: playing };
 }
 
 /** With a feed, the songs played longest ago leave the queue (and the list order kept for shuffle off). */
 function letGoOfHistory(state: PlayerState): PlayerState {
   const { feed, unshuffled } = state;
-  if (!feed || state.index <= QUEUE_HISTORY_MAX) return state;
-  const kept = keptHistory(state.queue, state.index, feed);
-  const dropped = new Set(state.queue.slice(0, state.queue.length - kept.ids.length));
+  const drop = state.index - QUEUE_HISTORY_MAX;
+  if (!feed || drop <= 0) return state;
+  const dropped = new Set(state.queue.slice(0, drop));
   return {
     ...state,
-    queue: kept.ids,
+    queue: state.queue.slice(drop),
     index: QUEUE_HISTORY_MAX,
-    feed: kept.feed,
+    feed: { ...feed, partial: true },
     unshuffled:
       unshuffled?.feed === null ? { ...unshuffled, ids: unshuffled.ids.filter((id) => !dropped.has(id)) } : unshuffled,
   };
@@ -131,8 +163,7 @@ export function playFrom(state: PlayerState, start: QueueStart, random: Random):
   const base: PlayerState = { ...state, songs: songMap(start.songs), feed, feedKey: state.feedKey + 1 };
   if (!state.shuffle) return startAt({ ...base, queue: ids, unshuffled: null }, at);
   if (serverShuffles(feed.source)) {
-    const kept = keptHistory(ids, at, feed);
-    const unshuffled: Unshuffled = { ...kept, resumeAfter: chosen.id };
+    const unshuffled = listOrderAside(ids, at, feed, chosen.id);
     return startAt({ ...base, queue: [chosen.id], feed: serverShuffleFeed(feed.source, random), unshuffled }, 0);
   }
   const unshuffled: Unshuffled = { ids, feed: null, resumeAfter: chosen.id };
@@ -176,13 +207,12 @@ export function shuffleOn(state: PlayerState, random: Random): PlayerState {
   const { feed, current } = state;
   const base: PlayerState = { ...state, index: 0, shuffle: true, waiting: null };
   if (feed && serverShuffles(feed.source)) {
-    const kept = keptHistory(state.queue, state.index, feed);
     return {
       ...base,
       queue: [current.id],
       feed: serverShuffleFeed(feed.source, random),
       feedKey: state.feedKey + 1,
-      unshuffled: { ...kept, resumeAfter: current.id },
+      unshuffled: listOrderAside(state.queue, state.index, feed, current.id),
     };
   }
   const unshuffled: Unshuffled = { ids: state.queue, feed: null, resumeAfter: current.id };
@@ -261,10 +291,17 @@ export function updateSong(state: PlayerState, songId: number, changes: Partial<
   };
 }
 
-/** Lets go of the Song objects no queued id needs any more. */
+/** Song objects of ids no longer queued may linger up to this many before they are let go of, all at once. */
+export const SONGS_SLACK = 200;
+
+/**
+ * Lets go of the Song objects no queued id needs any more. Every queued id has its song, so the map holds at most
+ * SONGS_SLACK more than the ids count; sweeping only then keeps each edit cheap however long the queue.
+ */
 export function pruneSongs(state: PlayerState): PlayerState {
+  const idCount = state.queue.length + (state.unshuffled?.ids.length ?? 0);
+  if (state.songs.size <= idCount + SONGS_SLACK) return state;
   const needed = new Set([...state.queue, ...(state.unshuffled?.ids ?? [])]);
-  if ([...state.songs.keys()].every((id) => needed.has(id))) return state;
   return { ...state, songs: new Map([...state.songs].filter(([id]) => needed.has(id))) };
 }
 
