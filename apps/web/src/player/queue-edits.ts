@@ -227,7 +227,7 @@ export function shuffleOn(state: PlayerState, random: Random): PlayerState {
  */
 export function shuffleOff(state: PlayerState): PlayerState {
   const { unshuffled, current } = state;
-  const base: PlayerState = { ...state, shuffle: false, unshuffled: null };
+  const base: PlayerState = { ...state, shuffle: false, unshuffled: null, waiting: null };
   if (!unshuffled) return base;
   if (unshuffled.feed === null) {
     const inQueue = new Set(state.queue);
@@ -236,7 +236,7 @@ export function shuffleOff(state: PlayerState): PlayerState {
     const queue = [...original, ...state.queue.filter((id) => !originalIds.has(id))];
     return { ...base, queue, index: Math.max(0, queue.indexOf(current.id)) };
   }
-  const restored = { ...base, feed: unshuffled.feed, feedKey: state.feedKey + 1, waiting: null };
+  const restored = { ...base, feed: unshuffled.feed, feedKey: state.feedKey + 1 };
   const at = unshuffled.ids.indexOf(current.id);
   if (at >= 0) return { ...restored, queue: unshuffled.ids, index: at };
   const resume = unshuffled.ids.indexOf(unshuffled.resumeAfter) + 1;
