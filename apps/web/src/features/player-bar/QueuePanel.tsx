@@ -1,13 +1,13 @@
 import type { Song } from '@tonearm/contract';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { upcomingSongs } from '../../player/player-store.js';
 import { usePlayerControls, usePlayerState } from '../../player/usePlayer.js';
 import { isWelcomeSong } from '../../player/welcome-song.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowDownIcon, ArrowUpIcon, CloseIcon, DragHandleIcon, PlayIcon } from '../../ui/icons.js';
 import { useOffsetWithin } from '../../ui/useOffsetWithin.js';
-import { useSortable } from '../../ui/useSortable.js';
+import { useSortable, type HandleProps } from '../../ui/useSortable.js';
 import { LikeButton } from '../songs/SongControls.js';
 import { PlayModeButtons } from './PlayerBar.js';
 import '../../ui/badge.css';
@@ -35,6 +35,77 @@ function QueueSong({ song }: { song: Song }) {
         <span className="queue-item__artist">{song.artistName}</span>
       </span>
     </>
+  );
+}
+
+interface QueueRowProps {
+  entry: Upcoming;
+  /** The queue places of the songs listed above and below it (null at either end): the arrows swap with them. */
+  above: number | null;
+  below: number | null;
+  handle: HandleProps;
+  dragging: boolean;
+  style: CSSProperties;
+}
+
+/** One song in "Next up": drag handle, song, then play, move up, move down and remove. */
+function QueueRow({ entry, above, below, handle, dragging, style }: QueueRowProps) {
+  const controls = usePlayerControls();
+  const { song, index } = entry;
+  const moves = [
+    { label: 'up', target: above, Icon: ArrowUpIcon },
+    { label: 'down', target: below, Icon: ArrowDownIcon },
+  ];
+  return (
+    <li aria-label={song.name} className="queue-item" data-sortable-item data-dragging={dragging} style={style}>
+      <button
+        type="button"
+        className="icon-button drag-handle"
+        aria-label={`Reorder ${song.name}`}
+        aria-roledescription="sortable handle"
+        title="Drag, or use the arrow keys, to reorder"
+        {...handle}
+      >
+        <DragHandleIcon size={18} />
+      </button>
+      <QueueSong song={song} />
+      <span className="queue-item__actions">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Play ${song.name}`}
+          onClick={() => {
+            controls.jumpTo(index);
+          }}
+        >
+          <PlayIcon size={16} />
+        </button>
+        {moves.map(({ label, target, Icon }) => (
+          <button
+            key={label}
+            type="button"
+            className="icon-button"
+            aria-label={`Move ${song.name} ${label}`}
+            disabled={target === null}
+            onClick={() => {
+              if (target !== null) controls.moveInQueue(index, target);
+            }}
+          >
+            <Icon size={16} />
+          </button>
+        ))}
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Remove ${song.name} from queue`}
+          onClick={() => {
+            controls.removeFromQueue(index);
+          }}
+        >
+          <CloseIcon size={16} />
+        </button>
+      </span>
+    </li>
   );
 }
 
@@ -90,76 +161,18 @@ function UpcomingList({
         {rows.map(({ position, top }) => {
           const entry = upcoming[position];
           if (!entry) return null;
-          const { song, index: queueIndex } = entry;
           const placed =
             top === undefined ? undefined : ({ position: 'absolute', top, height: QUEUE_ROW_HEIGHT } as const);
           return (
-            <li
-              key={song.id}
-              aria-label={song.name}
-              className="queue-item"
-              data-sortable-item
-              data-dragging={sortable.draggingIndex === position}
+            <QueueRow
+              key={entry.song.id}
+              entry={entry}
+              above={upcoming[position - 1]?.index ?? null}
+              below={upcoming[position + 1]?.index ?? null}
+              handle={sortable.handleProps(position)}
+              dragging={sortable.draggingIndex === position}
               style={{ ...sortable.itemStyle(position), ...placed }}
-            >
-              <button
-                type="button"
-                className="icon-button drag-handle"
-                aria-label={`Reorder ${song.name}`}
-                aria-roledescription="sortable handle"
-                title="Drag, or use the arrow keys, to reorder"
-                {...sortable.handleProps(position)}
-              >
-                <DragHandleIcon size={18} />
-              </button>
-              <QueueSong song={song} />
-              <span className="queue-item__actions">
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Play ${song.name}`}
-                  onClick={() => {
-                    controls.jumpTo(queueIndex);
-                  }}
-                >
-                  <PlayIcon size={16} />
-                </button>
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Move ${song.name} up`}
-                  disabled={position === 0}
-                  onClick={() => {
-                    const above = upcoming[position - 1];
-                    if (above) controls.moveInQueue(queueIndex, above.index);
-                  }}
-                >
-                  <ArrowUpIcon size={16} />
-                </button>
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Move ${song.name} down`}
-                  disabled={position === upcoming.length - 1}
-                  onClick={() => {
-                    const below = upcoming[position + 1];
-                    if (below) controls.moveInQueue(queueIndex, below.index);
-                  }}
-                >
-                  <ArrowDownIcon size={16} />
-                </button>
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Remove ${song.name} from queue`}
-                  onClick={() => {
-                    controls.removeFromQueue(queueIndex);
-                  }}
-                >
-                  <CloseIcon size={16} />
-                </button>
-              </span>
-            </li>
+            />
           );
         })}
       </ol>
