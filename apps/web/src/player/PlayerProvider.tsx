@@ -9,6 +9,7 @@ import { connectMediaSession } from './media-session.js';
 import { clearPersistedPlayer, persistPlayer, readPersistedPlayer } from './player-persistence.js';
 import { connectAudioEngine, createPlayerRuntime, trackRecentSongs, type PlayerRuntime } from './player-runtime.js';
 import { createPlayerStore } from './player-store.js';
+import { connectQueueFeeder } from './queue-feeder.js';
 import { PlayerContext } from './usePlayer.js';
 
 interface Player {
@@ -16,7 +17,10 @@ interface Player {
   startPosition: number;
 }
 
-/** The player as it was before the reload: queue, song, shuffle, repeat, volume and position (paused). */
+/**
+ * The player as it was before the reload: queue, song, shuffle, repeat, volume and position (paused). A restored
+ * queue with a feed fetches ahead as usual.
+ */
 function restorePlayer(): Player {
   const { state, position } = readPersistedPlayer();
   const runtime = createPlayerRuntime(createAudioDeck(), { store: createPlayerStore(state), startPosition: position });
@@ -47,11 +51,13 @@ export function PlayerProvider({ children, runtime }: { children: ReactNode; run
       // Counts the play on the server (listening history); a failure must never interrupt the music.
       api.plays.record({ body: { songId: song.id } }).catch(() => undefined);
     });
+    const stopFeeding = connectQueueFeeder(current.store);
     const disconnectSession = connectMediaSession(current);
     const stopPersisting = persistPlayer(current.store, current.clock);
     return () => {
       stopPersisting();
       disconnectSession();
+      stopFeeding();
       stopTracking();
       disconnect();
       for (const element of current.deck.elements) element.remove();

@@ -69,7 +69,7 @@ describe('what comes next, as next, onEnded and preloading see it', () => {
     const shuffled = reducer(reducer(initialPlayerState, { type: 'playList', songs: many, index: 1 }), {
       type: 'toggleShuffle',
     });
-    const order = shuffled.queue.map((song) => song.id);
+    const order = [...shuffled.queue];
     expect(order).not.toEqual([2, 1, 3, 4]);
     expect(reducer(shuffled, { type: 'next' }).current.id).toBe(order[1]);
     expect(reducer(shuffled, { type: 'ended' }).current.id).toBe(order[1]);
@@ -97,6 +97,19 @@ describe('nextIndex', () => {
     ['a single song, repeat one: again', 1, 0, 'one', 'ended', 0],
   ])('%s', (_name, length, index, repeat, advance, expected) => {
     expect(nextIndex({ queue: queue(length), index, repeat }, advance)).toBe(expected);
+  });
+
+  it.each<[string, number, RepeatMode, Advance, { more?: boolean; partial?: boolean }, number | 'wait' | null]>([
+    ['next at the last loaded song waits for the page to come', 1, 'off', 'next', { more: true }, 'wait'],
+    ['an ended last loaded song waits for the page, repeat off', 1, 'off', 'ended', { more: true }, 'wait'],
+    ['an ended last loaded song waits for the page, repeat all', 1, 'all', 'ended', { more: true }, 'wait'],
+    ['repeat one plays the song again even with a page to come', 1, 'one', 'ended', { more: true }, 1],
+    ['mid-queue moves on whatever is to come', 0, 'off', 'next', { more: true, partial: true }, 1],
+    ['next wraps by fetching the first page when the queue let go of it', 1, 'off', 'next', { partial: true }, 'wait'],
+    ['repeat all goes round by fetching the first page too', 1, 'all', 'ended', { partial: true }, 'wait'],
+    ['repeat off stops at the end of a partial queue', 1, 'off', 'ended', { partial: true }, null],
+  ])('%s', (_name, index, repeat, advance, paging, expected) => {
+    expect(nextIndex({ queue: queue(2), index, repeat, ...paging }, advance)).toBe(expected);
   });
 
   it.each<[RepeatMode, Advance]>([

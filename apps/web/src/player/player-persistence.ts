@@ -1,5 +1,6 @@
 import type { Song } from '@tonearm/contract';
 import { isSong, isSongList } from '../lib/song-guards.js';
+import type { SongSource } from '../lib/song-sources.js';
 import { AppStorageKeys, readJson, removeKey, writeJson } from '../lib/storage.js';
 import {
   initialPlayerState,
@@ -7,16 +8,42 @@ import {
   type ClockStore,
   type PlayerState,
   type PlayerStore,
+  type QueueFeed,
   type RepeatMode,
+  type Unshuffled,
 } from './player-store.js';
+import { windowOf } from './queue-edits.js';
 import { isWelcomeSong } from './welcome-song.js';
 
-/** Long queues ("play all 10 000 songs") are cut to a window around the current song to stay far below quotas. */
-export const PERSISTED_QUEUE_MAX = 500;
+/**
+ * The saved queue is a window of ids around the current song, with the Song objects of those ids, so a restored
+ * player resumes without a fetch; a feed's cursor goes with it, so the restored queue fetches ahead as usual.
+ */
+export const PERSISTED_QUEUE_MAX = 200;
+/** Played songs kept in the saved window before the current one; the rest of the window is what comes next. */
+export const PERSISTED_HISTORY = 20;
+/** The list order kept for shuffle off after a server-side shuffle: a smaller window around where it left off. */
+export const PERSISTED_UNSHUFFLED_MAX = 100;
 /** How often the position is written while a song plays. */
 export const POSITION_SAVE_INTERVAL_MS = 2000;
 
 export interface PersistedPlayer {
+  version: 2;
+  /** Song ids: a window of the queue that holds the current song. */
+  queue: readonly number[];
+  index: number;
+  /** The Song of every id in `queue` and `unshuffled.ids`. */
+  songs: Song[];
+  feed: QueueFeed | null;
+  shuffle: boolean;
+  unshuffled: Unshuffled | null;
+  repeat: RepeatMode;
+  volume: number;
+  muted: boolean;
+}
+
+/** What versions before issue 11 wrote: the queue as Song objects, without a feed. Still read after an update. */
+interface LegacyPlayer {
   queue: Song[];
   index: number;
   shuffle: boolean;
@@ -35,20 +62,89 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-function isPersistedPlayer(value: unknown): value is PersistedPlayer {
+function isId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+function isIdList(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every(isId);
+}
+
+function isOptional(value: unknown, type: 'string' | 'number'): boolean {
+  return value === undefined || typeof value === type;
+}
+
+function isSongSource(value: unknown): value is SongSource {
+  if (!isRecord(value)) return false;
+  switch (value.kind) {
+    case 'catalogue':
+      return (
+        isOptional(value.artistId, 'number') &&
+        isOptional(value.genre, 'string') &&
+        (value.order === undefined || value.order === 'shuffle' || value.order === 'newest') &&
+        isOptional(value.seed, 'number')
+      );
+    case 'liked':
+      return true;
+    case 'playlist':
+      return isId(value.playlistId);
+    case 'search':
+      return typeof value.q === 'string';
+    default:
+      return false;
+  }
+}
+
+function isFeed(value: unknown): value is QueueFeed {
   return (
     isRecord(value) &&
-    isSongList(value.queue) &&
-    value.queue.length > 0 &&
+    isSongSource(value.source) &&
+    typeof value.more === 'boolean' &&
+    (value.cursor === null || typeof value.cursor === 'string') &&
+    typeof value.partial === 'boolean'
+  );
+}
+
+function isUnshuffled(value: unknown): value is Unshuffled {
+  return (
+    isRecord(value) && isIdList(value.ids) && (value.feed === null || isFeed(value.feed)) && isId(value.resumeAfter)
+  );
+}
+
+/** Volume, modes and a valid index into `queue`: what both versions share. */
+function hasPlayerBasics(value: Record<string, unknown>, queue: readonly unknown[]): boolean {
+  return (
+    queue.length > 0 &&
     typeof value.index === 'number' &&
     Number.isInteger(value.index) &&
     value.index >= 0 &&
-    value.index < value.queue.length &&
+    value.index < queue.length &&
     typeof value.shuffle === 'boolean' &&
-    (value.unshuffled === null || isSongList(value.unshuffled)) &&
     REPEAT_MODES.includes(value.repeat as RepeatMode) &&
     typeof value.volume === 'number' &&
     typeof value.muted === 'boolean'
+  );
+}
+
+function isPersistedPlayer(value: unknown): value is PersistedPlayer {
+  return (
+    isRecord(value) &&
+    value.version === 2 &&
+    isIdList(value.queue) &&
+    hasPlayerBasics(value, value.queue) &&
+    isSongList(value.songs) &&
+    (value.feed === null || isFeed(value.feed)) &&
+    (value.unshuffled === null || isUnshuffled(value.unshuffled))
+  );
+}
+
+function isLegacyPlayer(value: unknown): value is LegacyPlayer {
+  return (
+    isRecord(value) &&
+    value.version === undefined &&
+    isSongList(value.queue) &&
+    hasPlayerBasics(value, value.queue) &&
+    (value.unshuffled === null || isSongList(value.unshuffled))
   );
 }
 
@@ -56,36 +152,81 @@ function isPersistedPosition(value: unknown): value is PersistedPosition {
   return isRecord(value) && typeof value.songId === 'number' && typeof value.position === 'number';
 }
 
-/** The part of the state worth keeping, with the queue cut to a window that still contains the current song. */
+function persistedUnshuffled(unshuffled: Unshuffled | null, queue: readonly number[]): Unshuffled | null {
+  if (!unshuffled) return null;
+  if (unshuffled.feed === null) {
+    const inQueue = new Set(queue);
+    return { ...unshuffled, ids: unshuffled.ids.filter((id) => inQueue.has(id)) };
+  }
+  const at = Math.max(0, unshuffled.ids.indexOf(unshuffled.resumeAfter));
+  const sizes = { max: PERSISTED_UNSHUFFLED_MAX, history: PERSISTED_HISTORY };
+  const { ids, feed } = windowOf(unshuffled.ids, at, unshuffled.feed, sizes);
+  return { ...unshuffled, ids, feed };
+}
+
+/** The part of the state worth keeping, bounded however long the list: see PERSISTED_QUEUE_MAX. */
 export function toPersisted(state: PlayerState): PersistedPlayer {
-  const start = Math.max(0, Math.min(state.index - 100, state.queue.length - PERSISTED_QUEUE_MAX));
-  const queue = state.queue.slice(start, start + PERSISTED_QUEUE_MAX);
+  const sizes = { max: PERSISTED_QUEUE_MAX, history: PERSISTED_HISTORY };
+  const { ids, index, feed } = windowOf(state.queue, state.index, state.feed, sizes);
+  const unshuffled = persistedUnshuffled(state.unshuffled, ids);
+  const needed = new Set([...ids, ...(unshuffled?.ids ?? [])]);
+  const songs = [...needed].flatMap((id) => state.songs.get(id) ?? []);
   return {
-    queue,
-    index: state.index - start,
+    version: 2,
+    queue: ids,
+    index,
+    songs,
+    feed,
     shuffle: state.shuffle,
-    unshuffled: state.unshuffled ? state.unshuffled.slice(0, PERSISTED_QUEUE_MAX) : null,
+    unshuffled: state.shuffle ? unshuffled : null,
     repeat: state.repeat,
     volume: state.volume,
     muted: state.muted,
   };
 }
 
+function fromLegacy(saved: LegacyPlayer): PersistedPlayer {
+  const current = saved.queue[saved.index];
+  const unshuffled =
+    saved.unshuffled && current
+      ? { ids: saved.unshuffled.map((song) => song.id), feed: null, resumeAfter: current.id }
+      : null;
+  return {
+    ...saved,
+    version: 2,
+    queue: saved.queue.map((song) => song.id),
+    songs: [...saved.queue, ...(saved.unshuffled ?? [])],
+    feed: null,
+    unshuffled,
+  };
+}
+
 /** A stored player becomes the starting state, paused: browsers do not let a page start sound by itself. */
 export function fromPersisted(saved: PersistedPlayer): PlayerState {
-  const current = saved.queue[saved.index];
-  if (!current || !isSong(current)) return initialPlayerState;
+  const songs = new Map(saved.songs.map((song) => [song.id, song]));
+  const ids = [...saved.queue, ...(saved.unshuffled?.ids ?? [])];
+  const currentId = saved.queue[saved.index];
+  const current = currentId === undefined ? undefined : songs.get(currentId);
+  if (!current || !isSong(current) || !ids.every((id) => songs.has(id))) return initialPlayerState;
   return {
     ...initialPlayerState,
     queue: saved.queue,
+    songs,
     index: saved.index,
     current,
+    feed: saved.feed,
     shuffle: saved.shuffle,
     unshuffled: saved.shuffle ? saved.unshuffled : null,
     repeat: saved.repeat,
     volume: Math.min(1, Math.max(0, saved.volume)),
     muted: saved.muted,
   };
+}
+
+function readSaved(): PersistedPlayer | undefined {
+  const saved = readJson(AppStorageKeys.player, (value) => isPersistedPlayer(value) || isLegacyPlayer(value));
+  if (!saved) return undefined;
+  return isPersistedPlayer(saved) ? saved : fromLegacy(saved);
 }
 
 export interface RestoredPlayer {
@@ -95,7 +236,7 @@ export interface RestoredPlayer {
 }
 
 export function readPersistedPlayer(): RestoredPlayer {
-  const saved = readJson(AppStorageKeys.player, isPersistedPlayer);
+  const saved = readSaved();
   if (!saved) return { state: initialPlayerState, position: 0 };
   const state = fromPersisted(saved);
   const stored = readJson(AppStorageKeys.playerPosition, isPersistedPosition);

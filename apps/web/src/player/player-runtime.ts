@@ -1,6 +1,5 @@
 import type { Song } from '@tonearm/contract';
 import { rememberRecentSong } from '../lib/recent-songs.js';
-import type { SongSource } from '../lib/song-sources.js';
 import { createAudioDeck, type AudioDeck } from './audio-deck.js';
 import {
   createClockStore,
@@ -9,30 +8,25 @@ import {
   type ClockStore,
   type PlayerState,
   type PlayerStore,
+  type QueueStart,
   type RepeatMode,
 } from './player-store.js';
 import { isWelcomeSong } from './welcome-song.js';
+
+export type { QueueStart };
 
 /** Pressing previous later than this restarts the current song instead, as every music player does. */
 export const RESTART_THRESHOLD_SECONDS = 3;
 /** The next song starts loading this long before the current one ends. */
 export const PRELOAD_LEAD_SECONDS = 30;
 
-/** A song chosen from a paged list: the songs the list has loaded, and where the rest of the list comes from. */
-export interface QueueStart {
-  source: SongSource;
-  /** The songs loaded so far, in list order. */
-  songs: readonly Song[];
-  /** The cursor of the list's next page (null when every song is loaded). */
-  nextCursor: string | null;
-  /** The chosen song's place in `songs`. */
-  index: number;
-}
-
 export interface PlayerControls {
-  /** Choose a song from a paged list: the queue plays on through the rest of the list, fetching pages ahead. */
+  /**
+   * Choose a song from a paged list: the queue plays on through the rest of the list, fetching pages ahead
+   * (connectQueueFeeder). With shuffle on, the catalogue goes on in a new server-side shuffle after the chosen song.
+   */
   playFrom: (start: QueueStart) => void;
-  /** Choose `songs[index]` from a list: sets the list, index and current song and plays it. */
+  /** Choose `songs[index]` from a list held whole in memory (downloaded, recent): sets the list, index and song. */
   playList: (songs: readonly Song[], index: number) => void;
   /** The play/pause toggle of a song row: toggles the current song, otherwise starts this one. */
   toggleSong: (song: Song, list: readonly Song[]) => void;
@@ -87,9 +81,8 @@ export function createPlayerRuntime(deck: AudioDeck = createAudioDeck(), options
     clock.dispatch({ type: 'time', position: target });
   };
   const controls: PlayerControls = {
-    // Interim: plays the loaded songs only; the queue of ids that fetches ahead replaces it (issue 11).
     playFrom: (start) => {
-      dispatch({ type: 'playList', songs: start.songs, index: start.index });
+      dispatch({ type: 'playFrom', start });
     },
     playList: (songs, index) => {
       dispatch({ type: 'playList', songs, index });

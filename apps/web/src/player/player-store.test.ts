@@ -1,3 +1,4 @@
+import type { Song, SongPage } from '@tonearm/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { makeSong } from '../test/fixtures.js';
 import { createAudioDeck } from './audio-deck.js';
@@ -13,10 +14,11 @@ import {
   type PlayerAction,
   type PlayerState,
 } from './player-store.js';
+import { QUEUE_HISTORY_MAX, SONGS_SLACK } from './queue-edits.js';
 import { WELCOME_SONG } from './welcome-song.js';
 
 const songs = [makeSong(1), makeSong(2), makeSong(3)];
-const ids = (state: PlayerState): number[] => state.queue.map((song) => song.id);
+const ids = (state: PlayerState): number[] => [...state.queue];
 
 function playing(index: number, list = songs): PlayerState {
   return playerReducer(initialPlayerState, { type: 'playList', songs: list, index });
@@ -147,8 +149,8 @@ describe('shuffle', () => {
     const on = reducer(initialPlayerState, { type: 'toggleShuffle' });
     const state = reducer(on, { type: 'playList', songs: many, index: 4 });
     expect(state.current.id).toBe(5);
-    expect(state.queue[0]?.id).toBe(5);
-    expect(state.unshuffled?.map((song) => song.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(state.queue[0]).toBe(5);
+    expect(state.unshuffled?.ids).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
 
@@ -156,7 +158,7 @@ describe('queue edits', () => {
   it('play next puts a song right after the current one, taking it out of its old place', () => {
     const state = run(playing(0), { type: 'playNext', song: makeSong(3) });
     expect(ids(state)).toEqual([1, 3, 2]);
-    expect(run(playing(0), { type: 'playNext', song: makeSong(7) }).queue.map((s) => s.id)).toEqual([1, 7, 2, 3]);
+    expect(ids(run(playing(0), { type: 'playNext', song: makeSong(7) }))).toEqual([1, 7, 2, 3]);
   });
 
   it('add to queue appends; the current song is neither moved nor duplicated', () => {
@@ -193,8 +195,83 @@ describe('queue edits', () => {
   it('updates every queued copy of a song (e.g. a like) without restarting it', () => {
     const state = run(playing(1), { type: 'updateSong', songId: 2, changes: { likeSong: true } });
     expect(state.current.likeSong).toBe(true);
-    expect(state.queue[1]?.likeSong).toBe(true);
+    expect(state.songs.get(2)?.likeSong).toBe(true);
     expect(state.trackKey).toBe(playing(1).trackKey);
+  });
+});
+
+describe('a queue fed page by page', () => {
+  const source = { kind: 'liked' } as const;
+  const list = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => makeSong(from + i));
+  const page = (items: Song[], nextCursor: string | null): SongPage => ({ items, nextCursor, total: 1000, seed: null });
+  const fed = (songs: Song[], index: number, nextCursor: string | null = 'c1'): PlayerState =>
+    playerReducer(initialPlayerState, { type: 'playFrom', start: { source, songs, nextCursor, index } });
+  const loaded = (state: PlayerState, items: Song[], after: string | null, nextCursor: string | null): PlayerState =>
+    playerReducer(state, { type: 'pageLoaded', feedKey: state.feedKey, after, page: page(items, nextCursor) });
+
+  it('holds ids and their songs, with the source and the next cursor', () => {
+    const state = fed(list(1, 3), 1);
+    expect(state.queue).toEqual([1, 2, 3]);
+    expect([...state.songs.keys()].sort()).toEqual([1, 2, 3]);
+    expect(state.feed).toEqual({ source, more: true, cursor: 'c1', partial: false });
+    expect(state.current.id).toBe(2);
+  });
+
+  it('appends a page once: an older feed, or a page already appended, is dropped', () => {
+    const state = fed(list(1, 3), 0);
+    const next = loaded(state, list(4, 5), 'c1', 'c2');
+    expect(next.queue).toEqual([1, 2, 3, 4, 5]);
+    expect(next.feed).toMatchObject({ cursor: 'c2', more: true });
+    expect(loaded(next, list(4, 5), 'c1', 'c2')).toBe(next);
+    const stale = {
+      type: 'pageLoaded',
+      feedKey: state.feedKey - 1,
+      after: 'c1',
+      page: page(list(4, 5), 'c2'),
+    } as const;
+    expect(playerReducer(state, stale)).toBe(state);
+  });
+
+  it('queues each song once: songs still to come are skipped, songs already played move to the end', () => {
+    const state = run(fed(list(1, 4), 2), { type: 'addToQueue', song: makeSong(9) });
+    const next = loaded(state, [makeSong(1), makeSong(9), makeSong(3), makeSong(5)], 'c1', null);
+    expect(next.queue).toEqual([2, 3, 4, 9, 1, 5]);
+    expect(next.current.id).toBe(3);
+    expect(next.index).toBe(1);
+  });
+
+  it(`keeps ${QUEUE_HISTORY_MAX} played songs behind the current one, ids and songs alike`, () => {
+    let state = fed(list(1, 50), 0);
+    for (let from = 51; from < 1000; from += 50) {
+      state = loaded(state, list(from, from + 49), state.feed?.cursor ?? null, `c${from}`);
+      state = playerReducer(state, { type: 'jumpTo', index: state.queue.length - 1 });
+    }
+    expect(state.current.id).toBe(1000);
+    expect(state.index).toBe(QUEUE_HISTORY_MAX);
+    expect(state.queue).toHaveLength(QUEUE_HISTORY_MAX + 1);
+    expect(state.queue.every((id) => state.songs.has(id))).toBe(true);
+    expect(state.songs.size).toBeLessThanOrEqual(state.queue.length + SONGS_SLACK);
+    expect(state.feed?.partial).toBe(true);
+    expect(playerReducer(state, { type: 'previous' }).current.id).toBe(999);
+  });
+
+  it('a fixed list is kept whole however far it plays', () => {
+    const state = run(playing(0, list(1, 500)), { type: 'jumpTo', index: 499 });
+    expect(state.queue).toHaveLength(500);
+  });
+
+  it('a like updates the one copy of a song the queue holds', () => {
+    const liked = run(fed(list(1, 3), 0), { type: 'updateSong', songId: 2, changes: { likeSong: true } });
+    expect(liked.songs.get(2)?.likeSong).toBe(true);
+    expect(upcomingSongs(liked)[0]?.song.likeSong).toBe(true);
+  });
+
+  it('a last page with nothing new ends the list under a waiting Next, which wraps to the first song', () => {
+    const state = run(fed(list(1, 2), 1), { type: 'next' });
+    expect(state.waiting).toBe('next');
+    const next = loaded(state, [makeSong(2)], 'c1', null);
+    expect(next.waiting).toBeNull();
+    expect(next.current.id).toBe(1);
   });
 });
 

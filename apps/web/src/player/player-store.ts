@@ -1,30 +1,24 @@
-import type { Song } from '@tonearm/contract';
-import { shuffle } from '../lib/shuffle.js';
-import { nextIndex, type RepeatMode } from './next-song.js';
-import { WELCOME_SONG } from './welcome-song.js';
+import type { Song, SongPage } from '@tonearm/contract';
+import {
+  initialPlayerState,
+  REPEAT_MODES,
+  type PlayerState,
+  type QueueStart,
+  type RepeatMode,
+} from './player-state.js';
+import * as edits from './queue-edits.js';
 
-export type { RepeatMode };
-export const REPEAT_MODES: readonly RepeatMode[] = ['off', 'all', 'one'];
-
-export interface PlayerState {
-  /** The play order: the list the current song was chosen from (shuffled when shuffle is on), plus queue edits. */
-  readonly queue: readonly Song[];
-  readonly index: number;
-  readonly current: Song;
-  readonly playing: boolean;
-  /** 0..1 */
-  readonly volume: number;
-  readonly muted: boolean;
-  readonly shuffle: boolean;
-  /** The order before shuffling; turning shuffle off returns to it. Null while shuffle is off. */
-  readonly unshuffled: readonly Song[] | null;
-  readonly repeat: RepeatMode;
-  /** Bumped whenever a track should (re)start from the beginning, so the engine reloads even for the same song. */
-  readonly trackKey: number;
-}
+export { initialPlayerState, REPEAT_MODES };
+export type { PlayerState, QueueFeed, QueueStart, RepeatMode, Unshuffled } from './player-state.js';
+export { songAfterCurrent, upcomingSongs } from './queue-edits.js';
 
 export type PlayerAction =
   | { type: 'playList'; songs: readonly Song[]; index: number }
+  | { type: 'playFrom'; start: QueueStart }
+  /** A page of the feed `feedKey`, fetched after `after` (null: its first page). */
+  | { type: 'pageLoaded'; feedKey: number; after: string | null; page: SongPage }
+  /** A page could not be had: the feed stays for a later try, or (`final`, e.g. the list is gone) it ends. */
+  | { type: 'pageFailed'; feedKey: number; final: boolean }
   | { type: 'toggle' }
   | { type: 'play' }
   | { type: 'pause' }
@@ -44,188 +38,108 @@ export type PlayerAction =
   | { type: 'updateSong'; songId: number; changes: Partial<Song> }
   | { type: 'reset' };
 
-export const initialPlayerState: PlayerState = {
-  queue: [WELCOME_SONG],
-  index: 0,
-  current: WELCOME_SONG,
-  playing: false,
-  volume: 1,
-  muted: false,
-  shuffle: false,
-  unshuffled: null,
-  repeat: 'off',
-  trackKey: 0,
-};
-
-function startAt(state: PlayerState, queue: readonly Song[], index: number): PlayerState {
-  const song = queue[index];
-  if (!song) return state;
-  return { ...state, queue, index, current: song, playing: true, trackKey: state.trackKey + 1 };
-}
-
 function clampVolume(volume: number): number {
   if (!Number.isFinite(volume)) return 1;
   return Math.min(1, Math.max(0, volume));
 }
 
-/** `song` first, then the others in random order: shuffling never interrupts the song that is playing. */
-function shuffledAround(songs: readonly Song[], song: Song, random: () => number): Song[] {
-  return [song, ...shuffle(withoutSong(songs, song.id), random)];
+/** True when the page answers the feed as it stands now (not an older feed, not a page already appended). */
+function isAwaitedPage(state: PlayerState, feedKey: number, after: string | null): boolean {
+  const { feed } = state;
+  if (!feed || state.feedKey !== feedKey) return false;
+  return feed.more ? feed.cursor === after : after === null;
 }
 
-function withoutSong(songs: readonly Song[], songId: number): Song[] {
-  return songs.filter((entry) => entry.id !== songId);
+function onPageLoaded(state: PlayerState, action: Extract<PlayerAction, { type: 'pageLoaded' }>, random: () => number) {
+  if (!isAwaitedPage(state, action.feedKey, action.after)) return state;
+  let next = edits.appendPage(state, action.page, random);
+  // The list again from its start has nothing but the current song: it has nothing more to give.
+  const nothingNew = next.queue.length === state.queue.length && !next.feed?.more;
+  if (action.after === null && nothingNew) next = { ...next, feed: null };
+  if (!next.waiting) return next;
+  const resumed = edits.advance(next, next.waiting);
+  // Still waiting: the next page is on its way, unless this was the last one; then the loaded queue is all there is.
+  return resumed.waiting && !resumed.feed?.more ? edits.advanceWithinLoaded(resumed) : resumed;
 }
 
-function move<T>(items: readonly T[], from: number, to: number): T[] {
-  const result = [...items];
-  const [item] = result.splice(from, 1);
-  if (item !== undefined) result.splice(to, 0, item);
-  return result;
+function onPageFailed(state: PlayerState, feedKey: number, final: boolean): PlayerState {
+  if (!state.feed || state.feedKey !== feedKey) return state;
+  // The music goes on within what is loaded; a final failure turns the queue into a fixed list.
+  return edits.advanceWithinLoaded(final ? { ...state, feed: null } : state);
 }
 
-/** Back to the original order, keeping queue edits made while shuffled (additions at the end, removals honoured). */
-function unshuffle(state: PlayerState): PlayerState {
-  const inQueue = new Set(state.queue.map((song) => song.id));
-  const original = (state.unshuffled ?? []).filter((song) => inQueue.has(song.id));
-  const originalIds = new Set(original.map((song) => song.id));
-  const queue = [...original, ...state.queue.filter((song) => !originalIds.has(song.id))];
-  const index = Math.max(
-    0,
-    queue.findIndex((song) => song.id === state.current.id),
-  );
-  return { ...state, queue, index, shuffle: false, unshuffled: null };
-}
-
-/** Inserts `song` at `position` of the queue, taking it out of its old place first; the current song stays put. */
-function insertIntoQueue(state: PlayerState, song: Song, position: (queue: readonly Song[], index: number) => number) {
-  if (song.id === state.current.id) return state;
-  const queue = withoutSong(state.queue, song.id);
-  const currentIndex = queue.findIndex((entry) => entry.id === state.current.id);
-  if (currentIndex < 0) return state;
-  queue.splice(position(queue, currentIndex), 0, song);
-  const unshuffled = state.unshuffled && [...withoutSong(state.unshuffled, song.id), song];
-  return { ...state, queue, index: queue.findIndex((entry) => entry.id === state.current.id), unshuffled };
-}
-
-function onNext(state: PlayerState): PlayerState {
-  const next = nextIndex(state, 'next');
-  return next === null ? state : startAt(state, state.queue, next);
-}
-
-function onEnded(state: PlayerState): PlayerState {
-  const next = nextIndex(state, 'ended');
-  // Nothing follows (repeat off, last song): playback stops on it.
-  return next === null ? { ...state, playing: false } : startAt(state, state.queue, next);
-}
-
-function patchSongs(songs: readonly Song[], songId: number, changes: Partial<Song>): Song[] {
-  return songs.map((song) => (song.id === songId ? { ...song, ...changes } : song));
-}
-
-function updateSong(state: PlayerState, songId: number, changes: Partial<Song>): PlayerState {
-  if (!state.queue.some((song) => song.id === songId) && state.current.id !== songId) return state;
-  return {
-    ...state,
-    queue: patchSongs(state.queue, songId, changes),
-    unshuffled: state.unshuffled && patchSongs(state.unshuffled, songId, changes),
-    current: state.current.id === songId ? { ...state.current, ...changes } : state.current,
-  };
-}
-
-function removeFromQueue(state: PlayerState, index: number): PlayerState {
-  // The playing song is not removed from under the listener; skipping is what Next is for.
-  if (index === state.index || index < 0 || index >= state.queue.length) return state;
-  const removed = state.queue[index];
-  const queue = state.queue.filter((_, i) => i !== index);
-  const unshuffled = removed && state.unshuffled ? withoutSong(state.unshuffled, removed.id) : state.unshuffled;
-  return { ...state, queue, unshuffled, index: index < state.index ? state.index - 1 : state.index };
-}
-
-function moveInQueue(state: PlayerState, from: number, to: number): PlayerState {
-  const last = state.queue.length - 1;
-  if (from === to || from < 0 || from > last || to < 0 || to > last) return state;
-  const queue = move(state.queue, from, to);
-  return { ...state, queue, index: queue.findIndex((song) => song.id === state.current.id) };
+function reduce(state: PlayerState, action: PlayerAction, random: () => number): PlayerState {
+  switch (action.type) {
+    case 'playList':
+      return edits.playList(state, action.songs, action.index, random);
+    case 'playFrom':
+      return edits.playFrom(state, action.start, random);
+    case 'pageLoaded':
+      return onPageLoaded(state, action, random);
+    case 'pageFailed':
+      return onPageFailed(state, action.feedKey, action.final);
+    case 'toggle':
+      return { ...state, playing: !state.playing };
+    case 'play':
+      return state.playing ? state : { ...state, playing: true };
+    case 'pause':
+      return state.playing ? { ...state, playing: false } : state;
+    case 'next':
+    case 'ended':
+      return edits.advance(state, action.type);
+    case 'previous':
+      return edits.startAt(state, Math.max(0, state.index - 1));
+    case 'setVolume': {
+      const volume = clampVolume(action.volume);
+      return { ...state, volume, muted: volume === 0 ? state.muted : false };
+    }
+    case 'toggleMute':
+      return { ...state, muted: !state.muted };
+    case 'toggleShuffle':
+      return state.shuffle ? edits.shuffleOff(state) : edits.shuffleOn(state, random);
+    case 'setRepeat':
+      return state.repeat === action.repeat ? state : { ...state, repeat: action.repeat };
+    case 'cycleRepeat': {
+      const next = REPEAT_MODES[(REPEAT_MODES.indexOf(state.repeat) + 1) % REPEAT_MODES.length] ?? 'off';
+      return { ...state, repeat: next };
+    }
+    case 'playNext':
+      return edits.insertIntoQueue(state, action.song, 'next');
+    case 'addToQueue':
+      return edits.insertIntoQueue(state, action.song, 'end');
+    case 'removeFromQueue':
+      return edits.removeFromQueue(state, action.index);
+    case 'moveInQueue':
+      return edits.moveInQueue(state, action.from, action.to);
+    case 'jumpTo':
+      return edits.startAt(state, action.index);
+    case 'updateSong':
+      return edits.updateSong(state, action.songId, action.changes);
+    case 'reset':
+      return {
+        ...initialPlayerState,
+        volume: state.volume,
+        muted: state.muted,
+        trackKey: state.trackKey + 1,
+        feedKey: state.feedKey + 1,
+      };
+  }
 }
 
 /**
  * The player's rules (SPEC §4 plus DESIGN §5): choosing a song sets the list, index and current song and plays it;
  * shuffle keeps the current song and randomises the rest; repeat off/all/one decides what follows the last song.
- * `random` is injected so tests can pin the shuffle.
+ * A list chosen with playFrom goes on page by page (the feed); the queue holds ids and the Song objects they need.
+ * `random` is injected so tests can pin the shuffle and the shuffle seed.
  */
 export function createPlayerReducer(random: () => number = Math.random) {
   return function playerReducer(state: PlayerState, action: PlayerAction): PlayerState {
-    switch (action.type) {
-      case 'playList': {
-        const chosen = action.songs[action.index];
-        if (!chosen) return state;
-        if (!state.shuffle) return { ...startAt(state, [...action.songs], action.index), unshuffled: null };
-        return { ...startAt(state, shuffledAround(action.songs, chosen, random), 0), unshuffled: [...action.songs] };
-      }
-      case 'toggle':
-        return { ...state, playing: !state.playing };
-      case 'play':
-        return state.playing ? state : { ...state, playing: true };
-      case 'pause':
-        return state.playing ? { ...state, playing: false } : state;
-      case 'next':
-        return onNext(state);
-      case 'previous':
-        return startAt(state, state.queue, Math.max(0, state.index - 1));
-      case 'ended':
-        return onEnded(state);
-      case 'setVolume': {
-        const volume = clampVolume(action.volume);
-        return { ...state, volume, muted: volume === 0 ? state.muted : false };
-      }
-      case 'toggleMute':
-        return { ...state, muted: !state.muted };
-      case 'toggleShuffle':
-        if (state.shuffle) return unshuffle(state);
-        return {
-          ...state,
-          queue: shuffledAround(state.queue, state.current, random),
-          index: 0,
-          shuffle: true,
-          unshuffled: state.queue,
-        };
-      case 'setRepeat':
-        return state.repeat === action.repeat ? state : { ...state, repeat: action.repeat };
-      case 'cycleRepeat': {
-        const next = REPEAT_MODES[(REPEAT_MODES.indexOf(state.repeat) + 1) % REPEAT_MODES.length] ?? 'off';
-        return { ...state, repeat: next };
-      }
-      case 'playNext':
-        return insertIntoQueue(state, action.song, (_queue, index) => index + 1);
-      case 'addToQueue':
-        return insertIntoQueue(state, action.song, (queue) => queue.length);
-      case 'removeFromQueue':
-        return removeFromQueue(state, action.index);
-      case 'moveInQueue':
-        return moveInQueue(state, action.from, action.to);
-      case 'jumpTo':
-        return startAt(state, state.queue, action.index);
-      case 'updateSong':
-        return updateSong(state, action.songId, action.changes);
-      case 'reset':
-        return { ...initialPlayerState, volume: state.volume, muted: state.muted, trackKey: state.trackKey + 1 };
-    }
+    const next = reduce(state, action, random);
+    return next.queue === state.queue && next.unshuffled === state.unshuffled ? next : edits.pruneSongs(next);
   };
 }
 
 export const playerReducer = createPlayerReducer();
-
-/** The songs after the current one, with their queue positions: what the queue view lists as "Next up". */
-export function upcomingSongs(state: Pick<PlayerState, 'queue' | 'index'>): { song: Song; index: number }[] {
-  return state.queue.slice(state.index + 1).map((song, i) => ({ song, index: state.index + 1 + i }));
-}
-
-/** The song the engine should have ready when the current one ends; null when playback would stop. */
-export function songAfterCurrent(state: PlayerState): Song | null {
-  const next = nextIndex(state, 'ended');
-  return next === null ? null : (state.queue[next] ?? null);
-}
 
 export interface Store<S, A> {
   getState: () => S;

@@ -1,13 +1,18 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeSong } from '../../test/fixtures.js';
+import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { PlayerBar } from './PlayerBar.js';
-import { QueuePanel } from './QueuePanel.js';
+import { QUEUE_PLAIN_MAX, QUEUE_ROW_HEIGHT, QueuePanel } from './QueuePanel.js';
 
 const songs = ['So What', 'Naima', 'Blue in Green', 'Giant Steps'].map((name, i) => makeSong(i + 1, { name }));
 
-function renderPlayer() {
+function renderPlayer(
+  start: (player: ReturnType<typeof renderInApp>['player']) => void = (player) => {
+    player.controls.playList(songs, 0);
+  },
+) {
   const onClose = vi.fn();
   const view = renderInApp(
     <>
@@ -16,7 +21,7 @@ function renderPlayer() {
     </>,
   );
   act(() => {
-    view.player.controls.playList(songs, 0);
+    start(view.player);
   });
   const queue = screen.getByRole('region', { name: 'Queue' });
   const nextUp = () =>
@@ -65,5 +70,71 @@ describe('player bar and queue view', () => {
     expect(within(bar).getByRole('button', { name: 'Like So What' }).getAttribute('aria-pressed')).toBe('true');
     fireEvent.keyDown(queue, { key: 'Escape' });
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a long queue', () => {
+  const many = Array.from({ length: 3 * QUEUE_PLAIN_MAX }, (_, i) => makeSong(i + 1));
+  const ownHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+  afterEach(() => {
+    if (ownHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', ownHeight);
+    else Reflect.deleteProperty(HTMLElement.prototype, 'clientHeight');
+  });
+
+  it('is virtualised: only the rows in view of the queue exist, and scrolling brings the others', () => {
+    // jsdom lays nothing out: the queue's scrolling body is given the height of ten rows.
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+      configurable: true,
+      get(this: HTMLElement) {
+        return this.classList.contains('queue__body') ? QUEUE_ROW_HEIGHT * 10 : 0;
+      },
+    });
+    const { queue } = renderPlayer((player) => {
+      player.controls.playList(many, 0);
+    });
+    // Role queries are slow over hundreds of rows; the rows' labels are read directly.
+    const nextUp = () =>
+      [...queue.querySelectorAll('ol[aria-label="Next up"] > li')].map((item) => item.getAttribute('aria-label'));
+    expect(many.length - 1).toBeGreaterThan(QUEUE_PLAIN_MAX);
+    const shown = nextUp();
+    expect(shown[0]).toBe('Song 2');
+    expect(shown.length).toBeLessThan(40);
+
+    const body = queue.querySelector<HTMLElement>('.queue__body');
+    if (!body) throw new Error('no queue body');
+    act(() => {
+      body.scrollTop = QUEUE_ROW_HEIGHT * 250;
+      body.dispatchEvent(new Event('scroll'));
+    });
+    expect(nextUp()).toContain('Song 250');
+    expect(nextUp()).not.toContain('Song 2');
+  });
+
+  it('says when more songs of the list follow, and lists them once their page is there', async () => {
+    let answer: (() => void) | undefined;
+    mockApi({
+      'likes.page': () =>
+        new Promise((resolve) => {
+          answer = () => {
+            resolve({ items: [makeSong(3), makeSong(4)], nextCursor: null, total: 4, seed: null });
+          };
+        }),
+    });
+    const { nextUp, queue } = renderPlayer((player) => {
+      player.controls.playFrom({ source: { kind: 'liked' }, songs: many.slice(0, 2), nextCursor: 'c2', index: 1 });
+    });
+    expect(nextUp()).toEqual([]);
+    expect(within(queue).getByText(/More songs from this list follow/)).toBeInTheDocument();
+    expect(within(queue).queryByText(/Nothing queued/)).toBeNull();
+    await waitFor(() => {
+      expect(answer).toBeDefined();
+    });
+    act(() => {
+      answer?.();
+    });
+    await waitFor(() => {
+      expect(nextUp()).toEqual(['Song 3', 'Song 4']);
+    });
+    expect(within(queue).queryByText(/More songs from this list follow/)).toBeNull();
   });
 });

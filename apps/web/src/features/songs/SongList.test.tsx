@@ -75,7 +75,7 @@ describe('<SongList>', () => {
     const state = player.store.getState();
     expect(state.current.id).toBe(2);
     expect(state.index).toBe(1);
-    expect(state.queue.map((song) => song.id)).toEqual([1, 2]);
+    expect(state.queue).toEqual([1, 2]);
     expect(state.playing).toBe(true);
     expect(readRecentSongs().map((song) => song.id)).toEqual([2]);
 
