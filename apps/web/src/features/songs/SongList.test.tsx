@@ -1,10 +1,17 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { Song } from '@tonearm/contract';
-import { describe, expect, it } from 'vitest';
+import { useCallback, useState, type ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readRecentSongs } from '../../lib/recent-songs.js';
-import { makeSong, makeUser } from '../../test/fixtures.js';
+import type { SongSource } from '../../lib/song-sources.js';
+import { errorResponse, makeSong, makeUser, pagedSongs } from '../../test/fixtures.js';
+import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
-import { SongList } from './SongList.js';
+import { advance, flush } from '../../test/timers.js';
+import { ScrollContainerContext } from '../../ui/useScrollContainer.js';
+import { PagedSongList } from './PagedSongList.js';
+import { SONG_ROW_HEIGHT, SongList } from './SongList.js';
+import { usePagedSongs } from './useSongs.js';
 
 const songs: Song[] = [makeSong(1, { name: 'Blue in Green' }), makeSong(2, { name: 'So What' })];
 const admin = makeUser({ role: 'ADMIN' });
@@ -111,5 +118,127 @@ describe('song menu keyboard', () => {
     expect(screen.queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(button);
     expect(button.getAttribute('aria-expanded')).toBe('false');
+  });
+});
+
+const VIEW_HEIGHT = 640;
+
+/** The dashboard's scrolling main view, 640 px tall (jsdom lays nothing out). */
+function ScrollArea({ children }: { children: ReactNode }) {
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  const attach = useCallback((node: HTMLDivElement | null) => {
+    if (node) Object.defineProperty(node, 'clientHeight', { configurable: true, value: VIEW_HEIGHT });
+    setElement(node);
+  }, []);
+  return (
+    <div ref={attach} data-testid="scroller">
+      <ScrollContainerContext value={element}>{element && children}</ScrollContainerContext>
+    </div>
+  );
+}
+
+const liked: SongSource = { kind: 'liked' };
+
+function LikedList() {
+  return <PagedSongList list={usePagedSongs(liked)} label="Liked songs" />;
+}
+
+const manySongs = Array.from({ length: 120 }, (_, index) => makeSong(index + 1, { likeSong: true }));
+
+function scrollTo(row: number): Promise<void> {
+  const scroller = screen.getByTestId('scroller');
+  scroller.scrollTop = row * SONG_ROW_HEIGHT;
+  fireEvent.scroll(scroller);
+  return flush();
+}
+
+const cursorsAsked = (requests: Request[]): (string | null)[] =>
+  requests.map((request) => new URL(request.url).searchParams.get('cursor'));
+
+describe('<SongList> over a paged source', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('loads the next page only when the user scrolls near the end, with a loading row meanwhile', async () => {
+    const api = mockApi({ 'likes.page': pagedSongs(manySongs, 50) });
+    renderInApp(
+      <ScrollArea>
+        <LikedList />
+      </ScrollArea>,
+    );
+    await flush();
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null]);
+    expect(screen.getByTestId('song-loading-row')).toBeInTheDocument();
+    const row = screen.getByRole('listitem', { name: 'Song 1' });
+    // The server's count, not the loaded songs'.
+    expect(row.getAttribute('aria-setsize')).toBe('120');
+
+    await scrollTo(5);
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null]);
+    await scrollTo(25);
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null, 'at50']);
+    expect(screen.getByRole('list', { name: 'Liked songs' }).style.height).toBe(`${100 * SONG_ROW_HEIGHT}px`);
+
+    await scrollTo(90);
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null, 'at50', 'at100']);
+    expect(screen.queryByTestId('song-loading-row')).toBeNull();
+    await scrollTo(110);
+    expect(screen.getByRole('listitem', { name: 'Song 120' })).toBeInTheDocument();
+    expect(api.requests('likes.page')).toHaveLength(3);
+  });
+
+  it('plays a chosen song on through the source: playFrom gets the source, the loaded songs and the next cursor', async () => {
+    mockApi({ 'likes.page': pagedSongs(manySongs, 50) });
+    const view = renderInApp(
+      <ScrollArea>
+        <LikedList />
+      </ScrollArea>,
+    );
+    await flush();
+    const playFrom = vi.spyOn(view.player.controls, 'playFrom');
+    fireEvent.click(screen.getByRole('button', { name: 'Play Song 3' }));
+    expect(playFrom).toHaveBeenCalledTimes(1);
+    expect(playFrom).toHaveBeenCalledWith({
+      source: liked,
+      songs: manySongs.slice(0, 50),
+      nextCursor: 'at50',
+      index: 2,
+    });
+    expect(view.player.store.getState().current.id).toBe(3);
+  });
+
+  it('after loading more gave up, offers Try again instead of retrying on every scroll', async () => {
+    const firstPage = pagedSongs(manySongs, 50);
+    let failing = true;
+    const api = mockApi({
+      'likes.page': (request) =>
+        failing && new URL(request.url).searchParams.has('cursor')
+          ? errorResponse(500, 'internal-error', 'down')
+          : firstPage(request),
+    });
+    const view = renderInApp(
+      <ScrollArea>
+        <LikedList />
+      </ScrollArea>,
+    );
+    await flush();
+    await scrollTo(40);
+    // SPEC §4: five attempts, 5 s apart, then the red alert.
+    await advance(4 * 5000);
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null, 'at50', 'at50', 'at50', 'at50', 'at50']);
+    expect(view.alertMessages()).toEqual(['Error fetching songs. Please try again later.']);
+    await scrollTo(45);
+    await advance(10_000);
+    expect(api.requests('likes.page')).toHaveLength(6);
+
+    failing = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await flush();
+    expect(cursorsAsked(api.requests('likes.page')).at(-1)).toBe('at50');
+    expect(screen.getByRole('listitem', { name: 'Song 51' })).toBeInTheDocument();
   });
 });
