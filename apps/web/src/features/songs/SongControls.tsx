@@ -1,8 +1,6 @@
 import type { Song } from '@tonearm/contract';
 import type { SongSource } from '../../lib/song-sources.js';
-import { UiMessages } from '../../lib/ui-messages.js';
 import { useIsSongPlaying, usePlayerControls, usePlayerState } from '../../player/usePlayer.js';
-import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { HeartFilledIcon, HeartIcon, PauseIcon, PlayIcon } from '../../ui/icons.js';
 import { useLikeSong } from './mutations.js';
 import '../../ui/buttons.css';
@@ -44,7 +42,6 @@ export function PlayToggle({ song, list, source, nextCursor = null, className }:
 
 export function LikeButton({ song }: { song: Song }) {
   const like = useLikeSong();
-  const alerts = useAlerts();
   return (
     <button
       type="button"
@@ -52,7 +49,7 @@ export function LikeButton({ song }: { song: Song }) {
       aria-label={`Like ${song.name}`}
       aria-pressed={song.likeSong}
       onClick={() => {
-        like.mutate({ song, liked: !song.likeSong }, { onError: () => alerts.error(UiMessages.likeFailed) });
+        like.mutate({ song, liked: !song.likeSong });
       }}
     >
       {song.likeSong ? <HeartFilledIcon size={18} /> : <HeartIcon size={18} />}

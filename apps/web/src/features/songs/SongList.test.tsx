@@ -1,14 +1,13 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { Song } from '@tonearm/contract';
-import { useCallback, useState, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readRecentSongs } from '../../lib/recent-songs.js';
 import type { SongSource } from '../../lib/song-sources.js';
 import { errorResponse, makeSong, makeUser, pagedSongs } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
+import { ScrollArea } from '../../test/scroll-area.js';
 import { advance, flush } from '../../test/timers.js';
-import { ScrollContainerContext } from '../../ui/useScrollContainer.js';
 import { PagedSongList } from './PagedSongList.js';
 import { SONG_ROW_HEIGHT, SongList } from './SongList.js';
 import { usePagedSongs } from './useSongs.js';
@@ -121,22 +120,6 @@ describe('song menu keyboard', () => {
   });
 });
 
-const VIEW_HEIGHT = 640;
-
-/** The dashboard's scrolling main view, 640 px tall (jsdom lays nothing out). */
-function ScrollArea({ children }: { children: ReactNode }) {
-  const [element, setElement] = useState<HTMLElement | null>(null);
-  const attach = useCallback((node: HTMLDivElement | null) => {
-    if (node) Object.defineProperty(node, 'clientHeight', { configurable: true, value: VIEW_HEIGHT });
-    setElement(node);
-  }, []);
-  return (
-    <div ref={attach} data-testid="scroller">
-      <ScrollContainerContext value={element}>{element && children}</ScrollContainerContext>
-    </div>
-  );
-}
-
 const liked: SongSource = { kind: 'liked' };
 
 function LikedList() {
@@ -166,7 +149,7 @@ describe('<SongList> over a paged source', () => {
   it('loads the next page only when the user scrolls near the end, with a loading row meanwhile', async () => {
     const api = mockApi({ 'likes.page': pagedSongs(manySongs, 50) });
     renderInApp(
-      <ScrollArea>
+      <ScrollArea height={640}>
         <LikedList />
       </ScrollArea>,
     );
@@ -194,7 +177,7 @@ describe('<SongList> over a paged source', () => {
   it('plays a chosen song on through the source: playFrom gets the source, the loaded songs and the next cursor', async () => {
     mockApi({ 'likes.page': pagedSongs(manySongs, 50) });
     const view = renderInApp(
-      <ScrollArea>
+      <ScrollArea height={640}>
         <LikedList />
       </ScrollArea>,
     );
@@ -221,7 +204,7 @@ describe('<SongList> over a paged source', () => {
           : firstPage(request),
     });
     const view = renderInApp(
-      <ScrollArea>
+      <ScrollArea height={640}>
         <LikedList />
       </ScrollArea>,
     );

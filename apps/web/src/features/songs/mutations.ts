@@ -2,7 +2,9 @@ import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from
 import type { Song, SongPage } from '@tonearm/contract';
 import { api } from '../../lib/api.js';
 import { artistKeys, songKeys } from '../../lib/query-keys.js';
+import { UiMessages } from '../../lib/ui-messages.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import type { SongForm } from './song-form.js';
 
 /** Songs and artists change together (an artist's `songs` ids), so both are refetched, every loaded page of them. */
@@ -104,6 +106,7 @@ function withLikedSong(pages: SongPages | undefined, song: Song, liked: boolean)
 export function useLikeSong() {
   const queryClient = useQueryClient();
   const player = usePlayerControls();
+  const alerts = useAlerts();
   const apply = (song: Song, liked: boolean): void => {
     changeCachedSongs(queryClient, (songs) =>
       songs.map((entry) => (entry.id === song.id ? { ...entry, likeSong: liked } : entry)),
@@ -119,8 +122,10 @@ export function useLikeSong() {
       await queryClient.cancelQueries({ queryKey: songKeys.liked() });
       apply(song, liked);
     },
+    // Here rather than in the button's callbacks: unliking on the Liked page removes the button that asked.
     onError: (_error, { song, liked }) => {
       apply(song, !liked);
+      alerts.error(UiMessages.likeFailed);
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: songKeys.liked() });

@@ -5,7 +5,7 @@ import {
   type UseInfiniteQueryResult,
 } from '@tanstack/react-query';
 import { PREMIUM_PRELOAD_DELAY_MS, type Song, type SongPage, type User } from '@tonearm/contract';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { SongSource } from '../../lib/song-sources.js';
 import { hasSongDataAccess } from '../../shell/auth/useAuth.js';
 import { artistQueries } from '../artists/queries.js';
@@ -67,7 +67,10 @@ export function usePagedSongs(source: SongSource, { loadAll = false }: PagedSong
   const last = pages?.at(-1);
   const total = last?.total;
   const nextCursor = last?.nextCursor ?? null;
-  const { hasNextPage, isFetching, isFetchNextPageError, fetchNextPage } = query;
+  const { hasNextPage, isFetching, isFetchNextPageError } = query;
+  // A second ask while a page is on its way joins it instead of starting over (the list and loadAll may both ask).
+  const { fetchNextPage: fetchPage } = query;
+  const fetchNextPage = useCallback(() => void fetchPage({ cancelRefetch: false }), [fetchPage]);
   const paging = useMemo<SongListPaging>(
     () => ({
       source,
@@ -76,12 +79,12 @@ export function usePagedSongs(source: SongSource, { loadAll = false }: PagedSong
       hasNextPage,
       isFetching,
       isFetchNextPageError,
-      fetchNextPage: () => void fetchNextPage(),
+      fetchNextPage,
     }),
     [source, nextCursor, total, hasNextPage, isFetching, isFetchNextPageError, fetchNextPage],
   );
   useEffect(() => {
-    if (loadAll && hasNextPage && !isFetching && !isFetchNextPageError) void fetchNextPage();
+    if (loadAll && hasNextPage && !isFetching && !isFetchNextPageError) fetchNextPage();
   }, [loadAll, hasNextPage, isFetching, isFetchNextPageError, fetchNextPage]);
   return { source, query, songs, total, paging };
 }
