@@ -61,7 +61,7 @@ describe('/dashboard/songs', () => {
     const view = renderInApp(<SongsPage />, { route: '/dashboard/songs' });
     await flush();
     const playFrom = vi.spyOn(view.player.controls, 'playFrom');
-    fireEvent.click(screen.getByRole('button', { name: 'Play songs' }));
+    fireEvent.click(screen.getByLabelText('Play songs'));
     expect(playFrom).toHaveBeenLastCalledWith({
       source: expect.objectContaining({ kind: 'catalogue', order: 'shuffle' }) as unknown,
       songs: catalogue.slice(0, 50),
@@ -70,7 +70,7 @@ describe('/dashboard/songs', () => {
     });
     const listSeed = new URL(api.requests('songs.page')[0]?.url ?? '').searchParams.get('seed');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Shuffle all songs' }));
+    fireEvent.click(screen.getByLabelText('Shuffle all songs'));
     await flush();
     const shuffled = api.requests('songs.page').at(-1);
     const query = new URL(shuffled?.url ?? '').searchParams;
