@@ -20,6 +20,9 @@ function TwoLists() {
   return (
     <>
       <p data-testid="liked-total">{likedSongs.total}</p>
+      <button type="button" onClick={() => void likedSongs.query.refetch()}>
+        Refetch liked
+      </button>
       <PagedSongList list={catalogue} label="Songs" />
       <PagedSongList list={likedSongs} label="Liked songs" />
     </>
@@ -107,5 +110,47 @@ describe('likes in paged lists', () => {
     await advance(1);
     expect(api.requests('likes.page').length).toBe(likedLoads + 1);
     expect(rowsOf('Liked songs')).toEqual(['Song 10', 'Old favourite']);
+  });
+
+  it('a like made while the liked songs are being refetched is not undone by that older answer', async () => {
+    const song = makeSong(3, { name: 'Naima' });
+    let likedOnServer: Song[] = [];
+    let slow = false;
+    mockApi({
+      'songs.page': () => makeSongPage([song]),
+      'likes.page': () => {
+        const answer = makeSongPage([...likedOnServer]);
+        return slow ? new Promise((resolve) => setTimeout(() => resolve(answer), 1000)) : answer;
+      },
+      // The like takes longer than the refetch: the older answer would land first.
+      'likes.like': () =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            likedOnServer = [{ ...song, likeSong: true }];
+            resolve(new Response(null, { status: 204 }));
+          }, 2000),
+        ),
+    });
+    renderInApp(
+      <ScrollArea height={128}>
+        <TwoLists />
+      </ScrollArea>,
+    );
+    await advance(1);
+    // A refetch from before the like, still on its way when the like is pressed.
+    slow = true;
+    fireEvent.click(screen.getByText('Refetch liked'));
+    fireEvent.click(likeButton('Songs', 'Naima'));
+    slow = false;
+    await advance(1);
+    await advance(1);
+    expect(rowsOf('Liked songs')).toEqual(['Naima']);
+    await advance(1000);
+    await advance(1);
+    expect(rowsOf('Liked songs')).toEqual(['Naima']);
+    expect(screen.getByTestId('liked-total').textContent).toBe('1');
+    await advance(1000);
+    await advance(1);
+    expect(rowsOf('Liked songs')).toEqual(['Naima']);
   });
 });

@@ -117,10 +117,11 @@ export function useLikeSong() {
   return useMutation({
     mutationFn: ({ song, liked }: { song: Song; liked: boolean }) =>
       liked ? api.likes.like({ id: song.id }) : api.likes.unlike({ id: song.id }),
-    onMutate: async ({ song, liked }) => {
-      // A refetch of the liked list already on its way would land without this change.
-      await queryClient.cancelQueries({ queryKey: songKeys.liked() });
+    onMutate: ({ song, liked }) => {
       apply(song, liked);
+      // A refetch of the liked list already on its way would land without this change: it is dropped (the change
+      // stays, as TanStack keeps a manual update made during a fetch), and onSettled asks again.
+      void queryClient.cancelQueries({ queryKey: songKeys.liked() });
     },
     // Here rather than in the button's callbacks: unliking on the Liked page removes the button that asked.
     onError: (_error, { song, liked }) => {
