@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { StorageKeys } from '@tonearm/contract';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { makePlaylist, makeSong, makeUser } from '../test/fixtures.js';
+import { makePlaylist, makeSong, makeSongPage, makeUser } from '../test/fixtures.js';
 import { mockApi } from '../test/mock-api.js';
 import { AppProviders } from './AppProviders.js';
 import { routes } from './routes.js';
@@ -23,12 +23,11 @@ function loggedInAsAdmin() {
   localStorage.setItem(StorageKeys.user, JSON.stringify(admin));
   return mockApi({
     'users.byId': () => admin,
-    'songs.list': () => [makeSong(1, { name: 'So What' })],
-    'songs.data': () => ({ songs: [makeSong(1, { name: 'So What' })], artists: [] }),
+    'songs.page': () => makeSongPage([makeSong(1, { name: 'So What' })]),
     'artists.list': () => [],
     'playlists.list': () => [makePlaylist(1, { name: 'Road trip' })],
     'payments.plans': () => [{ id: 'monthly', name: 'Monthly', amountCents: 499, currency: 'EUR', periodDays: 30 }],
-    'users.list': () => ({ users: [admin], total: 1 }),
+    'users.list': () => ({ users: [admin], total: 1, nextCursor: null }),
   });
 }
 

@@ -1,20 +1,31 @@
+import type { SongSource } from './song-sources.js';
+
 /**
  * Cache keys that several features share. Songs show up in many lists (catalogue, playlists, search, liked), and a
  * feature that changes songs or artists refreshes what the others show through these keys; every other feature keeps
- * its keys in its own queries.ts.
+ * its keys in its own queries.ts. Every cache under `songKeys.all` holds songs, so a like updates them all.
  */
-/** Which songs a catalogue list holds (`songs.list` by `artistId`). */
-export interface SongFilter {
-  artistId?: number;
-}
-
 export const songKeys = {
   all: ['songs'] as const,
-  lists: () => [...songKeys.all, 'list'] as const,
-  list: (filter: SongFilter) => [...songKeys.lists(), filter] as const,
-  /** `songs.data`: songs and artists together (premium users and admins). */
-  data: () => [...songKeys.all, 'data'] as const,
+  /** A source's pages (an infinite query of SongPage); a playlist's sit under `playlist(id)`, the liked under `liked()`. */
+  pages: (source: SongSource) => {
+    switch (source.kind) {
+      case 'catalogue': {
+        const { artistId, genre, order, seed } = source;
+        return [...songKeys.all, 'catalogue', { artistId, genre, order, seed }] as const;
+      }
+      case 'liked':
+        return [...songKeys.liked(), 'pages'] as const;
+      case 'playlist':
+        return [...songKeys.playlist(source.playlistId), 'pages'] as const;
+      case 'search':
+        return [...songKeys.search(source.q), 'pages'] as const;
+    }
+  },
+  /** Everything cached of one playlist's songs: its pages, and the whole list the editor loads. */
   playlist: (playlistId: number) => [...songKeys.all, 'playlist', playlistId] as const,
+  /** A playlist's songs, every one (the playlist editor). */
+  playlistAll: (playlistId: number) => [...songKeys.playlist(playlistId), 'all'] as const,
   liked: () => [...songKeys.all, 'liked'] as const,
   /** Search answers carry songs (with likeSong), so they live under songKeys and follow like updates. */
   search: (q: string) => [...songKeys.all, 'search', q] as const,

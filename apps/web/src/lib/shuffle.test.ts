@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStableShuffler, shuffle } from './shuffle.js';
+import { shuffle } from './shuffle.js';
 
 describe('shuffle', () => {
   it('returns a permutation and leaves the input alone', () => {
@@ -20,20 +20,5 @@ describe('shuffle', () => {
   it('handles empty and single lists', () => {
     expect(shuffle([])).toEqual([]);
     expect(shuffle(['a'])).toEqual(['a']);
-  });
-});
-
-describe('createStableShuffler', () => {
-  it('shuffles, then keeps the same order for the same items on later calls', () => {
-    const values = [0.9, 0.1, 0.5, 0.3];
-    let call = 0;
-    const shuffler = createStableShuffler<{ id: number }>(
-      (item) => item.id,
-      () => values[call++] ?? 0,
-    );
-    const first = shuffler([{ id: 1 }, { id: 2 }, { id: 3 }]).map((item) => item.id);
-    expect(first).toEqual([2, 3, 1]);
-    const again = shuffler([{ id: 3 }, { id: 1 }, { id: 4 }, { id: 2 }]).map((item) => item.id);
-    expect(again).toEqual([2, 4, 3, 1]);
   });
 });

@@ -9,25 +9,3 @@ export function shuffle<T>(items: readonly T[], random: () => number = Math.rand
   }
   return result;
 }
-
-/**
- * Shuffles once per item and remembers the order: a refetch (after an edit, a like) keeps every song where it
- * was, and new songs land at random places. One shuffler lives for the page session.
- */
-export function createStableShuffler<T>(keyOf: (item: T) => number, random: () => number = Math.random) {
-  const ranks = new Map<number, number>();
-  const rankOf = (item: T): number => {
-    const key = keyOf(item);
-    let rank = ranks.get(key);
-    if (rank === undefined) {
-      rank = random();
-      ranks.set(key, rank);
-    }
-    return rank;
-  };
-  return (items: readonly T[]): T[] => {
-    // Ranks are handed out in list order, not in whatever order the sort compares items.
-    items.forEach(rankOf);
-    return [...items].sort((a, b) => rankOf(a) - rankOf(b));
-  };
-}

@@ -1,4 +1,4 @@
-import type { Artist, Playlist, Song, User } from '@tonearm/contract';
+import type { Artist, Playlist, Song, SongPage, User } from '@tonearm/contract';
 
 export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
   return {
@@ -45,6 +45,27 @@ export function makePlaylist(id: number, overrides: Partial<Playlist> = {}): Pla
     userId: 7,
     songIds: [],
     ...overrides,
+  };
+}
+
+/** A SongPage answer (`songs.page`, `likes.page`, `songs.playlistPage`): by default the whole list in one page. */
+export function makeSongPage(items: Song[], overrides: Partial<SongPage> = {}): SongPage {
+  return { items, nextCursor: null, total: items.length, seed: null, ...overrides };
+}
+
+/**
+ * A paged list's mock: answers `songs` `size` at a time, following the request's `cursor` (made here: `at<index>`),
+ * with their count as `total`.
+ */
+export function pagedSongs(songs: Song[], size: number): (request: Request) => SongPage {
+  return (request) => {
+    const cursor = new URL(request.url).searchParams.get('cursor');
+    const start = cursor === null ? 0 : Number(cursor.slice('at'.length));
+    const end = start + size;
+    return makeSongPage(songs.slice(start, end), {
+      nextCursor: end < songs.length ? `at${end}` : null,
+      total: songs.length,
+    });
   };
 }
 

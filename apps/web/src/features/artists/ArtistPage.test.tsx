@@ -1,7 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SongsPage } from '../../app/SongsPage.js';
-import { errorResponse, makeArtist, makeSong } from '../../test/fixtures.js';
+import { errorResponse, makeArtist, makeSong, makeSongPage } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance } from '../../test/timers.js';
@@ -18,7 +18,7 @@ describe('/dashboard/artist', () => {
   it('lists the artists; choosing one opens their songs with the artist passed along', async () => {
     const api = mockApi({
       'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7] }), makeArtist(4)],
-      'songs.list': () => [makeSong(7, { name: 'Feeling Good' })],
+      'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
     });
     renderInApp(<ArtistPage />, { route: '/dashboard/artist', routes: { '/dashboard/songs': <SongsPage /> } });
     await advance(0);
@@ -27,7 +27,7 @@ describe('/dashboard/artist', () => {
     await advance(0);
     expect(screen.getByTestId('location').textContent).toBe('/dashboard/songs');
     expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
-    expect(api.calls()).toContain('GET /api/songs?artistId=3');
+    expect(new URL(api.requests('songs.page')[0]?.url ?? '').searchParams.get('artistId')).toBe('3');
     expect(screen.getByRole('listitem', { name: 'Feeling Good' })).toBeInTheDocument();
   });
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { endpoints } from '@tonearm/contract';
 import { api, type FormValues } from '../../lib/api.js';
-import { artistKeys, songKeys } from '../../lib/query-keys.js';
+import { artistKeys } from '../../lib/query-keys.js';
 
 /** POST /artists (admin): the name and an optional image. */
 type ArtistForm = FormValues<typeof endpoints.artists.create>;
@@ -12,8 +12,6 @@ export function useCreateArtist() {
     mutationFn: (form: ArtistForm) => api.artists.create({ form }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: artistKeys.all });
-      // The song data answer carries artists too.
-      void queryClient.invalidateQueries({ queryKey: songKeys.data() });
     },
   });
 }

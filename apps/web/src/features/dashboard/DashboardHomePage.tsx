@@ -7,8 +7,10 @@ import { useRecentSongs } from '../../lib/useStoredSongLists.js';
 import { useCurrentUser } from '../../shell/auth/useAuth.js';
 import { ArtistCard, ArtistSkeletons } from '../artists/ArtistCard.js';
 import { artistQueries } from '../artists/queries.js';
+import { catalogueSource } from '../songs/catalogue.js';
+import type { PlayToggleProps } from '../songs/SongControls.js';
 import { SongTile } from '../songs/SongTile.js';
-import { useAllSongs } from '../songs/useSongs.js';
+import { usePagedSongs } from '../songs/useSongs.js';
 import { Shelf } from './Shelf.js';
 import '../../ui/page.css';
 import '../../ui/skeleton.css';
@@ -18,12 +20,18 @@ import './DashboardHomePage.css';
 
 const SHELF_SIZE = 12;
 
-function SongShelf({ songs, label }: { songs: readonly Song[]; label: string }) {
+/** The first SHELF_SIZE songs of a list as tiles; playing one plays on through the list (and its source, if paged). */
+function SongShelf({
+  songs,
+  source,
+  nextCursor,
+  label,
+}: Pick<PlayToggleProps, 'source' | 'nextCursor'> & { songs: readonly Song[]; label: string }) {
   const shown = songs.slice(0, SHELF_SIZE);
   return (
     <div role="list" aria-label={label} className="tile-grid">
       {shown.map((song) => (
-        <SongTile key={song.id} song={song} list={songs} />
+        <SongTile key={song.id} song={song} list={songs} source={source} nextCursor={nextCursor} />
       ))}
     </div>
   );
@@ -42,11 +50,11 @@ function TileSkeletons() {
   );
 }
 
-/** `/dashboard`: greeting, recently played, songs and artists. */
+/** `/dashboard`: greeting, recently played, songs (the catalogue's first page, as the songs page shows it) and artists. */
 export function DashboardHomePage() {
   const user = useCurrentUser();
   const recent = useRecentSongs();
-  const songs = useAllSongs();
+  const songs = usePagedSongs(catalogueSource());
   const artists = useQuery(artistQueries.list());
 
   return (
@@ -65,11 +73,11 @@ export function DashboardHomePage() {
       </Shelf>
 
       <Shelf title="Songs" showAllTo={Paths.songs}>
-        {songs.data && songs.data.length > 0 ? (
-          <SongShelf songs={songs.data} label="Songs" />
-        ) : songs.isPending ? (
+        {songs.songs.length > 0 ? (
+          <SongShelf songs={songs.songs} source={songs.source} nextCursor={songs.paging.nextCursor} label="Songs" />
+        ) : songs.query.isPending ? (
           <TileSkeletons />
-        ) : songs.isError ? (
+        ) : songs.query.isError ? (
           // Loading gave up (the red alert says so): not the same as an empty catalogue.
           <p className="shelf__empty">{UiMessages.songsUnavailable}</p>
         ) : (

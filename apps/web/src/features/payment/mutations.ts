@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DemoPayRequest, PlanId } from '@tonearm/contract';
 import { api } from '../../lib/api.js';
-import { songKeys } from '../../lib/query-keys.js';
 import { useAuth } from '../../shell/auth/useAuth.js';
 import { paymentKeys } from './queries.js';
 
@@ -28,9 +27,8 @@ export function usePayDemoOrder() {
     mutationFn: ({ orderId, card }: { orderId: number; card: DemoPayRequest }) =>
       api.payments.payDemo({ id: orderId, body: card }),
     onSuccess: ({ user }) => {
+      // Premium starts the song data preload (useSongDataPreload follows the user).
       replaceUser(user);
-      // Premium users read the song data; it was never loaded for the free account.
-      void queryClient.invalidateQueries({ queryKey: songKeys.data() });
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: paymentKeys.orders() });

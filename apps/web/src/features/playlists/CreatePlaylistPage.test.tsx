@@ -2,7 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { endpoints } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
-import { jsonResponse, makePlaylist, makeSong } from '../../test/fixtures.js';
+import { jsonResponse, makePlaylist, makeSong, makeSongPage } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
@@ -78,7 +78,7 @@ describe('/dashboard/create-playlist', () => {
   it('edits an existing playlist: prefilled, and saved with PUT /api/playlists/updatePlaylist/{id}', async () => {
     const api = mockApi({
       'playlists.get': () => makePlaylist(5, { name: 'Road trip', type: 'Driving', isPublic: true, songIds: [1, 3] }),
-      'songs.inPlaylist': () => [soWhat, giantSteps],
+      'songs.playlistPage': () => makeSongPage([soWhat, giantSteps]),
       'songs.list': () => catalogue,
       'playlists.update': () => makePlaylist(5, { name: 'Road trip 2' }),
     });
@@ -115,7 +115,7 @@ describe('/dashboard/create-playlist', () => {
   ])('%s, after the other fields', async (_case, image, last) => {
     const api = mockApi({
       'playlists.get': () => makePlaylist(5, { name: 'Road trip', imgLink: '/media/images/c.webp', songIds: [1] }),
-      'songs.inPlaylist': () => [soWhat],
+      'songs.playlistPage': () => makeSongPage([soWhat]),
       'songs.list': () => catalogue,
       'playlists.update': () => makePlaylist(5),
     });

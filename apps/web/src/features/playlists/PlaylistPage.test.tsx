@@ -1,9 +1,9 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, makePlaylist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
+import { errorResponse, makePlaylist, makeSong, makeUser, pagedSongs, textResponse } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
-import { flush } from '../../test/timers.js';
+import { advance, flush } from '../../test/timers.js';
 import { PlaylistPage } from './PlaylistPage.js';
 
 const owner = makeUser({ id: 7 });
@@ -17,7 +17,8 @@ const playlist = makePlaylist(4, { name: 'Road trip', userId: 7, songIds: [1, 2,
 function playlistApi(overrides: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
     'playlists.get': () => playlist,
-    'songs.inPlaylist': () => songs,
+    // Two songs a page: the owner's list loads both pages before it can be reordered.
+    'songs.playlistPage': pagedSongs(songs, 2),
     'playlists.reorder': async (request) => {
       const { songIds } = (await request.clone().json()) as { songIds: number[] };
       return { ...playlist, songIds };
@@ -59,8 +60,11 @@ describe('/dashboard/playlist', () => {
   it('lets the owner reorder with the keyboard: the list moves at once and PUT /order gets the new order', async () => {
     const api = playlistApi();
     renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
-    await flush();
+    await advance(1);
     expect(order()).toEqual(['So What', 'Naima', 'Blue in Green']);
+    expect(
+      api.requests('songs.playlistPage').map((request) => new URL(request.url).searchParams.get('cursor')),
+    ).toEqual([null, 'at2']);
     const handle = screen.getByRole('button', { name: 'Reorder So What' });
     handle.focus();
     fireEvent.keyDown(handle, { key: 'ArrowDown' });
@@ -75,7 +79,7 @@ describe('/dashboard/playlist', () => {
   it('puts the order back and says so when the server refuses it', async () => {
     playlistApi({ 'playlists.reorder': () => errorResponse(409, 'conflict', 'The playlist changed') });
     const view = renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
-    await flush();
+    await advance(1);
     fireEvent.click(screen.getByRole('button', { name: 'More options for Blue in Green' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Move up' }));
     await flush();
@@ -92,8 +96,15 @@ describe('/dashboard/playlist', () => {
       user: owner,
       route: '/dashboard/playlist?id=4',
     });
-    await flush();
+    await advance(1);
+    const playFrom = vi.spyOn(view.player.controls, 'playFrom');
     fireEvent.click(screen.getByRole('button', { name: 'Play Road trip' }));
+    expect(playFrom).toHaveBeenCalledWith({
+      source: { kind: 'playlist', playlistId: 4 },
+      songs,
+      nextCursor: null,
+      index: 0,
+    });
     expect(view.player.store.getState().current.name).toBe('So What');
     expect(screen.getByRole('link', { name: 'Edit playlist Road trip' }).getAttribute('href')).toBe(
       '/dashboard/create-playlist?edit=4',
@@ -119,10 +130,24 @@ describe('/dashboard/playlist', () => {
   it('shows someone else’s public playlist without reorder handles, edit or delete', async () => {
     playlistApi();
     renderInApp(<PlaylistPage />, { user: makeUser({ id: 8 }), route: '/dashboard/playlist?id=4' });
-    await flush();
+    await advance(1);
     expect(order()).toEqual(['So What', 'Naima', 'Blue in Green']);
     expect(screen.queryByRole('button', { name: /^Reorder/ })).toBeNull();
     expect(screen.queryByRole('link', { name: /^Edit playlist/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Delete playlist/ })).toBeNull();
+  });
+
+  it('pages a long playlist for a visitor, counting the songs on the server', async () => {
+    const long = Array.from({ length: 120 }, (_, index) => makeSong(index + 1));
+    const api = playlistApi({
+      'playlists.get': () => ({ ...playlist, isPublic: true, songIds: long.map((song) => song.id) }),
+      'songs.playlistPage': pagedSongs(long, 50),
+    });
+    renderInApp(<PlaylistPage />, { user: makeUser({ id: 8 }), route: '/dashboard/playlist?id=4' });
+    await advance(1);
+    await advance(60_000);
+    expect(api.requests('songs.playlistPage')).toHaveLength(1);
+    expect(screen.getByText('Mix · 120 songs')).toBeInTheDocument();
+    expect(screen.getByTestId('song-loading-row')).toBeInTheDocument();
   });
 });

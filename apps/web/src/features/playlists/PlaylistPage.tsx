@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { mayEditPlaylist, type Playlist, type Song, type User } from '@tonearm/contract';
+import { useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
+import type { SongSource } from '../../lib/song-sources.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
 import { useAlerts } from '../../shell/alerts/useAlerts.js';
@@ -11,8 +13,9 @@ import { useConfirm } from '../../shell/confirm/useConfirm.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon, CloseIcon, EditIcon, PlayIcon, PlusIcon, TrashIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
-import { songQueries } from '../songs/queries.js';
-import { listStatus, SongList } from '../songs/SongList.js';
+import { PagedSongList } from '../songs/PagedSongList.js';
+import { countLabel } from '../songs/SongsHeader.js';
+import { usePagedSongs, type PagedSongs } from '../songs/useSongs.js';
 import { useDeletePlaylist, useRemoveSongFromPlaylist, useReorderPlaylist } from './mutations.js';
 import { editPlaylistHref, PlaylistCard } from './PlaylistCard.js';
 import { playlistQueries } from './queries.js';
@@ -88,7 +91,7 @@ function PlaylistGrid() {
   );
 }
 
-function PlaylistHeader({ playlist, songs }: { playlist: Playlist | undefined; songs: readonly Song[] }) {
+function PlaylistHeader({ playlist, list }: { playlist: Playlist | undefined; list: PagedSongs }) {
   const user = useCurrentUser();
   const controls = usePlayerControls();
   const confirm = useConfirm();
@@ -120,7 +123,7 @@ function PlaylistHeader({ playlist, songs }: { playlist: Playlist | undefined; s
         {playlist && (
           <p className="page-header__meta">
             {playlist.type ? `${playlist.type} · ` : ''}
-            {songs.length} {songs.length === 1 ? 'song' : 'songs'}
+            {countLabel(list.total ?? playlist.songIds.length)}
           </p>
         )}
       </div>
@@ -129,9 +132,9 @@ function PlaylistHeader({ playlist, songs }: { playlist: Playlist | undefined; s
           type="button"
           className="play-toggle play-toggle--hero"
           aria-label={`Play ${playlist?.name ?? 'playlist'}`}
-          disabled={songs.length === 0}
+          disabled={list.songs.length === 0}
           onClick={() => {
-            controls.playList(songs, 0);
+            controls.playFrom({ source: list.source, songs: list.songs, nextCursor: list.paging.nextCursor, index: 0 });
           }}
         >
           <PlayIcon size={26} />
@@ -164,16 +167,22 @@ function PlaylistHeader({ playlist, songs }: { playlist: Playlist | undefined; s
   );
 }
 
+/**
+ * One playlist's songs, a page at a time. Its owner (or an admin) reorders the whole list, so for them every page
+ * loads in turn: the first page shows at once, and the reorder handles come once the list is complete.
+ */
 function PlaylistDetail({ playlistId }: { playlistId: number }) {
   const user = useCurrentUser();
   const playlist = useQuery(playlistQueries.detail(playlistId));
-  const songs = useQuery(songQueries.playlist(playlistId));
+  const data = playlist.data;
+  const editable = canEdit(user, data);
+  const source = useMemo<SongSource>(() => ({ kind: 'playlist', playlistId }), [playlistId]);
+  const songs = usePagedSongs(source, { loadAll: editable });
   const alerts = useAlerts();
   const removeSong = useRemoveSongFromPlaylist();
   const reorder = useReorderPlaylist(playlistId);
-  const list = songs.data ?? [];
-  const data = playlist.data;
-  const editable = canEdit(user, data);
+  const list = songs.songs;
+  const complete = songs.query.isSuccess && !songs.query.hasNextPage;
   const label = `Songs in ${data?.name ?? 'playlist'}`;
 
   const removeItem = (song: Song): MenuItem[] =>
@@ -232,18 +241,11 @@ function PlaylistDetail({ playlistId }: { playlistId: number }) {
         <ArrowLeftIcon size={18} />
         All playlists
       </Link>
-      <PlaylistHeader playlist={data} songs={list} />
-      {editable && list.length > 0 ? (
+      <PlaylistHeader playlist={data} list={songs} />
+      {editable && complete && list.length > 0 ? (
         <SortableSongList songs={list} label={label} onMove={move} extraMenuItems={removeItem} />
       ) : (
-        <SongList
-          songs={list}
-          label={label}
-          status={listStatus(songs)}
-          extraMenuItems={removeItem}
-          onRetry={() => void songs.refetch()}
-          emptyState={emptyState}
-        />
+        <PagedSongList list={songs} label={label} extraMenuItems={removeItem} emptyState={emptyState} />
       )}
     </div>
   );

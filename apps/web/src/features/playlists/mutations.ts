@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { endpoints, Playlist, Song } from '@tonearm/contract';
+import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { endpoints, Playlist, Song, SongPage } from '@tonearm/contract';
 import { api, type FormValues } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
 import { playlistKeys } from './queries.js';
@@ -74,18 +74,34 @@ export function useUpdatePlaylist() {
   });
 }
 
-/** Moves a song: the list changes at once and goes back if the server refuses the new order. */
+/** The loaded pages with the songs in a new order, each page keeping its size. */
+function reorderedPages(pages: InfiniteData<SongPage>, songs: readonly Song[]): InfiniteData<SongPage> {
+  let start = 0;
+  return {
+    ...pages,
+    pages: pages.pages.map((page) => {
+      const items = songs.slice(start, start + page.items.length);
+      start += page.items.length;
+      return { ...page, items };
+    }),
+  };
+}
+
+/**
+ * Moves a song of a fully loaded playlist (its pages): the list changes at once and goes back if the server refuses
+ * the new order.
+ */
 export function useReorderPlaylist(playlistId: number) {
   const queryClient = useQueryClient();
-  const songsKey = songKeys.playlist(playlistId);
+  const songsKey = songKeys.pages({ kind: 'playlist', playlistId });
   return useMutation({
     // The playlist's song ids, every one exactly once, in the new order.
     mutationFn: (songs: readonly Song[]) =>
       api.playlists.reorder({ id: playlistId, body: { songIds: songs.map((song) => song.id) } }),
     onMutate: async (songs) => {
       await queryClient.cancelQueries({ queryKey: songsKey });
-      const previous = queryClient.getQueryData<Song[]>(songsKey);
-      queryClient.setQueryData<Song[]>(songsKey, [...songs]);
+      const previous = queryClient.getQueryData<InfiniteData<SongPage>>(songsKey);
+      if (previous) queryClient.setQueryData(songsKey, reorderedPages(previous, songs));
       return { previous };
     },
     onError: (_error, _songs, context) => {
@@ -94,6 +110,8 @@ export function useReorderPlaylist(playlistId: number) {
     onSuccess: (playlist) => {
       queryClient.setQueryData<Playlist>(playlistKeys.detail(playlistId), playlist);
       void queryClient.invalidateQueries({ queryKey: playlistKeys.lists() });
+      // The editor's copy of the whole list; the pages on screen already hold the new order.
+      void queryClient.invalidateQueries({ queryKey: songKeys.playlistAll(playlistId) });
     },
   });
 }

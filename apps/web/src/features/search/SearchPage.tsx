@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.js';
-import { listStatus, SongList } from '../songs/SongList.js';
+import { catalogueSource } from '../songs/catalogue.js';
+import { PagedSongList } from '../songs/PagedSongList.js';
 import { countLabel, SongsHeader } from '../songs/SongsHeader.js';
 import { SongsToolbar, type SongParams } from '../songs/SongsToolbar.js';
-import { useAllSongs } from '../songs/useSongs.js';
+import { usePagedSongs } from '../songs/useSongs.js';
 import { searchQueries } from './queries.js';
 import { SearchResults } from './SearchResults.js';
 import '../../ui/page.css';
@@ -14,30 +15,23 @@ import '../../ui/page.css';
  * meanwhile and is back at once when the box is cleared.
  */
 export function SearchPage({ params }: { params: SongParams }) {
-  const query = useAllSongs();
+  const catalogue = usePagedSongs(catalogueSource());
   const q = useDebouncedValue(params.text.trim());
   const search = useQuery({ ...searchQueries.results(q), enabled: q !== '' });
-  const songs = q === '' ? (query.data ?? []) : (search.data?.songs ?? []);
+  const songs = q === '' ? catalogue.songs : (search.data?.songs ?? []);
   return (
     <div className="page">
       <SongsHeader
         eyebrow={q === '' ? 'Catalogue' : 'Search'}
         title="Songs"
-        meta={q === '' ? (query.data ? countLabel(songs.length) : undefined) : `Results for “${q}”`}
+        meta={
+          q === '' ? (catalogue.total === undefined ? undefined : countLabel(catalogue.total)) : `Results for “${q}”`
+        }
         songs={songs}
+        {...(q === '' && { source: catalogue.source, nextCursor: catalogue.paging.nextCursor, shuffleAll: true })}
       />
       <SongsToolbar {...params} />
-      {q === '' ? (
-        <SongList
-          songs={songs}
-          label="Songs"
-          status={listStatus(query)}
-          allowAdd
-          onRetry={() => void query.refetch()}
-        />
-      ) : (
-        <SearchResults q={q} />
-      )}
+      {q === '' ? <PagedSongList list={catalogue} label="Songs" allowAdd /> : <SearchResults q={q} />}
     </div>
   );
 }

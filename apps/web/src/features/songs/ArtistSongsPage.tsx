@@ -4,16 +4,17 @@ import { Link } from 'react-router';
 import { Paths } from '../../lib/paths.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
-import { listStatus, SongList } from './SongList.js';
-import { countLabel, PlayAllButton } from './SongsHeader.js';
-import { useArtistSongs } from './useSongs.js';
+import { catalogueSource } from './catalogue.js';
+import { PagedSongList } from './PagedSongList.js';
+import { countLabel, PlayAllButton, ShuffleAllButton } from './SongsHeader.js';
+import { usePagedSongs } from './useSongs.js';
 import '../../ui/page.css';
 
-/** SPEC §2: with artist details from navigation, the artist's header and only their songs. */
+/** SPEC §2: with artist details from navigation, the artist's header and only their songs, a page at a time. */
 export function ArtistSongsPage({ artist }: { artist: Artist }) {
-  const query = useArtistSongs(artist.id);
+  const source = useMemo(() => catalogueSource(artist.id), [artist.id]);
+  const list = usePagedSongs(source);
   const origin = useMemo(() => ({ artist }), [artist]);
-  const songs = query.data ?? [];
   return (
     <div className="page">
       <Link to={Paths.artist} className="back-link">
@@ -25,18 +26,19 @@ export function ArtistSongsPage({ artist }: { artist: Artist }) {
         <div className="page-header__text">
           <p className="eyebrow">Artist</p>
           <h1 className="page-title page-title--hero">{artist.name}</h1>
-          {query.data && <p className="page-header__meta">{countLabel(songs.length)}</p>}
+          {list.total !== undefined && <p className="page-header__meta">{countLabel(list.total)}</p>}
         </div>
-        <PlayAllButton songs={songs} label={`Play ${artist.name}`} />
+        <div className="page-header__actions">
+          <ShuffleAllButton artistId={artist.id} label={`Shuffle ${artist.name}`} />
+          <PlayAllButton
+            songs={list.songs}
+            source={source}
+            nextCursor={list.paging.nextCursor}
+            label={`Play ${artist.name}`}
+          />
+        </div>
       </header>
-      <SongList
-        songs={songs}
-        label={`Songs by ${artist.name}`}
-        status={listStatus(query)}
-        origin={origin}
-        allowAdd
-        onRetry={() => void query.refetch()}
-      />
+      <PagedSongList list={list} label={`Songs by ${artist.name}`} origin={origin} allowAdd />
     </div>
   );
 }

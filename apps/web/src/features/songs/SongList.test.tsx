@@ -1,10 +1,16 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { Song } from '@tonearm/contract';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readRecentSongs } from '../../lib/recent-songs.js';
-import { makeSong, makeUser } from '../../test/fixtures.js';
+import type { SongSource } from '../../lib/song-sources.js';
+import { errorResponse, makeSong, makeUser, pagedSongs } from '../../test/fixtures.js';
+import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
-import { SongList } from './SongList.js';
+import { ScrollArea } from '../../test/scroll-area.js';
+import { advance, flush } from '../../test/timers.js';
+import { PagedSongList } from './PagedSongList.js';
+import { SONG_ROW_HEIGHT, SongList } from './SongList.js';
+import { usePagedSongs } from './useSongs.js';
 
 const songs: Song[] = [makeSong(1, { name: 'Blue in Green' }), makeSong(2, { name: 'So What' })];
 const admin = makeUser({ role: 'ADMIN' });
@@ -111,5 +117,113 @@ describe('song menu keyboard', () => {
     expect(screen.queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(button);
     expect(button.getAttribute('aria-expanded')).toBe('false');
+  });
+});
+
+const liked: SongSource = { kind: 'liked' };
+// Below, label queries instead of role queries: those compute every element's accessible name, slowly over many rows.
+
+function LikedList() {
+  return <PagedSongList list={usePagedSongs(liked)} label="Liked songs" />;
+}
+
+const manySongs = Array.from({ length: 120 }, (_, index) => makeSong(index + 1, { likeSong: true }));
+
+function scrollTo(row: number): Promise<void> {
+  const scroller = screen.getByTestId('scroller');
+  scroller.scrollTop = row * SONG_ROW_HEIGHT;
+  fireEvent.scroll(scroller);
+  return flush();
+}
+
+const cursorsAsked = (requests: Request[]): (string | null)[] =>
+  requests.map((request) => new URL(request.url).searchParams.get('cursor'));
+
+describe('<SongList> over a paged source', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('loads the next page only when the user scrolls near the end, with a loading row meanwhile', async () => {
+    const api = mockApi({ 'likes.page': pagedSongs(manySongs, 50) });
+    renderInApp(
+      <ScrollArea height={128}>
+        <LikedList />
+      </ScrollArea>,
+    );
+    await flush();
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null]);
+    expect(screen.getByTestId('song-loading-row')).toBeInTheDocument();
+    const row = screen.getByLabelText('Song 1');
+    // The server's count, not the loaded songs'.
+    expect(row.getAttribute('aria-setsize')).toBe('120');
+
+    await scrollTo(5);
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null]);
+    await scrollTo(25);
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null, 'at50']);
+    expect(screen.getByLabelText('Liked songs').style.height).toBe(`${100 * SONG_ROW_HEIGHT}px`);
+
+    await scrollTo(110);
+    await advance(1);
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null, 'at50', 'at100']);
+    expect(screen.getByLabelText('Song 120')).toBeInTheDocument();
+    expect(screen.queryByTestId('song-loading-row')).toBeNull();
+    await scrollTo(115);
+    expect(api.requests('likes.page')).toHaveLength(3);
+  });
+
+  it('plays a chosen song on through the source: playFrom gets the source, the loaded songs and the next cursor', async () => {
+    mockApi({ 'likes.page': pagedSongs(manySongs, 50) });
+    const view = renderInApp(
+      <ScrollArea height={128}>
+        <LikedList />
+      </ScrollArea>,
+    );
+    await flush();
+    const playFrom = vi.spyOn(view.player.controls, 'playFrom');
+    fireEvent.click(screen.getByLabelText('Play Song 3'));
+    expect(playFrom).toHaveBeenCalledTimes(1);
+    expect(playFrom).toHaveBeenCalledWith({
+      source: liked,
+      songs: manySongs.slice(0, 50),
+      nextCursor: 'at50',
+      index: 2,
+    });
+    expect(view.player.store.getState().current.id).toBe(3);
+  });
+
+  it('after loading more gave up, offers Try again instead of retrying on every scroll', async () => {
+    const firstPage = pagedSongs(manySongs, 50);
+    let failing = true;
+    const api = mockApi({
+      'likes.page': (request) =>
+        failing && new URL(request.url).searchParams.has('cursor')
+          ? errorResponse(500, 'internal-error', 'down')
+          : firstPage(request),
+    });
+    const view = renderInApp(
+      <ScrollArea height={128}>
+        <LikedList />
+      </ScrollArea>,
+    );
+    await flush();
+    await scrollTo(40);
+    // SPEC §4: five attempts, 5 s apart, then the red alert.
+    await advance(4 * 5000);
+    expect(cursorsAsked(api.requests('likes.page'))).toEqual([null, 'at50', 'at50', 'at50', 'at50', 'at50']);
+    expect(view.alertMessages()).toEqual(['Error fetching songs. Please try again later.']);
+    await scrollTo(45);
+    await advance(10_000);
+    expect(api.requests('likes.page')).toHaveLength(6);
+
+    failing = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await flush();
+    expect(cursorsAsked(api.requests('likes.page')).at(-1)).toBe('at50');
+    expect(screen.getByLabelText('Song 51')).toBeInTheDocument();
   });
 });

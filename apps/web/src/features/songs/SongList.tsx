@@ -1,6 +1,7 @@
 import type { Song } from '@tonearm/contract';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import type { SongSource } from '../../lib/song-sources.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { isAdmin, useAuth } from '../../shell/auth/useAuth.js';
 import { PlusIcon } from '../../ui/icons.js';
@@ -17,6 +18,24 @@ import './SongList.css';
 
 export const SONG_ROW_HEIGHT = 64;
 const SKELETON_COUNT = 3;
+/** The next page loads once the rendered rows (the view plus the overscan) come this close to the last loaded song. */
+export const PREFETCH_ROWS = 20;
+
+/** A list paged by the server: how to load more, and where the rest of the list comes from. */
+export interface SongListPaging {
+  /** Where the list comes from: playing a row plays on through the rest of it (absent: the loaded songs only). */
+  source?: SongSource | undefined;
+  /** The cursor of the next page (null when every song is loaded). */
+  nextCursor: string | null;
+  /** The whole list's size on the server, when known. */
+  total?: number | undefined;
+  hasNextPage: boolean;
+  /** Any page (first, next, or a refetch) is on its way: no second fetch meanwhile. */
+  isFetching: boolean;
+  /** Loading more gave up (after its retries): the loading row offers Try again instead of retrying on scroll. */
+  isFetchNextPageError: boolean;
+  fetchNextPage: () => void;
+}
 
 export interface SongListProps {
   songs: readonly Song[];
@@ -34,6 +53,8 @@ export interface SongListProps {
   detail?: (song: Song) => string | undefined;
   /** Offered after loading gave up. */
   onRetry?: () => void;
+  /** A paged list: the next page loads as the user scrolls near the end. */
+  paging?: SongListPaging | undefined;
 }
 
 export type ListStatus = 'loading' | 'error' | 'ready';
@@ -79,6 +100,44 @@ export function SongSkeletons({ status, onRetry }: { status: ListStatus; onRetry
   );
 }
 
+/** The row after the last loaded song while the list has more: a placeholder, or Try again once loading gave up. */
+function MoreSongsRow({ paging }: { paging: SongListPaging }) {
+  if (paging.isFetchNextPageError && !paging.isFetching) {
+    return (
+      <p className="song-skeletons__note">
+        {UiMessages.songsUnavailable}{' '}
+        <button type="button" className="link-button" onClick={paging.fetchNextPage}>
+          Try again
+        </button>
+      </p>
+    );
+  }
+  return (
+    <div className="song-row song-row--skeleton" data-testid="song-loading-row">
+      <span className="skeleton skeleton--cover" aria-hidden="true" />
+      <span className="skeleton-lines" aria-hidden="true">
+        <span className="skeleton skeleton--line" />
+        <span className="skeleton skeleton--line skeleton--short" />
+      </span>
+      <span className="visually-hidden" role="status">
+        Loading more songs
+      </span>
+    </div>
+  );
+}
+
+/**
+ * Asks for the next page when the last rendered row is within PREFETCH_ROWS of the end of what is loaded (at once
+ * when a filtered list shows few or none of the loaded songs), one page at a time.
+ */
+function useLoadMore(paging: SongListPaging | undefined, lastRendered: number, loaded: number): void {
+  const nearEnd = lastRendered >= loaded - 1 - PREFETCH_ROWS;
+  useEffect(() => {
+    if (!paging || !nearEnd) return;
+    if (paging.hasNextPage && !paging.isFetching && !paging.isFetchNextPageError) paging.fetchNextPage();
+  }, [paging, nearEnd]);
+}
+
 function AddSongTile({ origin }: { origin: SongActionOrigin | undefined }) {
   const actions = useSongActions();
   return (
@@ -94,7 +153,10 @@ function AddSongTile({ origin }: { origin: SongActionOrigin | undefined }) {
   );
 }
 
-/** A virtualised song list: only the rows in view (plus a margin) exist in the DOM, so 10 000 songs scroll smoothly. */
+/**
+ * A virtualised song list: only the rows in view (plus a margin) exist in the DOM, so 10 000 songs scroll smoothly.
+ * With `paging` it is the loaded part of a longer list: the next page loads as the user scrolls near the end.
+ */
 export function SongList(props: SongListProps) {
   const {
     songs,
@@ -106,6 +168,7 @@ export function SongList(props: SongListProps) {
     extraMenuItems,
     detail,
     onRetry,
+    paging,
   } = props;
   const { user } = useAuth();
   const scrollElement = useScrollContainer();
@@ -124,12 +187,20 @@ export function SongList(props: SongListProps) {
     getItemKey: (index) => songs[index]?.id ?? index,
   });
 
+  const virtualItems = virtualizer.getVirtualItems();
+  useLoadMore(paging, virtualItems.at(-1)?.index ?? -1, songs.length);
+
+  const hasMore = paging?.hasNextPage === true;
   const showEmpty = songs.length === 0;
+  // A filtered list may show nothing yet while further pages load.
+  const emptyStatus = hasMore && status === 'ready' ? 'loading' : status;
+  const source = paging?.source;
+  const nextCursor = paging?.nextCursor ?? null;
   return (
     <div className="song-list">
       {allowAdd && isAdmin(user) && <AddSongTile origin={origin} />}
       {showEmpty &&
-        (emptyState && status === 'ready' ? emptyState : <SongSkeletons status={status} onRetry={onRetry} />)}
+        (emptyState && emptyStatus === 'ready' ? emptyState : <SongSkeletons status={emptyStatus} onRetry={onRetry} />)}
       {!showEmpty && (
         <div
           ref={setListElement}
@@ -138,7 +209,7 @@ export function SongList(props: SongListProps) {
           className="song-list__rows"
           style={{ height: virtualizer.getTotalSize() }}
         >
-          {virtualizer.getVirtualItems().map((item) => {
+          {virtualItems.map((item) => {
             const song = songs[item.index];
             if (!song) return null;
             return (
@@ -146,7 +217,10 @@ export function SongList(props: SongListProps) {
                 key={item.key}
                 song={song}
                 list={songs}
+                source={source}
+                nextCursor={nextCursor}
                 position={item.index + 1}
+                setSize={paging?.total ?? songs.length}
                 origin={origin}
                 extraMenuItems={extraMenuItems}
                 offset={item.start - scrollMargin}
@@ -156,6 +230,7 @@ export function SongList(props: SongListProps) {
           })}
         </div>
       )}
+      {!showEmpty && paging && hasMore && <MoreSongsRow paging={paging} />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Song } from '@tonearm/contract';
 import { memo, type CSSProperties, type ReactNode } from 'react';
 import { formatTime } from '../../lib/format-time.js';
+import type { SongSource } from '../../lib/song-sources.js';
 import { usePlayerState } from '../../player/usePlayer.js';
 import { Cover } from '../../ui/Cover.js';
 import { MenuButton, type MenuItem } from '../../ui/MenuButton.js';
@@ -12,10 +13,16 @@ import './SongRow.css';
 
 export interface SongRowProps {
   song: Song;
-  /** The list this row belongs to: it becomes the player's queue when the song is chosen. */
+  /** The list this row belongs to (its loaded songs): it becomes the player's queue when the song is chosen. */
   list: readonly Song[];
+  /** Where a paged list comes from: the queue plays on through the rest of it. */
+  source?: SongSource | undefined;
+  /** The cursor of the paged list's next page. */
+  nextCursor?: string | null | undefined;
   /** 1-based position, for the visible number and aria-posinset. */
   position: number;
+  /** The whole list's size for aria-setsize (default: the songs in `list`). */
+  setSize?: number | undefined;
   origin?: SongActionOrigin | undefined;
   /** Extra entries for this list's menus (e.g. "Remove from downloads"). */
   extraMenuItems?: ((song: Song) => MenuItem[]) | undefined;
@@ -33,7 +40,8 @@ export interface SongRowProps {
  * re-renders on every scroll frame, and rows that stay in view need not.
  */
 export const SongRow = memo(function SongRow(props: SongRowProps) {
-  const { song, list, position, origin, extraMenuItems, offset, detail, handle, style } = props;
+  const { song, list, source, nextCursor, position, setSize, origin, extraMenuItems, offset, detail, handle, style } =
+    props;
   const isCurrent = usePlayerState((state) => state.current.id === song.id);
   const menuItems = useSongMenuItems(song, origin, extraMenuItems?.(song));
   const seconds = song.durationMs === null ? null : song.durationMs / 1000;
@@ -42,7 +50,7 @@ export const SongRow = memo(function SongRow(props: SongRowProps) {
       role="listitem"
       aria-label={song.name}
       aria-posinset={position}
-      aria-setsize={list.length}
+      aria-setsize={setSize ?? list.length}
       className={handle ? 'song-row song-row--sortable' : 'song-row'}
       data-current={isCurrent}
       data-sortable-item={handle ? true : undefined}
@@ -52,7 +60,13 @@ export const SongRow = memo(function SongRow(props: SongRowProps) {
       <span className="song-row__position" aria-hidden="true">
         {position}
       </span>
-      <PlayToggle song={song} list={list} className="play-toggle song-row__play" />
+      <PlayToggle
+        song={song}
+        list={list}
+        source={source}
+        nextCursor={nextCursor}
+        className="play-toggle song-row__play"
+      />
       <Cover src={song.imgLink} width={64} className="song-row__cover" />
       <span className="song-row__title">
         <span className="song-row__name">{song.name}</span>

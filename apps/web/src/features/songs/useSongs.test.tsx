@@ -1,24 +1,45 @@
-import { PREMIUM_PRELOAD_DELAY_MS, type User } from '@tonearm/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { PAGE_LIMIT_DEFAULT, PREMIUM_PRELOAD_DELAY_MS, SHUFFLE_SEED_MAX, type User } from '@tonearm/contract';
+import { act } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, makeArtist, makeSong, makeUser } from '../../test/fixtures.js';
+import { songKeys } from '../../lib/query-keys.js';
+import { errorResponse, makeArtist, makeSong, makeSongPage, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance } from '../../test/timers.js';
-import { useAllSongs, useSongDataPreload } from './useSongs.js';
+import { catalogueSource } from './catalogue.js';
+import { usePagedSongs, useSongDataPreload } from './useSongs.js';
 
-function Catalogue({ user }: { user: User }) {
+/** The dashboard shell's preload, and nothing else. */
+function Shell({ user }: { user: User }) {
   useSongDataPreload(user);
-  const songs = useAllSongs();
-  return <p data-testid="songs">{songs.data?.map((song) => song.name).join(',') ?? 'none'}</p>;
+  return null;
+}
+
+/** A song list opened: the catalogue's first page. */
+function Catalogue() {
+  const list = usePagedSongs(catalogueSource());
+  const queryClient = useQueryClient();
+  return (
+    <>
+      <p data-testid="songs">{list.songs.map((song) => song.name).join(',') || 'none'}</p>
+      <button type="button" onClick={() => void queryClient.invalidateQueries({ queryKey: songKeys.all })}>
+        Refetch
+      </button>
+    </>
+  );
 }
 
 const premium = makeUser({ premium: true });
 const admin = makeUser({ role: 'ADMIN' });
 const regular = makeUser();
-const dataAnswer = () => ({ songs: [makeSong(1, { name: 'A' })], artists: [makeArtist(1)] });
+const firstPage = () => makeSongPage([makeSong(1, { name: 'A' })], { nextCursor: 'next', total: 100_000, seed: 1 });
 
-function renderCatalogue(user: User) {
-  return renderInApp(<Catalogue user={user} />, { user });
+/** The catalogue page requests seen, as their query parameters. */
+function pageQueries(calls: string[]): URLSearchParams[] {
+  return calls
+    .filter((call) => call.startsWith('GET /api/songs/page'))
+    .map((call) => new URL(call.slice('GET '.length), 'http://localhost').searchParams);
 }
 
 describe('song data loading', () => {
@@ -32,68 +53,108 @@ describe('song data loading', () => {
   it.each([
     ['premium users', premium],
     ['administrators', admin],
-  ])('%s load GET /api/songs/data 2 s after the user check', async (_who, user) => {
-    const api = mockApi({ 'songs.data': dataAnswer });
-    const view = renderCatalogue(user);
-    expect(PREMIUM_PRELOAD_DELAY_MS).toBe(2000);
-    await advance(1999);
-    expect(api.calls()).toEqual([]);
-    await advance(1);
+  ])(
+    '%s load the first page of songs and the artists 2 s after the user check, never the whole catalogue',
+    async (_who, user) => {
+      const api = mockApi({ 'songs.page': firstPage, 'artists.list': () => [makeArtist(1)] });
+      renderInApp(<Shell user={user} />, { user });
+      expect(PREMIUM_PRELOAD_DELAY_MS).toBe(2000);
+      await advance(1999);
+      expect(api.calls()).toEqual([]);
+      await advance(1);
+      await advance(0);
+      expect(api.calls().map((call) => call.split('?')[0])).toEqual(['GET /api/songs/page', 'GET /artists']);
+      const [query] = pageQueries(api.calls());
+      expect(query?.get('limit')).toBe(String(PAGE_LIMIT_DEFAULT));
+      expect(query?.get('order')).toBe('shuffle');
+      expect(query?.has('cursor')).toBe(false);
+      await advance(60_000);
+      expect(api.calls()).toHaveLength(2);
+      expect(api.calls().some((call) => call.startsWith('GET /api/songs/data'))).toBe(false);
+    },
+  );
+
+  it('a list opened after the preload shows the preloaded page without asking again', async () => {
+    const api = mockApi({ 'songs.page': firstPage, 'artists.list': () => [] });
+    const view = renderInApp(
+      <>
+        <Shell user={premium} />
+        <Catalogue />
+      </>,
+      { user: premium },
+    );
     await advance(0);
-    expect(api.calls()).toEqual(['GET /api/songs/data']);
+    // The list opened at once: it loads its own first page; the preload then finds it fresh.
+    expect(pageQueries(api.calls())).toHaveLength(1);
+    await advance(2000);
+    expect(pageQueries(api.calls())).toHaveLength(1);
     expect(view.getByTestId('songs').textContent).toBe('A');
   });
 
-  it('regular users do not preload; their song list loads GET /api/songs when opened', async () => {
-    const api = mockApi({ 'songs.list': () => [makeSong(2, { name: 'B' })] });
-    const view = renderCatalogue(regular);
+  it('regular users do not preload; a list loads its first page when opened', async () => {
+    const api = mockApi({ 'songs.page': firstPage });
+    const shell = renderInApp(<Shell user={regular} />, { user: regular });
     await advance(10_000);
-    expect(api.calls()).toEqual(['GET /api/songs']);
-    expect(view.getByTestId('songs').textContent).toBe('B');
+    expect(api.calls()).toEqual([]);
+    shell.unmount();
+    const view = renderInApp(<Catalogue />, { user: regular });
+    await advance(0);
+    expect(pageQueries(api.calls())).toHaveLength(1);
+    expect(view.getByTestId('songs').textContent).toBe('A');
+  });
+
+  it('shuffles on the server with one seed per session, so a refetch keeps the order', async () => {
+    const api = mockApi({ 'songs.page': firstPage });
+    const view = renderInApp(<Catalogue />, { user: regular });
+    await advance(0);
+    await act(async () => {
+      view.getByRole('button', { name: 'Refetch' }).click();
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    const seeds = pageQueries(api.calls()).map((query) => query.get('seed'));
+    expect(seeds).toHaveLength(2);
+    const seed = Number(seeds[0]);
+    expect(Number.isInteger(seed) && seed >= 0 && seed <= SHUFFLE_SEED_MAX).toBe(true);
+    expect(seeds[1]).toBe(seeds[0]);
   });
 
   it('retries every 5 s and gives up after 5 failures with the red alert', async () => {
-    const api = mockApi({ 'songs.data': () => errorResponse(500, 'internal-error', 'down') });
-    const view = renderCatalogue(premium);
+    const api = mockApi({
+      'songs.page': () => errorResponse(500, 'internal-error', 'down'),
+      'artists.list': () => [],
+    });
+    const view = renderInApp(<Shell user={premium} />, { user: premium });
     await advance(2000);
-    expect(api.calls()).toHaveLength(1);
+    const pages = () => pageQueries(api.calls()).length;
+    expect(pages()).toBe(1);
     for (let attempt = 2; attempt <= 5; attempt += 1) {
       await advance(4999);
-      expect(api.calls()).toHaveLength(attempt - 1);
+      expect(pages()).toBe(attempt - 1);
       await advance(1);
-      expect(api.calls()).toHaveLength(attempt);
+      expect(pages()).toBe(attempt);
     }
     expect(view.alertMessages()).toEqual(['Error fetching songs. Please try again later.']);
     expect(view.alerts.getSnapshot()[0]?.kind).toBe('error');
     await advance(60_000);
-    expect(api.calls()).toHaveLength(5);
+    expect(pages()).toBe(5);
   });
 
   it('stops retrying once songs arrive, without an alert', async () => {
     let calls = 0;
     const api = mockApi({
-      'songs.data': () => {
+      'songs.page': () => {
         calls += 1;
-        return calls < 3 ? errorResponse(503, 'internal-error', 'busy') : dataAnswer();
+        return calls < 3 ? errorResponse(503, 'internal-error', 'busy') : firstPage();
       },
     });
-    const view = renderCatalogue(premium);
-    await advance(2000);
+    const view = renderInApp(<Catalogue />, { user: regular });
     await advance(5000);
     await advance(5000);
     await advance(50);
-    expect(api.calls()).toHaveLength(3);
+    expect(pageQueries(api.calls())).toHaveLength(3);
     expect(view.getByTestId('songs').textContent).toBe('A');
     await advance(60_000);
-    expect(api.calls()).toHaveLength(3);
+    expect(pageQueries(api.calls())).toHaveLength(3);
     expect(view.alertMessages()).toEqual([]);
-  });
-
-  it('retries a regular user’s GET /api/songs the same way', async () => {
-    const api = mockApi({ 'songs.list': () => errorResponse(500, 'internal-error', 'down') });
-    const view = renderCatalogue(regular);
-    await advance(4 * 5000 + 1);
-    expect(api.calls()).toHaveLength(5);
-    expect(view.alertMessages()).toEqual(['Error fetching songs. Please try again later.']);
   });
 });

@@ -1,43 +1,90 @@
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { PREMIUM_PRELOAD_DELAY_MS, type Song, type SongsDataResponse, type User } from '@tonearm/contract';
-import { useEffect, useState } from 'react';
-import { hasSongDataAccess, useCurrentUser } from '../../shell/auth/useAuth.js';
+import {
+  useInfiniteQuery,
+  useQueryClient,
+  type InfiniteData,
+  type UseInfiniteQueryResult,
+} from '@tanstack/react-query';
+import { PREMIUM_PRELOAD_DELAY_MS, type Song, type SongPage, type User } from '@tonearm/contract';
+import { useCallback, useEffect, useMemo } from 'react';
+import type { SongSource } from '../../lib/song-sources.js';
+import { hasSongDataAccess } from '../../shell/auth/useAuth.js';
+import { artistQueries } from '../artists/queries.js';
+import { catalogueSource } from './catalogue.js';
 import { songQueries } from './queries.js';
+import type { SongListPaging } from './SongList.js';
+
+function ignore(): void {
+  // The query cache reports the failure.
+}
 
 /**
- * SPEC §6: premium users and administrators trigger `songs.data` 2 s after the user check. Mounted once
- * in the dashboard shell, which renders only after the check, so the delay starts there.
+ * SPEC §6: premium users and administrators trigger the song data load 2 s after the user check. At library scale
+ * that is the first page of the catalogue (in this session's shuffle) and the artists, never the whole catalogue.
+ * Mounted once in the dashboard shell, which renders only after the check, so the delay starts there. Regular users
+ * load a list when it opens.
  */
 export function useSongDataPreload(user: User): void {
   const eligible = hasSongDataAccess(user);
-  const [startedFor, setStartedFor] = useState<number | null>(null);
-
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (!eligible) return;
     const timer = setTimeout(() => {
-      setStartedFor(user.id);
+      // Failures end in the queries' red alerts (after the song retries); nothing waits on these promises.
+      queryClient.infiniteQuery(songQueries.pages(catalogueSource())).catch(ignore);
+      queryClient.query(artistQueries.list()).catch(ignore);
     }, PREMIUM_PRELOAD_DELAY_MS);
     return () => {
       clearTimeout(timer);
     };
-  }, [eligible, user.id]);
-
-  useQuery({ ...songQueries.data(), enabled: eligible && startedFor === user.id });
+  }, [eligible, user.id, queryClient]);
 }
 
-const selectSongs = (data: SongsDataResponse): Song[] => data.songs;
+/** A paged song list as loaded so far. */
+export interface PagedSongs {
+  source: SongSource;
+  query: UseInfiniteQueryResult<InfiniteData<SongPage>>;
+  /** The songs of the pages loaded so far, in list order. */
+  songs: readonly Song[];
+  /** The list's size on the server (undefined until the first page arrives). */
+  total: number | undefined;
+  /** What a SongList needs to load more and to play on through the rest of the list. */
+  paging: SongListPaging;
+}
+
+export interface PagedSongsOptions {
+  /** Load every page, one after the other (a playlist's owner reorders the whole list). */
+  loadAll?: boolean;
+}
 
 /**
- * The general song list. Premium users and admins read the preloaded song data (this observer never fetches by
- * itself, it waits for the preload); regular users load `songs.list` when a song list opens.
+ * A source's songs, a page at a time: SongList loads the next page as the user scrolls near the end, or, with
+ * `loadAll`, every page loads in turn.
  */
-export function useAllSongs(): UseQueryResult<Song[]> {
-  const viaSongData = hasSongDataAccess(useCurrentUser());
-  const preloaded = useQuery({ ...songQueries.data(), enabled: false, select: selectSongs });
-  const listed = useQuery({ ...songQueries.list(), enabled: !viaSongData });
-  return viaSongData ? preloaded : listed;
-}
-
-export function useArtistSongs(artistId: number): UseQueryResult<Song[]> {
-  return useQuery(songQueries.list({ artistId }));
+export function usePagedSongs(source: SongSource, { loadAll = false }: PagedSongsOptions = {}): PagedSongs {
+  const query = useInfiniteQuery(songQueries.pages(source));
+  const pages = query.data?.pages;
+  const songs = useMemo(() => pages?.flatMap((page) => page.items) ?? [], [pages]);
+  const last = pages?.at(-1);
+  const total = last?.total;
+  const nextCursor = last?.nextCursor ?? null;
+  const { hasNextPage, isFetching, isFetchNextPageError } = query;
+  // A second ask while a page is on its way joins it instead of starting over (the list and loadAll may both ask).
+  const { fetchNextPage: fetchPage } = query;
+  const fetchNextPage = useCallback(() => void fetchPage({ cancelRefetch: false }), [fetchPage]);
+  const paging = useMemo<SongListPaging>(
+    () => ({
+      source,
+      nextCursor,
+      total,
+      hasNextPage,
+      isFetching,
+      isFetchNextPageError,
+      fetchNextPage,
+    }),
+    [source, nextCursor, total, hasNextPage, isFetching, isFetchNextPageError, fetchNextPage],
+  );
+  useEffect(() => {
+    if (loadAll && hasNextPage && !isFetching && !isFetchNextPageError) fetchNextPage();
+  }, [loadAll, hasNextPage, isFetching, isFetchNextPageError, fetchNextPage]);
+  return { source, query, songs, total, paging };
 }
