@@ -60,6 +60,7 @@ describe('/dashboard/songs', () => {
         songs: [makeSong(5, { name: 'Night Ferry' })],
         artists: [makeArtist(4, { name: 'Nightjar' })],
         playlists: [makePlaylist(6, { name: 'Night drive' })],
+        nextCursors: { songs: null, artists: null, playlists: null },
       }),
     });
     renderInApp(<SongsPage />, { route: '/dashboard/songs' });

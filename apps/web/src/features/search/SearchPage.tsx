@@ -5,7 +5,8 @@ import { countLabel, SongsHeader } from '../songs/SongsHeader.js';
 import { SongsToolbar, type SongParams } from '../songs/SongsToolbar.js';
 import { useAllSongs } from '../songs/useSongs.js';
 import { searchQueries } from './queries.js';
-import { SearchResults } from './SearchResults.js';
+import { SearchResults, useSearchSource } from './SearchResults.js';
+import { SourcePlayback } from './SourcePlayback.js';
 import '../../ui/page.css';
 
 /**
@@ -17,15 +18,29 @@ export function SearchPage({ params }: { params: SongParams }) {
   const query = useAllSongs();
   const q = useDebouncedValue(params.text.trim());
   const search = useQuery({ ...searchQueries.results(q), enabled: q !== '' });
+  const source = useSearchSource(q);
   const songs = q === '' ? (query.data ?? []) : (search.data?.songs ?? []);
+  const header = (
+    <SongsHeader
+      eyebrow={q === '' ? 'Catalogue' : 'Search'}
+      title="Songs"
+      meta={q === '' ? (query.data ? countLabel(songs.length) : undefined) : `Results for “${q}”`}
+      songs={songs}
+    />
+  );
   return (
     <div className="page">
-      <SongsHeader
-        eyebrow={q === '' ? 'Catalogue' : 'Search'}
-        title="Songs"
-        meta={q === '' ? (query.data ? countLabel(songs.length) : undefined) : `Results for “${q}”`}
-        songs={songs}
-      />
+      {q === '' ? (
+        header
+      ) : (
+        // Play goes on past the first page of hits (not past the previous search's, still shown while typing).
+        <SourcePlayback
+          source={source}
+          nextCursor={search.isPlaceholderData ? null : (search.data?.nextCursors.songs ?? null)}
+        >
+          {header}
+        </SourcePlayback>
+      )}
       <SongsToolbar {...params} />
       {q === '' ? (
         <SongList

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { Song, SongsDataResponse } from '@tonearm/contract';
 import { api } from '../../lib/api.js';
 import { artistKeys, songKeys } from '../../lib/query-keys.js';
@@ -42,14 +42,18 @@ export function useDeleteSong() {
   });
 }
 
-/** Every cache under songKeys holds songs: a list, or an object with a `songs` list (song data, search). */
-type CachedSongs = Song[] | SongsDataResponse | { songs: Song[] } | undefined;
+/**
+ * Every cache under songKeys holds songs: a list, an object with a `songs` list (song data, search), or the pages of
+ * an infinite query, each with its `items`.
+ */
+type CachedSongs = Song[] | SongsDataResponse | { songs: Song[] } | InfiniteData<{ items: Song[] }> | undefined;
 
 function withLike(cached: CachedSongs, songId: number, liked: boolean): CachedSongs {
   const mark = (songs: Song[]): Song[] =>
     songs.map((song) => (song.id === songId ? { ...song, likeSong: liked } : song));
   if (cached === undefined) return cached;
   if (Array.isArray(cached)) return mark(cached);
+  if ('pages' in cached) return { ...cached, pages: cached.pages.map((page) => ({ ...page, items: mark(page.items) })) };
   return { ...cached, songs: mark(cached.songs) };
 }
 
