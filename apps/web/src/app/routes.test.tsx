@@ -28,7 +28,7 @@ function loggedInAsAdmin() {
     'artists.list': () => [],
     'playlists.list': () => [makePlaylist(1, { name: 'Road trip' })],
     'payments.plans': () => [{ id: 'monthly', name: 'Monthly', amountCents: 499, currency: 'EUR', periodDays: 30 }],
-    'users.list': () => ({ users: [admin], total: 1 }),
+    'users.list': () => ({ users: [admin], total: 1, nextCursor: null }),
   });
 }
 
