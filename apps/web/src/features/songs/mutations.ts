@@ -53,7 +53,8 @@ function withLike(cached: CachedSongs, songId: number, liked: boolean): CachedSo
     songs.map((song) => (song.id === songId ? { ...song, likeSong: liked } : song));
   if (cached === undefined) return cached;
   if (Array.isArray(cached)) return mark(cached);
-  if ('pages' in cached) return { ...cached, pages: cached.pages.map((page) => ({ ...page, items: mark(page.items) })) };
+  if ('pages' in cached)
+    return { ...cached, pages: cached.pages.map((page) => ({ ...page, items: mark(page.items) })) };
   return { ...cached, songs: mark(cached.songs) };
 }
 
