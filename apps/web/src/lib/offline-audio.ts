@@ -67,14 +67,24 @@ export async function removeFromCache(target: Pick<DownloadTarget, 'link' | 'cov
   if (target.cover !== null) await cache.delete(target.cover);
 }
 
-/** Bytes stored for `link` by the user, or null when they have not downloaded it on this device. */
-export async function cachedAudioSize(link: string, userId: number): Promise<number | null> {
-  if (typeof caches === 'undefined') return null;
-  const cache = await caches.open(offlineAudioCache(userId));
+async function storedSize(cache: Cache, link: string): Promise<number | null> {
   const response = await cache.match(link);
   if (!response) return null;
   const declared = Number(response.headers.get('content-length'));
   return Number.isFinite(declared) && declared > 0 ? declared : (await response.blob()).size;
+}
+
+/** Bytes stored for `link` by the user, or null when they have not downloaded it on this device. */
+export async function cachedAudioSize(link: string, userId: number): Promise<number | null> {
+  if (typeof caches === 'undefined') return null;
+  return storedSize(await caches.open(offlineAudioCache(userId)), link);
+}
+
+/** `cachedAudioSize` of every link, the user's cache opened once (the Downloaded page may list thousands). */
+export async function cachedAudioSizes(links: readonly string[], userId: number): Promise<Map<string, number | null>> {
+  if (typeof caches === 'undefined') return new Map(links.map((link) => [link, null]));
+  const cache = await caches.open(offlineAudioCache(userId));
+  return new Map(await Promise.all(links.map(async (link) => [link, await storedSize(cache, link)] as const)));
 }
 
 /** The paths (not full URLs) of everything in the user's download cache. */

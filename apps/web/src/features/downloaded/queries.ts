@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { cachedAudioSize } from '../../lib/offline-audio.js';
+import { cachedAudioSizes } from '../../lib/offline-audio.js';
 
 export const downloadKeys = {
   all: ['downloads'] as const,
@@ -11,12 +11,7 @@ export const downloadQueries = {
   sizes: (userId: number | null, links: readonly string[]) =>
     queryOptions({
       queryKey: downloadKeys.sizes(userId, links),
-      queryFn: async () => {
-        const sizes = await Promise.all(
-          links.map(async (link) => [link, userId === null ? null : await cachedAudioSize(link, userId)] as const),
-        );
-        return new Map(sizes);
-      },
+      queryFn: () => (userId === null ? new Map(links.map((link) => [link, null])) : cachedAudioSizes(links, userId)),
       // Local reads: no retries, and offline is no reason to wait.
       networkMode: 'always',
       retry: false,

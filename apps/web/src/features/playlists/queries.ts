@@ -1,7 +1,9 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ClientMessages, isAdmin, type User } from '@tonearm/contract';
 import { isNetworkError } from '../../lib/api-client.js';
 import { api } from '../../lib/api.js';
+import { songKeys } from '../../lib/query-keys.js';
+import { fetchSongPage, type SongSource } from '../../lib/song-sources.js';
 
 export const playlistKeys = {
   all: ['playlists'] as const,
@@ -47,5 +49,26 @@ export const playlistQueries = {
       queryKey: playlistKeys.detail(playlistId),
       queryFn: ({ signal }) => api.playlists.get({ id: playlistId }, { signal }),
       ...playlistLoading,
+    }),
+};
+
+/** Songs per page of the playlist editor's song picker. */
+export const PICKER_PAGE_SIZE = 50;
+
+/** What the song picker lists: the newest songs of the catalogue while its box is empty, else the hits for `q`. */
+export function pickerSource(q: string): SongSource {
+  return q === '' ? { kind: 'catalogue', order: 'newest' } : { kind: 'search', q };
+}
+
+export const songPickerQueries = {
+  /** The picker's list a page at a time (`songs.page`); under songKeys, so added and deleted songs show. */
+  songs: (q: string) =>
+    infiniteQueryOptions({
+      queryKey: [...songKeys.all, 'picker', q] as const,
+      queryFn: ({ pageParam, signal }) =>
+        fetchSongPage(pickerSource(q), { cursor: pageParam, limit: PICKER_PAGE_SIZE, signal }),
+      initialPageParam: null as string | null,
+      getNextPageParam: (page) => page.nextCursor,
+      placeholderData: keepPreviousData,
     }),
 };

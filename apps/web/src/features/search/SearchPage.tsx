@@ -6,7 +6,8 @@ import { countLabel, SongsHeader } from '../songs/SongsHeader.js';
 import { SongsToolbar, type SongParams } from '../songs/SongsToolbar.js';
 import { usePagedSongs } from '../songs/useSongs.js';
 import { searchQueries } from './queries.js';
-import { SearchResults } from './SearchResults.js';
+import { SearchResults, useSearchSource } from './SearchResults.js';
+import { SourcePlayback } from './SourcePlayback.js';
 import '../../ui/page.css';
 
 /**
@@ -18,18 +19,31 @@ export function SearchPage({ params }: { params: SongParams }) {
   const catalogue = usePagedSongs(catalogueSource());
   const q = useDebouncedValue(params.text.trim());
   const search = useQuery({ ...searchQueries.results(q), enabled: q !== '' });
+  const source = useSearchSource(q);
   const songs = q === '' ? catalogue.songs : (search.data?.songs ?? []);
+  const header =
+    q === '' ? (
+      <SongsHeader
+        eyebrow="Catalogue"
+        title="Songs"
+        meta={catalogue.total === undefined ? undefined : countLabel(catalogue.total)}
+        songs={songs}
+        source={catalogue.source}
+        nextCursor={catalogue.paging.nextCursor}
+        shuffleAll
+      />
+    ) : (
+      // Play goes on past the first page of hits (not past the previous search's, still shown while typing).
+      <SourcePlayback
+        source={source}
+        nextCursor={search.isPlaceholderData ? null : (search.data?.nextCursors.songs ?? null)}
+      >
+        <SongsHeader eyebrow="Search" title="Songs" meta={`Results for “${q}”`} songs={songs} />
+      </SourcePlayback>
+    );
   return (
     <div className="page">
-      <SongsHeader
-        eyebrow={q === '' ? 'Catalogue' : 'Search'}
-        title="Songs"
-        meta={
-          q === '' ? (catalogue.total === undefined ? undefined : countLabel(catalogue.total)) : `Results for “${q}”`
-        }
-        songs={songs}
-        {...(q === '' && { source: catalogue.source, nextCursor: catalogue.paging.nextCursor, shuffleAll: true })}
-      />
+      {header}
       <SongsToolbar {...params} />
       {q === '' ? <PagedSongList list={catalogue} label="Songs" allowAdd /> : <SearchResults q={q} />}
     </div>

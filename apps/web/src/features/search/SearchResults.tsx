@@ -1,18 +1,40 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, type ReactNode } from 'react';
+import type { SearchResponse } from '@tonearm/contract';
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import type { SongSource } from '../../lib/song-sources.js';
+import { LoadMore } from '../../ui/LoadMore.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
 import { ArtistCard } from '../artists/ArtistCard.js';
 import { PlaylistCard } from '../playlists/PlaylistCard.js';
 import { SongList } from '../songs/SongList.js';
 import { searchQueries } from './queries.js';
+import { SourcePlayback } from './SourcePlayback.js';
+import { useSearchGroup, type SearchGroup } from './useSearchGroup.js';
 import '../../ui/buttons.css';
 import '../../ui/empty-state.css';
 import '../../ui/page.css';
 import '../../ui/tiles.css';
 import './SearchResults.css';
 
-/** One titled group of search results (artists, playlists or songs). */
-function ResultSection({ title, children }: { title: string; children: ReactNode }) {
+/** The search source of `q`, the same object while `q` stays (it keys the player's context below). */
+export function useSearchSource(q: string): SongSource {
+  return useMemo(() => ({ kind: 'search', q }), [q]);
+}
+
+/** One titled group of search results, with "show more" while the server has more of it. */
+function ResultSection({
+  title,
+  group,
+  more,
+  autoMore = false,
+  children,
+}: {
+  title: string;
+  group: Omit<SearchGroup<unknown>, 'items'>;
+  more: string;
+  autoMore?: boolean;
+  children: ReactNode;
+}) {
   const headingId = useId();
   return (
     <section className="section" aria-labelledby={headingId}>
@@ -20,13 +42,71 @@ function ResultSection({ title, children }: { title: string; children: ReactNode
         {title}
       </h2>
       {children}
+      {group.nextCursor !== null && (
+        <LoadMore label={more} loading={group.loading} failed={group.failed} onLoad={group.loadMore} auto={autoMore} />
+      )}
     </section>
   );
 }
 
-/** As-you-type results from `search.query`: songs, artists and playlists. */
+/** The three groups of one answer; keyed by its query, so a new search starts each group from its first page. */
+function ResultGroups({ q, first }: { q: string; first: SearchResponse }) {
+  const songs = useSearchGroup(q, 'songs', (answer) => answer.songs, first);
+  const artists = useSearchGroup(q, 'artists', (answer) => answer.artists, first);
+  const playlists = useSearchGroup(q, 'playlists', (answer) => answer.playlists, first);
+  const source = useSearchSource(q);
+  const nothing = songs.items.length === 0 && artists.items.length === 0 && playlists.items.length === 0;
+  return (
+    <>
+      <p className="visually-hidden" role="status">
+        {nothing
+          ? `Nothing matches ${q}`
+          : `${songs.items.length} songs, ${artists.items.length} artists, ${playlists.items.length} playlists`}
+      </p>
+      {nothing && (
+        <div className="empty-state">
+          <p className="empty-state__title">Nothing matches “{q}”</p>
+          <p>Check the spelling, or try the name of an artist or a genre.</p>
+        </div>
+      )}
+      {artists.items.length > 0 && (
+        <ResultSection title="Artists" group={artists} more="Show more artists">
+          <ul className="tile-grid tile-grid--compact" aria-label="Artists">
+            {artists.items.map((artist) => (
+              <ArtistCard key={artist.id} artist={artist} />
+            ))}
+          </ul>
+        </ResultSection>
+      )}
+      {playlists.items.length > 0 && (
+        <ResultSection title="Playlists" group={playlists} more="Show more playlists">
+          <ul className="tile-grid tile-grid--compact" aria-label="Playlists">
+            {playlists.items.map((playlist) => (
+              <PlaylistCard key={playlist.id} playlist={playlist} />
+            ))}
+          </ul>
+        </ResultSection>
+      )}
+      {songs.items.length > 0 && (
+        <ResultSection title="Songs" group={songs} more="Show more songs" autoMore>
+          <SourcePlayback source={source} nextCursor={songs.nextCursor}>
+            <SongList songs={songs.items} label="Songs" />
+          </SourcePlayback>
+        </ResultSection>
+      )}
+    </>
+  );
+}
+
+/**
+ * As-you-type results from `search.query`: artists, playlists and songs, each group with "show more" while the
+ * server has more of it (the songs load on as the list scrolls). Playing a song found plays on through every hit.
+ */
 export function SearchResults({ q }: { q: string }) {
   const search = useQuery(searchQueries.results(q));
+  // While the next query's answer is on its way the previous one stays up: its groups belong to the previous text.
+  const [shownQ, setShownQ] = useState(q);
+  if (search.data && !search.isPlaceholderData && shownQ !== q) setShownQ(q);
   const data = search.data;
   if (!data) {
     if (search.isError) {
@@ -41,43 +121,9 @@ export function SearchResults({ q }: { q: string }) {
     }
     return <RouteLoader label="Searching" />;
   }
-  const nothing = data.songs.length === 0 && data.artists.length === 0 && data.playlists.length === 0;
   return (
     <div className="search-results" aria-busy={search.isFetching}>
-      <p className="visually-hidden" role="status">
-        {nothing
-          ? `Nothing matches ${q}`
-          : `${data.songs.length} songs, ${data.artists.length} artists, ${data.playlists.length} playlists`}
-      </p>
-      {nothing && (
-        <div className="empty-state">
-          <p className="empty-state__title">Nothing matches “{q}”</p>
-          <p>Check the spelling, or try the name of an artist or a genre.</p>
-        </div>
-      )}
-      {data.artists.length > 0 && (
-        <ResultSection title="Artists">
-          <ul className="tile-grid tile-grid--compact" aria-label="Artists">
-            {data.artists.map((artist) => (
-              <ArtistCard key={artist.id} artist={artist} />
-            ))}
-          </ul>
-        </ResultSection>
-      )}
-      {data.playlists.length > 0 && (
-        <ResultSection title="Playlists">
-          <ul className="tile-grid tile-grid--compact" aria-label="Playlists">
-            {data.playlists.map((playlist) => (
-              <PlaylistCard key={playlist.id} playlist={playlist} />
-            ))}
-          </ul>
-        </ResultSection>
-      )}
-      {data.songs.length > 0 && (
-        <ResultSection title="Songs">
-          <SongList songs={data.songs} label="Songs" />
-        </ResultSection>
-      )}
+      <ResultGroups key={shownQ} q={shownQ} first={data} />
     </div>
   );
 }

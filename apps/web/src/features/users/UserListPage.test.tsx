@@ -11,7 +11,7 @@ const admin = makeUser({ id: 1, username: 'root', role: 'ADMIN' });
 const ada = makeUser({ id: 7, username: 'ada', email: 'ada@example.com' });
 function usersApi(total = 2) {
   return mockApi({
-    'users.list': () => ({ users: [ada, admin], total }),
+    'users.list': () => ({ users: [ada, admin], total, nextCursor: null }),
     'users.update': async (request) => {
       const changes = (await request.clone().json()) as Record<string, unknown>;
       return jsonResponse({ ...ada, ...changes, premium: changes.premium === true });
@@ -36,30 +36,99 @@ describe('/dashboard/user-list', () => {
     expect(api.calls()).toEqual([]);
   });
 
-  it('lists a page of users sorted by name, and asks the server again to sort, page and search', async () => {
-    const api = usersApi(45);
+  it('lists the first page sorted by name, loads more with the cursor, and starts again to sort and search', async () => {
+    const everyone = Array.from({ length: 7 }, (_, i) => makeUser({ id: 100 + i, username: `fan${100 + i}` }));
+    // Pages of 3 (the server may answer fewer than the limit) after the cursor it gave ("after:<index>"); the sort is
+    // the server's business.
+    const api = mockApi({
+      'users.list': (request) => {
+        const params = new URL(request.url).searchParams;
+        const start = Number(params.get('cursor')?.replace('after:', '') ?? 0);
+        const end = Math.min(start + 3, everyone.length);
+        const nextCursor = end < everyone.length ? `after:${end}` : null;
+        return { users: everyone.slice(start, end), total: everyone.length, nextCursor };
+      },
+    });
     renderInApp(<UserListPage />, { user: admin, route: '/dashboard/user-list' });
     await flush();
-    expect(api.calls()).toEqual(['GET /api/users?sort=username&order=asc&limit=20&offset=0']);
-    expect(screen.getByRole('table', { name: 'Users (45)' })).toBeInTheDocument();
-    expect(screen.getByText('1–20 of 45 · Page 1 of 3')).toBeInTheDocument();
+    expect(api.calls()).toEqual(['GET /api/users?sort=username&order=asc&limit=20']);
+    expect(document.querySelector('table caption')?.textContent).toBe('Users (7)');
+    expect(screen.getByText('3 of 7 users')).toBeInTheDocument();
+    // (Selectors, and role queries inside the header only: over rows of controls they are slow in jsdom.)
+    const rows = () => document.querySelectorAll('tbody tr').length;
+    const header = (name: string) => {
+      const head = document.querySelector('thead');
+      if (!head) throw new Error('no table header');
+      return within(head).getByRole('button', { name });
+    };
+    const loadMore = () => screen.queryByText('Load more users');
+    expect(rows()).toBe(3);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Email' }));
+    fireEvent.click(header('Email'));
     await flush();
-    expect(api.calls().at(-1)).toBe('GET /api/users?sort=email&order=asc&limit=20&offset=0');
-    expect(screen.getByRole('columnheader', { name: 'Email' }).getAttribute('aria-sort')).toBe('ascending');
-    fireEvent.click(screen.getByRole('button', { name: 'Email' }));
+    expect(api.calls().at(-1)).toBe('GET /api/users?sort=email&order=asc&limit=20');
+    expect(header('Email').closest('th')?.getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(header('Email'));
     await flush();
-    expect(api.calls().at(-1)).toBe('GET /api/users?sort=email&order=desc&limit=20&offset=0');
+    expect(api.calls().at(-1)).toBe('GET /api/users?sort=email&order=desc&limit=20');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    // More of the same sort, from the cursor the last page gave.
+    fireEvent.click(loadMore() ?? document.body);
     await flush();
-    expect(api.calls().at(-1)).toBe('GET /api/users?sort=email&order=desc&limit=20&offset=20');
+    expect(api.calls().at(-1)).toBe('GET /api/users?sort=email&order=desc&limit=20&cursor=after%3A3');
+    expect(rows()).toBe(6);
+    fireEvent.click(loadMore() ?? document.body);
+    await flush();
+    expect(api.calls().at(-1)).toBe('GET /api/users?sort=email&order=desc&limit=20&cursor=after%3A6');
+    expect(rows()).toBe(7);
+    expect(screen.getByText('7 of 7 users')).toBeInTheDocument();
+    expect(loadMore()).toBeNull();
 
+    // A new sort or search starts at the first page again.
+    fireEvent.click(header('Role'));
+    await flush();
+    expect(api.calls().at(-1)).toBe('GET /api/users?sort=role&order=asc&limit=20');
+    expect(rows()).toBe(3);
     fireEvent.change(screen.getByLabelText('Search users'), { target: { value: 'ad' } });
     await advance(SEARCH_DEBOUNCE_MS);
     await flush();
-    expect(api.calls().at(-1)).toBe('GET /api/users?q=ad&sort=email&order=desc&limit=20&offset=0');
+    expect(api.calls().at(-1)).toBe('GET /api/users?q=ad&sort=role&order=asc&limit=20');
+    expect(api.calls()).toHaveLength(7);
+  });
+
+  it('loads the next page by itself when the end of the list scrolls into view', async () => {
+    const observers: { callback: IntersectionObserverCallback; target?: Element }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(callback: IntersectionObserverCallback) {
+          observers.push({ callback });
+        }
+        observe(target: Element) {
+          const observer = observers.at(-1);
+          if (observer) observer.target = target;
+        }
+        disconnect() {
+          observers.length = 0;
+        }
+      },
+    );
+    const api = mockApi({
+      'users.list': (request) =>
+        new URL(request.url).searchParams.has('cursor')
+          ? { users: [admin], total: 2, nextCursor: null }
+          : { users: [ada], total: 2, nextCursor: 'c1' },
+    });
+    renderInApp(<UserListPage />, { user: admin, route: '/dashboard/user-list' });
+    await flush();
+    expect(api.calls()).toHaveLength(1);
+    const [observer] = observers;
+    expect(observer?.target?.textContent).toBe('Load more users');
+    const seen = { isIntersecting: true, target: observer?.target } as IntersectionObserverEntry;
+    observer?.callback([seen], {} as IntersectionObserver);
+    await flush();
+    expect(api.calls().at(-1)).toBe('GET /api/users?sort=username&order=asc&limit=20&cursor=c1');
+    expect(screen.getAllByRole('row').map((row) => row.getAttribute('aria-label'))).toEqual([null, 'ada', 'root']);
   });
 
   it('grants premium and changes a role through PUT /api/users/{id}', async () => {
@@ -103,7 +172,7 @@ describe('/dashboard/user-list', () => {
     const created = makeUser({ id: 12, username: 'newbie', email: 'newbie@example.com' });
     let taken = true;
     const api = mockApi({
-      'users.list': () => ({ users: [admin], total: 1 }),
+      'users.list': () => ({ users: [admin], total: 1, nextCursor: null }),
       'users.create': () =>
         taken ? errorResponse(409, 'conflict', 'Username already taken', 'username') : jsonResponse(created, 201),
     });

@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import type { Role, User } from '@tonearm/contract';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Navigate } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
@@ -12,9 +12,10 @@ import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { useConfirm } from '../../shell/confirm/useConfirm.js';
 import { Avatar } from '../../ui/Avatar.js';
 import { CrownIcon, PlusIcon, SearchIcon, SortIcon, TrashIcon } from '../../ui/icons.js';
+import { LoadMore } from '../../ui/LoadMore.js';
 import { AddUserDialog } from './AddUserDialog.js';
 import { useDeleteUser, useUpdateUser } from './mutations.js';
-import { USERS_PAGE_SIZE, userQueries, type UserListParams, type UserSortField } from './queries.js';
+import { userQueries, type UserListParams, type UserSortField } from './queries.js';
 import '../../ui/badge.css';
 import '../../ui/buttons.css';
 import '../../ui/empty-state.css';
@@ -170,56 +171,15 @@ function UserRow({ account, me }: { account: User; me: User }) {
   );
 }
 
-function Pager({ offset, total, onPage }: { offset: number; total: number; onPage: (offset: number) => void }) {
-  const page = Math.floor(offset / USERS_PAGE_SIZE) + 1;
-  const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
-  const first = total === 0 ? 0 : offset + 1;
-  const last = Math.min(total, offset + USERS_PAGE_SIZE);
-  return (
-    <nav className="pager" aria-label="Pages">
-      <span className="pager__summary" aria-live="polite">
-        {first}–{last} of {total} · Page {page} of {pages}
-      </span>
-      <button
-        type="button"
-        className="button button--ghost button--small"
-        disabled={page <= 1}
-        onClick={() => {
-          onPage(offset - USERS_PAGE_SIZE);
-        }}
-      >
-        Previous page
-      </button>
-      <button
-        type="button"
-        className="button button--ghost button--small"
-        disabled={page >= pages}
-        onClick={() => {
-          onPage(offset + USERS_PAGE_SIZE);
-        }}
-      >
-        Next page
-      </button>
-    </nav>
-  );
-}
-
 function UserTable({ me }: { me: User }) {
   const [text, setText] = useState('');
   const [sort, setSort] = useState<Sort>({ sort: 'username', order: 'asc' });
-  const [offset, setOffset] = useState(0);
   const q = useDebouncedValue(text.trim());
-  const [lastQ, setLastQ] = useState(q);
-  // A new search starts at its first page (adjusted while rendering, not in an effect).
-  if (q !== lastQ) {
-    setLastQ(q);
-    setOffset(0);
-  }
-  const params: UserListParams = { q, ...sort, limit: USERS_PAGE_SIZE, offset };
-  const users = useQuery(userQueries.list(params));
-  const data = users.data;
-  // A deletion can leave the last page empty: step back.
-  if (data?.users.length === 0 && offset > 0 && data.total > 0) setOffset(Math.max(0, offset - USERS_PAGE_SIZE));
+  // A new search or sort starts again at its first page: the key changes, and the previous list stays up meanwhile.
+  const users = useInfiniteQuery(userQueries.list({ q, ...sort }));
+  const { data, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = users;
+  const accounts = useMemo(() => data?.pages.flatMap((page) => page.users) ?? [], [data]);
+  const total = data?.pages[0]?.total ?? 0;
 
   return (
     <>
@@ -244,19 +204,11 @@ function UserTable({ me }: { me: User }) {
         <>
           <div className="table-wrap" aria-busy={users.isFetching}>
             <table className="table table--users">
-              <caption className="visually-hidden">Users ({data.total})</caption>
+              <caption className="visually-hidden">Users ({total})</caption>
               <thead>
                 <tr>
                   {COLUMNS.map((column) => (
-                    <SortHeader
-                      key={column.field}
-                      column={column}
-                      sort={sort}
-                      onSort={(next) => {
-                        setSort(next);
-                        setOffset(0);
-                      }}
-                    />
+                    <SortHeader key={column.field} column={column} sort={sort} onSort={setSort} />
                   ))}
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -264,21 +216,35 @@ function UserTable({ me }: { me: User }) {
                 </tr>
               </thead>
               <tbody>
-                {data.users.map((account) => (
+                {accounts.map((account) => (
                   <UserRow key={account.id} account={account} me={me} />
                 ))}
               </tbody>
             </table>
-            {data.users.length === 0 && <p className="table__empty">No users match “{q}”.</p>}
+            {accounts.length === 0 && <p className="table__empty">No users match “{q}”.</p>}
           </div>
-          <Pager offset={offset} total={data.total} onPage={setOffset} />
+          <p className="user-list__summary" aria-live="polite">
+            {accounts.length} of {total} {total === 1 ? 'user' : 'users'}
+          </p>
+          {hasNextPage && (
+            <LoadMore
+              label="Load more users"
+              auto
+              loading={isFetchingNextPage}
+              failed={isFetchNextPageError}
+              onLoad={() => void fetchNextPage()}
+            />
+          )}
         </>
       )}
     </>
   );
 }
 
-/** `/dashboard/user-list`: administrators search, sort and page through every account and manage it. */
+/**
+ * `/dashboard/user-list`: administrators search, sort and page through every account (more load as the list scrolls)
+ * and manage it.
+ */
 export function UserListPage() {
   const user = useCurrentUser();
   const [adding, setAdding] = useState(false);

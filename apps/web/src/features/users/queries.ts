@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData } from '@tanstack/react-query';
 import type { UserListQuery } from '@tonearm/contract';
 import { api } from '../../lib/api.js';
 import { UiMessages } from '../../lib/ui-messages.js';
@@ -7,13 +7,11 @@ export const USERS_PAGE_SIZE = 20;
 
 export type UserSortField = NonNullable<UserListQuery['sort']>;
 
-/** One page of the admin's user list: the search text ('' for all), the sort and the page. */
+/** The admin's user list: the search text ('' for all) and the sort. */
 export interface UserListParams {
   q: string;
   sort: UserSortField;
   order: 'asc' | 'desc';
-  limit: number;
-  offset: number;
 }
 
 export const userKeys = {
@@ -23,14 +21,22 @@ export const userKeys = {
 };
 
 export const userQueries = {
-  /** One page of accounts and the total that match (admin). */
-  list: (params: UserListParams) =>
-    queryOptions({
-      queryKey: userKeys.list(params),
-      queryFn: ({ signal }) => {
-        const { q, ...rest } = params;
-        return api.users.list({ query: { q: q === '' ? undefined : q, ...rest } }, { signal });
+  /** The accounts that match, in the chosen sort, a page at a time (`nextCursor`), and their total (admin). */
+  list: ({ q, sort, order }: UserListParams) =>
+    infiniteQueryOptions({
+      queryKey: userKeys.list({ q, sort, order }),
+      queryFn: ({ pageParam, signal }) => {
+        const query = {
+          q: q === '' ? undefined : q,
+          sort,
+          order,
+          limit: USERS_PAGE_SIZE,
+          cursor: pageParam ?? undefined,
+        };
+        return api.users.list({ query }, { signal });
       },
+      initialPageParam: null as string | null,
+      getNextPageParam: (page) => page.nextCursor,
       placeholderData: keepPreviousData,
       meta: { errorMessage: UiMessages.failedToLoadUsers },
     }),
