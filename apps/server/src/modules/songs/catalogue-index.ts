@@ -152,10 +152,10 @@ async function loadSnapshot(source: CatalogueSource, chunkSize: number): Promise
 /**
  * The in-memory catalogue the shuffled and filtered song pages scan (one per database, shared by every service over
  * it). The songs service reports each write it makes (songSaved, songRemoved), and the snapshot follows at once,
- * without a reload. Writes anyone else makes (the import CLI in another process, an artist's deletion) move catalogue_version:
- * a page that sees it moved is answered from the snapshot at hand while a fresh one loads in the background (at most
- * one load every REFRESH_INTERVAL_MS), so pages never wait on someone else's import. Either way the shuffle stays
- * consistent, since its order is a pure function of (seed, id).
+ * without a reload. Writes anyone else makes (the import CLI in another process, an artist's deletion) move
+ * catalogue_version: a page that sees it moved is answered from the snapshot at hand while a fresh one loads in the
+ * background (at most one load every REFRESH_INTERVAL_MS), so pages never wait on someone else's import. Either way
+ * the shuffle stays consistent, since its order is a pure function of (seed, id).
  */
 export class CatalogueIndex {
   private current: CatalogueSnapshot | null = null;

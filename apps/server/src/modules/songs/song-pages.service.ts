@@ -54,7 +54,8 @@ export class SongPagesService {
 
   /** GET /api/songs/page. */
   page(viewer: Viewer, query: SongPageQuery): Promise<SongPageResult> {
-    const filter: CatalogueFilter = { artistId: query.artistId, genre: query.genre };
+    // An empty genre (a form's "any genre") filters nothing, as an empty q searches nothing.
+    const filter: CatalogueFilter = { artistId: query.artistId, genre: query.genre === '' ? undefined : query.genre };
     if (query.q !== undefined && query.q !== '') return this.searchPage(viewer, query.q, filter, query);
     if (query.order === 'newest') return this.newestPage(viewer, filter, query);
     return this.shufflePage(viewer, filter, query);
