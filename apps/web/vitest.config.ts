@@ -8,5 +8,7 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Generous for the same reason as asyncUtilTimeout in setup.ts: a loaded machine, not a slow app.
+    testTimeout: 20_000,
   },
 });

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// The suite shares 2 cores with the server project under `npm test`: a lazily loaded page can take a few seconds to
+// appear there, which is load, not a fault, so queries wait up to 4 s (the default is 1 s).
+configure({ asyncUtilTimeout: 4000 });
 
 // jsdom has no media playback; the audio engine only needs these calls to succeed.
 Object.defineProperties(HTMLMediaElement.prototype, {
