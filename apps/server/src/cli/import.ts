@@ -1,5 +1,5 @@
-// `npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>]`: adds a folder of tagged audio files to the
-// catalogue of the configured database and DATA_DIR (the same environment variables as the server).
+// `npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>]`: adds a folder of tagged
+// audio files to the catalogue of the configured database and DATA_DIR (the same environment variables as the server).
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,9 +10,16 @@ import { migrateToLatest } from '../db/migrations/index.js';
 import { createCatalogue } from '../modules/catalogue.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { matchGenre } from './genre-match.js';
-import { ALREADY_IMPORTED, importFolder, type ImportProgress, type ImportSummary } from './import-folder.js';
+import {
+  ALREADY_IMPORTED,
+  DEFAULT_BATCH_SIZE,
+  importFolder,
+  MAX_BATCH_SIZE,
+  type ImportProgress,
+  type ImportSummary,
+} from './import-folder.js';
 
-const USAGE = 'Usage: npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>]';
+const USAGE = 'Usage: npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>]';
 
 class UsageError extends Error {}
 
@@ -20,24 +27,36 @@ interface Arguments {
   folder: string;
   defaultGenre?: Genre;
   concurrency: number;
+  batchSize: number;
+}
+
+/** A whole number from `min` to `max`, or a UsageError naming the option. */
+function wholeNumber(value: string, option: string, min: number, max: number): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new UsageError(`--${option} must be a whole number from ${min} to ${max}`);
+  }
+  return number;
 }
 
 function readArguments(argv: string[]): Arguments {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { genre: { type: 'string' }, concurrency: { type: 'string', default: '4' } },
+    options: {
+      genre: { type: 'string' },
+      concurrency: { type: 'string', default: '4' },
+      'batch-size': { type: 'string', default: String(DEFAULT_BATCH_SIZE) },
+    },
   });
   const [folder, ...extra] = positionals;
   if (folder === undefined || extra.length > 0) throw new UsageError(USAGE);
-  const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
-    throw new UsageError('--concurrency must be a whole number from 1 to 16');
-  }
-  if (values.genre === undefined) return { folder, concurrency };
+  const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 16);
+  const batchSize = wholeNumber(values['batch-size'], 'batch-size', 1, MAX_BATCH_SIZE);
+  if (values.genre === undefined) return { folder, concurrency, batchSize };
   const defaultGenre = matchGenre(values.genre);
   if (defaultGenre === null) throw new UsageError(`--genre must be one of: ${GENRES.join(', ')}`);
-  return { folder, defaultGenre, concurrency };
+  return { folder, defaultGenre, concurrency, batchSize };
 }
 
 function rate(done: number, ms: number): string {
@@ -95,6 +114,7 @@ async function main(): Promise<number> {
     console.log(`Importing ${folder} into ${config.databaseUrl === null ? config.dataDir : 'PostgreSQL'}…`);
     const summary = await importFolder(createCatalogue(database, store), store, folder, {
       concurrency: args.concurrency,
+      batchSize: args.batchSize,
       onProgress: progressPrinter(),
       ...(args.defaultGenre === undefined ? {} : { defaultGenre: args.defaultGenre }),
     });
