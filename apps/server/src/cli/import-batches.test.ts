@@ -148,7 +148,7 @@ describeEachDialect('importing in batches (%s)', { fresh: 'each' }, (t) => {
     for (let i = 1; i <= 4; i++) {
       inputs.push({
         name: `Lost ${i}`,
-        genre: 'Jazz',
+        genre: 'Classical',
         artistName: `Lost Artist ${i}`,
         audio: await stageAudio(store, toneWav(300 + i * 40)),
         image: await stageImage(store, await picture(i)),

@@ -1,6 +1,9 @@
-// `npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>]`: adds a folder of tagged
-// audio files to the catalogue of the configured database and DATA_DIR (the same environment variables as the server).
+// `npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>] [--nice <n>]`: adds a folder
+// of tagged audio files to the catalogue of the configured database and DATA_DIR (the same environment variables as the
+// server).
+import { readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { getPriority, setPriority } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GENRES, type Genre } from '@tonearm/contract';
@@ -19,7 +22,15 @@ import {
   type ImportSummary,
 } from './import-folder.js';
 
-const USAGE = 'Usage: npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>]';
+const USAGE =
+  'Usage: npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>] [--nice <n>]';
+
+/**
+ * The import's CPU priority by default (nice 10, of 0–19): hashing, tag parsing and thumbnails yield to a server
+ * running on the same machine, whose listeners keep being answered at once; on an otherwise idle machine it changes
+ * nothing.
+ */
+const DEFAULT_NICE = 10;
 
 class UsageError extends Error {}
 
@@ -28,6 +39,7 @@ interface Arguments {
   defaultGenre?: Genre;
   concurrency: number;
   batchSize: number;
+  nice: number;
 }
 
 /** A whole number from `min` to `max`, or a UsageError naming the option. */
@@ -47,16 +59,39 @@ function readArguments(argv: string[]): Arguments {
       genre: { type: 'string' },
       concurrency: { type: 'string', default: '4' },
       'batch-size': { type: 'string', default: String(DEFAULT_BATCH_SIZE) },
+      nice: { type: 'string', default: String(DEFAULT_NICE) },
     },
   });
   const [folder, ...extra] = positionals;
   if (folder === undefined || extra.length > 0) throw new UsageError(USAGE);
   const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 16);
   const batchSize = wholeNumber(values['batch-size'], 'batch-size', 1, MAX_BATCH_SIZE);
-  if (values.genre === undefined) return { folder, concurrency, batchSize };
+  const nice = wholeNumber(values.nice, 'nice', 0, 19);
+  if (values.genre === undefined) return { folder, concurrency, batchSize, nice };
   const defaultGenre = matchGenre(values.genre);
   if (defaultGenre === null) throw new UsageError(`--genre must be one of: ${GENRES.join(', ')}`);
-  return { folder, defaultGenre, concurrency, batchSize };
+  return { folder, defaultGenre, concurrency, batchSize, nice };
+}
+
+/**
+ * Lowers the CPU priority of the whole process. On Linux a priority belongs to a thread, and the thread pools that
+ * hash files and make thumbnails (libuv's, libvips') exist before this runs: each thread is set, and threads started
+ * later inherit it. Raising a priority back needs privileges, so a nice value below the current one is left alone.
+ */
+function lowerPriority(nice: number): void {
+  let threads: number[];
+  try {
+    threads = readdirSync('/proc/self/task').map(Number);
+  } catch {
+    threads = [0];
+  }
+  for (const thread of threads) {
+    try {
+      if (nice > getPriority(thread)) setPriority(thread, nice);
+    } catch {
+      // Not permitted, not supported, or the thread has ended: it runs at the priority it had.
+    }
+  }
 }
 
 function rate(done: number, ms: number): string {
@@ -99,6 +134,7 @@ function report(summary: ImportSummary, folder: string): void {
 
 async function main(): Promise<number> {
   const args = readArguments(process.argv.slice(2));
+  lowerPriority(args.nice);
   // npm runs the workspace script in apps/server; paths (the folder, a relative DATA_DIR) are meant from where the user
   // typed the command, as for `npm start`.
   const cwd = process.env.INIT_CWD ?? process.cwd();
