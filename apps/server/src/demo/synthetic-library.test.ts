@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { describeEachDialect } from '../../test/dialects.js';
 import { makeUser } from '../../test/factories.js';
 import { blobCounts, testBlobStore } from '../../test/stored.js';
-import { seedSyntheticLibrary, SYNTHETIC_WORDS } from './synthetic-library.js';
+import { appliedMigrations, migrateDown, migrations } from '../db/migrations/index.js';
+import { seedAndMigrate, seedSyntheticLibrary, SYNTHETIC_WORDS } from './synthetic-library.js';
 
 const SONGS = 400;
 
@@ -60,5 +61,23 @@ describeEachDialect('a synthetic library (%s)', (t) => {
     });
     expect(seeded).toHaveLength(50);
     expect(again).toEqual(seeded);
+  });
+});
+
+describeEachDialect('a synthetic library on a fresh database (%s)', { uses: 'database' }, (t) => {
+  it('is seeded before the search index and migrated: the index holds every row', async () => {
+    while ((await migrateDown(t.db)).length > 0);
+    expect(await appliedMigrations(t.db)).toEqual([]);
+
+    const summary = await seedAndMigrate(t.database, { songs: 300 });
+    expect(summary).toMatchObject({ songs: 300, artists: 15 });
+    expect(await appliedMigrations(t.db)).toEqual(Object.keys(migrations));
+    const counted = async (table: string) =>
+      Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.db)).rows[0]?.n);
+    expect(await counted('search_songs')).toBe(300);
+    expect(await counted('search_artists')).toBe(15);
+    // And the triggers are there for whatever is written next.
+    await t.db.insertInto('artists').values({ name: 'Written Later' }).execute();
+    expect(await counted('search_artists')).toBe(16);
   });
 });

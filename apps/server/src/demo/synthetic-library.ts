@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { GENRES } from '@tonearm/contract';
 import { sql, type Kysely } from 'kysely';
-import { createDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrations/index.js';
+import { createDatabase, type AppDatabase } from '../db/database.js';
+import { appliedMigrations, migrateToLatest, migrateUpTo } from '../db/migrations/index.js';
 import type { DB, SongRow } from '../db/schema.js';
 import {
   commitAll,
@@ -313,8 +313,30 @@ export async function seedSyntheticLibrary(
   };
 }
 
+/** The first migration: the tables, before any index that triggers fill (see seedSyntheticLibraryAt). */
+const FIRST_MIGRATION = '001-initial';
+
 /**
- * Opens the database a server with this DATA_DIR (and DATABASE_URL) would use, migrates it, and seeds it; with
+ * Seeds a database and migrates it to the latest version. A fresh database is seeded as an install from before the
+ * search index was (migration 001 only), and then migrated: migration 002 fills the index with one statement per
+ * table, several times faster on PostgreSQL than its triggers row by row, and every later migration meets the rows as
+ * it meets any existing install's. A database already migrated is seeded as it is.
+ */
+export async function seedAndMigrate(
+  database: AppDatabase,
+  options: SyntheticLibraryOptions,
+): Promise<SyntheticLibrarySummary> {
+  if ((await appliedMigrations(database.db)).length === 0) await migrateUpTo(database.db, FIRST_MIGRATION);
+  else await migrateToLatest(database.db);
+  const summary = await seedSyntheticLibrary(database.db, options);
+  await migrateToLatest(database.db);
+  // PostgreSQL plans by statistics: a table that grew from nothing needs them before the first query.
+  if (database.dialect === 'postgres') await sql`analyze`.execute(database.db);
+  return summary;
+}
+
+/**
+ * Opens the database a server with this DATA_DIR (and DATABASE_URL) would use and seeds it (seedAndMigrate); with
  * `media: true` the shared media goes to the server's blob store (`<dataDir>/blobs`). Run it before the server starts.
  */
 export async function seedSyntheticLibraryAt(
@@ -323,13 +345,9 @@ export async function seedSyntheticLibraryAt(
 ): Promise<SyntheticLibrarySummary> {
   const database = createDatabase({ dataDir: where.dataDir, databaseUrl: where.databaseUrl ?? null });
   try {
-    await migrateToLatest(database.db);
     const { media, ...rest } = options;
     const store = new LocalBlobStore(path.join(where.dataDir, 'blobs'));
-    const summary = await seedSyntheticLibrary(database.db, media === true ? { ...rest, media: { store } } : rest);
-    // PostgreSQL plans by statistics: a table that grew from nothing needs them before the first query.
-    if (database.dialect === 'postgres') await sql`analyze`.execute(database.db);
-    return summary;
+    return await seedAndMigrate(database, media === true ? { ...rest, media: { store } } : rest);
   } finally {
     await database.destroy();
   }
