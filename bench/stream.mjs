@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
+import { ensureServerBuilt } from '../scripts/build-server.mjs';
 import { freePort } from '../scripts/free-port.mjs';
 import { root } from '../scripts/lib.mjs';
 import { makeCover, makeWav } from './fixtures.mjs';
@@ -23,6 +23,7 @@ import {
   parseDuration,
   removeWorktree,
   runBench,
+  startBuiltServer,
   resetPeak,
   startProcess,
   stopProcess,
@@ -92,20 +93,7 @@ async function startTonearm(audio, cover, { name = 'Tonearm', entry = null } = {
     const build = await ensureServerBuilt();
     if (build.code !== 0) throw new Error('the server did not build');
   }
-  const port = await freePort();
-  const [command, defaultArgs, env] = serverCommand();
-  const args = entry === null ? defaultArgs : [...defaultArgs.slice(0, -1), entry];
-  const server = startProcess(command, args, {
-    ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: join(work, `data-${name.replaceAll(' ', '-')}`),
-    DEMO: '0',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/healthz`, server);
+  const { base, server } = await startBuiltServer({ dataDir: join(work, `data-${name.replaceAll(' ', '-')}`), entry });
   const credentials = { username: 'bench', email: 'bench@example.com', password: 'bench-password-1' };
   await json(
     await fetch(`${base}/api/auth/register`, {

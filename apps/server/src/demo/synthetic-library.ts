@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { GENRES } from '@tonearm/contract';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import { createDatabase, type AppDatabase } from '../db/database.js';
 import { appliedMigrations, migrateToLatest, migrateUpTo } from '../db/migrations/index.js';
 import type { DB, SongRow } from '../db/schema.js';
@@ -114,22 +114,26 @@ interface SongSpec {
   durationMs: number;
 }
 
+/** The rows of every table but songs (whose media is staged first), as inserted. */
 interface LibraryRows {
-  artists: string[];
+  artists: Insertable<DB['artists']>[];
   songs: SongSpec[];
-  playlists: { ownerId: number; name: string; isPublic: number }[];
-  entries: { playlistId: number; songId: number; position: number }[];
-  likedSongIds: number[];
+  playlists: Insertable<DB['playlists']>[];
+  entries: Insertable<DB['playlist_songs']>[];
+  likes: Insertable<DB['likes']>[];
 }
 
 /** Every row, with the ids a fresh database gives them (1, 2, 3… in insertion order, on both dialects). */
-function libraryRows(options: SyntheticLibraryOptions): LibraryRows {
+function libraryRows(options: SyntheticLibraryOptions, createdAt: string): LibraryRows {
   const random = seeded(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const title = (words: number) => Array.from({ length: words }, () => pick(SYNTHETIC_WORDS)).join(' ');
   const capitalised = (text: string) => text.replace(/\b\w/g, (c) => c.toUpperCase());
   const artistCount = options.artists ?? Math.max(1, Math.round(options.songs / 20));
-  const artists = Array.from({ length: artistCount }, (_, i) => `${capitalised(title(2))} ${i + 1}`);
+  const artists = Array.from({ length: artistCount }, (_, i) => ({
+    name: `${capitalised(title(2))} ${i + 1}`,
+    image_key: null,
+  }));
   const songs = Array.from({ length: options.songs }, () => {
     // In this order: the numbers drawn, and so the library, stay those of earlier benchmark runs.
     const name = capitalised(title(2 + Math.floor(random() * 2)));
@@ -142,19 +146,29 @@ function libraryRows(options: SyntheticLibraryOptions): LibraryRows {
   const { owners = [], count = 0, size = 0 } = options.playlists ?? {};
   for (let p = 1; p <= count && owners.length > 0; p++) {
     playlists.push({
-      ownerId: owners[p % owners.length] ?? 0,
+      owner_id: owners[p % owners.length] ?? 0,
       name: `${capitalised(title(2))} mix ${p}`,
-      isPublic: p % 3 === 0 ? 1 : 0,
+      type: 'Mix',
+      is_public: p % 3 === 0 ? 1 : 0,
+      created_at: createdAt,
     });
     const picked = new Set<number>();
     while (picked.size < Math.min(size, options.songs)) picked.add(1 + Math.floor(random() * options.songs));
-    [...picked].forEach((songId, position) => entries.push({ playlistId: p, songId, position }));
+    [...picked].forEach((song_id, position) =>
+      entries.push({ playlist_id: p, song_id, position, added_at: createdAt }),
+    );
   }
   const liked = new Set<number>();
-  while (liked.size < Math.min(options.likes?.count ?? 0, options.songs)) {
-    liked.add(1 + Math.floor(random() * options.songs));
-  }
-  return { artists, songs, playlists, entries, likedSongIds: [...liked] };
+  const { userId, count: likes = 0 } = options.likes ?? {};
+  while (liked.size < Math.min(likes, options.songs)) liked.add(1 + Math.floor(random() * options.songs));
+  return {
+    artists,
+    songs,
+    playlists,
+    entries,
+    likes:
+      userId === undefined ? [] : [...liked].map((song_id) => ({ user_id: userId, song_id, created_at: createdAt })),
+  };
 }
 
 interface SharedMedia {
@@ -244,60 +258,22 @@ export async function seedSyntheticLibrary(
   options: SyntheticLibraryOptions,
 ): Promise<SyntheticLibrarySummary> {
   const started = performance.now();
-  const rows = libraryRows(options);
+  const createdAt = new Date().toISOString();
+  const rows = libraryRows(options, createdAt);
   const media =
     options.media === undefined
       ? null
       : await stageSharedMedia(options.media.store, options.media.distinct ?? DEFAULT_DISTINCT_MEDIA);
-  const createdAt = new Date().toISOString();
   try {
     await db.transaction().execute(async (trx) => {
-      await insertChunked(rows.artists, (names) =>
-        trx
-          .insertInto('artists')
-          .values(names.map((name) => ({ name, image_key: null })))
-          .execute(),
-      );
+      await insertChunked(rows.artists, (chunk) => trx.insertInto('artists').values(chunk).execute());
       await insertChunked(
         rows.songs.map((song, index) => songRow(song, index + 1, media, createdAt)),
-        (songs) => trx.insertInto('songs').values(songs).execute(),
+        (chunk) => trx.insertInto('songs').values(chunk).execute(),
       );
-      await insertChunked(rows.playlists, (playlists) =>
-        trx
-          .insertInto('playlists')
-          .values(
-            playlists.map((p) => ({
-              owner_id: p.ownerId,
-              name: p.name,
-              type: 'Mix',
-              is_public: p.isPublic,
-              created_at: createdAt,
-            })),
-          )
-          .execute(),
-      );
-      await insertChunked(rows.entries, (entries) =>
-        trx
-          .insertInto('playlist_songs')
-          .values(
-            entries.map((e) => ({
-              playlist_id: e.playlistId,
-              song_id: e.songId,
-              position: e.position,
-              added_at: createdAt,
-            })),
-          )
-          .execute(),
-      );
-      const userId = options.likes?.userId;
-      if (userId !== undefined) {
-        await insertChunked(rows.likedSongIds, (songIds) =>
-          trx
-            .insertInto('likes')
-            .values(songIds.map((songId) => ({ user_id: userId, song_id: songId, created_at: createdAt })))
-            .execute(),
-        );
-      }
+      await insertChunked(rows.playlists, (chunk) => trx.insertInto('playlists').values(chunk).execute());
+      await insertChunked(rows.entries, (chunk) => trx.insertInto('playlist_songs').values(chunk).execute());
+      await insertChunked(rows.likes, (chunk) => trx.insertInto('likes').values(chunk).execute());
       if (media !== null) await commitAll([...media.audio, ...media.covers]);
     });
   } catch (error) {
@@ -308,7 +284,7 @@ export async function seedSyntheticLibrary(
     artists: rows.artists.length,
     songs: rows.songs.length,
     playlists: rows.playlists.length,
-    likes: options.likes === undefined ? 0 : rows.likedSongIds.length,
+    likes: rows.likes.length,
     ms: Math.round(performance.now() - started),
   };
 }

@@ -83,6 +83,17 @@ export interface SongChangesInput {
 /** A `q` on the song list matches through the search index; at most this many hits are considered. */
 export const SONG_QUERY_MAX_HITS = 500;
 
+/** The songs columns that describe a staged audio file. */
+function audioColumns(audio: StagedAudio) {
+  return {
+    audio_key: audio.key,
+    audio_sha256: audio.sha256,
+    mime: audio.mime,
+    size_bytes: audio.size,
+    duration_ms: audio.durationMs,
+  };
+}
+
 /** Runs `work`, and discards the staged media when it fails (after a commit, discarding is a no-op). */
 async function discardingOnFailure<T>(media: (StagedAudio | StagedImage | null)[], work: () => Promise<T>): Promise<T> {
   try {
@@ -188,11 +199,7 @@ export class SongsService {
             name: input.name,
             genre: input.genre,
             artist_id: input.artistId,
-            audio_key: audio.key,
-            audio_sha256: audio.sha256,
-            mime: audio.mime,
-            size_bytes: audio.size,
-            duration_ms: audio.durationMs,
+            ...audioColumns(audio),
             image_key: image.originalKey,
             created_at: isoNow(),
           });
@@ -225,11 +232,7 @@ export class SongsService {
             name,
             genre,
             artist_name: artistName,
-            audio_key: audio.key,
-            audio_sha256: audio.sha256,
-            mime: audio.mime,
-            size_bytes: audio.size,
-            duration_ms: audio.durationMs,
+            ...audioColumns(audio),
             image_key: image.originalKey,
             created_at: createdAt,
           })),
@@ -266,15 +269,7 @@ export class SongsService {
             name: input.name,
             genre: input.genre,
             ...(input.artistId === undefined ? {} : { artist_id: input.artistId }),
-            ...(audio === null
-              ? {}
-              : {
-                  audio_key: audio.key,
-                  audio_sha256: audio.sha256,
-                  mime: audio.mime,
-                  size_bytes: audio.size,
-                  duration_ms: audio.durationMs,
-                }),
+            ...(audio === null ? {} : audioColumns(audio)),
             ...(image === null ? {} : { image_key: image.originalKey }),
           });
           await commitAll([audio, image]);
