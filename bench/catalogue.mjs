@@ -12,17 +12,26 @@
 // - the server's RSS before and after.
 // Writes the table to bench/results/catalogue.md. Bounded in time; cleans up after itself.
 //
-// Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_CONNECTIONS (64). Runs under tsx (it reads the
-// contract's TypeScript).
+// Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_CONNECTIONS (64). Runs under tsx (it seeds with the
+// server's TypeScript: apps/server/src/demo/synthetic-library.ts, which the large-library e2e test uses too).
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GENRES, PAGE_LIMIT_MAX } from '@tonearm/contract';
-import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
-import { freePort } from '../scripts/free-port.mjs';
+import { PAGE_LIMIT_MAX } from '@tonearm/contract';
+import { seedSyntheticLibraryAt } from '../apps/server/src/demo/synthetic-library.ts';
+import { ensureServerBuilt } from '../scripts/build-server.mjs';
 import { root } from '../scripts/lib.mjs';
-import { parseDuration, runBench, startProcess, stopProcess, treeMiB, waitFor, wrk } from './support.mjs';
+import {
+  logIn,
+  parseDuration,
+  registerAccount,
+  runBench,
+  startBuiltServer,
+  stopProcess,
+  treeMiB,
+  wrk,
+} from './support.mjs';
 
 const SONGS = Number(process.env.BENCH_SONGS ?? '100000');
 const DURATION = process.env.BENCH_DURATION ?? '10s';
@@ -44,182 +53,14 @@ const WATCHDOG_MS = (2 * (12 * (parseDuration(DURATION) + 20) + 300) + 120) * 10
 const work = mkdtempSync(join(tmpdir(), 'tonearm-catalogue-'));
 const require = createRequire(join(root, 'apps/server/package.json'));
 
-const WORDS = [
-  'amber',
-  'river',
-  'silver',
-  'night',
-  'golden',
-  'echo',
-  'velvet',
-  'paper',
-  'glass',
-  'ocean',
-  'summer',
-  'winter',
-  'cloud',
-  'ember',
-  'static',
-  'neon',
-  'hollow',
-  'wild',
-  'quiet',
-  'electric',
-  'crimson',
-  'northern',
-  'lantern',
-  'signal',
-  'harbor',
-  'marble',
-  'saffron',
-  'cobalt',
-  'juniper',
-  'willow',
-  'falcon',
-  'meadow',
-  'thunder',
-  'orchid',
-  'silent',
-  'copper',
-  'midnight',
-  'morning',
-  'autumn',
-  'shadow',
-];
-
-/** A deterministic pseudo-random generator, so every run seeds the same catalogue. */
-function seeded(seed) {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x80000000;
-  };
-}
-
-/** Starts the built server on the benchmark's DATA_DIR; answers its base URL and process. */
-async function startServer(dataDir, databaseUrl) {
-  const port = await freePort();
-  const [command, args, env] = serverCommand();
-  const server = startProcess(command, args, {
-    ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-    DEMO: '0',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    AUTH_RATE_LIMIT: '1000',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/healthz`, server);
-  return { base, server };
-}
-
-async function post(url, body, headers = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`);
-  return response;
-}
-
 /** Registers the administrator and a listener through the API (so the passwords are hashed the server's way). */
 async function makeAccounts(base) {
   const accounts = [
     { username: 'bench_admin', email: 'admin@example.com', password: 'bench-password-1' },
     { username: 'bench_listener', email: 'listener@example.com', password: 'bench-password-1' },
   ];
-  for (const account of accounts) await post(`${base}/api/auth/register`, account);
+  for (const account of accounts) await registerAccount(base, account);
   return accounts;
-}
-
-async function logIn(base, { username, password }) {
-  const response = await post(`${base}/api/auth/login`, { username, password });
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
-  if (!cookie) throw new Error('login: no session cookie');
-  return cookie;
-}
-
-/** Every row to seed, with the ids a fresh database gives them (1, 2, 3… in insertion order, on both dialects). */
-function catalogueRows(listenerId, adminId) {
-  const random = seeded(42);
-  const pick = (list) => list[Math.floor(random() * list.length)];
-  const now = new Date().toISOString();
-  const title = (words) => Array.from({ length: words }, () => pick(WORDS)).join(' ');
-  const capitalised = (text) => text.replace(/\b\w/g, (c) => c.toUpperCase());
-  const artists = Array.from({ length: ARTISTS }, (_, i) => [`${capitalised(title(2))} ${i + 1}`]);
-  const songs = Array.from({ length: SONGS }, (_, i) => {
-    const key = `bench-${(i + 1).toString(16).padStart(8, '0')}`;
-    const name = capitalised(title(2 + Math.floor(random() * 2)));
-    const artist = 1 + Math.floor(random() * ARTISTS);
-    const duration = 180_000 + Math.floor(random() * 120_000);
-    return [name, pick(GENRES), artist, `${key}.mp3`, key.padEnd(64, '0'), 'audio/mpeg', 4_000_000, duration, now];
-  });
-  const playlists = [];
-  const entries = [];
-  for (let p = 1; p <= PLAYLISTS; p++) {
-    const owner = p % 2 === 0 ? listenerId : adminId;
-    playlists.push([owner, `${capitalised(title(2))} mix ${p}`, 'Mix', p % 3 === 0 ? 1 : 0, now]);
-    const picked = new Set();
-    while (picked.size < PLAYLIST_SIZE) picked.add(1 + Math.floor(random() * SONGS));
-    [...picked].forEach((song, position) => entries.push([p, song, position, now]));
-  }
-  const liked = new Set();
-  while (liked.size < LIKES) liked.add(1 + Math.floor(random() * SONGS));
-  const likes = [...liked].map((song) => [listenerId, song, now]);
-  return { artists, songs, playlists, entries, likes };
-}
-
-const TABLES = [
-  ['artists', 'artists', ['name']],
-  [
-    'songs',
-    'songs',
-    ['name', 'genre', 'artist_id', 'audio_key', 'audio_sha256', 'mime', 'size_bytes', 'duration_ms', 'created_at'],
-  ],
-  ['playlists', 'playlists', ['owner_id', 'name', 'type', 'is_public', 'created_at']],
-  ['entries', 'playlist_songs', ['playlist_id', 'song_id', 'position', 'added_at']],
-  ['likes', 'likes', ['user_id', 'song_id', 'created_at']],
-];
-
-/** SQLite: one prepared insert per table, each table in one transaction. */
-function writeSqlite(dataDir, rows) {
-  const Database = require('better-sqlite3');
-  const db = new Database(join(dataDir, 'tonearm.db'));
-  db.pragma('journal_mode = WAL');
-  for (const [key, table, columns] of TABLES) {
-    const insert = db.prepare(
-      `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
-    );
-    db.transaction(() => {
-      for (const row of rows[key]) insert.run(...row);
-    })();
-  }
-  db.close();
-}
-
-/** PostgreSQL: multi-row inserts of 1 000 rows, each table in one transaction. */
-async function writePostgres(url, rows) {
-  const pg = require('pg');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const [key, table, columns] of TABLES) {
-      await client.query('begin');
-      for (let start = 0; start < rows[key].length; start += 1000) {
-        const batch = rows[key].slice(start, start + 1000);
-        const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
-        await client.query(`insert into ${table} (${columns.join(', ')}) values ${values.join(', ')}`, batch.flat());
-      }
-      await client.query('commit');
-    }
-    await client.query('analyze');
-  } finally {
-    await client.end();
-  }
 }
 
 /** One GET timed from the first byte sent to the last byte read. */
@@ -264,18 +105,23 @@ const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 async function measure(dialect, databaseUrl) {
   const dataDir = join(work, `data-${dialect}`);
   mkdirSync(dataDir, { recursive: true });
-  let { base, server } = await startServer(dataDir, databaseUrl);
+  let { base, server } = await startBuiltServer({ dataDir, databaseUrl });
   const [admin, listener] = await makeAccounts(base);
   const adminMe = await (await fetch(`${base}/api/auth/me`, { headers: { cookie: await logIn(base, admin) } })).json();
   const me = await (await fetch(`${base}/api/auth/me`, { headers: { cookie: await logIn(base, listener) } })).json();
   await stopProcess(server);
   console.log(`${dialect}: seeding ${SONGS} songs, ${ARTISTS} artists, ${PLAYLISTS} playlists, ${LIKES} likes…`);
-  const seeding = performance.now();
-  const rows = catalogueRows(me.id, adminMe.id);
-  if (databaseUrl === null) writeSqlite(dataDir, rows);
-  else await writePostgres(databaseUrl, rows);
-  console.log(`${dialect}: seeded in ${fmt((performance.now() - seeding) / 1000, 1)} s`);
-  ({ base, server } = await startServer(dataDir, databaseUrl));
+  const seeded = await seedSyntheticLibraryAt(
+    { dataDir, databaseUrl },
+    {
+      songs: SONGS,
+      artists: ARTISTS,
+      playlists: { owners: [me.id, adminMe.id], count: PLAYLISTS, size: PLAYLIST_SIZE },
+      likes: { userId: me.id, count: LIKES },
+    },
+  );
+  console.log(`${dialect}: seeded in ${fmt(seeded.ms / 1000, 1)} s`);
+  ({ base, server } = await startBuiltServer({ dataDir, databaseUrl }));
   const cookie = await logIn(base, listener);
   const headers = { cookie };
   const rssBefore = treeMiB(server.pid, 'VmRSS');

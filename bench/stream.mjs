@@ -11,14 +11,26 @@
 // before a change: its server is built in a temporary worktree and measured beside the current one, as "Tonearm
 // baseline", so the cost of the change shows as a ratio from one run).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureServerBuilt, serverCommand } from '../scripts/build-server.mjs';
+import { ensureServerBuilt } from '../scripts/build-server.mjs';
 import { freePort } from '../scripts/free-port.mjs';
 import { root } from '../scripts/lib.mjs';
 import { makeCover, makeWav } from './fixtures.mjs';
-import { parseDuration, runBench, resetPeak, startProcess, stopProcess, treeMiB, waitFor, wrk } from './support.mjs';
+import {
+  addWorktree,
+  parseDuration,
+  removeWorktree,
+  runBench,
+  startBuiltServer,
+  resetPeak,
+  startProcess,
+  stopProcess,
+  treeMiB,
+  waitFor,
+  wrk,
+} from './support.mjs';
 
 const DURATION = process.env.BENCH_DURATION ?? '10s';
 const CONNECTIONS = process.env.BENCH_CONNECTIONS ?? '64';
@@ -66,24 +78,8 @@ async function json(response, what) {
  * workspace packages at its own sources). Answers the bundle's path.
  */
 function buildBaseline(ref) {
-  const dir = join(work, 'baseline');
-  const git = (...args) => {
-    const result = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  };
-  git('worktree', 'add', '--detach', dir, ref);
+  const dir = addWorktree(ref, join(work, 'baseline'));
   baselineWorktree = dir;
-  mkdirSync(join(dir, 'node_modules/@tonearm'), { recursive: true });
-  for (const entry of readdirSync(join(root, 'node_modules'))) {
-    if (entry !== '@tonearm') symlinkSync(join(root, 'node_modules', entry), join(dir, 'node_modules', entry));
-  }
-  for (const [name, path] of [
-    ['contract', 'packages/contract'],
-    ['server', 'apps/server'],
-    ['web', 'apps/web'],
-  ]) {
-    symlinkSync(join(dir, path), join(dir, 'node_modules/@tonearm', name));
-  }
   console.log(`building the baseline server (${ref})…`);
   const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--force'], { cwd: dir, stdio: 'inherit' });
   if (build.status !== 0) throw new Error(`the baseline server (${ref}) did not build`);
@@ -97,20 +93,7 @@ async function startTonearm(audio, cover, { name = 'Tonearm', entry = null } = {
     const build = await ensureServerBuilt();
     if (build.code !== 0) throw new Error('the server did not build');
   }
-  const port = await freePort();
-  const [command, defaultArgs, env] = serverCommand();
-  const args = entry === null ? defaultArgs : [...defaultArgs.slice(0, -1), entry];
-  const server = startProcess(command, args, {
-    ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: join(work, `data-${name.replaceAll(' ', '-')}`),
-    DEMO: '0',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/healthz`, server);
+  const { base, server } = await startBuiltServer({ dataDir: join(work, `data-${name.replaceAll(' ', '-')}`), entry });
   const credentials = { username: 'bench', email: 'bench@example.com', password: 'bench-password-1' };
   await json(
     await fetch(`${base}/api/auth/register`, {
@@ -379,7 +362,7 @@ async function main() {
 await runBench('bench:stream', main, {
   watchdogMs: WATCHDOG_MS,
   cleanUp: () => {
-    if (baselineWorktree) spawnSync('git', ['worktree', 'remove', '--force', baselineWorktree], { cwd: root });
+    if (baselineWorktree) removeWorktree(baselineWorktree);
     rmSync(work, { recursive: true, force: true });
   },
 });

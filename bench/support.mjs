@@ -1,7 +1,10 @@
 // What the benchmarks share: child processes that are stopped whatever happens, waiting for a server, wrk runs and
 // their figures, and the memory of a process tree read from /proc.
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serverCommand } from '../scripts/build-server.mjs';
+import { freePort } from '../scripts/free-port.mjs';
 import { root } from '../scripts/lib.mjs';
 
 /** Every child process still running; `killAll` stops them (on errors, Ctrl-C and the watchdog). */
@@ -51,6 +54,81 @@ export async function waitFor(url, child) {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer within 60 s`);
+}
+
+/**
+ * Starts the built server (apps/server/dist, or the bundle at `entry`) on `dataDir` (and PostgreSQL at `databaseUrl`),
+ * without the demo catalogue and with the auth rate limit lifted; answers its base URL and process once it answers.
+ */
+export async function startBuiltServer({ dataDir, databaseUrl = null, entry = null, env = {} }) {
+  const port = await freePort();
+  const [command, defaultArgs, serverEnv] = serverCommand();
+  const args = entry === null ? defaultArgs : [...defaultArgs.slice(0, -1), entry];
+  const server = startProcess(command, args, {
+    ...serverEnv,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+    DEMO: '0',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    AUTH_RATE_LIMIT: '1000',
+    ...env,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/healthz`, server);
+  return { base, server };
+}
+
+/** POSTs `body` as JSON; throws unless the answer is 2xx. */
+export async function post(url, body, headers = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`);
+  return response;
+}
+
+/** Registers the account through the API (the first one on a server becomes ADMIN). */
+export async function registerAccount(base, account) {
+  await post(`${base}/api/auth/register`, account);
+}
+
+/** Logs in; answers the session cookie (`name=value`). */
+export async function logIn(base, { username, password }) {
+  const response = await post(`${base}/api/auth/login`, { username, password });
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
+  if (!cookie) throw new Error('login: no session cookie');
+  return cookie;
+}
+
+/**
+ * A temporary git worktree of `ref` in `dir` whose node_modules point at this checkout's packages (its own workspace
+ * packages at its own sources), to build or run an earlier version beside the current one. Remove it with
+ * `removeWorktree`.
+ */
+export function addWorktree(ref, dir) {
+  const result = spawnSync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git worktree add ${dir} ${ref}: ${result.stderr}`);
+  mkdirSync(join(dir, 'node_modules/@tonearm'), { recursive: true });
+  for (const entry of readdirSync(join(root, 'node_modules'))) {
+    if (entry !== '@tonearm') symlinkSync(join(root, 'node_modules', entry), join(dir, 'node_modules', entry));
+  }
+  for (const [name, path] of [
+    ['contract', 'packages/contract'],
+    ['server', 'apps/server'],
+    ['web', 'apps/web'],
+  ]) {
+    symlinkSync(join(dir, path), join(dir, 'node_modules/@tonearm', name));
+  }
+  return dir;
+}
+
+export function removeWorktree(dir) {
+  spawnSync('git', ['worktree', 'remove', '--force', dir], { cwd: root });
 }
 
 /** The pid and all its descendants (nginx's worker, or any child a server starts). */

@@ -17,7 +17,7 @@ export interface ThrowawayPostgres {
 }
 
 /** The newest installed PostgreSQL's bin directory, or null. */
-function findPostgresBin(): { bin: string; version: string } | null {
+export function findPostgresBin(): { bin: string; version: string } | null {
   if (!existsSync(POSTGRES_ROOT)) return null;
   const versions = readdirSync(POSTGRES_ROOT)
     .filter((v) => existsSync(path.join(POSTGRES_ROOT, v, 'bin', 'initdb')))

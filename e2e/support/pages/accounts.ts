@@ -1,4 +1,5 @@
 import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
+import { prepareLibrary, type LibraryOptions } from '../large-library.js';
 import { startServer, type RunningServer } from '../server.js';
 import { snapshotWebDist } from './web-snapshot.js';
 
@@ -25,6 +26,8 @@ export interface TonearmOptions {
   payments?: 'demo' | 'none';
   /** REGISTRATION (open by default). */
   registration?: 'open' | 'closed';
+  /** A synthetic library seeded straight into the database before the server starts (with `demo: false`). */
+  library?: LibraryOptions;
 }
 
 /**
@@ -34,8 +37,10 @@ export interface TonearmOptions {
 export async function startTonearm(options: TonearmOptions = {}): Promise<RunningServer> {
   const web = await snapshotWebDist();
   try {
+    const { library } = options;
     const server = await startServer({
       ...(options.demo === undefined ? {} : { demo: options.demo }),
+      ...(library === undefined ? {} : { beforeStart: (dataDir: string) => prepareLibrary(dataDir, library) }),
       env: {
         AUTH_RATE_LIMIT: '1000',
         WEB_DIST: web.dir,

@@ -23,6 +23,7 @@ export function useTonearmServer(options: TonearmOptions & { admin?: boolean } =
       ...(options.demo === undefined ? {} : { demo: options.demo }),
       ...(options.payments === undefined ? {} : { payments: options.payments }),
       ...(options.registration === undefined ? {} : { registration: options.registration }),
+      ...(options.library === undefined ? {} : { library: options.library }),
     });
     if (options.admin !== false) {
       admin = newAccount('admin');

@@ -182,4 +182,14 @@ describe('npm run import (the command)', () => {
     expect(failed).toMatchObject({ code: 2 });
     expect((failed as { stderr: string }).stderr).toContain('Usage: npm run import -- <folder>');
   });
+
+  it('refuses a batch size out of range with exit code 2', async () => {
+    const failed = await run(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/cli/import.ts', path.join(work, 'music'), '--batch-size', '0'],
+      { cwd: ROOT, env: { ...process.env, DATA_DIR: path.join(work, 'data') } },
+    ).catch((error: unknown) => error as { code: number; stderr: string });
+    expect(failed).toMatchObject({ code: 2 });
+    expect((failed as { stderr: string }).stderr).toContain('--batch-size must be a whole number from 1 to 500');
+  });
 });

@@ -1,6 +1,9 @@
-// `npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>]`: adds a folder of tagged audio files to the
-// catalogue of the configured database and DATA_DIR (the same environment variables as the server).
+// `npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>] [--nice <n>]`: adds a folder
+// of tagged audio files to the catalogue of the configured database and DATA_DIR (the same environment variables as the
+// server).
+import { readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { getPriority, setPriority } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GENRES, type Genre } from '@tonearm/contract';
@@ -10,9 +13,24 @@ import { migrateToLatest } from '../db/migrations/index.js';
 import { createCatalogue } from '../modules/catalogue.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { matchGenre } from './genre-match.js';
-import { ALREADY_IMPORTED, importFolder, type ImportProgress, type ImportSummary } from './import-folder.js';
+import {
+  ALREADY_IMPORTED,
+  DEFAULT_BATCH_SIZE,
+  importFolder,
+  MAX_BATCH_SIZE,
+  type ImportProgress,
+  type ImportSummary,
+} from './import-folder.js';
 
-const USAGE = 'Usage: npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>]';
+const USAGE =
+  'Usage: npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>] [--nice <n>]';
+
+/**
+ * The import's CPU priority by default (nice 10, of 0–19): hashing, tag parsing and thumbnails yield to a server
+ * running on the same machine, whose listeners keep being answered at once; on an otherwise idle machine it changes
+ * nothing.
+ */
+const DEFAULT_NICE = 10;
 
 class UsageError extends Error {}
 
@@ -20,24 +38,60 @@ interface Arguments {
   folder: string;
   defaultGenre?: Genre;
   concurrency: number;
+  batchSize: number;
+  nice: number;
+}
+
+/** A whole number from `min` to `max`, or a UsageError naming the option. */
+function wholeNumber(value: string, option: string, min: number, max: number): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new UsageError(`--${option} must be a whole number from ${min} to ${max}`);
+  }
+  return number;
 }
 
 function readArguments(argv: string[]): Arguments {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { genre: { type: 'string' }, concurrency: { type: 'string', default: '4' } },
+    options: {
+      genre: { type: 'string' },
+      concurrency: { type: 'string', default: '4' },
+      'batch-size': { type: 'string', default: String(DEFAULT_BATCH_SIZE) },
+      nice: { type: 'string', default: String(DEFAULT_NICE) },
+    },
   });
   const [folder, ...extra] = positionals;
   if (folder === undefined || extra.length > 0) throw new UsageError(USAGE);
-  const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
-    throw new UsageError('--concurrency must be a whole number from 1 to 16');
-  }
-  if (values.genre === undefined) return { folder, concurrency };
+  const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 16);
+  const batchSize = wholeNumber(values['batch-size'], 'batch-size', 1, MAX_BATCH_SIZE);
+  const nice = wholeNumber(values.nice, 'nice', 0, 19);
+  if (values.genre === undefined) return { folder, concurrency, batchSize, nice };
   const defaultGenre = matchGenre(values.genre);
   if (defaultGenre === null) throw new UsageError(`--genre must be one of: ${GENRES.join(', ')}`);
-  return { folder, defaultGenre, concurrency };
+  return { folder, defaultGenre, concurrency, batchSize, nice };
+}
+
+/**
+ * Lowers the CPU priority of the whole process. On Linux a priority belongs to a thread, and the thread pools that
+ * hash files and make thumbnails (libuv's, libvips') exist before this runs: each thread is set, and threads started
+ * later inherit it. Raising a priority back needs privileges, so a nice value below the current one is left alone.
+ */
+function lowerPriority(nice: number): void {
+  let threads: number[];
+  try {
+    threads = readdirSync('/proc/self/task').map(Number);
+  } catch {
+    threads = [0];
+  }
+  for (const thread of threads) {
+    try {
+      if (nice > getPriority(thread)) setPriority(thread, nice);
+    } catch {
+      // Not permitted, not supported, or the thread has ended: it runs at the priority it had.
+    }
+  }
 }
 
 function rate(done: number, ms: number): string {
@@ -80,6 +134,7 @@ function report(summary: ImportSummary, folder: string): void {
 
 async function main(): Promise<number> {
   const args = readArguments(process.argv.slice(2));
+  lowerPriority(args.nice);
   // npm runs the workspace script in apps/server; paths (the folder, a relative DATA_DIR) are meant from where the user
   // typed the command, as for `npm start`.
   const cwd = process.env.INIT_CWD ?? process.cwd();
@@ -95,6 +150,7 @@ async function main(): Promise<number> {
     console.log(`Importing ${folder} into ${config.databaseUrl === null ? config.dataDir : 'PostgreSQL'}…`);
     const summary = await importFolder(createCatalogue(database, store), store, folder, {
       concurrency: args.concurrency,
+      batchSize: args.batchSize,
       onProgress: progressPrinter(),
       ...(args.defaultGenre === undefined ? {} : { defaultGenre: args.defaultGenre }),
     });

@@ -36,6 +36,18 @@ export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
   return unwrap(await migrator(db).migrateToLatest());
 }
 
+/** The names of the migrations already applied, in order. */
+export async function appliedMigrations<T>(db: Kysely<T>): Promise<string[]> {
+  const all = await migrator(db).getMigrations();
+  return all.filter((migration) => migration.executedAt !== undefined).map((migration) => migration.name);
+}
+
+/** Applies the pending migrations up to and including `name`; never reverts one. Returns the names applied. */
+export async function migrateUpTo<T>(db: Kysely<T>, name: string): Promise<string[]> {
+  if ((await appliedMigrations(db)).includes(name)) return [];
+  return unwrap(await migrator(db).migrateTo(name));
+}
+
 /** Reverts the most recent migration; returns the names reverted. */
 export async function migrateDown<T>(db: Kysely<T>): Promise<string[]> {
   return unwrap(await migrator(db).migrateDown());

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import type { AppDatabase } from '../database.js';
 import { dialectOf } from '../dialect.js';
-import { migrateDown, migrateToLatest, migrations } from './index.js';
+import { appliedMigrations, migrateDown, migrateToLatest, migrateUpTo, migrations } from './index.js';
 
 const TABLES = ['artists', 'likes', 'orders', 'playlist_songs', 'playlists', 'plays', 'sessions', 'songs', 'users'];
 const now = new Date().toISOString();
@@ -35,6 +35,20 @@ describeEachDialect('migrations on %s', { uses: 'database', fresh: 'each' }, (t)
 
     expect(await migrateToLatest(d.db)).toEqual(Object.keys(migrations));
     expect(await tableNames(d)).toEqual(expect.arrayContaining(TABLES));
+  });
+
+  it('migrates up to a named migration, and never down to one', async () => {
+    const d = t.database;
+    const names = Object.keys(migrations);
+    while ((await migrateDown(d.db)).length > 0);
+    expect(await migrateUpTo(d.db, '001-initial')).toEqual(['001-initial']);
+    expect(await appliedMigrations(d.db)).toEqual(['001-initial']);
+    expect(await tableNames(d)).toEqual(expect.arrayContaining(TABLES));
+    expect(await tableNames(d)).not.toContain('search_songs');
+    expect(await migrateUpTo(d.db, '001-initial')).toEqual([]);
+    expect(await migrateToLatest(d.db)).toEqual(names.slice(1));
+    expect(await migrateUpTo(d.db, '001-initial')).toEqual([]);
+    expect(await appliedMigrations(d.db)).toEqual(names);
   });
 
   it('makes usernames and emails unique regardless of case', async () => {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
 import type { DB, SongRow } from '../../db/schema.js';
@@ -31,6 +31,8 @@ export interface PlaylistAccess {
 }
 
 export type NewSong = Omit<SongRow, 'id'>;
+/** A new song whose artist is named rather than referenced (the import): found or created with the song. */
+export type NewSongByArtistName = Omit<NewSong, 'artist_id'> & { artist_name: string | null };
 export type SongChanges = Partial<Omit<SongRow, 'id' | 'created_at'>>;
 
 export interface SongsRepository {
@@ -45,6 +47,13 @@ export interface SongsRepository {
   findByAudioHash(sha256: string): Promise<SongRow | undefined>;
   /** Answers the new id; DuplicateError('audio') when a song with the same audio exists. */
   insert(song: NewSong): Promise<number>;
+  /**
+   * Inserts the songs in one statement, each with the artist its `artist_name` names, compared as the unique index
+   * compares artist names (lower()); artists that do not exist yet are inserted first, once each. Meant for
+   * `inTransaction`, so that artists and songs are written together or not at all. DuplicateError('audio') when a
+   * song's audio is already in the catalogue; nothing is inserted then.
+   */
+  insertByArtistName(songs: readonly NewSongByArtistName[]): Promise<void>;
   /** DuplicateError('audio') when another song has the new audio. */
   update(id: number, changes: SongChanges): Promise<void>;
   /** Answers whether a row was deleted. */
@@ -144,6 +153,34 @@ export function createSongsRepository(db: Kysely<DB>): SongsRepository {
         .executeTakeFirstOrThrow()
         .catch(duplicateAudio);
       return row.id;
+    },
+
+    async insertByArtistName(songs) {
+      if (songs.length === 0) return;
+      const names = [...new Set(songs.map((song) => song.artist_name).filter((name) => name !== null))];
+      if (names.length > 0) {
+        // "do nothing" also covers two spellings of one name in this batch ("ABBA", "Abba"): the first one wins.
+        await db
+          .insertInto('artists')
+          .values(names.map((name) => ({ name, image_key: null })))
+          .onConflict((conflict) => conflict.doNothing())
+          .execute();
+      }
+      const artistIdOf = (name: string) =>
+        db
+          .selectFrom('artists')
+          .select('id')
+          .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`);
+      await db
+        .insertInto('songs')
+        .values(
+          songs.map(({ artist_name, ...song }) => ({
+            ...song,
+            artist_id: artist_name === null ? null : artistIdOf(artist_name),
+          })),
+        )
+        .execute()
+        .catch(duplicateAudio);
     },
 
     async update(id, changes) {

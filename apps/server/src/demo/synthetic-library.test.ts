@@ -1,0 +1,83 @@
+import { Song, THUMBNAIL_WIDTHS } from '@tonearm/contract';
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import { z } from 'zod';
+import { describeEachDialect } from '../../test/dialects.js';
+import { makeUser } from '../../test/factories.js';
+import { blobCounts, testBlobStore } from '../../test/stored.js';
+import { appliedMigrations, migrateDown, migrations } from '../db/migrations/index.js';
+import { seedAndMigrate, seedSyntheticLibrary, SYNTHETIC_WORDS } from './synthetic-library.js';
+
+const SONGS = 400;
+
+describeEachDialect('a synthetic library (%s)', (t) => {
+  it('writes songs, artists, playlists and likes with shared real media, in the search index', async () => {
+    const listener = await makeUser(t);
+    const summary = await seedSyntheticLibrary(t.db, {
+      songs: SONGS,
+      playlists: { owners: [listener.id], count: 3, size: 10 },
+      likes: { userId: listener.id, count: 5 },
+      media: { store: testBlobStore(t.dataDir), distinct: 3 },
+    });
+    expect(summary).toMatchObject({ songs: SONGS, artists: SONGS / 20, playlists: 3, likes: 5 });
+
+    const songs = await t.db.selectFrom('songs').select(['id', 'name', 'audio_key', 'audio_sha256']).execute();
+    expect(songs).toHaveLength(SONGS);
+    expect(new Set(songs.map((s) => s.audio_sha256)).size).toBe(SONGS);
+    expect(new Set(songs.map((s) => s.audio_key)).size).toBe(3);
+    const words = new Set<string>(SYNTHETIC_WORDS);
+    expect(songs.every((s) => s.name.split(' ').every((word) => words.has(word.toLowerCase())))).toBe(true);
+    // Three audio files, three covers with their thumbnails; nothing left staged.
+    expect(await blobCounts(t.dataDir)).toEqual({ audio: 3, image: 3 * (1 + THUMBNAIL_WIDTHS.length), tmp: 0 });
+
+    const page = await t.as(listener).json('/api/songs?limit=5', z.array(Song));
+    expect(page).toHaveLength(5);
+    const audio = await t.as(listener).get(page[0]?.link ?? '');
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers['content-type']).toBe('audio/wav');
+    expect((await t.as(null).get(page[0]?.imgLink ?? '')).statusCode).toBe(200);
+    const liked = await t.as(listener).json('/api/songs/liked', z.array(Song));
+    expect(liked).toHaveLength(5);
+
+    const first = songs.find((s) => s.id === 1);
+    const hits = await t.as(listener).json(`/api/songs?q=${encodeURIComponent(first?.name ?? '')}`, z.array(Song));
+    expect(hits.map((s) => s.id)).toContain(1);
+    const indexed = async (table: string) =>
+      (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.db)).rows[0]?.n;
+    expect(Number(await indexed('search_songs'))).toBe(SONGS);
+    expect(Number(await indexed('search_artists'))).toBe(SONGS / 20);
+  });
+
+  it('makes the same library every time', async () => {
+    const names = async (db: typeof t.db) =>
+      (await db.selectFrom('songs').select('name').orderBy('id').execute()).map((row) => row.name);
+    const seeded = await t.withApp({}, async (other) => {
+      await seedSyntheticLibrary(other.db, { songs: 50 });
+      return names(other.db);
+    });
+    const again = await t.withApp({}, async (other) => {
+      await seedSyntheticLibrary(other.db, { songs: 50 });
+      return names(other.db);
+    });
+    expect(seeded).toHaveLength(50);
+    expect(again).toEqual(seeded);
+  });
+});
+
+describeEachDialect('a synthetic library on a fresh database (%s)', { uses: 'database' }, (t) => {
+  it('is seeded before the search index and migrated: the index holds every row', async () => {
+    while ((await migrateDown(t.db)).length > 0);
+    expect(await appliedMigrations(t.db)).toEqual([]);
+
+    const summary = await seedAndMigrate(t.database, { songs: 300 });
+    expect(summary).toMatchObject({ songs: 300, artists: 15 });
+    expect(await appliedMigrations(t.db)).toEqual(Object.keys(migrations));
+    const counted = async (table: string) =>
+      Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.db)).rows[0]?.n);
+    expect(await counted('search_songs')).toBe(300);
+    expect(await counted('search_artists')).toBe(15);
+    // And the triggers are there for whatever is written next.
+    await t.db.insertInto('artists').values({ name: 'Written Later' }).execute();
+    expect(await counted('search_artists')).toBe(16);
+  });
+});
