@@ -29,7 +29,6 @@ export const songKeys = {
   liked: () => [...songKeys.all, 'liked'] as const,
   /** Search answers carry songs (with likeSong), so they live under songKeys and follow like updates. */
   search: (q: string) => [...songKeys.all, 'search', q] as const,
-  find: (q: string) => [...songKeys.all, 'find', q] as const,
 };
 
 export const artistKeys = {

@@ -1,12 +1,8 @@
-import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { ClientMessages, PAGE_LIMIT_MAX, type Song } from '@tonearm/contract';
-import { api } from '../../lib/api.js';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { ClientMessages, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, type Song } from '@tonearm/contract';
 import { songKeys } from '../../lib/query-keys.js';
 import { queryRetryOptions, songLoadRetryPolicy } from '../../lib/retry-policy.js';
 import { fetchSongPage, type SongSource } from '../../lib/song-sources.js';
-
-/** Song picker page size. */
-export const FIND_SONGS_LIMIT = 20;
 
 /** SPEC §4 song loading: every 5 s until songs arrive, at most 5 failures, then the red alert. */
 const songLoading = {
@@ -26,6 +22,11 @@ async function fetchAllSongs(source: SongSource, signal: AbortSignal): Promise<S
   return songs;
 }
 
+/** The first page of a paged song list: what the first screen needs. */
+export const FIRST_PAGE_LIMIT = PAGE_LIMIT_DEFAULT;
+/** Each later page, fetched as the list scrolls near its end. */
+export const NEXT_PAGE_LIMIT = 250;
+
 export const songQueries = {
   /**
    * A source's songs a page at a time (an infinite query): the first page, then each answer's `nextCursor`. The
@@ -34,18 +35,16 @@ export const songQueries = {
   pages: (source: SongSource) =>
     infiniteQueryOptions({
       queryKey: songKeys.pages(source),
-      queryFn: ({ pageParam, signal }) => fetchSongPage(source, { cursor: pageParam, signal }),
+      // The first page comes fast; later pages are bigger, so scrolling through a large library asks less often.
+      queryFn: ({ pageParam, signal }) =>
+        fetchSongPage(source, {
+          cursor: pageParam,
+          signal,
+          limit: pageParam === null ? FIRST_PAGE_LIMIT : NEXT_PAGE_LIMIT,
+        }),
       initialPageParam: null as string | null,
       getNextPageParam: (page) => page.nextCursor,
       ...songLoading,
-    }),
-  /** A page of songs in the server's order (no shuffle): the playlist editor's song picker. */
-  find: (q: string) =>
-    queryOptions({
-      queryKey: songKeys.find(q),
-      queryFn: ({ signal }) =>
-        api.songs.list({ query: { q: q === '' ? undefined : q, limit: FIND_SONGS_LIMIT } }, { signal }),
-      placeholderData: keepPreviousData,
     }),
   /** Every song of a playlist, in playlist order, loaded page by page: the playlist editor needs them all. */
   playlist: (playlistId: number) =>
