@@ -3,6 +3,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider, type Mig
 import { initialMigration } from './001-initial.js';
 import { searchMigration } from './002-search.js';
 import { limitsMigration } from './003-limits.js';
+import { searchAtScaleMigration } from './005-search.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   '001-initial': initialMigration,
   '002-search': searchMigration,
   '003-limits': limitsMigration,
+  '005-search': searchAtScaleMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -89,8 +89,9 @@ describeEachDialect('search API (%s)', (t) => {
   });
 
   it('answers empty lists for an empty or punctuation-only query, and honours limit', async () => {
-    expect(await search('')).toEqual({ songs: [], artists: [], playlists: [] });
-    expect(await search('  "*:()  ')).toEqual({ songs: [], artists: [], playlists: [] });
+    const nothing = { songs: [], artists: [], playlists: [], nextCursors: { songs: null, artists: null, playlists: null } };
+    expect(await search('')).toEqual(nothing);
+    expect(await search('  "*:()  ')).toEqual(nothing);
     const limited = await t.as(alice).get('/api/search?q=bjork&limit=1');
     expect(SearchResponse.parse(limited.json()).songs).toHaveLength(1);
     expect((await t.as(alice).get('/api/search?q=a&limit=0')).statusCode).toBe(400);
