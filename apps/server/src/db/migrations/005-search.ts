@@ -47,6 +47,10 @@ async function rebuildFtsTables(db: Kysely<unknown>, prefixes: string | null): P
 async function sqliteUp(db: Kysely<unknown>): Promise<void> {
   await rebuildFtsTables(db, '1 2 3');
   const statements = [
+    // Each index's terms in order: whether a term begins a longer word is one range lookup.
+    ...FTS_TABLES.map(
+      ({ name }) => sql`create virtual table ${sql.id(`${name}_terms`)} using fts5vocab(${sql.id(name)}, 'row')`,
+    ),
     sql`create table search_words (word text primary key, refs integer not null) without rowid`,
     sql`create table search_word_variants (
       variant text not null, word text not null, primary key (variant, word)) without rowid`,
@@ -83,7 +87,8 @@ async function sqliteDown(db: Kysely<unknown>): Promise<void> {
       await sql`drop trigger if exists ${sql.id(`search_vocab_${table}_${event}`)}`.execute(db);
     }
   }
-  for (const table of ['search_vocab_pending', 'search_word_variants', 'search_words']) {
+  const tables = ['search_vocab_pending', 'search_word_variants', 'search_words'];
+  for (const table of [...tables, ...FTS_TABLES.map(({ name }) => `${name}_terms`)]) {
     await sql`drop table if exists ${sql.id(table)}`.execute(db);
   }
   await rebuildFtsTables(db, null);
@@ -124,6 +129,9 @@ function wordsTriggerBody(changes: string): ReturnType<typeof sql.raw> {
     end`);
 }
 
+/** 002's full-text indexes. */
+const GIN_INDEXES = ['search_songs_document_idx', 'search_artists_document_idx', 'search_playlists_document_idx'];
+
 /** One row's text as the words count it: songs' name and genre, the others' name (transition rows as jsonb). */
 const BODY = `(to_jsonb(r) ->> 'name') || coalesce(' ' || (to_jsonb(r) ->> 'genre'), '')`;
 
@@ -149,25 +157,38 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
         referencing old table as old_rows for each statement execute function tonearm_search_words_delete()`,
     );
   }
-  statements.push(sql`insert into search_words (word, refs)
+  statements.push(
+    // Whether a term begins a longer word: a range of this index, whatever the database's collation.
+    sql`create index search_words_prefix_idx on search_words (word text_pattern_ops)`,
+    sql`insert into search_words (word, refs)
     select lexeme, count(*)::int from (
       select name || ' ' || genre as body from songs
       union all select name from artists
       union all select name from playlists
     ) as texts, unnest(to_tsvector('simple', tonearm_search_text(body)))
-    group by lexeme`);
+    group by lexeme`,
+  );
   for (const statement of statements) await statement.execute(db);
+  // GIN's pending list (fastupdate) is read in full by every search until a vacuum merges it: after a bulk import,
+  // milliseconds per query. The catalogue is read far more than written, so entries go straight into the index.
+  for (const index of GIN_INDEXES) {
+    await sql`alter index ${sql.id(index)} set (fastupdate = off)`.execute(db);
+    await sql`select gin_clean_pending_list(${index}::regclass)`.execute(db);
+  }
 
   const schema = await trigramSchema(db);
   if (schema !== null) {
     const ops = sql.id(schema, 'gin_trgm_ops');
-    await sql`create index search_words_trigram_idx on search_words using gin (word ${ops})`.execute(db);
+    await sql`create index search_words_trigram_idx on search_words using gin (word ${ops}) with (fastupdate = off)`.execute(
+      db,
+    );
     await sql`drop index if exists search_songs_trigram_idx`.execute(db);
     await sql`drop index if exists search_artists_trigram_idx`.execute(db);
   }
 }
 
 async function postgresDown(db: Kysely<unknown>): Promise<void> {
+  for (const index of GIN_INDEXES) await sql`alter index ${sql.id(index)} reset (fastupdate)`.execute(db);
   for (const { table } of ENTITIES) {
     for (const event of ['insert', 'update', 'delete']) {
       await sql`drop trigger if exists ${sql.id(`search_words_${table}_${event}`)} on ${sql.id(table)}`.execute(db);

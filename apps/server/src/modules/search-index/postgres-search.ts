@@ -1,67 +1,118 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { playlistVisibleTo } from '../../db/playlist-visibility.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import type { IdTable, SearchBackend } from './search-backend.js';
+import type { SearchGroup } from './search-cursor.js';
 import type { Condition, Stage, TermChoices } from './search-ranking.js';
 import { bestCorrections, oneEditPatterns, TYPO_TERM_MIN } from './vocabulary.js';
 
 /*
  * PostgreSQL: the weighted tsvector of migration 002 (name A, artist B, genre C) under a GIN index. Each stage is one
- * tsquery: `'t'` a whole word, `'t':*` a prefix, `:A` within the name, `& !(…)` the excluded tiers. Terms are folded in
- * SQL (`tonearm_fold`, as the documents were), so the tsquery text is built there.
+ * tsquery: `'t'` a whole word, `'t':*` a prefix, `:A` within the name, `& !(…)` the excluded tiers. Terms are folded by
+ * `tonearm_fold`, as the documents were (once per term: the folds are cached), and the tsquery is sent as text, so the
+ * planner sees it and picks the GIN index or a walk down the primary key by how common the words are.
  *
  * Typo tolerance: `search_words` (migration 005) counts the uses of each lexeme of the catalogue's names, kept by
  * triggers; pg_trgm's GIN index over it answers the LIKE patterns of a term's one-edit neighbourhood. Without pg_trgm
  * (a locked-down host), there is no fuzzy tier, as in migration 002.
  */
 
-/** A piece of tsquery text: literal text, or the folded, quoted term at this index. */
-type Piece = string | { term: number };
-
-/** A word as a tsquery lexeme (words come from tsvectors: letters and digits; quoted anyway). */
+/** A word as a tsquery lexeme, quoted. */
 function lexeme(word: string): string {
   return `'${word.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 }
 
-function tsCondition(condition: Condition, choices: TermChoices): Piece[] {
+function tsCondition(condition: Condition, choices: TermChoices): string {
   const weight = condition.nameOnly ? 'A' : '';
-  const pieces: Piece[] = ['('];
-  choices.forEach(({ corrections }, index) => {
-    if (index > 0) pieces.push(' & ');
-    if (condition.tier === 'exact') pieces.push({ term: index }, weight === '' ? '' : `:${weight}`);
-    else if (condition.tier === 'prefix' || corrections.length === 0) pieces.push({ term: index }, `:*${weight}`);
-    else pieces.push('(', { term: index }, `:* | ${corrections.map(lexeme).join(' | ')})`);
+  const parts = choices.map(({ term, extended, corrections }) => {
+    // A term no longer word begins with is matched as itself (the same rows; the planner estimates it better).
+    const star = extended ? '*' : '';
+    if (condition.tier === 'exact') return `${lexeme(term)}${weight === '' ? '' : `:${weight}`}`;
+    if (condition.tier === 'prefix' || corrections.length === 0) {
+      return `${lexeme(term)}${star === '' && weight === '' ? '' : `:${star}${weight}`}`;
+    }
+    return `(${[`${lexeme(term)}${star === '' ? '' : ':*'}`, ...corrections.map(lexeme)].join(' | ')})`;
   });
-  pieces.push(')');
-  return pieces;
+  return `(${parts.join(' & ')})`;
 }
 
-/** The tsquery of a stage: its condition, and not each excluded one. */
-export function tsStage(stage: Stage, choices: TermChoices): RawBuilder<unknown> {
-  const pieces = [stage.include, ...stage.exclude].flatMap((condition, index) => [
-    ...(index === 0 ? [] : [' & !']),
-    ...tsCondition(condition, choices),
-  ]);
-  const merged: Piece[] = [];
-  for (const piece of pieces) {
-    const last = merged.at(-1);
-    if (typeof piece === 'string' && typeof last === 'string') merged[merged.length - 1] = last + piece;
-    else merged.push(piece);
-  }
-  const parts = merged.map((piece) =>
-    typeof piece === 'string'
-      ? sql`${piece}::text`
-      : sql`quote_literal(tonearm_fold(${choices[piece.term]?.term ?? ''}::text))`,
-  );
-  return sql`to_tsquery('simple', ${sql.join(parts, sql` || `)})`;
+/** The tsquery text of a stage over folded terms: its condition, and not each excluded one. */
+export function tsStage(stage: Stage, choices: TermChoices): string {
+  return [stage.include, ...stage.exclude].map((condition) => tsCondition(condition, choices)).join(' & !');
 }
+
+/** Folded terms kept for reuse: the fold of a word never changes under a running index. */
+const FOLD_CACHE_MAX = 2000;
 
 /** The search tables by group. */
-const SEARCH_TABLES = { songs: sql.table('search_songs'), artists: sql.table('search_artists') };
+const SEARCH_TABLES = {
+  songs: sql.table('search_songs'),
+  artists: sql.table('search_artists'),
+  playlists: sql.table('search_playlists'),
+};
+
+/**
+ * How many of the newest rows a stage read first filters in order, before it asks the GIN index for the rest. The
+ * planner cannot see how a stage's `& !(…)` thins its rows out, and a walk down the primary key it expects to stop
+ * early may instead cross the whole table; a window bounds that walk, and a sparse stage is then read through GIN.
+ */
+const RECENT_WINDOW = 2000;
 
 /** PostgreSQL's search: tsquery stages, and corrections through pg_trgm when the index exists. */
 export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
-  const below = (before: number | null) => (before === null ? sql`` : sql`and s.id < ${before}`);
+  const folds = new Map<string, string>();
+  /** The terms folded as the documents were (`tonearm_fold`): one query for those not seen before. */
+  async function fold(terms: readonly string[]): Promise<string[]> {
+    const unknown = terms.filter((term) => !folds.has(term));
+    if (unknown.length > 0) {
+      const { rows } = await sql<{ term: string; word: string }>`
+        select term, tonearm_fold(term) as word from unnest(${unknown}::text[]) as t(term)`.execute(db);
+      if (folds.size + rows.length > FOLD_CACHE_MAX) folds.clear();
+      for (const { term, word } of rows) folds.set(term, word);
+    }
+    return terms.map((term) => folds.get(term) ?? term);
+  }
+
+  /** The tsquery of a stage, its terms folded (corrections are lexemes already). */
+  async function tsQuery(stage: Stage, choices: TermChoices) {
+    const words = await fold(choices.map((choice) => choice.term));
+    const folded = choices.map((choice, index) => ({ ...choice, term: words[index] ?? choice.term }));
+    return sql`to_tsquery('simple', ${tsStage(stage, folded)})`;
+  }
+
+  /**
+   * Up to `count` ids of a search table matching `query` (and `visible`, a condition on the playlist `p`), below
+   * `before`, id descending: first among the RECENT_WINDOW newest rows, then, if that did not fill the page, through
+   * the GIN index below the window (`s.id + 0` keeps the planner off the primary key there).
+   */
+  async function matchingIds(
+    group: SearchGroup,
+    query: RawBuilder<unknown>,
+    before: number | null,
+    count: number,
+    visible: RawBuilder<SqlBool> | null,
+  ): Promise<number[]> {
+    const table = SEARCH_TABLES[group];
+    const below = (limit: RawBuilder<unknown> | number | null) => (limit === null ? sql`true` : sql`s.id < ${limit}`);
+    const playlist = visible === null ? sql`` : sql`join playlists p on p.id = s.id`;
+    const where = (limit: RawBuilder<unknown> | number | null) =>
+      sql`s.document @@ ${query} and ${below(limit)} ${visible === null ? sql`` : sql`and ${visible}`}`;
+    const { rows } = await sql<{ ids: number[]; floor: number | null }>`
+      select
+        array(
+          select s.id from (
+            select s.id, s.document from ${table} s where ${below(before)} order by s.id desc limit ${RECENT_WINDOW}
+          ) s ${playlist} where ${where(null)} order by s.id desc limit ${count}
+        ) as ids,
+        (select s.id from ${table} s where ${below(before)} order by s.id desc offset ${RECENT_WINDOW - 1} limit 1)
+          as floor`.execute(db);
+    const { ids = [], floor = null } = rows[0] ?? {};
+    if (ids.length >= count || floor === null) return ids;
+    const rest = await sql<{ id: number }>`
+      select s.id from ${table} s ${playlist} where ${where(floor)}
+      order by s.id + 0 desc limit ${count - ids.length}`.execute(db);
+    return [...ids, ...rest.rows.map((row) => row.id)];
+  }
 
   let trigramIndex: Promise<boolean> | null = null;
   const hasTrigramIndex = () =>
@@ -70,13 +121,13 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
       .execute(db)
       .then((result) => result.rows.length > 0));
 
-  /** Vocabulary words matching any of the terms' one-edit patterns, with the index of the term they may correct. */
-  async function neighbours(folded: readonly { index: number; word: string }[]) {
-    const lookups = folded.map(({ index, word }) => {
-      const { patterns, words } = oneEditPatterns(word);
+  /** Vocabulary words matching any of the words' one-edit patterns (GIN trigram index), with the word's index. */
+  async function neighbours(words: readonly { index: number; word: string }[]) {
+    const lookups = words.map(({ index, word }) => {
+      const { patterns, words: exact } = oneEditPatterns(word);
       const like = patterns.map((pattern) => sql`word like ${pattern}`);
       return sql`select ${index}::int as term, word, refs from search_words
-        where word in (${sql.join(words)}) or ${sql.join(like, sql` or `)}`;
+        where word in (${sql.join(exact)}) or ${sql.join(like, sql` or `)}`;
     });
     const { rows } = await sql<{ term: number; word: string; refs: number }>`${sql.join(
       lookups,
@@ -87,48 +138,61 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
 
   return {
     async readIds(table: IdTable, stage, choices, before, count) {
-      const { rows } = await sql<{ id: number }>`
-        select s.id from ${SEARCH_TABLES[table]} s where s.document @@ ${tsStage(stage, choices)} ${below(before)}
-        order by s.id desc limit ${count}`.execute(db);
-      return rows.map((row) => row.id);
+      return matchingIds(table, await tsQuery(stage, choices), before, count, null);
     },
 
     async readPlaylists(stage, choices, before, count, visible) {
-      const { rows } = await sql<PlaylistRow>`
-        select p.* from search_playlists s join playlists p on p.id = s.id
-        where s.document @@ ${tsStage(stage, choices)} and ${playlistVisibleTo(visible, 'p')} ${below(before)}
-        order by s.id desc limit ${count}`.execute(db);
-      return rows;
+      const query = await tsQuery(stage, choices);
+      const ids = await matchingIds('playlists', query, before, count, playlistVisibleTo(visible, 'p'));
+      if (ids.length === 0) return [];
+      const { rows } = await sql<PlaylistRow>`select * from playlists where id in (${sql.join(ids)})`.execute(db);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
     async count(table, stage, choices, max) {
       const { rows } = await sql<{ n: number }>`
         select count(*) as n from (
-          select 1 from ${SEARCH_TABLES[table]} s where s.document @@ ${tsStage(stage, choices)} limit ${max}) as hits`.execute(
-        db,
-      );
+          select 1 from ${SEARCH_TABLES[table]} s where s.document @@ ${await tsQuery(stage, choices)} limit ${max}
+        ) as hits`.execute(db);
       return rows[0]?.n ?? 0;
     },
 
-    async corrections(terms) {
-      const none = terms.map((term) => ({ term, corrections: [] as string[] }));
-      if (!terms.some((term) => [...term].length >= TYPO_TERM_MIN) || !(await hasTrigramIndex())) return none;
-      const { rows: foldedRows } = await sql<{ word: string }>`
-        select tonearm_fold(term) as word from unnest(${[...terms]}::text[]) with ordinality as t(term, n) order by n`.execute(
-        db,
+    async extensions(_group, terms) {
+      const words = await fold(terms);
+      // Short terms begin longer words almost always; a term folded into something else is not checked.
+      const checked = (word: string) => [...word].length >= TYPO_TERM_MIN && /^[\p{L}\p{N}]+$/u.test(word);
+      const lookups = words.flatMap((word, index) =>
+        checked(word)
+          ? [
+              sql`select ${index}::int as term where exists (
+              select 1 from search_words where word like ${`${word}%`} and word <> ${word})`,
+            ]
+          : [],
       );
-      const folded = foldedRows
-        .map(({ word }, index) => ({ index, word }))
+      if (lookups.length === 0) return words.map(() => true);
+      const { rows } = await sql<{ term: number }>`${sql.join(lookups, sql` union all `)}`.execute(db);
+      const extended = new Set(rows.map((row) => row.term));
+      return words.map((word, index) => !checked(word) || extended.has(index));
+    },
+
+    async corrections(terms) {
+      const none = terms.map(() => []);
+      if (!terms.some((term) => [...term].length >= TYPO_TERM_MIN) || !(await hasTrigramIndex())) return none;
+      const typed = (await fold(terms))
+        .map((word, index) => ({ index, word }))
         .filter(({ word }) => [...word].length >= TYPO_TERM_MIN && /^[\p{L}\p{N}]+$/u.test(word));
-      if (folded.length === 0) return none;
-      const found = await neighbours(folded);
-      return terms.map((term, index) => ({
-        term,
-        corrections: bestCorrections(
-          folded.find((f) => f.index === index)?.word ?? '',
-          found.filter((row) => row.term === index),
-        ),
-      }));
+      if (typed.length === 0) return none;
+      const found = await neighbours(typed);
+      return terms.map((_term, index) => {
+        const word = typed.find((typedWord) => typedWord.index === index)?.word;
+        return word === undefined
+          ? []
+          : bestCorrections(
+              word,
+              found.filter((row) => row.term === index),
+            );
+      });
     },
   };
 }

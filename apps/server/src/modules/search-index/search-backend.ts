@@ -1,13 +1,15 @@
 import type { PlaylistVisibility } from '@tonearm/contract';
 import type { PlaylistRow } from '../../db/schema.js';
+import type { SearchGroup } from './search-cursor.js';
 import type { Stage, TermChoices } from './search-ranking.js';
 
 /** The search tables of songs and artists (playlists are read with their rows, under the visibility rule). */
 export type IdTable = 'songs' | 'artists';
 
 /**
- * What each dialect provides to the ranking (search-ranking.ts): one stage read newest first, a bounded count, and
- * the corrections of the terms. Every read is served by the full-text index and bounded by `count`.
+ * What each dialect provides to the ranking (search-ranking.ts): one stage read newest first, a bounded count, the
+ * corrections of the terms, and whether a prefix tier can hold anything. Every read is served by the full-text index
+ * and bounded by `count`.
  */
 export interface SearchBackend {
   /** Up to `count` ids of the stage, below `before` when given, id descending. */
@@ -22,11 +24,11 @@ export interface SearchBackend {
   ): Promise<PlaylistRow[]>;
   /** How many rows the stage holds, counting no further than `max`. */
   count(table: IdTable, stage: Stage, choices: TermChoices, max: number): Promise<number>;
-  /** Each term with its corrections: vocabulary words one typo away (none for short terms, or without the index). */
-  corrections(terms: readonly string[]): Promise<TermChoices>;
-}
-
-/** True when the stage can hold nothing: a fuzzy stage whose terms have no correction equals the prefix tier. */
-export function stageIsEmpty(stage: Stage, choices: TermChoices): boolean {
-  return stage.include.tier === 'fuzzy' && stage.exclude.length > 0 && choices.every((c) => c.corrections.length === 0);
+  /** For each term, the vocabulary words one typo away (none for short terms, or without the index). */
+  corrections(terms: readonly string[]): Promise<string[][]>;
+  /**
+   * For each term, false only when no word of the group's index begins with it and is longer (its prefix matches are
+   * then exact ones); true whenever that is not known for sure.
+   */
+  extensions(group: SearchGroup, terms: readonly string[]): Promise<boolean[]>;
 }

@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import { createPostgresSearch } from './postgres-search.js';
-import { stageIsEmpty, type SearchBackend } from './search-backend.js';
+import type { SearchBackend } from './search-backend.js';
 import { decodeSearchCursor, encodeSearchCursor, type SearchGroup, type SearchPosition } from './search-cursor.js';
-import { ANY_MATCH, stagesOf, type Stage, type TermChoices } from './search-ranking.js';
+import { ANY_MATCH, stageIsEmpty, stageNeeds, stagesOf, type Stage, type TermChoices } from './search-ranking.js';
 import { createSqliteSearch } from './sqlite-search.js';
 
 /** A song page's `total` counts matches up to this many (counting every hit of a short prefix is not cheap). */
@@ -60,7 +60,7 @@ export interface SearchIndexRepository {
 /** Reads up to `count` rows of one stage, below `before` when given, id descending. */
 type StageReader<Row> = (stage: Stage, choices: TermChoices, before: number | null, count: number) => Promise<Row[]>;
 
-/** The terms as every tier but the fuzzy one reads them, and (looked up once, when first needed) with corrections. */
+/** The terms of one query in one group, with what a stage needs of them (looked up once, when first needed). */
 interface QueryTerms {
   terms: readonly string[];
   forStage(stage: Stage): Promise<TermChoices>;
@@ -99,13 +99,23 @@ async function readRanked<Row extends { id: number }>(
 export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): SearchIndexRepository {
   const backend: SearchBackend = dialect === 'postgres' ? createPostgresSearch(db) : createSqliteSearch(db);
 
-  const queryTerms = (terms: readonly string[]): QueryTerms => {
-    const plain = terms.map((term) => ({ term, corrections: [] }));
-    let corrections: Promise<TermChoices> | null = null;
+  const queryTerms = (group: SearchGroup, terms: readonly string[]): QueryTerms => {
+    let extensions: Promise<boolean[]> | null = null;
+    let corrections: Promise<string[][]> | null = null;
     return {
       terms,
-      forStage: (stage) =>
-        stage.include.tier === 'fuzzy' ? (corrections ??= backend.corrections(terms)) : Promise.resolve(plain),
+      async forStage(stage) {
+        const needs = stageNeeds(stage);
+        const [extended, corrected] = await Promise.all([
+          needs.extensions ? (extensions ??= backend.extensions(group, terms)) : null,
+          needs.corrections ? (corrections ??= backend.corrections(terms)) : null,
+        ]);
+        return terms.map((term, index) => ({
+          term,
+          extended: extended?.[index] ?? true,
+          corrections: corrected?.[index] ?? [],
+        }));
+      },
     };
   };
 
@@ -134,22 +144,22 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
 
   return {
     async songIds(terms, limit) {
-      return (await ids('songs', queryTerms(terms), undefined, limit)).ids;
+      return (await ids('songs', queryTerms('songs', terms), undefined, limit)).ids;
     },
 
     idPage(group, terms, cursor, limit) {
-      return ids(group, queryTerms(terms), cursor, limit);
+      return ids(group, queryTerms(group, terms), cursor, limit);
     },
 
     async songPage(terms, cursor, limit) {
-      const query = queryTerms(terms);
+      const query = queryTerms('songs', terms);
       const found = await ids('songs', query, cursor, limit);
       const total = await backend.count('songs', ANY_MATCH, await query.forStage(ANY_MATCH), SEARCH_TOTAL_MAX);
       return { ...found, total };
     },
 
     playlistPage(terms, cursor, limit, visible) {
-      return page('playlists', queryTerms(terms), cursor, limit, (stage, choices, before, count) =>
+      return page('playlists', queryTerms('playlists', terms), cursor, limit, (stage, choices, before, count) =>
         backend.readPlaylists(stage, choices, before, count, visible),
       );
     },

@@ -53,5 +53,33 @@ export function stagesOf(group: SearchGroup): readonly Stage[] {
 /** Every row any stage of the group holds: for counting. */
 export const ANY_MATCH: Stage = { include: fuzzy, exclude: [] };
 
-/** The terms of a query, each with the corrections (one typo away) the fuzzy tier also accepts. */
-export type TermChoices = readonly { term: string; corrections: readonly string[] }[];
+/** One term of a query, and what its tiers accept. */
+export interface TermChoice {
+  term: string;
+  /** False when no word of the index begins with the term and is longer: its prefix matches are exact ones. */
+  extended: boolean;
+  /** The words one typo away that the fuzzy tier also accepts. */
+  corrections: readonly string[];
+}
+
+export type TermChoices = readonly TermChoice[];
+
+/** A prefix stage: prefix matches that are not exact ones (empty when no term begins a longer word). */
+function isPrefixOnly(stage: Stage): boolean {
+  return stage.include.tier === 'prefix' && stage.exclude.some((c) => c.tier === 'exact' && !c.nameOnly);
+}
+
+/**
+ * True when the stage is known to hold nothing, so it is not read: a prefix stage when no term begins a longer word
+ * (every prefix match is then exact), a fuzzy stage when no term has a correction (it equals the prefix tier).
+ */
+export function stageIsEmpty(stage: Stage, choices: TermChoices): boolean {
+  if (isPrefixOnly(stage)) return choices.every((choice) => !choice.extended);
+  return stage.include.tier === 'fuzzy' && stage.exclude.length > 0 && choices.every((c) => c.corrections.length === 0);
+}
+
+/** Which lookups a stage's conditions need: term extensions for any prefix or fuzzy one, corrections for fuzzy. */
+export function stageNeeds(stage: Stage): { extensions: boolean; corrections: boolean } {
+  const tiers = [stage.include, ...stage.exclude].map((condition) => condition.tier);
+  return { extensions: tiers.some((tier) => tier !== 'exact'), corrections: tiers.includes('fuzzy') };
+}

@@ -33,10 +33,12 @@ function quoted(text: string): string {
 }
 
 function fts5Condition(condition: Condition, choices: TermChoices): string {
-  const parts = choices.map(({ term, corrections }) => {
+  const parts = choices.map(({ term, extended, corrections }) => {
+    // A term no longer word begins with is matched as itself: the same rows, without merging a prefix's doclists.
+    const asPrefix = extended ? `${quoted(term)}*` : quoted(term);
     if (condition.tier === 'exact') return quoted(term);
-    if (condition.tier === 'prefix' || corrections.length === 0) return `${quoted(term)}*`;
-    return `(${[`${quoted(term)}*`, ...corrections.map(quoted)].join(' OR ')})`;
+    if (condition.tier === 'prefix' || corrections.length === 0) return asPrefix;
+    return `(${[asPrefix, ...corrections.map(quoted)].join(' OR ')})`;
   });
   const all = parts.join(' AND ');
   return condition.nameOnly ? `{name} : (${all})` : `(${all})`;
@@ -48,6 +50,21 @@ export function fts5Stage(stage: Stage, choices: TermChoices): string {
 }
 
 const SEARCH_TABLES = { songs: sql.table('search_songs'), artists: sql.table('search_artists') };
+
+/** The fts5vocab tables (migration 005): each index's terms, in order. */
+const TERM_TABLES = {
+  songs: sql.table('search_songs_terms'),
+  artists: sql.table('search_artists_terms'),
+  playlists: sql.table('search_playlists_terms'),
+};
+
+/**
+ * The range of the words that begin with a term and are longer: from the term and a control character (which no word
+ * holds; `>` the term itself would make fts5vocab read the term's own doclist first) to the term and the last
+ * character.
+ */
+const AFTER_TERM = '\u0001';
+const LAST_CHARACTER = '\u{10FFFF}';
 
 /** Folds queued name changes into the word counts and their neighbourhoods, within a time budget. */
 async function syncVocabulary(db: Kysely<DB>): Promise<void> {
@@ -118,19 +135,33 @@ export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
       return rows[0]?.n ?? 0;
     },
 
+    async extensions(group, terms) {
+      const found: boolean[] = [];
+      for (const term of terms) {
+        const word = foldWord(term);
+        // Short terms begin longer words almost always. Beyond ASCII, this fold may differ from the tokenizer's.
+        if (word.length < TYPO_TERM_MIN || !/^[a-z0-9]+$/.test(word)) {
+          found.push(true);
+          continue;
+        }
+        const { rows } = await sql`
+          select 1 as found from ${TERM_TABLES[group]} where term >= ${word + AFTER_TERM} and term < ${word + LAST_CHARACTER}
+          limit 1`.execute(db);
+        found.push(rows.length > 0);
+      }
+      return found;
+    },
+
     async corrections(terms) {
-      const folded = terms.map((term) => ({ term, word: foldWord(term) }));
-      const typed = folded.filter(({ word }) => [...word].length >= TYPO_TERM_MIN);
-      if (typed.length === 0) return terms.map((term) => ({ term, corrections: [] }));
+      const words = terms.map(foldWord);
+      const typed = words.filter((word) => [...word].length >= TYPO_TERM_MIN);
+      if (typed.length === 0) return terms.map(() => []);
       await syncVocabulary(db);
-      const keys = [...new Set(typed.flatMap(({ word }) => neighbourhoodKeys(word)))];
+      const keys = [...new Set(typed.flatMap(neighbourhoodKeys))];
       const { rows } = await sql<{ word: string; refs: number }>`
         select w.word, w.refs from search_word_variants v join search_words w on w.word = v.word
         where v.variant in (${sql.join(keys)})`.execute(db);
-      return folded.map(({ term, word }) => ({
-        term,
-        corrections: [...word].length >= TYPO_TERM_MIN ? bestCorrections(word, rows) : [],
-      }));
+      return words.map((word) => ([...word].length >= TYPO_TERM_MIN ? bestCorrections(word, rows) : []));
     },
   };
 }
