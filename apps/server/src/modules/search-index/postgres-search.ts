@@ -82,8 +82,10 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
 
   /**
    * Up to `count` ids of a search table matching `query` (and `visible`, a condition on the playlist `p`), below
-   * `before`, id descending: first among the RECENT_WINDOW newest rows, then, if that did not fill the page, through
-   * the GIN index below the window (`s.id + 0` keeps the planner off the primary key there).
+   * `before`, id descending. One statement in two parts: the RECENT_WINDOW newest rows, filtered in order; then, only
+   * if they did not fill the page, the rows below the window through the GIN index (`s.id + 0` keeps the planner off
+   * the primary key there). The second part sits behind a one-time condition, so it never starts when the first
+   * suffices.
    */
   async function matchingIds(
     group: SearchGroup,
@@ -93,25 +95,30 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
     visible: RawBuilder<SqlBool> | null,
   ): Promise<number[]> {
     const table = SEARCH_TABLES[group];
-    const below = (limit: RawBuilder<unknown> | number | null) => (limit === null ? sql`true` : sql`s.id < ${limit}`);
     const playlist = visible === null ? sql`` : sql`join playlists p on p.id = s.id`;
-    const where = (limit: RawBuilder<unknown> | number | null) =>
-      sql`s.document @@ ${query} and ${below(limit)} ${visible === null ? sql`` : sql`and ${visible}`}`;
-    const { rows } = await sql<{ ids: number[]; floor: number | null }>`
-      select
-        array(
-          select s.id from (
-            select s.id, s.document from ${table} s where ${below(before)} order by s.id desc limit ${RECENT_WINDOW}
-          ) s ${playlist} where ${where(null)} order by s.id desc limit ${count}
-        ) as ids,
-        (select s.id from ${table} s where ${below(before)} order by s.id desc offset ${RECENT_WINDOW - 1} limit 1)
-          as floor`.execute(db);
-    const { ids = [], floor = null } = rows[0] ?? {};
-    if (ids.length >= count || floor === null) return ids;
-    const rest = await sql<{ id: number }>`
-      select s.id from ${table} s ${playlist} where ${where(floor)}
-      order by s.id + 0 desc limit ${count - ids.length}`.execute(db);
-    return [...ids, ...rest.rows.map((row) => row.id)];
+    const matches = sql`s.document @@ ${query} ${visible === null ? sql`` : sql`and ${visible}`}`;
+    const below = (alias: string) => (before === null ? sql`true` : sql`${sql.ref(`${alias}.id`)} < ${before}`);
+    const { rows } = await sql<{ id: number }>`
+      with hits as materialized (
+        select s.id from (
+          select s.id, s.document from ${table} s where ${below('s')} order by s.id desc limit ${RECENT_WINDOW}
+        ) s ${playlist}
+        where ${matches} order by s.id desc limit ${count}
+      )
+      select id from hits
+      union all
+      select id from (
+        select s.id from ${table} s ${playlist}
+        where ${matches} and (select count(*) from hits) < ${count}
+          and s.id + 0 < (
+            select f.id from ${table} f where ${below('f')} order by f.id desc offset ${RECENT_WINDOW - 1} limit 1
+          )
+        order by s.id + 0 desc limit ${count}
+      ) as rest`.execute(db);
+    return rows
+      .map((row) => row.id)
+      .sort((a, b) => b - a)
+      .slice(0, count);
   }
 
   let trigramIndex: Promise<boolean> | null = null;

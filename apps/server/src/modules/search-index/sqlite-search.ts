@@ -68,6 +68,8 @@ const LAST_CHARACTER = '\u{10FFFF}';
 
 /** Folds queued name changes into the word counts and their neighbourhoods, within a time budget. */
 async function syncVocabulary(db: Kysely<DB>): Promise<void> {
+  const { rows: queued } = await sql`select 1 as queued from search_vocab_pending limit 1`.execute(db);
+  if (queued.length === 0) return;
   const started = performance.now();
   let more = true;
   while (more && performance.now() - started < VOCABULARY_BUDGET_MS) {
