@@ -4,7 +4,7 @@ import type { DB, PlaylistRow } from '../../db/schema.js';
 import type { IdTable, SearchBackend } from './search-backend.js';
 import type { SearchGroup } from './search-cursor.js';
 import type { Condition, Stage, TermChoices } from './search-ranking.js';
-import { bestCorrections, oneEditPatterns, TYPO_TERM_MIN } from './vocabulary.js';
+import { bestCorrections, characters, EXTENSION_CHECK_MIN, isTypoTerm, oneEditPatterns } from './vocabulary.js';
 
 /*
  * PostgreSQL: the weighted tsvector of migration 002 (name A, artist B, genre C) under a GIN index. Each stage is one
@@ -168,7 +168,7 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
     async extensions(_group, terms) {
       const words = await fold(terms);
       // Short terms begin longer words almost always; a term folded into something else is not checked.
-      const checked = (word: string) => [...word].length >= TYPO_TERM_MIN && /^[\p{L}\p{N}]+$/u.test(word);
+      const checked = (word: string) => characters(word).length >= EXTENSION_CHECK_MIN && /^[\p{L}\p{N}]+$/u.test(word);
       const lookups = words.flatMap((word, index) =>
         checked(word)
           ? [
@@ -185,10 +185,8 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
 
     async corrections(terms) {
       const none = terms.map(() => []);
-      if (!terms.some((term) => [...term].length >= TYPO_TERM_MIN) || !(await hasTrigramIndex())) return none;
-      const typed = (await fold(terms))
-        .map((word, index) => ({ index, word }))
-        .filter(({ word }) => [...word].length >= TYPO_TERM_MIN && /^[\p{L}\p{N}]+$/u.test(word));
+      if (!(await hasTrigramIndex())) return none;
+      const typed = (await fold(terms)).map((word, index) => ({ index, word })).filter(({ word }) => isTypoTerm(word));
       if (typed.length === 0) return none;
       const found = await neighbours(typed);
       return terms.map((_term, index) => {

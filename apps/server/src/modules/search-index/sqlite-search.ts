@@ -8,7 +8,8 @@ import {
   foldWord,
   hasTypoNeighbourhood,
   neighbourhoodKeys,
-  TYPO_TERM_MIN,
+  EXTENSION_CHECK_MIN,
+  isTypoTerm,
   wordDeltas,
 } from './vocabulary.js';
 
@@ -141,8 +142,8 @@ export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
       const found: boolean[] = [];
       for (const term of terms) {
         const word = foldWord(term);
-        // Short terms begin longer words almost always. Beyond ASCII, this fold may differ from the tokenizer's.
-        if (word.length < TYPO_TERM_MIN || !/^[a-z0-9]+$/.test(word)) {
+        // Beyond ASCII, this fold may differ from the tokenizer's.
+        if (word.length < EXTENSION_CHECK_MIN || !/^[a-z0-9]+$/.test(word)) {
           found.push(true);
           continue;
         }
@@ -156,14 +157,14 @@ export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
 
     async corrections(terms) {
       const words = terms.map(foldWord);
-      const typed = words.filter((word) => [...word].length >= TYPO_TERM_MIN);
+      const typed = words.filter(isTypoTerm);
       if (typed.length === 0) return terms.map(() => []);
       await syncVocabulary(db);
       const keys = [...new Set(typed.flatMap(neighbourhoodKeys))];
       const { rows } = await sql<{ word: string; refs: number }>`
         select w.word, w.refs from search_word_variants v join search_words w on w.word = v.word
         where v.variant in (${sql.join(keys)})`.execute(db);
-      return words.map((word) => ([...word].length >= TYPO_TERM_MIN ? bestCorrections(word, rows) : []));
+      return words.map((word) => (isTypoTerm(word) ? bestCorrections(word, rows) : []));
     },
   };
 }

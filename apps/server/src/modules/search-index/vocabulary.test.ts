@@ -19,7 +19,7 @@ function allOneEdit(word: string, alphabet = 'abkx'): Set<string> {
       if (i < word.length) found.add(word.slice(0, i) + c + word.slice(i + 1));
     }
     if (i < word.length) found.add(word.slice(0, i) + word.slice(i + 1));
-    if (i + 1 < word.length) found.add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+    if (i + 1 < word.length) found.add(`${word.slice(0, i)}${word.charAt(i + 1)}${word.charAt(i)}${word.slice(i + 2)}`);
   }
   found.delete(word);
   return found;
@@ -27,8 +27,8 @@ function allOneEdit(word: string, alphabet = 'abkx'): Set<string> {
 
 /** Whether a LIKE pattern (`_` one character, no `%`) matches a word. */
 function likeMatches(pattern: string, word: string): boolean {
-  const chars = [...pattern];
-  const target = [...word];
+  const chars = Array.from(pattern);
+  const target = Array.from(word);
   return chars.length === target.length && chars.every((c, i) => c === '_' || c === target[i]);
 }
 

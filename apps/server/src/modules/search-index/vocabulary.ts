@@ -14,6 +14,19 @@ export const TYPO_WORD_MAX = 32;
 /** At most this many corrections of one term are tried, the most used words first. */
 export const TYPO_CANDIDATES_MAX = 8;
 
+/** Terms shorter than this begin longer words almost always: whether they do is not looked up. */
+export const EXTENSION_CHECK_MIN = 4;
+
+/** The characters of a word as the tokenizers count them: code points (a folded word has no marks left). */
+export function characters(word: string): string[] {
+  return Array.from(word);
+}
+
+/** Whether a folded term is corrected: long enough, and one word of letters and digits. */
+export function isTypoTerm(word: string): boolean {
+  return characters(word).length >= TYPO_TERM_MIN && /^[\p{L}\p{N}]+$/u.test(word);
+}
+
 /**
  * Lower-cases and strips diacritics as SQLite's FTS5 tokenizer does (`unicode61 remove_diacritics 2`): canonical
  * decomposition, combining marks dropped.
@@ -32,13 +45,13 @@ export function vocabularyWords(text: string): string[] {
 
 /** Whether `word` has a length that typo lookups consider. */
 export function hasTypoNeighbourhood(word: string): boolean {
-  const length = [...word].length;
+  const length = characters(word).length;
   return length >= TYPO_WORD_MIN && length <= TYPO_WORD_MAX;
 }
 
 /** The word without one of its characters, for every position (distinct; the word itself not included). */
 export function deletions(word: string): string[] {
-  const chars = [...word];
+  const chars = characters(word);
   const found = new Set<string>();
   for (let i = 0; i < chars.length; i += 1) found.add([...chars.slice(0, i), ...chars.slice(i + 1)].join(''));
   found.delete(word);
@@ -55,8 +68,8 @@ export function neighbourhoodKeys(word: string): string[] {
 
 /** True when `a` and `b` differ by exactly one edit: substitution, insertion, deletion, or a swap of neighbours. */
 export function oneEditApart(a: string, b: string): boolean {
-  const x = [...a];
-  const y = [...b];
+  const x = characters(a);
+  const y = characters(b);
   if (Math.abs(x.length - y.length) > 1 || a === b) return false;
   const [short, long] = x.length <= y.length ? [x, y] : [y, x];
   let i = 0;
@@ -73,7 +86,7 @@ export function oneEditApart(a: string, b: string): boolean {
  * lookup (pg_trgm's GIN index answers LIKE); the caller still keeps only `oneEditApart` words.
  */
 export function oneEditPatterns(term: string): { patterns: string[]; words: string[] } {
-  const chars = [...term];
+  const chars = characters(term);
   const at = (start: number, end?: number) => chars.slice(start, end).join('');
   const patterns = new Set<string>();
   const words = new Set<string>(deletions(term));
