@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { playlistVisibleTo } from '../../db/playlist-visibility.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
-import type { IdTable, SearchBackend } from './search-backend.js';
+import { songFilterCondition, type IdTable, type SearchBackend, type SongFilter } from './search-backend.js';
 import type { SearchGroup } from './search-cursor.js';
 import type { Condition, Stage, TermChoices } from './search-ranking.js';
 import { bestCorrections, characters, EXTENSION_CHECK_MIN, isTypoTerm, oneEditPatterns } from './vocabulary.js';
@@ -58,6 +58,18 @@ const SEARCH_TABLES = {
  */
 const RECENT_WINDOW = 2000;
 
+/** Rows of another table a read is narrowed to: its join to the search table `s`, and the condition on it. */
+interface Narrowing {
+  join: RawBuilder<unknown>;
+  condition: RawBuilder<SqlBool>;
+}
+
+/** The songs of a filter, or null when it narrows nothing. */
+function songsOf(filter: SongFilter): Narrowing | null {
+  const condition = songFilterCondition(filter, 'f');
+  return condition === null ? null : { join: sql`join songs f on f.id = s.id`, condition };
+}
+
 /** PostgreSQL's search: tsquery stages, and corrections through pg_trgm when the index exists. */
 export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
   const folds = new Map<string, string>();
@@ -81,7 +93,7 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
   }
 
   /**
-   * Up to `count` ids of a search table matching `query` (and `visible`, a condition on the playlist `p`), below
+   * Up to `count` ids of a search table matching `query` (and `narrow`: a join, and a condition on it), below
    * `before`, id descending. One statement in two parts: the RECENT_WINDOW newest rows, filtered in order; then, only
    * if they did not fill the page, the rows below the window through the GIN index (`s.id + 0` keeps the planner off
    * the primary key there). The second part sits behind a one-time condition, so it never starts when the first
@@ -92,23 +104,23 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
     query: RawBuilder<unknown>,
     before: number | null,
     count: number,
-    visible: RawBuilder<SqlBool> | null,
+    narrow: Narrowing | null,
   ): Promise<number[]> {
     const table = SEARCH_TABLES[group];
-    const playlist = visible === null ? sql`` : sql`join playlists p on p.id = s.id`;
-    const matches = sql`s.document @@ ${query} ${visible === null ? sql`` : sql`and ${visible}`}`;
+    const join = narrow === null ? sql`` : narrow.join;
+    const matches = sql`s.document @@ ${query} ${narrow === null ? sql`` : sql`and ${narrow.condition}`}`;
     const below = (alias: string) => (before === null ? sql`true` : sql`${sql.ref(`${alias}.id`)} < ${before}`);
     const { rows } = await sql<{ id: number }>`
       with hits as materialized (
         select s.id from (
           select s.id, s.document from ${table} s where ${below('s')} order by s.id desc limit ${RECENT_WINDOW}
-        ) s ${playlist}
+        ) s ${join}
         where ${matches} order by s.id desc limit ${count}
       )
       select id from hits
       union all
       select id from (
-        select s.id from ${table} s ${playlist}
+        select s.id from ${table} s ${join}
         where ${matches} and (select count(*) from hits) < ${count}
           and s.id + 0 < (
             select f.id from ${table} f where ${below('f')} order by f.id desc offset ${RECENT_WINDOW - 1} limit 1
@@ -144,23 +156,29 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
   }
 
   return {
-    async readIds(table: IdTable, stage, choices, before, count) {
-      return matchingIds(table, await tsQuery(stage, choices), before, count, null);
+    async readIds(table: IdTable, stage, choices, before, count, filter) {
+      return matchingIds(table, await tsQuery(stage, choices), before, count, songsOf(filter));
     },
 
     async readPlaylists(stage, choices, before, count, visible) {
       const query = await tsQuery(stage, choices);
-      const ids = await matchingIds('playlists', query, before, count, playlistVisibleTo(visible, 'p'));
+      const ids = await matchingIds('playlists', query, before, count, {
+        join: sql`join playlists p on p.id = s.id`,
+        condition: playlistVisibleTo(visible, 'p'),
+      });
       if (ids.length === 0) return [];
       const { rows } = await sql<PlaylistRow>`select * from playlists where id in (${sql.join(ids)})`.execute(db);
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
-    async count(table, stage, choices, max) {
+    async count(table, stage, choices, max, filter) {
+      const narrow = songsOf(filter);
       const { rows } = await sql<{ n: number }>`
         select count(*) as n from (
-          select 1 from ${SEARCH_TABLES[table]} s where s.document @@ ${await tsQuery(stage, choices)} limit ${max}
+          select 1 from ${SEARCH_TABLES[table]} s ${narrow?.join ?? sql``}
+          where s.document @@ ${await tsQuery(stage, choices)} ${narrow === null ? sql`` : sql`and ${narrow.condition}`}
+          limit ${max}
         ) as hits`.execute(db);
       return rows[0]?.n ?? 0;
     },

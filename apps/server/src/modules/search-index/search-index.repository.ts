@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import { createPostgresSearch } from './postgres-search.js';
-import type { SearchBackend } from './search-backend.js';
+import type { SearchBackend, SongFilter } from './search-backend.js';
 import { decodeSearchCursor, encodeSearchCursor, type SearchGroup, type SearchPosition } from './search-cursor.js';
 import { ANY_MATCH, stageIsEmpty, stageNeeds, stagesOf, type Stage, type TermChoices } from './search-ranking.js';
 import { createSqliteSearch } from './sqlite-search.js';
@@ -39,8 +39,16 @@ export interface PlaylistSearchPage {
 export interface SearchIndexRepository {
   /** The first `limit` matching song ids, best first (the song list's `q`). */
   songIds(terms: readonly string[], limit: number): Promise<number[]>;
-  /** A page of matching song ids, best first, and their total (GET /api/songs/page?q=). */
-  songPage(terms: readonly string[], cursor: string | undefined, limit: number): Promise<SongSearchPage>;
+  /**
+   * A page of matching song ids, best first, and their total (GET /api/songs/page?q=), narrowed to one artist or one
+   * genre when the filter says so (a cursor holds to the filter it was made with).
+   */
+  songPage(
+    terms: readonly string[],
+    cursor: string | undefined,
+    limit: number,
+    filter?: SongFilter,
+  ): Promise<SongSearchPage>;
   /** A page of the songs or artists group of GET /api/search. */
   idPage(
     group: 'songs' | 'artists',
@@ -63,6 +71,9 @@ type StageReader<Row> = (stage: Stage, choices: TermChoices, before: number | nu
 /** The terms of one query in one group, with what a stage needs of them (looked up once, when first needed). */
 interface QueryTerms {
   terms: readonly string[];
+  filter: SongFilter;
+  /** What a cursor of this query is tied to: the terms, and the filter. */
+  key: readonly string[];
   forStage(stage: Stage): Promise<TermChoices>;
 }
 
@@ -99,11 +110,19 @@ async function readRanked<Row extends { id: number }>(
 export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): SearchIndexRepository {
   const backend: SearchBackend = dialect === 'postgres' ? createPostgresSearch(db) : createSqliteSearch(db);
 
-  const queryTerms = (group: SearchGroup, terms: readonly string[]): QueryTerms => {
+  const queryTerms = (group: SearchGroup, terms: readonly string[], filter: SongFilter = {}): QueryTerms => {
     let extensions: Promise<boolean[]> | null = null;
     let corrections: Promise<string[][]> | null = null;
+    const { artistId, genre } = filter;
     return {
       terms,
+      filter,
+      // Control characters never occur in terms: these cannot be mistaken for one.
+      key: [
+        ...terms,
+        ...(artistId === undefined ? [] : [`\u0001${String(artistId)}`]),
+        ...(genre === undefined ? [] : [`\u0002${genre}`]),
+      ],
       async forStage(stage) {
         const needs = stageNeeds(stage);
         const [extended, corrected] = await Promise.all([
@@ -126,18 +145,18 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
     limit: number,
     read: StageReader<Row>,
   ) {
-    const { terms } = query;
-    const from = cursor === undefined ? null : decodeSearchCursor(cursor, group, terms, stagesOf(group).length);
+    const { key } = query;
+    const from = cursor === undefined ? null : decodeSearchCursor(cursor, group, key, stagesOf(group).length);
     const ranked = await readRanked(group, query, read, from, limit);
     return {
       rows: ranked.rows,
-      nextCursor: ranked.next === null ? null : encodeSearchCursor(group, terms, ranked.next),
+      nextCursor: ranked.next === null ? null : encodeSearchCursor(group, key, ranked.next),
     };
   }
 
   async function ids(group: 'songs' | 'artists', query: QueryTerms, cursor: string | undefined, limit: number) {
     const { rows, nextCursor } = await page(group, query, cursor, limit, async (stage, choices, before, count) =>
-      (await backend.readIds(group, stage, choices, before, count)).map((id) => ({ id })),
+      (await backend.readIds(group, stage, choices, before, count, query.filter)).map((id) => ({ id })),
     );
     return { ids: rows.map((row) => row.id), nextCursor };
   }
@@ -151,10 +170,11 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
       return ids(group, queryTerms(group, terms), cursor, limit);
     },
 
-    async songPage(terms, cursor, limit) {
-      const query = queryTerms('songs', terms);
+    async songPage(terms, cursor, limit, filter = {}) {
+      const query = queryTerms('songs', terms, filter);
       const found = await ids('songs', query, cursor, limit);
-      const total = await backend.count('songs', ANY_MATCH, await query.forStage(ANY_MATCH), SEARCH_TOTAL_MAX);
+      const choices = await query.forStage(ANY_MATCH);
+      const total = await backend.count('songs', ANY_MATCH, choices, SEARCH_TOTAL_MAX, filter);
       return { ...found, total };
     },
 

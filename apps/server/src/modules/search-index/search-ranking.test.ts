@@ -177,6 +177,28 @@ describeEachDialect('search ranking and paging (%s)', { uses: 'database' }, (t) 
     expect((await search.songPage(searchTerms('nothingmatches'), undefined, 3)).total).toBe(0);
   });
 
+  it('narrows song pages to an artist or a genre, and ties their cursors to the filter', async () => {
+    const terms = searchTerms('river');
+    const riverBand = (
+      await t.db.selectFrom('artists').select('id').where('name', '=', 'River Band').executeTakeFirstOrThrow()
+    ).id;
+    expect(await search.songPage(terms, undefined, 10, { genre: 'Pop' })).toEqual({
+      ids: [ids.river, ids.riverside],
+      nextCursor: null,
+      total: 2,
+    });
+    expect((await search.songPage(terms, undefined, 10, { artistId: riverBand })).ids).toEqual([ids.quiet]);
+    expect((await search.songPage(terms, undefined, 10, { artistId: riverBand, genre: 'Pop' })).total).toBe(0);
+    const first = await search.songPage(terms, undefined, 1, { genre: 'Pop' });
+    expect((await search.songPage(terms, first.nextCursor ?? undefined, 1, { genre: 'Pop' })).ids).toEqual([
+      ids.riverside,
+    ]);
+    await expect(search.songPage(terms, first.nextCursor ?? undefined, 1, { genre: 'Rock' })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(search.songPage(terms, first.nextCursor ?? undefined, 1)).rejects.toMatchObject({ status: 400 });
+  });
+
   it('refuses a cursor that is not one of this group and query (400 badCursor)', async () => {
     const terms = searchTerms('river');
     const { nextCursor } = await search.idPage('songs', terms, undefined, 1);

@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { playlistVisibleTo } from '../../db/playlist-visibility.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
-import type { IdTable, SearchBackend } from './search-backend.js';
+import { songFilterCondition, type IdTable, type SearchBackend, type SongFilter } from './search-backend.js';
 import type { Condition, Stage, TermChoices } from './search-ranking.js';
 import {
   bestCorrections,
@@ -50,7 +50,7 @@ export function fts5Stage(stage: Stage, choices: TermChoices): string {
   return [stage.include, ...stage.exclude].map((condition) => fts5Condition(condition, choices)).join(' NOT ');
 }
 
-const SEARCH_TABLES = { songs: sql.table('search_songs'), artists: sql.table('search_artists') };
+const SEARCH_TABLES = { songs: 'search_songs', artists: 'search_artists' } as const;
 
 /** The fts5vocab tables (migration 005): each index's terms, in order. */
 const TERM_TABLES = {
@@ -107,16 +107,24 @@ async function applyWordDelta(db: Kysely<DB>, word: string, delta: number): Prom
   );
 }
 
+/** A join to the songs of the filter, or nothing. */
+function narrowed(from: RawBuilder<unknown>, filter: SongFilter): RawBuilder<unknown> {
+  const condition = songFilterCondition(filter, 'f');
+  return condition === null ? sql`` : sql`join songs f on f.id = ${from}.rowid and ${condition}`;
+}
+
 /** SQLite's search: FTS5 stages, and corrections from the deletion neighbourhoods of the vocabulary. */
 export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
   const below = (column: string, before: number | null) =>
     before === null ? sql`` : sql`and ${sql.ref(column)} < ${before}`;
   return {
-    async readIds(table: IdTable, stage, choices, before, count) {
-      const from = SEARCH_TABLES[table];
+    async readIds(table: IdTable, stage, choices, before, count, filter) {
+      const name = SEARCH_TABLES[table];
+      const from = sql.table(name);
       const { rows } = await sql<{ id: number }>`
-        select rowid as id from ${from} where ${from} match ${fts5Stage(stage, choices)} ${below('rowid', before)}
-        order by rowid desc limit ${count}`.execute(db);
+        select ${from}.rowid as id from ${from} ${narrowed(from, filter)}
+        where ${from} match ${fts5Stage(stage, choices)} ${below(`${name}.rowid`, before)}
+        order by ${from}.rowid desc limit ${count}`.execute(db);
       return rows.map((row) => row.id);
     },
 
@@ -129,12 +137,12 @@ export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
       return rows;
     },
 
-    async count(table, stage, choices, max) {
-      const from = SEARCH_TABLES[table];
+    async count(table, stage, choices, max, filter) {
+      const from = sql.table(SEARCH_TABLES[table]);
       const { rows } = await sql<{ n: number }>`
-        select count(*) as n from (select 1 from ${from} where ${from} match ${fts5Stage(stage, choices)} limit ${max})`.execute(
-        db,
-      );
+        select count(*) as n from (
+          select 1 from ${from} ${narrowed(from, filter)} where ${from} match ${fts5Stage(stage, choices)} limit ${max}
+        )`.execute(db);
       return rows[0]?.n ?? 0;
     },
 
