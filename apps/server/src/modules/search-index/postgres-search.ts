@@ -156,6 +156,8 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
   }
 
   return {
+    upkeep: { start: () => undefined, stop: () => undefined },
+
     async readIds(table: IdTable, stage, choices, before, count, filter) {
       return matchingIds(table, await tsQuery(stage, choices), before, count, songsOf(filter));
     },

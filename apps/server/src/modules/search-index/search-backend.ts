@@ -28,6 +28,8 @@ export function songFilterCondition(filter: SongFilter, alias: string): RawBuild
  * and bounded by `count`.
  */
 export interface SearchBackend {
+  /** Background upkeep of the typo vocabulary, from start-up to shutdown (SQLite; PostgreSQL's triggers keep it). */
+  upkeep: { start(): void; stop(): void };
   /** Up to `count` ids of the stage (songs narrowed by `filter`), below `before` when given, id descending. */
   readIds(
     table: IdTable,

@@ -37,6 +37,11 @@ export interface PlaylistSearchPage {
  * ranking (stage, id) tied to its group and terms; any other cursor is a 400 (RequestMessages.badCursor).
  */
 export interface SearchIndexRepository {
+  /**
+   * Keeps the typo vocabulary up in the background from start-up (`start`) to shutdown (`stop`): on SQLite, names
+   * written in bulk (an import, a seed) are folded in a batch at a time rather than by the first searches.
+   */
+  vocabularyUpkeep: { start(): void; stop(): void };
   /** The first `limit` matching song ids, best first (the song list's `q`). */
   songIds(terms: readonly string[], limit: number): Promise<number[]>;
   /**
@@ -162,6 +167,8 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
   }
 
   return {
+    vocabularyUpkeep: backend.upkeep,
+
     async songIds(terms, limit) {
       return (await ids('songs', queryTerms('songs', terms), undefined, limit)).ids;
     },

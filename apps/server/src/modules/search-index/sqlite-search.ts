@@ -3,15 +3,8 @@ import { playlistVisibleTo } from '../../db/playlist-visibility.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import { songFilterCondition, type IdTable, type SearchBackend, type SongFilter } from './search-backend.js';
 import type { Condition, Stage, TermChoices } from './search-ranking.js';
-import {
-  bestCorrections,
-  foldWord,
-  hasTypoNeighbourhood,
-  neighbourhoodKeys,
-  EXTENSION_CHECK_MIN,
-  isTypoTerm,
-  wordDeltas,
-} from './vocabulary.js';
+import { createVocabularyKeeper } from './sqlite-vocabulary.js';
+import { bestCorrections, foldWord, neighbourhoodKeys, EXTENSION_CHECK_MIN, isTypoTerm } from './vocabulary.js';
 
 /*
  * SQLite: the FTS5 tables of migration 005 (prefix indexes of 1 to 3 characters, so a short prefix is one doclist),
@@ -23,10 +16,6 @@ import {
  * the changed names in `search_vocab_pending` (+1 for a new text, -1 for an old one); a lookup first folds the queue
  * into the word counts, a bounded batch at a time.
  */
-
-/** Queued name changes folded into the vocabulary per batch, and how long one lookup may spend on it. */
-const VOCABULARY_BATCH = 500;
-const VOCABULARY_BUDGET_MS = 8;
 
 /** A term or word as an FTS5 string (letters and digits only, quoted anyway). */
 function quoted(text: string): string {
@@ -67,46 +56,6 @@ const TERM_TABLES = {
 const AFTER_TERM = '\u0001';
 const LAST_CHARACTER = '\u{10FFFF}';
 
-/** Folds queued name changes into the word counts and their neighbourhoods, within a time budget. */
-async function syncVocabulary(db: Kysely<DB>): Promise<void> {
-  const { rows: queued } = await sql`select 1 as queued from search_vocab_pending limit 1`.execute(db);
-  if (queued.length === 0) return;
-  const started = performance.now();
-  let more = true;
-  while (more && performance.now() - started < VOCABULARY_BUDGET_MS) {
-    more = await db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ id: number; body: string; delta: number }>`
-        select id, body, delta from search_vocab_pending order by id limit ${VOCABULARY_BATCH}`.execute(trx);
-      const last = rows.at(-1);
-      if (last === undefined) return false;
-      for (const [word, delta] of wordDeltas(rows)) await applyWordDelta(trx, word, delta);
-      await sql`delete from search_vocab_pending where id <= ${last.id}`.execute(trx);
-      return rows.length === VOCABULARY_BATCH;
-    });
-  }
-}
-
-async function applyWordDelta(db: Kysely<DB>, word: string, delta: number): Promise<void> {
-  const { rows } = await sql<{ refs: number }>`
-    insert into search_words (word, refs) values (${word}, ${delta})
-    on conflict (word) do update set refs = refs + excluded.refs returning refs`.execute(db);
-  const refs = rows[0]?.refs ?? 0;
-  const wasUsed = refs - delta > 0;
-  if (refs > 0 === wasUsed) return;
-  if (refs > 0) {
-    if (!hasTypoNeighbourhood(word)) return;
-    const variants = neighbourhoodKeys(word).map((key) => sql`(${key}, ${word})`);
-    await sql`insert into search_word_variants (variant, word) values ${sql.join(variants)} on conflict do nothing`.execute(
-      db,
-    );
-    return;
-  }
-  await sql`delete from search_words where word = ${word}`.execute(db);
-  await sql`delete from search_word_variants where variant in (${sql.join(neighbourhoodKeys(word))}) and word = ${word}`.execute(
-    db,
-  );
-}
-
 /** A join to the songs of the filter, or nothing. */
 function narrowed(from: RawBuilder<unknown>, filter: SongFilter): RawBuilder<unknown> {
   const condition = songFilterCondition(filter, 'f');
@@ -115,9 +64,12 @@ function narrowed(from: RawBuilder<unknown>, filter: SongFilter): RawBuilder<unk
 
 /** SQLite's search: FTS5 stages, and corrections from the deletion neighbourhoods of the vocabulary. */
 export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
+  const vocabulary = createVocabularyKeeper(db);
   const below = (column: string, before: number | null) =>
     before === null ? sql`` : sql`and ${sql.ref(column)} < ${before}`;
   return {
+    upkeep: { start: () => vocabulary.keepUp(), stop: () => vocabulary.stop() },
+
     async readIds(table: IdTable, stage, choices, before, count, filter) {
       const name = SEARCH_TABLES[table];
       const from = sql.table(name);
@@ -167,7 +119,7 @@ export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
       const words = terms.map(foldWord);
       const typed = words.filter(isTypoTerm);
       if (typed.length === 0) return terms.map(() => []);
-      await syncVocabulary(db);
+      await vocabulary.beforeLookup();
       const keys = [...new Set(typed.flatMap(neighbourhoodKeys))];
       const { rows } = await sql<{ word: string; refs: number }>`
         select w.word, w.refs from search_word_variants v join search_words w on w.word = v.word

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bestCorrections,
+  isTypoTerm,
   deletions,
   neighbourhoodKeys,
   oneEditApart,
@@ -75,6 +76,14 @@ describe('vocabulary', () => {
         expect(covered, `${word} ~ ${other}`).toBe(true);
       }
     }
+  });
+
+  it('corrects words of four characters or more, never numbers', () => {
+    expect(isTypoTerm('kick')).toBe(true);
+    expect(isTypoTerm('r2d2')).toBe(true);
+    expect(isTypoTerm('kic')).toBe(false);
+    expect(isTypoTerm('1999')).toBe(false);
+    expect(isTypoTerm('ac dc')).toBe(false);
   });
 
   it('nets the word changes of added and removed texts', () => {

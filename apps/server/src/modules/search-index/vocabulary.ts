@@ -22,9 +22,12 @@ export function characters(word: string): string[] {
   return Array.from(word);
 }
 
-/** Whether a folded term is corrected: long enough, and one word of letters and digits. */
+/**
+ * Whether a folded term is corrected: long enough, one word of letters and digits, and not a number (1989 is not a
+ * typo of 1999).
+ */
 export function isTypoTerm(word: string): boolean {
-  return characters(word).length >= TYPO_TERM_MIN && /^[\p{L}\p{N}]+$/u.test(word);
+  return characters(word).length >= TYPO_TERM_MIN && /^[\p{L}\p{N}]+$/u.test(word) && !/^\p{N}+$/u.test(word);
 }
 
 /**
