@@ -99,20 +99,21 @@ export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
     },
 
     async extensions(group, terms) {
-      const found: boolean[] = [];
-      for (const term of terms) {
-        const word = foldWord(term);
-        // Beyond ASCII, this fold may differ from the tokenizer's.
-        if (word.length < EXTENSION_CHECK_MIN || !/^[a-z0-9]+$/.test(word)) {
-          found.push(true);
-          continue;
-        }
-        const { rows } = await sql`
-          select 1 as found from ${TERM_TABLES[group]} where term >= ${word + AFTER_TERM} and term < ${word + LAST_CHARACTER}
-          limit 1`.execute(db);
-        found.push(rows.length > 0);
-      }
-      return found;
+      const words = terms.map(foldWord);
+      // Short terms begin longer words almost always; beyond ASCII, this fold may differ from the tokenizer's.
+      const checked = (word: string) => word.length >= EXTENSION_CHECK_MIN && /^[a-z0-9]+$/.test(word);
+      const lookups = words.flatMap((word, index) =>
+        checked(word)
+          ? [
+              sql`select ${index} as term where exists (select 1 from ${TERM_TABLES[group]}
+                where term >= ${word + AFTER_TERM} and term < ${word + LAST_CHARACTER})`,
+            ]
+          : [],
+      );
+      if (lookups.length === 0) return words.map(() => true);
+      const { rows } = await sql<{ term: number }>`${sql.join(lookups, sql` union all `)}`.execute(db);
+      const extended = new Set(rows.map((row) => row.term));
+      return words.map((word, index) => !checked(word) || extended.has(index));
     },
 
     async corrections(terms) {
