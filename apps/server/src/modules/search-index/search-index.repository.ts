@@ -32,7 +32,7 @@ export interface PlaylistSearchPage {
  * The full-text index, shared by the song lists' `q` (modules/songs) and by search (modules/search), which is why it
  * sits in a module of its own: both depend on it, it depends on neither.
  *
- * Terms come from `searchTerms`; case and accents are ignored. Every group is ranked in tiers (search-ranking.ts):
+ * Terms come from `searchTerms` (none: nothing matches); case and accents are ignored. Every group is ranked in tiers (search-ranking.ts):
  * exact words, then prefixes, then one typo; within a tier, newest first. A cursor is a keyset position in that
  * ranking (stage, id) tied to its group and terms; any other cursor is a 400 (RequestMessages.badCursor).
  */
@@ -152,6 +152,7 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
   ) {
     const { key } = query;
     const from = cursor === undefined ? null : decodeSearchCursor(cursor, group, key, stagesOf(group).length);
+    if (query.terms.length === 0) return { rows: [], nextCursor: null };
     const ranked = await readRanked(group, query, read, from, limit);
     return {
       rows: ranked.rows,
@@ -180,6 +181,7 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
     async songPage(terms, cursor, limit, filter = {}) {
       const query = queryTerms('songs', terms, filter);
       const found = await ids('songs', query, cursor, limit);
+      if (terms.length === 0) return { ...found, total: 0 };
       const choices = await query.forStage(ANY_MATCH);
       const total = await backend.count('songs', ANY_MATCH, choices, SEARCH_TOTAL_MAX, filter);
       return { ...found, total };

@@ -199,6 +199,14 @@ describeEachDialect('search ranking and paging (%s)', { uses: 'database' }, (t) 
     await expect(search.songPage(terms, first.nextCursor ?? undefined, 1)).rejects.toMatchObject({ status: 400 });
   });
 
+  it('takes the words of the query language as plain words, and no words as no match', async () => {
+    expect(await songIds('AND OR NOT NEAR')).toEqual([]);
+    expect(await songIds('river NOT')).toEqual([]);
+    expect(await search.songPage([], undefined, 10)).toEqual({ ids: [], nextCursor: null, total: 0 });
+    expect(await search.playlistPage([], undefined, 10, { kind: 'all' })).toEqual({ rows: [], nextCursor: null });
+    expect(await songIds('x'.repeat(200))).toEqual([]);
+  });
+
   it('refuses a cursor that is not one of this group and query (400 badCursor)', async () => {
     const terms = searchTerms('river');
     const { nextCursor } = await search.idPage('songs', terms, undefined, 1);

@@ -84,6 +84,8 @@ describe('vocabulary', () => {
     expect(isTypoTerm('kic')).toBe(false);
     expect(isTypoTerm('1999')).toBe(false);
     expect(isTypoTerm('ac dc')).toBe(false);
+    expect(isTypoTerm('a'.repeat(33))).toBe(true);
+    expect(isTypoTerm('a'.repeat(34))).toBe(false);
   });
 
   it('nets the word changes of added and removed texts', () => {

@@ -27,7 +27,10 @@ export function characters(word: string): string[] {
  * typo of 1999).
  */
 export function isTypoTerm(word: string): boolean {
-  return characters(word).length >= TYPO_TERM_MIN && /^[\p{L}\p{N}]+$/u.test(word) && !/^\p{N}+$/u.test(word);
+  const length = characters(word).length;
+  // A term longer than this is more than one edit from every word that has a neighbourhood.
+  const longest = TYPO_WORD_MAX + 1;
+  return length >= TYPO_TERM_MIN && length <= longest && /^[\p{L}\p{N}]+$/u.test(word) && !/^\p{N}+$/u.test(word);
 }
 
 /**
