@@ -11,7 +11,8 @@ import { dialectOf } from '../dialect.js';
  * cannot split text into words, so they queue the changed texts in `search_vocab_pending` (+1 new, -1 old), which the
  * search folds in (modules/search-index); the rows that exist now are queued the same way.
  *
- * PostgreSQL: the tsvector documents of 002 already answer prefix tsqueries. `search_words` counts the lexemes of the
+ * PostgreSQL: the tsvector documents of 002 already answer prefix tsqueries; songs get a second one of the name alone
+ * (the tiers put name matches first, and a weight check reads every hit). `search_words` counts the lexemes of the
  * same texts, kept by statement-level triggers (one aggregated upsert per statement, whatever its row count), with
  * pg_trgm's GIN index when the extension is there; 002's trigram indexes over whole song texts give way to it. Without
  * pg_trgm there is no typo tolerance, as in 002.
@@ -169,6 +170,13 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
     group by lexeme`,
   );
   for (const statement of statements) await statement.execute(db);
+  // The song name's own document: "every term in the name" is then a GIN lookup, not a read of every row to check the
+  // weight of each hit.
+  await sql`alter table search_songs add column name_document tsvector
+    generated always as (to_tsvector('simple', tonearm_search_text(name))) stored`.execute(db);
+  await sql`create index search_songs_name_idx on search_songs using gin (name_document) with (fastupdate = off)`.execute(
+    db,
+  );
   // GIN's pending list (fastupdate) is read in full by every search until a vacuum merges it: after a bulk import,
   // milliseconds per query. The catalogue is read far more than written, so entries go straight into the index.
   for (const index of GIN_INDEXES) {
@@ -198,6 +206,7 @@ async function postgresDown(db: Kysely<unknown>): Promise<void> {
     await sql`drop function if exists ${sql.id(`tonearm_search_words_${event}`)}()`.execute(db);
   }
   await sql`drop table if exists search_words`.execute(db);
+  await sql`alter table search_songs drop column if exists name_document`.execute(db);
   const schema = await trigramSchema(db);
   if (schema !== null) {
     const ops = sql.id(schema, 'gin_trgm_ops');

@@ -7,10 +7,10 @@ import type { Condition, Stage, TermChoices } from './search-ranking.js';
 import { bestCorrections, characters, EXTENSION_CHECK_MIN, isTypoTerm, oneEditPatterns } from './vocabulary.js';
 
 /*
- * PostgreSQL: the weighted tsvector of migration 002 (name A, artist B, genre C) under a GIN index. Each stage is one
- * tsquery: `'t'` a whole word, `'t':*` a prefix, `:A` within the name, `& !(…)` the excluded tiers. Terms are folded by
- * `tonearm_fold`, as the documents were (once per term: the folds are cached), and the tsquery is sent as text, so the
- * planner sees it and picks the GIN index or a walk down the primary key by how common the words are.
+ * PostgreSQL: the tsvector documents of migrations 002 and 005 under GIN indexes. Each condition of a stage is one
+ * tsquery (`'t'` a whole word, `'t':*` a prefix) against the whole document or the name's own; the excluded tiers are
+ * `and not`. Terms are folded by `tonearm_fold`, as the documents were (once per term: the folds are cached), and each
+ * tsquery is sent as text, so the planner sees it.
  *
  * Typo tolerance: `search_words` (migration 005) counts the uses of each lexeme of the catalogue's names, kept by
  * triggers; pg_trgm's GIN index over it answers the LIKE patterns of a term's one-edit neighbourhood. Without pg_trgm
@@ -22,23 +22,33 @@ function lexeme(word: string): string {
   return `'${word.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 }
 
+/** The tsquery text of a condition over folded terms (the field is the column it is matched against). */
 function tsCondition(condition: Condition, choices: TermChoices): string {
-  const weight = condition.nameOnly ? 'A' : '';
   const parts = choices.map(({ term, extended, corrections }) => {
     // A term no longer word begins with is matched as itself (the same rows; the planner estimates it better).
-    const star = extended ? '*' : '';
-    if (condition.tier === 'exact') return `${lexeme(term)}${weight === '' ? '' : `:${weight}`}`;
-    if (condition.tier === 'prefix' || corrections.length === 0) {
-      return `${lexeme(term)}${star === '' && weight === '' ? '' : `:${star}${weight}`}`;
-    }
-    return `(${[`${lexeme(term)}${star === '' ? '' : ':*'}`, ...corrections.map(lexeme)].join(' | ')})`;
+    const asPrefix = extended ? `${lexeme(term)}:*` : lexeme(term);
+    if (condition.tier === 'exact') return lexeme(term);
+    if (condition.tier === 'prefix' || corrections.length === 0) return asPrefix;
+    return `(${[asPrefix, ...corrections.map(lexeme)].join(' | ')})`;
   });
-  return `(${parts.join(' & ')})`;
+  return parts.join(' & ');
 }
 
-/** The tsquery text of a stage over folded terms: its condition, and not each excluded one. */
-export function tsStage(stage: Stage, choices: TermChoices): string {
-  return [stage.include, ...stage.exclude].map((condition) => tsCondition(condition, choices)).join(' & !');
+/**
+ * A stage as a condition on the search row `s`: its condition, and not each excluded one. A name-only condition is
+ * matched against the name's own document (songs' `name_document`, migration 005), which GIN answers without reading
+ * rows to check weights.
+ */
+export function tsStage(stage: Stage, choices: TermChoices): RawBuilder<SqlBool> {
+  const matches = [stage.include, ...stage.exclude].map((condition) => {
+    const column = sql.ref(condition.nameOnly ? 's.name_document' : 's.document');
+    return sql<SqlBool>`${column} @@ to_tsquery('simple', ${tsCondition(condition, choices)})`;
+  });
+  const [include, ...exclude] = matches;
+  return sql<SqlBool>`${include ?? sql`false`}${sql.join(
+    exclude.map((match) => sql` and not ${match}`),
+    sql``,
+  )}`;
 }
 
 /** Folded terms kept for reuse: the fold of a word never changes under a running index. */
@@ -56,7 +66,7 @@ const SEARCH_TABLES = {
  * planner cannot see how a stage's `& !(…)` thins its rows out, and a walk down the primary key it expects to stop
  * early may instead cross the whole table; a window bounds that walk, and a sparse stage is then read through GIN.
  */
-const RECENT_WINDOW = 2000;
+const RECENT_WINDOW = 1000;
 
 /** Rows of another table a read is narrowed to: its join to the search table `s`, and the condition on it. */
 interface Narrowing {
@@ -85,15 +95,17 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
     return terms.map((term) => folds.get(term) ?? term);
   }
 
-  /** The tsquery of a stage, its terms folded (corrections are lexemes already). */
-  async function tsQuery(stage: Stage, choices: TermChoices) {
+  /** The condition of a stage on the search row `s`, its terms folded (corrections are lexemes already). */
+  async function stageMatch(stage: Stage, choices: TermChoices) {
     const words = await fold(choices.map((choice) => choice.term));
-    const folded = choices.map((choice, index) => ({ ...choice, term: words[index] ?? choice.term }));
-    return sql`to_tsquery('simple', ${tsStage(stage, folded)})`;
+    return tsStage(
+      stage,
+      choices.map((choice, index) => ({ ...choice, term: words[index] ?? choice.term })),
+    );
   }
 
   /**
-   * Up to `count` ids of a search table matching `query` (and `narrow`: a join, and a condition on it), below
+   * Up to `count` ids of a search table matching `match` (and `narrow`: a join, and a condition on it), below
    * `before`, id descending. One statement in two parts: the RECENT_WINDOW newest rows, filtered in order; then, only
    * if they did not fill the page, the rows below the window through the GIN index (`s.id + 0` keeps the planner off
    * the primary key there). The second part sits behind a one-time condition, so it never starts when the first
@@ -101,19 +113,19 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
    */
   async function matchingIds(
     group: SearchGroup,
-    query: RawBuilder<unknown>,
+    match: RawBuilder<SqlBool>,
     before: number | null,
     count: number,
     narrow: Narrowing | null,
   ): Promise<number[]> {
     const table = SEARCH_TABLES[group];
     const join = narrow === null ? sql`` : narrow.join;
-    const matches = sql`s.document @@ ${query} ${narrow === null ? sql`` : sql`and ${narrow.condition}`}`;
+    const matches = sql`${match} ${narrow === null ? sql`` : sql`and ${narrow.condition}`}`;
     const below = (alias: string) => (before === null ? sql`true` : sql`${sql.ref(`${alias}.id`)} < ${before}`);
     const { rows } = await sql<{ id: number }>`
       with hits as materialized (
         select s.id from (
-          select s.id, s.document from ${table} s where ${below('s')} order by s.id desc limit ${RECENT_WINDOW}
+          select s.* from ${table} s where ${below('s')} order by s.id desc limit ${RECENT_WINDOW}
         ) s ${join}
         where ${matches} order by s.id desc limit ${count}
       )
@@ -159,12 +171,11 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
     upkeep: { start: () => undefined, stop: () => undefined },
 
     async readIds(table: IdTable, stage, choices, before, count, filter) {
-      return matchingIds(table, await tsQuery(stage, choices), before, count, songsOf(filter));
+      return matchingIds(table, await stageMatch(stage, choices), before, count, songsOf(filter));
     },
 
     async readPlaylists(stage, choices, before, count, visible) {
-      const query = await tsQuery(stage, choices);
-      const ids = await matchingIds('playlists', query, before, count, {
+      const ids = await matchingIds('playlists', await stageMatch(stage, choices), before, count, {
         join: sql`join playlists p on p.id = s.id`,
         condition: playlistVisibleTo(visible, 'p'),
       });
@@ -179,28 +190,42 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
       const { rows } = await sql<{ n: number }>`
         select count(*) as n from (
           select 1 from ${SEARCH_TABLES[table]} s ${narrow?.join ?? sql``}
-          where s.document @@ ${await tsQuery(stage, choices)} ${narrow === null ? sql`` : sql`and ${narrow.condition}`}
+          where ${await stageMatch(stage, choices)} ${narrow === null ? sql`` : sql`and ${narrow.condition}`}
           limit ${max}
         ) as hits`.execute(db);
       return rows[0]?.n ?? 0;
     },
 
-    async extensions(_group, terms) {
+    async vocabulary(_group, terms) {
+      // One statement answers both questions, whatever was asked: search_words holds the words of every group.
       const words = await fold(terms);
-      // Short terms begin longer words almost always; a term folded into something else is not checked.
-      const checked = (word: string) => characters(word).length >= EXTENSION_CHECK_MIN && /^[\p{L}\p{N}]+$/u.test(word);
-      const lookups = words.flatMap((word, index) =>
-        checked(word)
-          ? [
-              sql`select ${index}::int as term where exists (
-              select 1 from search_words where word like ${`${word}%`} and word <> ${word})`,
-            ]
-          : [],
-      );
-      if (lookups.length === 0) return words.map(() => true);
-      const { rows } = await sql<{ term: number }>`${sql.join(lookups, sql` union all `)}`.execute(db);
-      const extended = new Set(rows.map((row) => row.term));
-      return words.map((word, index) => !checked(word) || extended.has(index));
+      const plain = (word: string) => /^[\p{L}\p{N}]+$/u.test(word);
+      const lookups = words.flatMap((word, index) => {
+        if (!plain(word)) return [];
+        // Short terms begin longer words almost always: that is not looked up.
+        const extended =
+          characters(word).length < EXTENSION_CHECK_MIN
+            ? sql`true`
+            : sql`exists (select 1 from search_words where word like ${`${word}%`} and word <> ${word})`;
+        return [
+          sql`select ${index}::int as term, exists (select 1 from search_words where word = ${word}) as known,
+            ${extended} as extended`,
+        ];
+      });
+      const found =
+        lookups.length === 0
+          ? []
+          : (
+              await sql<{
+                term: number;
+                known: boolean;
+                extended: boolean;
+              }>`${sql.join(lookups, sql` union all `)}`.execute(db)
+            ).rows;
+      return words.map((_word, index) => {
+        const row = found.find((candidate) => candidate.term === index);
+        return { known: row?.known ?? true, extended: row?.extended ?? true };
+      });
     },
 
     async corrections(terms) {

@@ -4,6 +4,12 @@ import type { PlaylistRow } from '../../db/schema.js';
 import type { SearchGroup } from './search-cursor.js';
 import type { Stage, TermChoices } from './search-ranking.js';
 
+/** What the vocabulary says of one term (SearchBackend.vocabulary). */
+export interface TermVocabulary {
+  known: boolean;
+  extended: boolean | null;
+}
+
 /** The search tables of songs and artists (playlists are read with their rows, under the visibility rule). */
 export type IdTable = 'songs' | 'artists';
 
@@ -52,8 +58,9 @@ export interface SearchBackend {
   /** For each term, the vocabulary words one typo away (none for short terms, or without the index). */
   corrections(terms: readonly string[]): Promise<string[][]>;
   /**
-   * For each term, false only when no word of the group's index begins with it and is longer (its prefix matches are
-   * then exact ones); true whenever that is not known for sure.
+   * What the index's vocabulary says of each term: whether it is a whole word of it (false only when surely not:
+   * its exact tiers are then empty), and, when `extensions` is asked or comes at no cost, whether a longer word begins
+   * with it (false only when surely not: its prefix matches are then exact ones); null when not looked up.
    */
-  extensions(group: SearchGroup, terms: readonly string[]): Promise<boolean[]>;
+  vocabulary(group: SearchGroup, terms: readonly string[], extensions: boolean): Promise<TermVocabulary[]>;
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import { createPostgresSearch } from './postgres-search.js';
-import type { SearchBackend, SongFilter } from './search-backend.js';
+import type { SearchBackend, SongFilter, TermVocabulary } from './search-backend.js';
 import { decodeSearchCursor, encodeSearchCursor, type SearchGroup, type SearchPosition } from './search-cursor.js';
 import { ANY_MATCH, stageIsEmpty, stageNeeds, stagesOf, type Stage, type TermChoices } from './search-ranking.js';
 import { createSqliteSearch } from './sqlite-search.js';
@@ -116,8 +116,15 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
   const backend: SearchBackend = dialect === 'postgres' ? createPostgresSearch(db) : createSqliteSearch(db);
 
   const queryTerms = (group: SearchGroup, terms: readonly string[], filter: SongFilter = {}): QueryTerms => {
-    let extensions: Promise<boolean[]> | null = null;
+    let words: Promise<TermVocabulary[]> | null = null;
+    let extensions: Promise<TermVocabulary[]> | null = null;
     let corrections: Promise<string[][]> | null = null;
+    /** The vocabulary's answer, with the extensions when the stage needs them (asked again only if missing). */
+    const vocabulary = async (needsExtensions: boolean) => {
+      const known = await (words ??= backend.vocabulary(group, terms, needsExtensions));
+      if (!needsExtensions || known.every((term) => term.extended !== null)) return known;
+      return (extensions ??= backend.vocabulary(group, terms, true));
+    };
     const { artistId, genre } = filter;
     return {
       terms,
@@ -130,13 +137,14 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
       ],
       async forStage(stage) {
         const needs = stageNeeds(stage);
-        const [extended, corrected] = await Promise.all([
-          needs.extensions ? (extensions ??= backend.extensions(group, terms)) : null,
+        const [known, corrected] = await Promise.all([
+          needs.words || needs.extensions ? vocabulary(needs.extensions) : null,
           needs.corrections ? (corrections ??= backend.corrections(terms)) : null,
         ]);
         return terms.map((term, index) => ({
           term,
-          extended: extended?.[index] ?? true,
+          known: known?.[index]?.known ?? true,
+          extended: known?.[index]?.extended ?? true,
           corrections: corrected?.[index] ?? [],
         }));
       },

@@ -56,6 +56,8 @@ export const ANY_MATCH: Stage = { include: fuzzy, exclude: [] };
 /** One term of a query, and what its tiers accept. */
 export interface TermChoice {
   term: string;
+  /** False when the term is no whole word of the index: no row matches it exactly. */
+  known: boolean;
   /** False when no word of the index begins with the term and is longer: its prefix matches are exact ones. */
   extended: boolean;
   /** The words one typo away that the fuzzy tier also accepts. */
@@ -70,16 +72,22 @@ function isPrefixOnly(stage: Stage): boolean {
 }
 
 /**
- * True when the stage is known to hold nothing, so it is not read: a prefix stage when no term begins a longer word
- * (every prefix match is then exact), a fuzzy stage when no term has a correction (it equals the prefix tier).
+ * True when the stage is known to hold nothing, so it is not read: an exact stage when some term is no word of the
+ * index, a prefix stage when no term begins a longer word (every prefix match is then exact), a fuzzy stage when no
+ * term has a correction (it equals the prefix tier).
  */
 export function stageIsEmpty(stage: Stage, choices: TermChoices): boolean {
+  if (stage.include.tier === 'exact') return choices.some((choice) => !choice.known);
   if (isPrefixOnly(stage)) return choices.every((choice) => !choice.extended);
   return stage.include.tier === 'fuzzy' && stage.exclude.length > 0 && choices.every((c) => c.corrections.length === 0);
 }
 
-/** Which lookups a stage's conditions need: term extensions for any prefix or fuzzy one, corrections for fuzzy. */
-export function stageNeeds(stage: Stage): { extensions: boolean; corrections: boolean } {
+/** Which lookups a stage needs: words for an exact one, extensions for any prefix or fuzzy condition, corrections. */
+export function stageNeeds(stage: Stage): { words: boolean; extensions: boolean; corrections: boolean } {
   const tiers = [stage.include, ...stage.exclude].map((condition) => condition.tier);
-  return { extensions: tiers.some((tier) => tier !== 'exact'), corrections: tiers.includes('fuzzy') };
+  return {
+    words: stage.include.tier === 'exact',
+    extensions: tiers.some((tier) => tier !== 'exact'),
+    corrections: tiers.includes('fuzzy'),
+  };
 }

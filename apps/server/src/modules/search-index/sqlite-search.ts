@@ -98,7 +98,9 @@ export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
       return rows[0]?.n ?? 0;
     },
 
-    async extensions(group, terms) {
+    async vocabulary(group, terms, extensions) {
+      // Exact tiers of a missing word are one failed doclist lookup in FTS5: words are not looked up beforehand.
+      if (!extensions) return terms.map(() => ({ known: true, extended: null }));
       const words = terms.map(foldWord);
       // Short terms begin longer words almost always; beyond ASCII, this fold may differ from the tokenizer's.
       const checked = (word: string) => word.length >= EXTENSION_CHECK_MIN && /^[a-z0-9]+$/.test(word);
@@ -110,10 +112,10 @@ export function createSqliteSearch(db: Kysely<DB>): SearchBackend {
             ]
           : [],
       );
-      if (lookups.length === 0) return words.map(() => true);
+      if (lookups.length === 0) return words.map(() => ({ known: true, extended: true }));
       const { rows } = await sql<{ term: number }>`${sql.join(lookups, sql` union all `)}`.execute(db);
       const extended = new Set(rows.map((row) => row.term));
-      return words.map((word, index) => !checked(word) || extended.has(index));
+      return words.map((word, index) => ({ known: true, extended: !checked(word) || extended.has(index) }));
     },
 
     async corrections(terms) {
