@@ -17,26 +17,32 @@ const LOOKUP_BUDGET_MS = 4;
 /** Pause between two background batches: requests run in between. */
 const BACKGROUND_PAUSE_MS = 2;
 
-/** Applies one word's net change of use: a word that comes into use gets its neighbourhood, one out of use loses it. */
-async function applyWordDelta(db: Kysely<DB>, word: string, delta: number): Promise<void> {
-  const { rows } = await sql<{ refs: number }>`
-    insert into search_words (word, refs) values (${word}, ${delta})
-    on conflict (word) do update set refs = refs + excluded.refs returning refs`.execute(db);
-  const refs = rows[0]?.refs ?? 0;
-  const wasUsed = refs - delta > 0;
-  if (refs > 0 === wasUsed) return;
-  if (refs > 0) {
-    if (!hasTypoNeighbourhood(word)) return;
-    const variants = neighbourhoodKeys(word).map((key) => sql`(${key}, ${word})`);
-    await sql`insert into search_word_variants (variant, word) values ${sql.join(variants)} on conflict do nothing`.execute(
+/**
+ * Applies net changes of word use, a few statements whatever their number: the counts in one upsert; the words that
+ * come into use get their neighbourhoods, those that go out of use lose them and their row.
+ */
+async function applyWordDeltas(db: Kysely<DB>, deltas: Map<string, number>): Promise<void> {
+  if (deltas.size === 0) return;
+  const { rows } = await sql<{ word: string; refs: number }>`
+    insert into search_words (word, refs) select key, value from json_each(${JSON.stringify(Object.fromEntries(deltas))})
+    where true on conflict (word) do update set refs = refs + excluded.refs returning word, refs`.execute(db);
+  const neighbourhoods = (words: string[]) =>
+    JSON.stringify(Object.fromEntries(words.map((word) => [word, neighbourhoodKeys(word)])));
+  const born = rows.filter(({ word, refs }) => refs > 0 && refs - (deltas.get(word) ?? 0) <= 0).map((row) => row.word);
+  const gone = rows.filter(({ refs }) => refs <= 0).map((row) => row.word);
+  const withVariants = born.filter(hasTypoNeighbourhood);
+  if (withVariants.length > 0) {
+    await sql`insert into search_word_variants (variant, word)
+      select v.value, w.key from json_each(${neighbourhoods(withVariants)}) w, json_each(w.value) v
+      where true on conflict do nothing`.execute(db);
+  }
+  if (gone.length > 0) {
+    await sql`delete from search_word_variants where (variant, word) in (
+      select v.value, w.key from json_each(${neighbourhoods(gone)}) w, json_each(w.value) v)`.execute(db);
+    await sql`delete from search_words where word in (select value from json_each(${JSON.stringify(gone)}))`.execute(
       db,
     );
-    return;
   }
-  await sql`delete from search_words where word = ${word}`.execute(db);
-  await sql`delete from search_word_variants where variant in (${sql.join(neighbourhoodKeys(word))}) and word = ${word}`.execute(
-    db,
-  );
 }
 
 /** Folds one batch of the queue in, in one transaction; answers whether more is queued. */
@@ -46,7 +52,7 @@ async function foldBatch(db: Kysely<DB>): Promise<boolean> {
       select id, body, delta from search_vocab_pending order by id limit ${BATCH}`.execute(trx);
     const last = rows.at(-1);
     if (last === undefined) return false;
-    for (const [word, delta] of wordDeltas(rows)) await applyWordDelta(trx, word, delta);
+    await applyWordDeltas(trx, wordDeltas(rows));
     await sql`delete from search_vocab_pending where id <= ${last.id}`.execute(trx);
     return rows.length === BATCH;
   });
