@@ -63,8 +63,9 @@ const SEARCH_TABLES = {
 
 /**
  * How many of the newest rows a stage read first filters in order, before it asks the GIN index for the rest. The
- * planner cannot see how a stage's `& !(…)` thins its rows out, and a walk down the primary key it expects to stop
- * early may instead cross the whole table; a window bounds that walk, and a sparse stage is then read through GIN.
+ * planner cannot see how a stage's `and not …` thins its rows out (nor how rare a word is within the name), and a
+ * walk down the primary key it expects to stop early may instead cross the whole table; the window bounds that walk,
+ * and a sparse stage is then read through GIN.
  */
 const RECENT_WINDOW = 1000;
 
