@@ -10,11 +10,9 @@ import { bestCorrections, foldWord, neighbourhoodKeys, EXTENSION_CHECK_MIN, isTy
  * SQLite: the FTS5 tables of migration 005 (prefix indexes of 1 to 3 characters, so a short prefix is one doclist),
  * read with `order by rowid desc limit n`, which FTS5 serves by walking its doclists newest first and stopping at n.
  *
- * Typo tolerance: `search_words` counts the uses of each folded word of the catalogue's names, and
- * `search_word_variants` holds each word's deletion neighbourhood (the word and the word minus one character), so the
- * words one edit from a term are a few primary-key lookups. SQL triggers cannot split a name into words, so they queue
- * the changed names in `search_vocab_pending` (+1 for a new text, -1 for an old one); a lookup first folds the queue
- * into the word counts, a bounded batch at a time.
+ * Typo tolerance: `search_word_variants` holds the deletion neighbourhood (the word, and the word minus one character)
+ * of each word of the vocabulary (sqlite-vocabulary.ts), so the words one edit from a term are a few primary-key
+ * lookups.
  */
 
 /** A term or word as an FTS5 string (letters and digits only, quoted anyway). */
@@ -22,6 +20,7 @@ function quoted(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
+/** The FTS5 expression of one condition: every term, as a word, a prefix or a choice of corrections. */
 function fts5Condition(condition: Condition, choices: TermChoices): string {
   const parts = choices.map(({ term, extended, corrections }) => {
     // A term no longer word begins with is matched as itself: the same rows, without merging a prefix's doclists.
@@ -39,6 +38,7 @@ export function fts5Stage(stage: Stage, choices: TermChoices): string {
   return [stage.include, ...stage.exclude].map((condition) => fts5Condition(condition, choices)).join(' NOT ');
 }
 
+/** The FTS5 tables of songs and artists (playlists are read with their rows). */
 const SEARCH_TABLES = { songs: 'search_songs', artists: 'search_artists' } as const;
 
 /** The fts5vocab tables (migration 005): each index's terms, in order. */
