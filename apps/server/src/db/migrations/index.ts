@@ -4,6 +4,7 @@ import { initialMigration } from './001-initial.js';
 import { searchMigration } from './002-search.js';
 import { limitsMigration } from './003-limits.js';
 import { pagingMigration } from './004-paging.js';
+import { searchAtScaleMigration } from './005-search.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '002-search': searchMigration,
   '003-limits': limitsMigration,
   '004-paging': pagingMigration,
+  '005-search': searchAtScaleMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -14,8 +14,3 @@ export function searchTerms(query: string): string[] {
       .match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words)].slice(0, MAX_SEARCH_TERMS);
 }
-
-/** An FTS5 MATCH expression: every term as a quoted prefix (`"beat"* "lenn"*`), all required. */
-export function fts5PrefixQuery(terms: readonly string[]): string {
-  return terms.map((term) => `"${term}"*`).join(' ');
-}

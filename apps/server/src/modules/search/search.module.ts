@@ -7,14 +7,26 @@ import { createSongsService } from '../songs/songs.module.js';
 import { searchRoutes } from './search.routes.js';
 import { SearchService } from './search.service.js';
 
-/** One search box over songs, artists and playlists (`/api/search`). */
+/**
+ * One search box over songs, artists and playlists (`/api/search`), and the upkeep of the search's typo vocabulary
+ * from start-up to shutdown.
+ */
 export function registerSearch(app: App, deps: ModuleDeps): void {
   const { db, dialect } = deps;
+  const searchIndex = createSearchIndexRepository(db, dialect);
   const search = new SearchService(
-    createSearchIndexRepository(db, dialect),
+    searchIndex,
     createSongsService(deps),
     createArtistsRepository(db),
     createPlaylistsRepository(db, dialect),
   );
   searchRoutes(app, search);
+  app.addHook('onReady', (done) => {
+    searchIndex.vocabularyUpkeep.start();
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    searchIndex.vocabularyUpkeep.stop();
+    done();
+  });
 }

@@ -5,9 +5,9 @@ import { requireUser } from '../../http/session.js';
 import { toSearchJson } from './search.presenter.js';
 import type { SearchService } from './search.service.js';
 
-/** Songs, artists and playlists matching `q`: any signed-in user (401 otherwise). */
+/** Songs, artists and playlists matching `q`, a page of each (or of `kind`): any signed-in user (401 otherwise). */
 export function searchRoutes(app: App, search: SearchService): void {
   route(app, endpoints.search.query, async (request) =>
-    toSearchJson(await search.query(await requireUser(request), request.query.q, request.query.limit)),
+    toSearchJson(await search.query(await requireUser(request), request.query)),
   );
 }

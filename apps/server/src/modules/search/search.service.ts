@@ -1,4 +1,5 @@
-import { visiblePlaylists } from '@tonearm/contract';
+import { RequestMessages, visiblePlaylists, type SearchKind } from '@tonearm/contract';
+import { badRequest } from '../../http/errors.js';
 import type { ArtistsRepository, ArtistWithSongs } from '../artists/artists.repository.js';
 import type { PlaylistsRepository } from '../playlists/playlists.repository.js';
 import type { PlaylistView } from '../playlists/playlists.service.js';
@@ -8,16 +9,28 @@ import { noSongs, type SongListing, type SongsService, type Viewer } from '../so
 
 export const SEARCH_DEFAULT_LIMIT = 20;
 
-/** What a search found, best match first in each kind (search.presenter). */
+/** GET /api/search's query: the words, the page size, and (to page one group) the group and its cursor. */
+export interface SearchRequest {
+  q: string;
+  limit?: number;
+  kind?: SearchKind;
+  cursor?: string;
+}
+
+/** What a search found, best match first in each group, with each group's next cursor (search.presenter). */
 export interface SearchResult {
   songs: SongListing;
   artists: ArtistWithSongs[];
   playlists: PlaylistView[];
+  nextCursors: Record<SearchKind, string | null>;
 }
+
+const NO_CURSORS = { songs: null, artists: null, playlists: null };
 
 /**
  * Search over song names, artist names and genres, artists by name, and playlists by name (public ones and the
- * caller's own): ranked, every word matched as a prefix, case and accents ignored.
+ * caller's own). Each group is ranked exact words, then prefixes, then one typo (search-index). Without `kind` the
+ * answer holds the first page of every group; with `kind` (and its `cursor`) one page of that group only.
  */
 export class SearchService {
   constructor(
@@ -27,27 +40,45 @@ export class SearchService {
     private readonly playlists: Pick<PlaylistsRepository, 'songIds'>,
   ) {}
 
-  async query(viewer: Viewer, q: string, limit = SEARCH_DEFAULT_LIMIT): Promise<SearchResult> {
+  async query(viewer: Viewer, request: SearchRequest): Promise<SearchResult> {
+    const { q, limit = SEARCH_DEFAULT_LIMIT, kind, cursor } = request;
+    // A cursor belongs to one group: without the group it names nothing.
+    if (cursor !== undefined && kind === undefined) throw badRequest(RequestMessages.badCursor, 'cursor');
     const terms = searchTerms(q);
-    if (terms.length === 0) return { songs: noSongs(), artists: [], playlists: [] };
-    const [songIds, artistIds, playlistRows] = await Promise.all([
-      this.search.songIds(terms, limit),
-      this.search.artistIds(terms, limit),
-      this.search.playlists(terms, limit, visiblePlaylists(viewer)),
+    const empty: SearchResult = { songs: noSongs(), artists: [], playlists: [], nextCursors: NO_CURSORS };
+    if (terms.length === 0) return empty;
+    const wants = (group: SearchKind) => kind === undefined || kind === group;
+    const [songs, artists, playlists] = await Promise.all([
+      wants('songs') ? this.songsPage(viewer, terms, cursor, limit) : null,
+      wants('artists') ? this.artistsPage(terms, cursor, limit) : null,
+      wants('playlists') ? this.playlistsPage(viewer, terms, cursor, limit) : null,
     ]);
-    const [songs, artistRows, playlistSongs] = await Promise.all([
-      this.songs.listByIds(viewer, songIds),
-      this.artists.listByIds(artistIds),
-      this.playlists.songIds(playlistRows.map((row) => row.id)),
-    ]);
-    const artistsById = new Map(artistRows.map((artist) => [artist.id, artist]));
     return {
-      songs,
-      artists: artistIds.flatMap((id) => {
-        const artist = artistsById.get(id);
-        return artist === undefined ? [] : [artist];
-      }),
-      playlists: playlistRows.map((row) => ({ row, songIds: playlistSongs.get(row.id) ?? [] })),
+      songs: songs?.items ?? empty.songs,
+      artists: artists?.items ?? [],
+      playlists: playlists?.items ?? [],
+      nextCursors: {
+        songs: songs?.nextCursor ?? null,
+        artists: artists?.nextCursor ?? null,
+        playlists: playlists?.nextCursor ?? null,
+      },
     };
+  }
+
+  private async songsPage(viewer: Viewer, terms: string[], cursor: string | undefined, limit: number) {
+    const { ids, nextCursor } = await this.search.idPage('songs', terms, cursor, limit);
+    return { items: await this.songs.listByIds(viewer, ids), nextCursor };
+  }
+
+  private async artistsPage(terms: string[], cursor: string | undefined, limit: number) {
+    const { ids, nextCursor } = await this.search.idPage('artists', terms, cursor, limit);
+    const byId = new Map((await this.artists.listByIds(ids)).map((artist) => [artist.id, artist]));
+    return { items: ids.flatMap((id) => byId.get(id) ?? []), nextCursor };
+  }
+
+  private async playlistsPage(viewer: Viewer, terms: string[], cursor: string | undefined, limit: number) {
+    const { rows, nextCursor } = await this.search.playlistPage(terms, cursor, limit, visiblePlaylists(viewer));
+    const songIds = await this.playlists.songIds(rows.map((row) => row.id));
+    return { items: rows.map((row) => ({ row, songIds: songIds.get(row.id) ?? [] })), nextCursor };
   }
 }

@@ -1,4 +1,4 @@
-import { SearchResponse } from '@tonearm/contract';
+import { RequestMessages, SearchResponse } from '@tonearm/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { insertPlaylist, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
@@ -101,5 +101,64 @@ describeEachDialect('search API (%s)', (t) => {
     expect(SearchResponse.parse(limited.json()).songs).toHaveLength(1);
     expect((await t.as(alice).get('/api/search?q=a&limit=0')).statusCode).toBe(400);
     expect((await t.as(alice).get('/api/search')).statusCode).toBe(400);
+  });
+
+  it('forgives one typo in a word', async () => {
+    expect((await search('hyperbalad')).songs.map((s) => s.id)).toEqual([ids.hyper]);
+    expect((await search('kickstrat')).songs.map((s) => s.id)).toEqual([ids.kick]);
+    expect((await search('bjrok')).artists.map((a) => a.id)).toEqual([ids.bjork]);
+  });
+
+  it('pages each group by its cursor, every match once, and the other groups empty', async () => {
+    const page = async (query: string) => {
+      const response = await t.as(alice).get(`/api/search?${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return SearchResponse.parse(response.json());
+    };
+    const first = await page('q=bjork&limit=1');
+    expect(first.songs).toHaveLength(1);
+    expect(first.artists).toHaveLength(1);
+    expect(first.playlists).toHaveLength(1);
+    expect(first.nextCursors.artists).toBeNull();
+    const whole = await page('q=bjork&limit=50');
+    expect(whole.nextCursors).toEqual({ songs: null, artists: null, playlists: null });
+
+    for (const kind of ['songs', 'playlists'] as const) {
+      const seen = [first[kind][0]?.id];
+      let cursor = first.nextCursors[kind];
+      while (cursor !== null) {
+        const next = await page(`q=bjork&limit=1&kind=${kind}&cursor=${cursor}`);
+        const others = (['songs', 'artists', 'playlists'] as const).filter((other) => other !== kind);
+        for (const other of others) {
+          expect(next[other]).toEqual([]);
+          expect(next.nextCursors[other]).toBeNull();
+        }
+        seen.push(...next[kind].map((item) => item.id));
+        cursor = next.nextCursors[kind];
+      }
+      expect(seen).toEqual(whole[kind].map((item) => item.id));
+    }
+    const onlyArtists = await page('q=bjork&kind=artists');
+    expect(onlyArtists.artists.map((a) => a.id)).toEqual([ids.bjork]);
+    expect(onlyArtists.songs).toEqual([]);
+  });
+
+  it('answers 400 badCursor for a cursor without its group, of another group or query, or not ours', async () => {
+    const first = await t.as(alice).get('/api/search?q=bjork&limit=1');
+    const songsCursor = SearchResponse.parse(first.json()).nextCursors.songs ?? '';
+    expect(songsCursor).not.toBe('');
+    for (const query of [
+      `q=bjork&cursor=${songsCursor}`,
+      `q=bjork&kind=playlists&cursor=${songsCursor}`,
+      `q=hyper&kind=songs&cursor=${songsCursor}`,
+      'q=bjork&kind=songs&cursor=bm90LW91cnM',
+      'q=bjork&kind=songs&cursor=not%20base64!',
+      `q=bjork&kind=songs&cursor=${'a'.repeat(600)}`,
+    ]) {
+      const response = await t.as(alice).get(`/api/search?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json(), query).toMatchObject({ error: { message: RequestMessages.badCursor } });
+    }
+    expect((await t.as(alice).get('/api/search?q=bjork&kind=albums')).statusCode).toBe(400);
   });
 });

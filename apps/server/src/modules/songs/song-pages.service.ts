@@ -8,7 +8,7 @@ import type { CatalogueIndex } from './catalogue-index.js';
 import { shuffledPage } from './shuffle-order.js';
 import type { CatalogueFilter, SongPagesRepository } from './song-pages.repository.js';
 import type { SongListRow } from './songs.repository.js';
-import { noSongs, SONG_QUERY_MAX_HITS, type SongListing, type SongsService, type Viewer } from './songs.service.js';
+import { type SongListing, type SongsService, type Viewer } from './songs.service.js';
 
 /** One page of songs as one viewer sees them (songs.presenter's toSongPageJson). */
 export interface SongPageResult {
@@ -25,19 +25,10 @@ const Timestamp = z.string().max(40);
 /** [seed, last id]: the seed travels in the cursor, so a client may page on without repeating it. */
 const shuffleCursors = cursorCodec('songs.shuffle', z.tuple([Seed, DbId]));
 const newestCursors = cursorCodec('songs.newest', z.tuple([DbId]));
-/** [index of the last hit, its id]: the index is the fallback when that song is no longer a hit. */
-const searchCursors = cursorCodec('songs.search', z.tuple([z.number().int().min(0).max(SONG_QUERY_MAX_HITS), DbId]));
 /** [liked at, song id]. */
 const likedCursors = cursorCodec('songs.liked', z.tuple([Timestamp, DbId]));
 /** [position, added at, song id]. */
 const playlistCursors = cursorCodec('songs.playlist', z.tuple([z.number().int().min(0), Timestamp, DbId]));
-
-const emptyPage = (seed: number | null = null): SongPageResult => ({
-  listing: noSongs(),
-  nextCursor: null,
-  total: 0,
-  seed,
-});
 
 /**
  * The keyset song pages (issue 11): the catalogue (shuffled by seed, newest first, or search hits, optionally one
@@ -116,30 +107,24 @@ export class SongPagesService {
     return this.result(viewer, page.rows, page.nextCursor, snapshot.count(filter));
   }
 
-  /** Search hits, best first, from the search index's ranked ids (at most SONG_QUERY_MAX_HITS). */
+  /**
+   * Search hits, best first (exact words, then prefixes, then one typo): the search index's ranked keyset page, whose
+   * cursor is the same as the songs group's of GET /api/search, so a search's "more" and the player page on alike.
+   * `total` is exact up to SEARCH_TOTAL_MAX.
+   */
   private async searchPage(
     viewer: Viewer,
     q: string,
     filter: CatalogueFilter,
     query: SongPageQuery,
   ): Promise<SongPageResult> {
-    const terms = searchTerms(q);
-    const scope = [terms.join(' '), ...filterScope(filter)];
-    const after = searchCursors.decode(scope, query.cursor);
-    if (terms.length === 0) return emptyPage();
-    let hits = await this.search.songIds(terms, SONG_QUERY_MAX_HITS);
-    if (filter.artistId !== undefined || filter.genre !== undefined) {
-      const snapshot = await this.catalogue.snapshot();
-      hits = hits.filter((id) => snapshot.holds(id, filter));
-    }
-    const found = after === undefined ? -1 : hits.indexOf(after[1]);
-    const start = after === undefined ? 0 : found >= 0 ? found + 1 : after[0] + 1;
-    const limit = pageLimit(query.limit);
-    const ids = hits.slice(start, start + limit);
-    const end = start + ids.length;
-    const last = ids.at(-1);
-    const nextCursor = end < hits.length && last !== undefined ? searchCursors.encode(scope, [end - 1, last]) : null;
-    return this.byIds(viewer, ids, nextCursor, hits.length);
+    const { ids, nextCursor, total } = await this.search.songPage(
+      searchTerms(q),
+      query.cursor,
+      pageLimit(query.limit),
+      filter,
+    );
+    return this.byIds(viewer, ids, nextCursor, total);
   }
 
   /** These songs in this order (a song deleted meanwhile is left out), with the viewer's marks. */
