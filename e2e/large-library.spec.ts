@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { postgresMissing, type E2eDatabase } from './support/large-library.js';
-import { apiSession, logIn } from './support/pages/accounts.js';
+import { apiSession, logIn, newAccount, registerAccount } from './support/pages/accounts.js';
 import { audioSnapshot } from './support/pages/audio-probe.js';
 import { Dashboard } from './support/pages/dashboard.js';
 import { useTonearmServer } from './support/pages/tonearm-spec.js';
@@ -88,7 +88,11 @@ for (const database of DATABASES) {
     });
 
     test('the home page and the songs page show their first row within 1.5 s', async ({ page }) => {
-      await logIn(page, server.admin);
+      // A listener: their lists load when they open (premium users and admins get the catalogue 2 s after the user
+      // check, SPEC §6, so their first rows cannot come sooner than that).
+      const listener = newAccount('listener');
+      await registerAccount(server.baseURL, listener);
+      await logIn(page, listener);
       const home = await timeToFirstRow(
         () => page.goto('/dashboard'),
         page.getByRole('list', { name: 'Songs', exact: true }).getByRole('listitem').first(),

@@ -20,7 +20,8 @@ test('song loading retries every 5 s, gives up after 5 failures and shows the re
   test.setTimeout(120_000);
   const dashboard = new Dashboard(page);
   const attempts: number[] = [];
-  await page.route(isPath('/api/songs/data'), async (route: Route) => {
+  // The load 2 s after the user check asks for the catalogue's first page (issue 11: never the whole catalogue).
+  await page.route(isPath('/api/songs/page'), async (route: Route) => {
     attempts.push(Date.now());
     await route.fulfill(SERVER_ERROR);
   });

@@ -14,10 +14,17 @@ import {
 import { mockApi } from '../test/mock-api.js';
 import { renderInApp } from '../test/render.js';
 import { advance, flush } from '../test/timers.js';
+import { useSongDataPreload } from '../features/songs/useSongs.js';
 import { SongsPage } from './SongsPage.js';
 
 const nina = makeArtist(3, { name: 'Nina Simone', image: '/media/images/nina.webp' });
 const admin = makeUser({ role: 'ADMIN' });
+
+/** The songs page inside what the dashboard shell gives an admin: the catalogue loaded 2 s after the user check. */
+function AdminSongsPage() {
+  useSongDataPreload(admin);
+  return <SongsPage />;
+}
 
 describe('/dashboard/songs', () => {
   beforeEach(() => {
@@ -213,7 +220,8 @@ describe('/dashboard/songs', () => {
         return textResponse('Song deleted successfully');
       },
     });
-    const view = renderInApp(<SongsPage />, { user: admin, route: '/dashboard/songs' });
+    const view = renderInApp(<AdminSongsPage />, { user: admin, route: '/dashboard/songs' });
+    await advance(2000);
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'More options for So What' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
@@ -238,7 +246,8 @@ describe('/dashboard/songs', () => {
       'artists.list': () => [],
       'songs.remove': () => errorResponse(500, 'internal-error', 'boom'),
     });
-    const view = renderInApp(<SongsPage />, { user: admin, route: '/dashboard/songs' });
+    const view = renderInApp(<AdminSongsPage />, { user: admin, route: '/dashboard/songs' });
+    await advance(2000);
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'More options for So What' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));

@@ -5,9 +5,9 @@ import {
   type UseInfiniteQueryResult,
 } from '@tanstack/react-query';
 import { PREMIUM_PRELOAD_DELAY_MS, type Song, type SongPage, type User } from '@tonearm/contract';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SongSource } from '../../lib/song-sources.js';
-import { hasSongDataAccess } from '../../shell/auth/useAuth.js';
+import { hasSongDataAccess, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { artistQueries } from '../artists/queries.js';
 import { catalogueSource } from './catalogue.js';
 import { songQueries } from './queries.js';
@@ -26,17 +26,21 @@ function ignore(): void {
 export function useSongDataPreload(user: User): void {
   const eligible = hasSongDataAccess(user);
   const queryClient = useQueryClient();
+  const [startedFor, setStartedFor] = useState<number | null>(null);
   useEffect(() => {
     if (!eligible) return;
     const timer = setTimeout(() => {
-      // Failures end in the queries' red alerts (after the song retries); nothing waits on these promises.
-      queryClient.infiniteQuery(songQueries.pages(catalogueSource())).catch(ignore);
+      setStartedFor(user.id);
+      // Failures end in the queries' red alerts (after the song retries); nothing waits on this promise.
       queryClient.query(artistQueries.list()).catch(ignore);
     }, PREMIUM_PRELOAD_DELAY_MS);
     return () => {
       clearTimeout(timer);
     };
   }, [eligible, user.id, queryClient]);
+  // An observer that stays mounted in the shell: the catalogue's lists read what it loads, and it refetches them
+  // after an edit, as the song data did.
+  useInfiniteQuery({ ...songQueries.pages(catalogueSource()), enabled: eligible && startedFor === user.id });
 }
 
 /** A paged song list as loaded so far. */
@@ -61,7 +65,10 @@ export interface PagedSongsOptions {
  * `loadAll`, every page loads in turn.
  */
 export function usePagedSongs(source: SongSource, { loadAll = false }: PagedSongsOptions = {}): PagedSongs {
-  const query = useInfiniteQuery(songQueries.pages(source));
+  // SPEC §6: premium users and admins get the catalogue from the load 2 s after the user check (useSongDataPreload);
+  // their catalogue lists wait for it rather than asking themselves. Other lists, and other users, load at once.
+  const waitsForPreload = hasSongDataAccess(useCurrentUser()) && source === catalogueSource();
+  const query = useInfiniteQuery({ ...songQueries.pages(source), enabled: !waitsForPreload });
   const pages = query.data?.pages;
   const songs = useMemo(() => pages?.flatMap((page) => page.items) ?? [], [pages]);
   const last = pages?.at(-1);
