@@ -50,16 +50,6 @@ export function createSongPagesService(
  */
 export async function registerSongs(app: App, deps: ModuleDeps): Promise<void> {
   const songs = createSongsService(deps);
-  // The shuffled pages read the catalogue's ids from memory: load them as the server starts (in the background, a
-  // chunk per turn of the event loop), so the first listener's first page does not wait for them.
-  app.addHook('onReady', (done) => {
-    catalogueIndexOf(deps.db)
-      .snapshot()
-      .catch((error: unknown) => {
-        app.log.debug({ err: error }, 'the catalogue index will load on the first shuffled page instead');
-      });
-    done();
-  });
   songsReadRoutes(app, songs, {
     pages: createSongPagesService(deps, songs),
     stream: new SongsStream(createSongsStreamRepository(deps.db), deps.config.catalogueChunkRows),
