@@ -21,7 +21,7 @@ export interface PreparedLibrary {
 
 /**
  * Why PostgreSQL cannot be used here, or null when it can: the e2e suite starts its own cluster from the installed
- * server binaries. Under CI=true a missing PostgreSQL is not a reason: the spec then fails instead of skipping.
+ * server binaries. The spec fails with this reason rather than skipping.
  */
 export function postgresMissing(): string | null {
   if (findPostgresBin() !== null) return null;
