@@ -5,6 +5,7 @@ import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import { prepareCatalogueStorage } from './startup.js';
 import { SetupCode, setupUrl } from './setup-code.js';
+import { catalogueIndexOf } from './modules/songs/catalogue-index.js';
 import { createUsersRepository } from './modules/users/users.repository.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 
@@ -59,6 +60,12 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ dialect: database.dialect, dataDir: config.dataDir }, 'Tonearm is listening');
+  // The shuffled song pages read an in-memory index of the catalogue: it loads now, in chunks between requests, so the
+  // first listener's first page does not wait for the whole load (100 000 songs take about 0.3 s). A page that comes
+  // meanwhile waits for this same load. A failure here is retried by that page.
+  catalogueIndexOf(database.db)
+    .snapshot()
+    .catch(() => undefined);
   const admins = await createUsersRepository(database.db, database.dialect).countAdmins();
   if (admins === 0 && setupCode.value !== null) {
     // Warn level, so it shows whatever LOG_LEVEL: without it nobody but the machine itself can claim the server.

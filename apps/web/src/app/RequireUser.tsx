@@ -1,12 +1,22 @@
-import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
 import { Paths } from '../lib/paths.js';
 import { useAuth } from '../shell/auth/useAuth.js';
 import { RouteLoader } from '../ui/RouteLoader.js';
 
+interface RequireUserProps {
+  children: ReactNode;
+  /** Called once with the path it guards, as it mounts: the page's chunks can load during the session check. */
+  preload?: (pathname: string) => void;
+}
+
 /** The /dashboard guard: unknown user → loader, no user → home page, otherwise the dashboard. */
-export function RequireUser({ children }: { children: ReactNode }) {
+export function RequireUser({ children, preload }: RequireUserProps) {
   const { user } = useAuth();
+  const { pathname } = useLocation();
+  // Once, as the guard mounts (later navigations load their chunks as they render).
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => preload?.(pathname), []);
   if (user === undefined) return <RouteLoader label="Checking your session" />;
   if (user === null) return <Navigate to={Paths.home} replace />;
   return children;

@@ -1,8 +1,9 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { insertSongs } from '../../../test/factories.js';
-import { CatalogueIndex } from './catalogue-index.js';
-import { createSongPagesRepository } from './song-pages.repository.js';
+import { CatalogueIndex, CatalogueSnapshot } from './catalogue-index.js';
+import { shuffledPage } from './shuffle-order.js';
+import { createSongPagesRepository, type CatalogueFilter } from './song-pages.repository.js';
 
 describeEachDialect('the in-memory catalogue (%s)', { uses: 'database', fresh: 'each' }, (t) => {
   const version = () => createSongPagesRepository(t.db).version();
@@ -102,5 +103,62 @@ describeEachDialect('the in-memory catalogue while it loads (%s)', { uses: 'data
     const loaded = await loading;
     expect([...loaded.ids]).toEqual([...songs.slice(1).map((song) => song.id), 888_888]);
     expect(await index.snapshot()).toBe(loaded);
+  });
+});
+
+describe('a snapshot’s shuffled pages', () => {
+  const ids = Int32Array.from({ length: 4000 }, (_, index) => index + 1);
+  const artists = ids.map((id) => id % 40);
+  const genres = ids.map((id) => id % 3);
+  const snapshot = new CatalogueSnapshot(
+    1,
+    ids,
+    artists,
+    genres,
+    new Map([
+      ['Rock', 0],
+      ['Jazz', 1],
+      ['Pop', 2],
+    ]),
+  );
+
+  it('answers the same pages on a seed’s first request and once it is sorted, and through a filter', () => {
+    const walk = (filter: CatalogueFilter, limit: number) => {
+      const seen: number[] = [];
+      let afterId: number | undefined;
+      for (;;) {
+        const page = snapshot.shuffledPage(77, afterId, limit, filter);
+        expect(page).toEqual(
+          shuffledPage(
+            [...ids].filter((id) => snapshot.holds(id, filter)),
+            { seed: 77, afterId, limit },
+          ),
+        );
+        seen.push(...page.ids);
+        if (!page.more) return seen;
+        afterId = page.ids.at(-1);
+      }
+    };
+    const first = snapshot.shuffledPage(77, undefined, 50, {});
+    expect(snapshot.shuffledPage(77, undefined, 50, {}), 'sorted on the second request').toEqual(first);
+    expect(walk({}, 333)).toHaveLength(4000);
+    expect(walk({ artistId: 7 }, 30)).toHaveLength(100);
+    expect(walk({ genre: 'Jazz' }, 500)).toHaveLength(1334);
+    expect(walk({ genre: 'Jazz', artistId: 7 }, 10)).toHaveLength(100 / 3 + 2 / 3);
+    expect(snapshot.count({ genre: 'Polka' })).toBe(0);
+    expect(snapshot.shuffledPage(77, undefined, 10, { genre: 'Polka' })).toEqual({ ids: [], more: false, total: 0 });
+  });
+
+  it('keeps its pages when a song is added or removed: the new snapshot pages the changed catalogue', () => {
+    snapshot.shuffledPage(5, undefined, 20, {});
+    const sortedPage = snapshot.shuffledPage(5, undefined, 20, {});
+    const gone = sortedPage.ids[3] ?? 0;
+    const without = snapshot.withSong(gone, null);
+    const page = without.shuffledPage(5, undefined, 20, {});
+    expect(page.ids).not.toContain(gone);
+    expect(page.total).toBe(3999);
+    expect(snapshot.shuffledPage(5, undefined, 20, {}), 'the old snapshot does not change').toEqual(sortedPage);
+    const withNew = without.withSong(5000, { id: 5000, artist_id: 7, genre: 'Rock' });
+    expect(withNew.count({ artistId: 7 })).toBe(without.count({ artistId: 7 }) + 1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shuffledPage, shuffleKey, type ShuffleRequest } from './shuffle-order.js';
+import { shuffledPage, shuffleKey, SortedShuffle, type ShuffleRequest } from './shuffle-order.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -110,5 +110,26 @@ describe('the seeded shuffle', () => {
     expect(shuffledPage(rest, { seed: 9, limit: 10, afterId: gone }).ids).toEqual(
       shuffledPage(ids, { seed: 9, limit: 10, afterId: gone }).ids,
     );
+  });
+
+  it('sorted once, answers the same pages as the pass over the ids, from any cursor, gone or not', () => {
+    const catalogue = range(1, 3000).filter((id) => id % 7 !== 0);
+    for (const seed of [0, 5, 2_147_483_647]) {
+      const sorted = new SortedShuffle(catalogue, seed);
+      for (const limit of [1, 50, 500, 5000]) {
+        let afterId: number | undefined;
+        for (;;) {
+          const page = sorted.page(afterId, limit);
+          expect(page).toEqual(shuffledPage(catalogue, { seed, afterId, limit }));
+          if (!page.more) break;
+          afterId = page.ids.at(-1);
+        }
+      }
+      // Cursors on songs that are not (or no longer) in the catalogue: multiples of 7, and ids past the end.
+      for (const gone of [7, 700, 2996, 9999]) {
+        expect(sorted.page(gone, 30)).toEqual(shuffledPage(catalogue, { seed, afterId: gone, limit: 30 }));
+      }
+    }
+    expect(new SortedShuffle([], 1).page(undefined, 10)).toEqual({ ids: [], more: false, total: 0 });
   });
 });

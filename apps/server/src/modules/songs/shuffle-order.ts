@@ -1,9 +1,11 @@
 /*
  * The stable server-side shuffle (issue 11, SPEC §7's "songs arrive shuffled"). A seed orders every song by its key
  * `shuffleKey(seed, id)`: a 22-bit hash of (seed, id) above the 31-bit id, one exact integer below 2^53, so the order is
- * a pure function of (seed, id), ties broken by id. A page is the `limit` smallest keys after the cursor's: one pass
- * over the catalogue's ids with a bounded heap (about 1.5 ms for 100 000 songs), no per-seed state, so songs added or
- * deleted between pages never make the rest repeat or skip.
+ * a pure function of (seed, id), ties broken by id. A page is the `limit` smallest keys after the cursor's, so songs
+ * added or deleted between pages never make the rest repeat or skip. Two ways to the same page: `shuffledPage`, one
+ * pass over the ids with a bounded heap (about 1.5 ms for 100 000 songs, no state), and `SortedShuffle`, every key
+ * sorted once (about 10 ms for 100 000 songs) and then a binary search per page (microseconds), for a seed that is
+ * paged through or asked for again.
  */
 
 const ID_SPAN = 2 ** 31;
@@ -132,4 +134,37 @@ export function shuffledPage(ids: ArrayLike<number>, request: ShuffleRequest): S
   }
   const page = Array.from(kept.sorted(), (key) => key % ID_SPAN);
   return { ids: page, more: after > page.length, total };
+}
+
+/** The keys of `ids` under one seed, sorted once: each page is then a binary search and a slice. */
+export class SortedShuffle {
+  private readonly keys: Float64Array;
+  private readonly mixed: number;
+
+  constructor(ids: ArrayLike<number>, seed: number) {
+    this.mixed = seedMix(seed);
+    const keys = new Float64Array(ids.length);
+    for (let index = 0; index < ids.length; index += 1) keys[index] = keyOf(this.mixed, ids[index] ?? 0);
+    this.keys = keys.sort();
+  }
+
+  /** The same page as shuffledPage over the same ids, without filters. */
+  page(afterId: number | undefined, limit: number): ShuffledPage {
+    const keys = this.keys;
+    let start = 0;
+    if (afterId !== undefined) {
+      // The first key above the cursor's (the cursor's song may be gone: its key still places the page).
+      const floor = keyOf(this.mixed, afterId);
+      let high = keys.length;
+      while (start < high) {
+        const middle = (start + high) >> 1;
+        if ((keys[middle] ?? 0) <= floor) start = middle + 1;
+        else high = middle;
+      }
+    }
+    const end = Math.min(keys.length, start + limit);
+    const ids: number[] = [];
+    for (let index = start; index < end; index += 1) ids.push((keys[index] ?? 0) % ID_SPAN);
+    return { ids, more: end < keys.length, total: keys.length };
+  }
 }

@@ -5,7 +5,6 @@ import { badCursor, cursorCodec, keysetPage, pageLimit, type CursorScope } from 
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { searchTerms } from '../search-index/search-terms.js';
 import type { CatalogueIndex } from './catalogue-index.js';
-import { shuffledPage } from './shuffle-order.js';
 import type { CatalogueFilter, SongPagesRepository } from './song-pages.repository.js';
 import type { SongListRow } from './songs.repository.js';
 import { type SongListing, type SongsService, type Viewer } from './songs.service.js';
@@ -89,7 +88,7 @@ export class SongPagesService {
     const seed = after?.[0] ?? query.seed ?? randomInt(SHUFFLE_SEED_MAX + 1);
     const limit = pageLimit(query.limit);
     const snapshot = await this.catalogue.snapshot();
-    const page = shuffledPage(snapshot.ids, { seed, afterId: after?.[1], limit, filters: snapshot.filters(filter) });
+    const page = snapshot.shuffledPage(seed, after?.[1], limit, filter);
     const last = page.ids.at(-1);
     const nextCursor = page.more && last !== undefined ? shuffleCursors.encode(scope, [seed, last]) : null;
     return { ...(await this.byIds(viewer, page.ids, nextCursor, page.total)), seed };

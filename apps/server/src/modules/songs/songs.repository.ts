@@ -208,10 +208,16 @@ export function createSongsRepository(db: Kysely<DB>): SongsRepository {
         .selectFrom('playlist_songs')
         .innerJoin('playlists', 'playlists.id', 'playlist_songs.playlist_id')
         .select(['playlist_songs.song_id', 'playlist_songs.playlist_id'])
-        .where('playlists.owner_id', '=', userId)
         .orderBy('playlist_songs.playlist_id', 'asc');
       if (songIds !== undefined && songIds.length <= IN_LIST_MAX) {
-        query = query.where('playlist_songs.song_id', 'in', [...songIds]);
+        // The songs' memberships drive the join (the song_id index), each checked against its playlist's owner: the
+        // unary plus keeps the planner off the owner index, which would walk every one of the user's playlists for
+        // every song (6 ms for 50 songs and 500 playlists, against 0.05 ms).
+        query = query
+          .where('playlist_songs.song_id', 'in', [...songIds])
+          .where(sql<number>`+${sql.ref('playlists.owner_id')}`, '=', userId);
+      } else {
+        query = query.where('playlists.owner_id', '=', userId);
       }
       for (const row of await query.execute()) {
         const ids = memberships.get(row.song_id);
