@@ -204,6 +204,7 @@ export function parseWrk(text) {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
   const transfer = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(text);
   const p50 = /\s50%\s+([\d.]+)(\w+)/.exec(text);
+  const p90 = /\s90%\s+([\d.]+)(\w+)/.exec(text);
   const p99 = /\s99%\s+([\d.]+)(\w+)/.exec(text);
   const errors = /Non-2xx or 3xx responses:\s+(\d+)/.exec(text);
   const socketErrors = /Socket errors:(.*)/.exec(text);
@@ -211,6 +212,7 @@ export function parseWrk(text) {
     rps,
     mibps: transfer ? toMiB(transfer[1], transfer[2]) : NaN,
     p50: p50 ? toMs(p50[1], p50[2]) : NaN,
+    p90: p90 ? toMs(p90[1], p90[2]) : NaN,
     p99: p99 ? toMs(p99[1], p99[2]) : NaN,
     non2xx: errors ? Number(errors[1]) : 0,
     socketErrors: socketErrors ? socketErrors[1].trim() : '',
