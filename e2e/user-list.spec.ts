@@ -28,11 +28,35 @@ function table(page: Page): Locator {
   return page.getByRole('table', { name: /^Users/ });
 }
 
-/** The usernames in the table's rows, top to bottom. */
-function usernames(page: Page): Promise<string[]> {
-  return table(page)
-    .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label') ?? ''));
+/**
+ * The usernames of every loaded row, top to bottom. The table is virtualised (only the rows in view are in the DOM),
+ * so this scrolls through it from the top, half a screen at a time, and collects the rows by their aria-rowindex.
+ */
+async function usernames(page: Page): Promise<string[]> {
+  const main = page.getByRole('main');
+  const byRow = new Map<number, string>();
+  await main.evaluate((element) => {
+    element.scrollTop = 0;
+  });
+  for (let step = 0; step < 100; step += 1) {
+    // Two frames: the scroll event, then the render of the rows it brings into view.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const rows = await table(page)
+      .locator('tbody tr[aria-label]')
+      .evaluateAll((elements) =>
+        elements.map(
+          (row) => [Number(row.getAttribute('aria-rowindex')), row.getAttribute('aria-label') ?? ''] as const,
+        ),
+      );
+    for (const [index, name] of rows) byRow.set(index, name);
+    const atEnd = await main.evaluate((element) => {
+      const end = element.scrollTop + element.clientHeight >= element.scrollHeight - 1;
+      element.scrollTop += element.clientHeight / 2;
+      return end;
+    });
+    if (atEnd) break;
+  }
+  return [...byRow].sort(([a], [b]) => a - b).map(([, name]) => name);
 }
 
 async function openUserList(page: Page): Promise<void> {

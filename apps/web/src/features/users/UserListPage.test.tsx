@@ -131,6 +131,24 @@ describe('/dashboard/user-list', () => {
     expect(screen.getAllByRole('row').map((row) => row.getAttribute('aria-label'))).toEqual([null, 'ada', 'root']);
   });
 
+  it('keeps only the rows in view in the DOM, and says where each is in the whole list', async () => {
+    const many = Array.from({ length: 500 }, (_, i) => makeUser({ id: 1000 + i, username: `listener${1000 + i}` }));
+    mockApi({ 'users.list': () => ({ users: many, total: 2_000, nextCursor: 'more' }) });
+    renderInApp(<UserListPage />, { user: admin, route: '/dashboard/user-list' });
+    await flush();
+    expect(screen.getByText('500 of 2000 users')).toBeInTheDocument();
+    const table = document.querySelector('table');
+    expect(table?.getAttribute('aria-rowcount')).toBe('2001');
+    const rows = [...document.querySelectorAll('tbody tr[aria-label]')];
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(60);
+    expect(rows[0]?.getAttribute('aria-label')).toBe('listener1000');
+    expect(rows.map((row) => Number(row.getAttribute('aria-rowindex')))).toEqual(rows.map((_, i) => i + 2));
+    // The rows out of view still take their room, so the scroll bar spans every loaded user.
+    const spacer = document.querySelector<HTMLElement>('tbody tr.table__spacer');
+    expect(Number.parseFloat(spacer?.style.height ?? '0')).toBeGreaterThan(400 * 50);
+  });
+
   it('grants premium and changes a role through PUT /api/users/{id}', async () => {
     const api = usersApi();
     const view = renderInApp(<UserListPage />, { user: admin, route: '/dashboard/user-list' });

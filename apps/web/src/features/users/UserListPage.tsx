@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Role, User } from '@tonearm/contract';
 import { useMemo, useState } from 'react';
 import { Navigate } from 'react-router';
@@ -13,6 +14,8 @@ import { useConfirm } from '../../shell/confirm/useConfirm.js';
 import { Avatar } from '../../ui/Avatar.js';
 import { CrownIcon, PlusIcon, SearchIcon, SortIcon, TrashIcon } from '../../ui/icons.js';
 import { LoadMore } from '../../ui/LoadMore.js';
+import { useOffsetWithin } from '../../ui/useOffsetWithin.js';
+import { useScrollContainer } from '../../ui/useScrollContainer.js';
 import { AddUserDialog } from './AddUserDialog.js';
 import { useDeleteUser, useUpdateUser } from './mutations.js';
 import { userQueries, type UserListParams, type UserSortField } from './queries.js';
@@ -39,6 +42,9 @@ const COLUMNS: Column[] = [
 
 type Sort = Pick<UserListParams, 'sort' | 'order'>;
 
+/** A user row's height before it is measured (a card on phones is taller: each row is measured as it renders). */
+const USER_ROW_HEIGHT = 61;
+
 function SortHeader({ column, sort, onSort }: { column: Column; sort: Sort; onSort: (next: Sort) => void }) {
   const active = sort.sort === column.field;
   const ariaSort = active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none';
@@ -59,7 +65,15 @@ function SortHeader({ column, sort, onSort }: { column: Column; sort: Sort; onSo
   );
 }
 
-function UserRow({ account, me }: { account: User; me: User }) {
+interface UserRowProps {
+  account: User;
+  me: User;
+  /** The row's place in the virtualised table: measured through `measure`, announced as aria-rowindex. */
+  index: number;
+  measure: (row: HTMLTableRowElement | null) => void;
+}
+
+function UserRow({ account, me, index, measure }: UserRowProps) {
   const update = useUpdateUser();
   const remove = useDeleteUser();
   const alerts = useAlerts();
@@ -82,7 +96,8 @@ function UserRow({ account, me }: { account: User; me: User }) {
   };
 
   return (
-    <tr aria-label={account.username}>
+    // The header row is row 1.
+    <tr ref={measure} data-index={index} aria-rowindex={index + 2} aria-label={account.username}>
       <th scope="row">
         <span className="table__user">
           <Avatar user={account} size="sm" />
@@ -171,6 +186,47 @@ function UserRow({ account, me }: { account: User; me: User }) {
   );
 }
 
+/**
+ * The loaded users' rows, virtualised: only the rows in view (plus a margin) are in the DOM, between two spacer rows
+ * that keep the table as tall as every loaded row, so thousands of accounts scroll smoothly.
+ */
+function UserRows({ accounts, me }: { accounts: readonly User[]; me: User }) {
+  const scrollElement = useScrollContainer();
+  const [body, setBody] = useState<HTMLTableSectionElement | null>(null);
+  const scrollMargin = useOffsetWithin(body, scrollElement);
+  // The compiler cannot memoise around TanStack Virtual; this component re-renders on scroll by design.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: accounts.length,
+    getScrollElement: () => scrollElement,
+    estimateSize: () => USER_ROW_HEIGHT,
+    overscan: 10,
+    scrollMargin,
+    initialRect: { width: 960, height: 900 },
+    getItemKey: (index) => accounts[index]?.id ?? index,
+    // A row not laid out (no height) keeps the estimate.
+    measureElement: (row) => row.getBoundingClientRect().height || USER_ROW_HEIGHT,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items.at(-1);
+  const before = first === undefined ? 0 : first.start - scrollMargin;
+  const after = last === undefined ? 0 : virtualizer.getTotalSize() - (last.end - scrollMargin);
+  return (
+    <tbody ref={setBody}>
+      {before > 0 && <tr aria-hidden="true" className="table__spacer" style={{ height: before }} />}
+      {items.map((item) => {
+        const account = accounts[item.index];
+        if (!account) return null;
+        return (
+          <UserRow key={item.key} account={account} me={me} index={item.index} measure={virtualizer.measureElement} />
+        );
+      })}
+      {after > 0 && <tr aria-hidden="true" className="table__spacer" style={{ height: after }} />}
+    </tbody>
+  );
+}
+
 function UserTable({ me }: { me: User }) {
   const [text, setText] = useState('');
   const [sort, setSort] = useState<Sort>({ sort: 'username', order: 'asc' });
@@ -203,7 +259,7 @@ function UserTable({ me }: { me: User }) {
       {data && (
         <>
           <div className="table-wrap" aria-busy={users.isFetching}>
-            <table className="table table--users">
+            <table className="table table--users" aria-rowcount={total + 1}>
               <caption className="visually-hidden">Users ({total})</caption>
               <thead>
                 <tr>
@@ -215,11 +271,7 @@ function UserTable({ me }: { me: User }) {
                   </th>
                 </tr>
               </thead>
-              <tbody>
-                {accounts.map((account) => (
-                  <UserRow key={account.id} account={account} me={me} />
-                ))}
-              </tbody>
+              <UserRows accounts={accounts} me={me} />
             </table>
             {accounts.length === 0 && <p className="table__empty">No users match “{q}”.</p>}
           </div>
