@@ -9,7 +9,9 @@
 //   pages old clients still ask for (GET /api/songs?limit&offset);
 // - the stall test: a 20-song page at 8 connections alone, then while another client fetches /api/songs/data four
 //   times;
-// - the server's RSS before and after.
+// - the server's RSS before and after;
+// - the web app in Chromium: the first song row of the home page and of the songs page after navigation, and the JS
+//   heap (bench/first-row.mjs).
 // Writes the table to bench/results/catalogue.md. Bounded in time; cleans up after itself.
 //
 // Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_CONNECTIONS (64). Runs under tsx (it seeds with the
@@ -21,7 +23,8 @@ import { join } from 'node:path';
 import { PAGE_LIMIT_MAX } from '@tonearm/contract';
 import { seedSyntheticLibraryAt } from '../apps/server/src/demo/synthetic-library.ts';
 import { ensureServerBuilt } from '../scripts/build-server.mjs';
-import { root } from '../scripts/lib.mjs';
+import { ensureWebBuilt, root } from '../scripts/lib.mjs';
+import { measureFirstRows } from './first-row.mjs';
 import {
   logIn,
   parseDuration,
@@ -183,6 +186,13 @@ async function measure(dialect, databaseUrl) {
   const rssAfter = treeMiB(server.pid, 'VmRSS');
   const peak = treeMiB(server.pid, 'VmHWM');
   line(`| server RSS | before ${fmt(rssBefore)} MiB | after ${fmt(rssAfter)} MiB | peak ${fmt(peak)} MiB | |`);
+  for (const page of await measureFirstRows(base, cookie, me)) {
+    figures[`web: ${page.name}`] = page;
+    line(
+      `| web: ${page.name}, first song row after navigation | Chromium | cold ${fmt(page.cold)} ms | ` +
+        `warm ${fmt(page.warm)} ms | JS heap ${fmt(page.heapMiB, 1)} MiB |`,
+    );
+  }
   await stopProcess(server);
   return { lines, figures };
 }
@@ -207,8 +217,10 @@ async function throwawayPostgres() {
 }
 
 async function main() {
-  const build = await ensureServerBuilt();
-  if (build.code !== 0) throw new Error('the server did not build');
+  for (const ensureBuilt of [ensureWebBuilt, ensureServerBuilt]) {
+    const build = await ensureBuilt();
+    if (build.code !== 0) throw new Error('the web app or the server did not build');
+  }
   const date = new Date().toISOString().slice(0, 10);
   const header = ['| call | load | figure | | |', '| --- | --- | ---: | ---: | ---: |'];
   const sqlite = await measure('sqlite', null);
@@ -226,7 +238,7 @@ async function main() {
       sections.push('', `PostgreSQL ${postgres.version}, the same data and load`, '', ...header, ...pgRun.lines, '');
       sections.push('PostgreSQL p99 / SQLite p99:', '');
       for (const [name, result] of Object.entries(pgRun.figures)) {
-        sections.push(`- ${name}: ${fmt(result.p99 / sqlite.figures[name].p99, 2)}×`);
+        if (result.p99 !== undefined) sections.push(`- ${name}: ${fmt(result.p99 / sqlite.figures[name].p99, 2)}×`);
       }
     } finally {
       await postgres.stop();

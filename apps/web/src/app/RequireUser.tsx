@@ -1,3 +1,4 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Paths } from '../lib/paths.js';
@@ -6,17 +7,18 @@ import { RouteLoader } from '../ui/RouteLoader.js';
 
 interface RequireUserProps {
   children: ReactNode;
-  /** Called once with the path it guards, as it mounts: the page's chunks can load during the session check. */
-  preload?: (pathname: string) => void;
+  /** Called once with the path it guards, as it mounts: the page's chunks and data can load during the session check. */
+  preload?: (pathname: string, queryClient: QueryClient) => void;
 }
 
 /** The /dashboard guard: unknown user → loader, no user → home page, otherwise the dashboard. */
 export function RequireUser({ children, preload }: RequireUserProps) {
   const { user } = useAuth();
   const { pathname } = useLocation();
+  const queryClient = useQueryClient();
   // Once, as the guard mounts (later navigations load their chunks as they render).
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => preload?.(pathname), []);
+  useEffect(() => preload?.(pathname, queryClient), []);
   if (user === undefined) return <RouteLoader label="Checking your session" />;
   if (user === null) return <Navigate to={Paths.home} replace />;
   return children;

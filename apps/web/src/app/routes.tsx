@@ -1,5 +1,7 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
+import { readStoredUser } from '../shell/auth/stored-user.js';
 import { RouteLoader } from '../ui/RouteLoader.js';
 import { RequireUser } from './RequireUser.js';
 import { RouteError } from './RouteError.js';
@@ -7,12 +9,28 @@ import { RouteError } from './RouteError.js';
 /** A page's chunk, fetched by its first render or earlier by `preload` (the module loader fetches it once). */
 type LazyPage = ComponentType & { preload: () => Promise<unknown> };
 
-/** React.lazy for a named export: every page is its own chunk, fetched on first visit (or preloaded). */
+/**
+ * React.lazy for a named export: every page is its own chunk, fetched on first visit or preloaded. A page whose chunk
+ * has arrived renders at once: React.lazy would suspend on its first render all the same, and React holds a revealed
+ * Suspense boundary back for a moment (up to 300 ms) to batch reveals.
+ */
 function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyPage {
-  return Object.assign(
-    lazy(async () => ({ default: (await load())[name] as ComponentType })),
-    { preload: load },
-  );
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = (): Promise<ComponentType> =>
+    (loading ??= load().then(
+      (module) => (loaded = module[name] as ComponentType),
+      (error: unknown) => {
+        // Asked again on the next render or preload (a chunk that failed once, offline, may load later).
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  function Page() {
+    return loaded === undefined ? <Lazy /> : createElement(loaded);
+  }
+  return Object.assign(Page, { preload });
 }
 
 const HomePage = lazyPage(() => import('../features/landing/HomePage.js'), 'HomePage');
@@ -40,16 +58,25 @@ const dashboardPages: Record<string, LazyPage> = {
 };
 
 /**
- * Starts fetching the chunks a dashboard page at `pathname` needs. Without it the first screen is a chain: the session
+ * Starts fetching what a dashboard page at `pathname` needs. Without it the first screen is a chain: the session
  * check, then the layout's chunk, then the page's chunk, then its data; RequireUser calls it as the session check
- * starts, so the chunks arrive meanwhile (issue 11: the first song row within 1.5 s).
+ * starts, so the chunks (and the catalogue's first page, on the pages that open with it) arrive meanwhile (issue 11:
+ * the first song row within 1.5 s).
  */
-export function preloadPages(pathname: string): void {
+export function preloadPages(pathname: string, queryClient: QueryClient): void {
   const dashboard = /^\/dashboard(?:\/([^/]*))?\/?$/.exec(pathname);
   if (dashboard === null) return;
-  const page = dashboardPages[dashboard[1] ?? ''];
+  const path = dashboard[1] ?? '';
   // A failed preload is not an error yet: the render fetches the chunk again and shows its own error.
-  for (const chunk of [DashboardLayout, page]) chunk?.preload().catch(() => undefined);
+  for (const chunk of [DashboardLayout, dashboardPages[path]]) chunk?.preload().catch(() => undefined);
+  if (path === '' || path === 'songs') {
+    import('../features/songs/useSongs.js').then(
+      ({ prefetchCatalogue }) => {
+        prefetchCatalogue(queryClient, readStoredUser());
+      },
+      () => undefined,
+    );
+  }
 }
 
 /** Pages load on demand with the loading animation meanwhile (SPEC §2). */

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { QueryClient, useQueryClient } from '@tanstack/react-query';
 import { PAGE_LIMIT_DEFAULT, PREMIUM_PRELOAD_DELAY_MS, SHUFFLE_SEED_MAX, type User } from '@tonearm/contract';
 import { act } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +8,7 @@ import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance } from '../../test/timers.js';
 import { catalogueSource } from './catalogue.js';
-import { usePagedSongs, useSongDataPreload } from './useSongs.js';
+import { prefetchCatalogue, usePagedSongs, useSongDataPreload } from './useSongs.js';
 
 /** The dashboard shell's preload, and nothing else. */
 function Shell({ user }: { user: User }) {
@@ -165,5 +165,19 @@ describe('song data loading', () => {
     await advance(60_000);
     expect(pageQueries(api.calls())).toHaveLength(3);
     expect(view.alertMessages()).toEqual([]);
+  });
+});
+
+describe('the catalogue asked for during the session check', () => {
+  it('is fetched for a stored listener, into the cache the list reads, and not for premium users or admins', async () => {
+    const api = mockApi({ 'songs.page': firstPage });
+    const queryClient = new QueryClient();
+    prefetchCatalogue(queryClient, regular);
+    await vi.waitFor(() => {
+      expect(queryClient.getQueryData(songKeys.pages(catalogueSource()))).toBeDefined();
+    });
+    expect(pageQueries(api.calls())).toHaveLength(1);
+    for (const user of [premium, admin, undefined]) prefetchCatalogue(new QueryClient(), user);
+    expect(pageQueries(api.calls()), 'SPEC §6: theirs comes with the preload after the check').toHaveLength(1);
   });
 });
