@@ -165,6 +165,22 @@ export function resetPeak(pid) {
   }
 }
 
+/**
+ * Waits until the server at `base` is idle again: wrk stops with its connections' last requests still queued, and a
+ * slow call can leave a second of work behind it; the next run's first requests would wait for that and count it as
+ * theirs. Idle means two health checks in a row answered within 20 ms (at most `maxMs` of waiting).
+ */
+export async function settle(base, maxMs = 15_000) {
+  const deadline = Date.now() + maxMs;
+  let quick = 0;
+  while (quick < 2 && Date.now() < deadline) {
+    const started = performance.now();
+    await (await fetch(`${base}/healthz`)).arrayBuffer();
+    quick = performance.now() - started < 20 ? quick + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** One wrk run (2 threads, `--latency`) against `url`; resolves with its parsed figures. */
 export function wrk(url, { connections, duration, headers = {}, script } = {}) {
   const durationSeconds = parseDuration(duration);
