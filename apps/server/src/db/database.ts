@@ -26,6 +26,9 @@ export interface DatabaseOptions {
 
 export const SQLITE_FILE_NAME = 'tonearm.db';
 
+/** How long an SQLite statement waits for another connection's write lock before SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 /*
  * COUNT(*) and other bigint results come back from pg as strings; SQLite gives numbers. Parsing int8 as a number keeps
  * repositories dialect-agnostic; every int8 we produce (counts, sums of sizes) stays far below 2^53.
@@ -51,7 +54,7 @@ function openSqlite(dataDir: string): SqliteDatabase.Database {
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new SqliteDatabase(path.join(dataDir, SQLITE_FILE_NAME));
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   return sqlite;

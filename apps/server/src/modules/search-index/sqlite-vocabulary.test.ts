@@ -1,5 +1,8 @@
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { expect, it as base } from 'vitest';
+import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_FILE_NAME } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { createSearchIndexRepository } from './search-index.repository.js';
@@ -61,5 +64,31 @@ describeEachDialect('typo vocabulary upkeep (%s)', { uses: 'database', fresh: 'e
     search.vocabularyUpkeep.start();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await queued(t.db)).toBe(600);
+  });
+
+  it('never waits for another writer’s lock: a lookup reads the vocabulary as it is, the background folds later', async () => {
+    await artists(t.db, 'Locked Harbour', 700);
+    // An import in another process, in the middle of a batch: it holds the write lock.
+    const other = new SqliteDatabase(path.join(t.database.dataDir, SQLITE_FILE_NAME));
+    other.exec('begin immediate');
+    const search = createSearchIndexRepository(t.db, t.dialect);
+    try {
+      const started = performance.now();
+      // A typo: the lookup would fold in first. Waiting for the lock would hold the event loop for the whole busy
+      // timeout (5 s) and then fail; it answers at once from the exact and prefix tiers instead.
+      const page = await search.idPage('artists', searchTerms('harbour lockd'), undefined, 5);
+      expect(page.ids).toHaveLength(0);
+      expect(performance.now() - started).toBeLessThan(SQLITE_BUSY_TIMEOUT_MS / 2);
+      expect(await queued(t.db)).toBe(700);
+      search.vocabularyUpkeep.start();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await queued(t.db), 'nothing folds while the other writer holds the lock').toBe(700);
+    } finally {
+      other.exec('commit');
+      other.close();
+    }
+    await drained(t.db);
+    search.vocabularyUpkeep.stop();
+    expect((await search.idPage('artists', searchTerms('harbour lockd'), undefined, 5)).ids).toHaveLength(5);
   });
 });

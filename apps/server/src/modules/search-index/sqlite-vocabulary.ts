@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { hasTypoNeighbourhood, neighbourhoodKeys, wordDeltas } from './vocabulary.js';
 
@@ -16,6 +17,13 @@ const BATCH = 500;
 const LOOKUP_BUDGET_MS = 4;
 /** Pause between two background batches: requests run in between. */
 const BACKGROUND_PAUSE_MS = 2;
+/** Pause after finding the database locked by another writer (an import in another process) before trying again. */
+const BUSY_RETRY_MS = 1_000;
+
+/** SQLite's answer when another connection holds the write lock and we chose not to wait for it. */
+function isBusy(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+}
 
 /**
  * Applies net changes of word use, a few statements whatever their number: the counts in one upsert; the words that
@@ -45,16 +53,26 @@ async function applyWordDeltas(db: Kysely<DB>, deltas: Map<string, number>): Pro
   }
 }
 
-/** Folds one batch of the queue in, in one transaction; answers whether more is queued. */
+/**
+ * Folds one batch of the queue in, in one transaction; answers whether more is queued. It never waits for the write
+ * lock: better-sqlite3 waits synchronously, holding the event loop, and an import in another process holds the lock a
+ * batch at a time. Locked, it throws SQLITE_BUSY at once and the caller tries later; the busy timeout is set back
+ * before the transaction ends, so no other statement ever runs without it.
+ */
 async function foldBatch(db: Kysely<DB>): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ id: number; body: string; delta: number }>`
-      select id, body, delta from search_vocab_pending order by id limit ${BATCH}`.execute(trx);
-    const last = rows.at(-1);
-    if (last === undefined) return false;
-    await applyWordDeltas(trx, wordDeltas(rows));
-    await sql`delete from search_vocab_pending where id <= ${last.id}`.execute(trx);
-    return rows.length === BATCH;
+    await sql`pragma busy_timeout = 0`.execute(trx);
+    try {
+      const { rows } = await sql<{ id: number; body: string; delta: number }>`
+        select id, body, delta from search_vocab_pending order by id limit ${BATCH}`.execute(trx);
+      const last = rows.at(-1);
+      if (last === undefined) return false;
+      await applyWordDeltas(trx, wordDeltas(rows));
+      await sql`delete from search_vocab_pending where id <= ${last.id}`.execute(trx);
+      return rows.length === BATCH;
+    } finally {
+      await sql.raw(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`).execute(trx);
+    }
   });
 }
 
@@ -77,21 +95,22 @@ export function createVocabularyKeeper(db: Kysely<DB>): VocabularyKeeper {
   function keepUp(): void {
     if (background || stopped) return;
     background = true;
-    const step = () => {
+    const step = (pauseMs: number) => {
       setTimeout(() => {
         foldBatch(db).then(
           (more) => {
-            if (more && !stopped) step();
+            if (more && !stopped) step(BACKGROUND_PAUSE_MS);
             else background = false;
           },
-          // The database went away (shutdown) or is busy: the next lookup or start-up tries again.
-          () => {
-            background = false;
+          (error: unknown) => {
+            // Another writer holds the lock: later. The database went away (shutdown): the next start-up folds.
+            if (isBusy(error) && !stopped) step(BUSY_RETRY_MS);
+            else background = false;
           },
         );
-      }, BACKGROUND_PAUSE_MS).unref();
+      }, pauseMs).unref();
     };
-    step();
+    step(BACKGROUND_PAUSE_MS);
   }
 
   return {
@@ -99,7 +118,12 @@ export function createVocabularyKeeper(db: Kysely<DB>): VocabularyKeeper {
       if (!(await queued())) return;
       const started = performance.now();
       let more = true;
-      while (more && performance.now() - started < LOOKUP_BUDGET_MS) more = await foldBatch(db);
+      try {
+        while (more && performance.now() - started < LOOKUP_BUDGET_MS) more = await foldBatch(db);
+      } catch (error) {
+        // Locked by another writer: this lookup reads the vocabulary as it is; the background folds in later.
+        if (!isBusy(error)) throw error;
+      }
       if (more) keepUp();
     },
     keepUp,
