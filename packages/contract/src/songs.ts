@@ -15,6 +15,12 @@ export const Song = z.object({
   likeSong: z.boolean(),
   durationMs: z.number().int().nullable(),
   playlistIds: z.array(z.number().int()),
+  /** Issue 12: the album the song is on, where on it, and its year; null when unknown. */
+  albumId: z.number().int().nullable(),
+  albumName: z.string().nullable(),
+  trackNumber: z.number().int().nullable(),
+  discNumber: z.number().int().nullable(),
+  year: z.number().int().nullable(),
 });
 export type Song = z.infer<typeof Song>;
 

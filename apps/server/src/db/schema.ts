@@ -1,4 +1,7 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** A nullable column that an insert may leave out (it is then null): the columns later migrations add. */
+type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 /*
  * Kysely types of every table (DESIGN §3). Portable conventions, the same on SQLite and PostgreSQL:
@@ -52,6 +55,33 @@ export interface SongsTable {
   duration_ms: number | null;
   image_key: string | null;
   created_at: string;
+  /** What the file's tags say (migration 006); null when unknown. */
+  year: Optional<number>;
+  bitrate_kbps: Optional<number>;
+  sample_rate_hz: Optional<number>;
+  /** The container: mp3, flac, ogg, opus, m4a, wav… */
+  format: Optional<string>;
+  /** The genre tag's own text (the catalogue genre is one of SPEC §5's list). */
+  genre_tag: Optional<string>;
+}
+
+/** An album: a name under an album artist (migration 006). Its song count and length come from its tracks. */
+export interface AlbumsTable {
+  id: Generated<number>;
+  name: string;
+  /** The album artist; null for "Unknown artist" (or once the artist is deleted). */
+  artist_id: number | null;
+  year: number | null;
+  image_key: string | null;
+  created_at: string;
+}
+
+/** A song on an album, at a disc and track number (one album a song at most). */
+export interface AlbumTracksTable {
+  song_id: number;
+  album_id: number;
+  disc_number: number | null;
+  track_number: number | null;
 }
 
 export interface PlaylistsTable {
@@ -127,6 +157,8 @@ export interface DB {
   orders: OrdersTable;
   image_uploads: ImageUploadsTable;
   catalogue_version: CatalogueVersionTable;
+  albums: AlbumsTable;
+  album_tracks: AlbumTracksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -134,6 +166,8 @@ export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ArtistRow = Selectable<ArtistsTable>;
+export type AlbumRow = Selectable<AlbumsTable>;
+export type AlbumTrackRow = Selectable<AlbumTracksTable>;
 export type SongRow = Selectable<SongsTable>;
 export type PlaylistRow = Selectable<PlaylistsTable>;
 export type PlaylistSongRow = Selectable<PlaylistSongsTable>;

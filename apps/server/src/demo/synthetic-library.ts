@@ -4,7 +4,7 @@ import { GENRES } from '@tonearm/contract';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { createDatabase, type AppDatabase } from '../db/database.js';
 import { appliedMigrations, migrateToLatest, migrateUpTo } from '../db/migrations/index.js';
-import type { DB, SongRow } from '../db/schema.js';
+import type { DB, SongRow, SongsTable } from '../db/schema.js';
 import {
   commitAll,
   discardAll,
@@ -207,7 +207,7 @@ function rowSha256(number: number): string {
   return createHash('sha256').update(`tonearm synthetic song ${number}`).digest('hex');
 }
 
-type SongInsert = Omit<SongRow, 'id'>;
+type SongInsert = Omit<Insertable<SongsTable>, 'id'>;
 
 /** The songs table's row for song `number` (1-based). */
 function songRow(song: SongSpec, number: number, media: SharedMedia | null, createdAt: string): SongInsert {

@@ -10,11 +10,11 @@ export interface BlobReferencesRepository {
   isImageReferenced(key: string): Promise<boolean>;
   /** Every referenced audio key. */
   audioKeys(): Promise<Set<string>>;
-  /** Every referenced image key (songs, artists, users, playlists). */
+  /** Every referenced image key (songs, artists, users, playlists, albums). */
   imageKeys(): Promise<Set<string>>;
 }
 
-const IMAGE_TABLES = ['songs', 'artists', 'users', 'playlists'] as const;
+const IMAGE_TABLES = ['songs', 'artists', 'users', 'playlists', 'albums'] as const;
 
 export function createBlobReferencesRepository(db: Kysely<DB>): BlobReferencesRepository {
   return {

@@ -1,4 +1,5 @@
 import type { App } from '../http/app-types.js';
+import { registerAlbums } from './albums/albums.module.js';
 import { registerArtists } from './artists/artists.module.js';
 import { registerAuth } from './auth/auth.module.js';
 import { registerDownloads } from './downloads/downloads.module.js';
@@ -28,6 +29,7 @@ export async function registerModules(app: App, appDeps: AppDeps): Promise<void>
   await registerSongs(app, deps);
   registerLikes(app, deps);
   registerSearch(app, deps);
+  registerAlbums(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

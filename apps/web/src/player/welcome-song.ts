@@ -15,6 +15,11 @@ export const WELCOME_SONG: Song = {
   likeSong: false,
   durationMs: 3500,
   playlistIds: [],
+  albumId: null,
+  albumName: null,
+  trackNumber: null,
+  discNumber: null,
+  year: null,
 };
 
 export function isWelcomeSong(song: Song): boolean {

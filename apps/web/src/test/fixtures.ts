@@ -12,6 +12,11 @@ export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
     likeSong: false,
     durationMs: 180_000,
     playlistIds: [],
+    albumId: null,
+    albumName: null,
+    trackNumber: null,
+    discNumber: null,
+    year: null,
     ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import { albums } from './albums.js';
 import { artists } from './artists.js';
 import { auth } from './auth.js';
 import type { EndpointSpec } from './define.js';
@@ -22,6 +23,7 @@ export const endpoints = {
   plays,
   search,
   artists,
+  albums,
   playlists,
   payments,
   media,

@@ -5,6 +5,7 @@ import { searchMigration } from './002-search.js';
 import { limitsMigration } from './003-limits.js';
 import { pagingMigration } from './004-paging.js';
 import { searchAtScaleMigration } from './005-search.js';
+import { albumsMigration } from './006-albums.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '003-limits': limitsMigration,
   '004-paging': pagingMigration,
   '005-search': searchAtScaleMigration,
+  '006-albums': albumsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -20,6 +20,11 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
     likeSong: marks.liked.has(row.id),
     durationMs: row.duration_ms,
     playlistIds: [...(marks.playlists.get(row.id) ?? [])],
+    albumId: row.album_id,
+    albumName: row.album_name,
+    trackNumber: row.track_number,
+    discNumber: row.disc_number,
+    year: row.year,
   };
 }
 

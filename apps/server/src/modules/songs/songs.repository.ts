@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
-import type { DB, SongRow } from '../../db/schema.js';
+import type { DB, SongRow, SongsTable } from '../../db/schema.js';
 
 /** What a Song answer needs from the songs table and its artist. */
 export interface SongListRow {
@@ -13,6 +13,12 @@ export interface SongListRow {
   audio_key: string;
   image_key: string | null;
   duration_ms: number | null;
+  /** Issue 12: the album (album_tracks) and the year; null when unknown. */
+  album_id: number | null;
+  album_name: string | null;
+  track_number: number | null;
+  disc_number: number | null;
+  year: number | null;
 }
 
 export interface SongFilter {
@@ -30,7 +36,7 @@ export interface PlaylistAccess {
   is_public: number;
 }
 
-export type NewSong = Omit<SongRow, 'id'>;
+export type NewSong = Omit<Insertable<SongsTable>, 'id'>;
 /** A new song whose artist is named rather than referenced (the import): found or created with the song. */
 export type NewSongByArtistName = Omit<NewSong, 'artist_id'> & { artist_name: string | null };
 export type SongChanges = Partial<Omit<SongRow, 'id' | 'created_at'>>;
@@ -80,11 +86,13 @@ function duplicateAudio(error: unknown): never {
   throw error;
 }
 
-/** The songs table joined with its artist, selecting what a Song answer needs (SongListRow). */
+/** The songs table joined with its artist and album, selecting what a Song answer needs (SongListRow). */
 export function songListQuery(db: Kysely<DB>) {
   return db
     .selectFrom('songs')
     .leftJoin('artists', 'artists.id', 'songs.artist_id')
+    .leftJoin('album_tracks', 'album_tracks.song_id', 'songs.id')
+    .leftJoin('albums', 'albums.id', 'album_tracks.album_id')
     .select([
       'songs.id',
       'songs.name',
@@ -94,6 +102,11 @@ export function songListQuery(db: Kysely<DB>) {
       'songs.audio_key',
       'songs.image_key',
       'songs.duration_ms',
+      'album_tracks.album_id',
+      'albums.name as album_name',
+      'album_tracks.track_number',
+      'album_tracks.disc_number',
+      'songs.year',
     ]);
 }
 

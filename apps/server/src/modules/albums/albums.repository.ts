@@ -1,0 +1,119 @@
+import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { containsPattern } from '../../db/like-pattern.js';
+import type { DB } from '../../db/schema.js';
+import { songListQuery, type SongListRow } from '../songs/songs.repository.js';
+
+/** An album with its artist's name and what its tracks add up to. */
+export interface AlbumListRow {
+  id: number;
+  name: string;
+  artist_id: number | null;
+  artist_name: string | null;
+  year: number | null;
+  image_key: string | null;
+  song_count: number;
+  duration_ms: number;
+}
+
+/** One album artist's albums, and/or those whose name holds every word of `q`. */
+export interface AlbumFilter {
+  artistId?: number | undefined;
+  q?: string | undefined;
+}
+
+/** Where a page of albums starts: after this album in name order. */
+export interface AlbumKey {
+  name: string;
+  id: number;
+}
+
+/** The SQL of albums (issue 12). Song counts and lengths are read per album of the page, from album_tracks' index. */
+export interface AlbumsRepository {
+  page(filter: AlbumFilter, after: AlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
+  count(filter: AlbumFilter): Promise<number>;
+  find(id: number): Promise<AlbumListRow | undefined>;
+  /** The album's songs in disc and track order (unknown numbers after known ones, then by song). */
+  tracks(id: number): Promise<SongListRow[]>;
+}
+
+/** Words of a name filter: each must appear in the album's name. */
+function words(q: string | undefined): string[] {
+  return (q ?? '').split(/\s+/).filter((word) => word.length > 0);
+}
+
+export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
+  const listQuery = () =>
+    db
+      .selectFrom('albums')
+      .leftJoin('artists', 'artists.id', 'albums.artist_id')
+      .select((eb) => [
+        'albums.id',
+        'albums.name',
+        'albums.artist_id',
+        'artists.name as artist_name',
+        'albums.year',
+        'albums.image_key',
+        eb
+          .selectFrom('album_tracks')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .whereRef('album_tracks.album_id', '=', 'albums.id')
+          .as('song_count'),
+        eb
+          .selectFrom('album_tracks')
+          .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
+          .select(sql<number>`coalesce(sum(songs.duration_ms), 0)`.as('ms'))
+          .whereRef('album_tracks.album_id', '=', 'albums.id')
+          .as('duration_ms'),
+      ]);
+
+  const matches =
+    ({ artistId, q }: AlbumFilter) =>
+    (eb: ExpressionBuilder<DB, 'albums'>) =>
+      eb.and([
+        ...(artistId === undefined ? [] : [eb('albums.artist_id', '=', artistId)]),
+        ...words(q).map((word) => sql<SqlBool>`lower(albums.name) like ${containsPattern(word)} escape '\\'`),
+      ]);
+
+  return {
+    async page(filter, after, limit) {
+      let query = listQuery().where(matches(filter));
+      if (after !== undefined) {
+        query = query.where((eb) => eb(eb.refTuple('albums.name', 'albums.id'), '>', eb.tuple(after.name, after.id)));
+      }
+      const rows = await query.orderBy('albums.name').orderBy('albums.id').limit(limit).execute();
+      return rows.map(numbers);
+    },
+
+    async count(filter) {
+      const row = await db
+        .selectFrom('albums')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where(matches(filter))
+        .executeTakeFirstOrThrow();
+      return row.count;
+    },
+
+    async find(id) {
+      const row = await listQuery().where('albums.id', '=', id).executeTakeFirst();
+      return row && numbers(row);
+    },
+
+    tracks(id) {
+      return songListQuery(db)
+        .where('album_tracks.album_id', '=', id)
+        .orderBy(sql`album_tracks.disc_number is null`)
+        .orderBy('album_tracks.disc_number')
+        .orderBy(sql`album_tracks.track_number is null`)
+        .orderBy('album_tracks.track_number')
+        .orderBy('songs.id')
+        .execute();
+    },
+  };
+}
+
+/** Counts and sums arrive as strings from some drivers (PostgreSQL's bigint and numeric). */
+function numbers<Row extends { song_count: unknown; duration_ms: unknown }>(
+  row: Row,
+): Omit<Row, 'song_count' | 'duration_ms'> & { song_count: number; duration_ms: number } {
+  return { ...row, song_count: Number(row.song_count ?? 0), duration_ms: Number(row.duration_ms ?? 0) };
+}
