@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CursorQuery, DbIdText, pageOf } from './common.js';
+import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
 import { NAME_MAX } from './constants.js';
 import { Song } from './songs.js';
 
@@ -36,3 +36,32 @@ export type AlbumPageQuery = z.infer<typeof AlbumPageQuery>;
 
 export const AlbumPage = pageOf(AlbumSummary);
 export type AlbumPage = z.infer<typeof AlbumPage>;
+
+const Year = z
+  .number()
+  .int()
+  .min(YEAR_MIN, 'Enter a year from 1000 to 9999')
+  .max(YEAR_MAX, 'Enter a year from 1000 to 9999');
+const AlbumName = z.string().trim().min(1, 'Name is required').max(NAME_MAX);
+
+/** POST /api/albums (admins): a new album; no artist is "Unknown artist", no year is an unknown year. */
+export const AlbumFields = z.object({
+  name: AlbumName,
+  artistId: DbId.nullable().optional(),
+  year: Year.nullable().optional(),
+});
+export type AlbumFields = z.infer<typeof AlbumFields>;
+
+/** PUT /api/albums/{id} (admins): the fields sent change, the others stay. */
+export const AlbumEditFields = AlbumFields.partial();
+export type AlbumEditFields = z.infer<typeof AlbumEditFields>;
+
+const TrackNumber = z.number().int().min(1).max(999);
+
+/** PUT /api/songs/{id}/album (admins): puts the song on an album at a disc and track, or (albumId null) on none. */
+export const SongAlbumFields = z.object({
+  albumId: DbId.nullable(),
+  discNumber: TrackNumber.nullable().optional(),
+  trackNumber: TrackNumber.nullable().optional(),
+});
+export type SongAlbumFields = z.infer<typeof SongAlbumFields>;

@@ -43,6 +43,8 @@ export const ServerMessages = {
   uploadBothFiles: ClientMessages.uploadBothFiles,
   artistNotFound: 'Artist not found',
   artistExists: 'An artist with this name already exists',
+  albumExists: 'This artist already has an album with this name',
+  albumNotFound: 'Album not found',
   songAddedToPlaylist: 'Song added to playlist',
   songAlreadyInPlaylist: 'Song already in playlist',
   songRemovedFromPlaylist: 'Song removed from playlist',

@@ -1,6 +1,6 @@
 import { endpoint } from './define.js';
 
-/** Albums (issue 12): any signed-in user reads. */
+/** Albums (issue 12): any signed-in user reads; admins write. */
 export const albums = {
   list: endpoint({
     method: 'GET',
@@ -17,5 +17,38 @@ export const albums = {
     params: 'IdParam',
     description: 'The album and its songs in disc and track order.',
     responses: { 200: 'Album' },
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/albums',
+    access: 'admin',
+    body: 'AlbumFields',
+    responses: { 201: 'AlbumSummary' },
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/albums/:id',
+    access: 'admin',
+    params: 'IdParam',
+    description: 'The fields sent change (artistId null: "Unknown artist"; year null: unknown); the others stay.',
+    body: 'AlbumEditFields',
+    responses: { 200: 'AlbumSummary' },
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/albums/:id',
+    access: 'admin',
+    params: 'IdParam',
+    description: 'The album goes; its songs stay in the catalogue, on no album.',
+    responses: { 204: 'empty' },
+  }),
+  setSongAlbum: endpoint({
+    method: 'PUT',
+    path: '/api/songs/:id/album',
+    access: 'admin',
+    params: 'IdParam',
+    description: 'Moves the song onto an album at a disc and track number, or (albumId null) off any album.',
+    body: 'SongAlbumFields',
+    responses: { 200: 'Song' },
   }),
 };

@@ -20,6 +20,10 @@ function summary(row: AlbumListRow, coverWidth: typeof SONG_COVER_WIDTH | typeof
   };
 }
 
+export function toAlbumSummaryJson(row: AlbumListRow): AlbumSummary {
+  return summary(row, SONG_COVER_WIDTH);
+}
+
 export function toAlbumPageJson({ rows, nextCursor, total }: AlbumPageResult): AlbumPage {
   return { items: rows.map((row) => summary(row, SONG_COVER_WIDTH)), nextCursor, total };
 }

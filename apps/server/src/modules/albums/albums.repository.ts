@@ -1,4 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { DuplicateError } from '../../db/duplicate-error.js';
+import { foreignKeyViolation, uniqueViolation } from '../../db/errors.js';
 import { containsPattern } from '../../db/like-pattern.js';
 import type { DB } from '../../db/schema.js';
 import { songListQuery, type SongListRow } from '../songs/songs.repository.js';
@@ -34,6 +36,37 @@ export interface AlbumsRepository {
   find(id: number): Promise<AlbumListRow | undefined>;
   /** The album's songs in disc and track order (unknown numbers after known ones, then by song). */
   tracks(id: number): Promise<SongListRow[]>;
+  /** A new album; DuplicateError('name') when its artist has one of that name. Answers its id. */
+  insert(album: NewAlbum): Promise<number>;
+  /** Changes the album's fields; false when there is no such album. DuplicateError('name') as insert. */
+  update(id: number, changes: Partial<NewAlbum>): Promise<boolean>;
+  /** Deletes the album (its tracks' places go with it, the songs stay); false when there was none. */
+  remove(id: number): Promise<boolean>;
+  /**
+   * Puts the song on the album at these numbers (replacing its place on any other), or with null on none. False when
+   * the song or the album is gone (a foreign key).
+   */
+  placeSong(songId: number, place: TrackPlace | null): Promise<boolean>;
+}
+
+/** What an admin sets on an album. */
+export interface NewAlbum {
+  name: string;
+  artist_id: number | null;
+  year: number | null;
+}
+
+/** Where a song is on an album. */
+export interface TrackPlace {
+  albumId: number;
+  discNumber: number | null;
+  trackNumber: number | null;
+}
+
+/** A unique violation on albums is the one of its name under its artist. */
+function duplicateName(error: unknown): never {
+  if (uniqueViolation(error) !== null) throw new DuplicateError('name');
+  throw error;
 }
 
 /** Words of a name filter: each must appear in the album's name. */
@@ -107,6 +140,56 @@ export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
         .orderBy('album_tracks.track_number')
         .orderBy('songs.id')
         .execute();
+    },
+
+    async insert(album) {
+      const row = await db
+        .insertInto('albums')
+        .values({ ...album, image_key: null, created_at: new Date().toISOString() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .catch(duplicateName);
+      return row.id;
+    },
+
+    async update(id, changes) {
+      if (Object.keys(changes).length === 0) {
+        return (await db.selectFrom('albums').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+      }
+      const result = await db
+        .updateTable('albums')
+        .set(changes)
+        .where('id', '=', id)
+        .executeTakeFirst()
+        .catch(duplicateName);
+      return result.numUpdatedRows > 0n;
+    },
+
+    async remove(id) {
+      const result = await db.deleteFrom('albums').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    async placeSong(songId, place) {
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('album_tracks').where('song_id', '=', songId).execute();
+          if (place === null) return;
+          await trx
+            .insertInto('album_tracks')
+            .values({
+              song_id: songId,
+              album_id: place.albumId,
+              disc_number: place.discNumber,
+              track_number: place.trackNumber,
+            })
+            .execute();
+        });
+        return true;
+      } catch (error) {
+        if (foreignKeyViolation(error)) return false;
+        throw error;
+      }
     },
   };
 }

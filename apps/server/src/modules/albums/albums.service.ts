@@ -1,9 +1,18 @@
-import { DbId, ServerMessages, type AlbumPageQuery } from '@tonearm/contract';
+import {
+  DbId,
+  ServerMessages,
+  type AlbumEditFields,
+  type AlbumFields,
+  type AlbumPageQuery,
+  type SongAlbumFields,
+} from '@tonearm/contract';
 import { z } from 'zod';
 import { cursorCodec, keysetPage, pageLimit } from '../../http/page-cursor.js';
-import { notFound } from '../../http/errors.js';
-import type { SongListing, SongsService, Viewer } from '../songs/songs.service.js';
-import type { AlbumListRow, AlbumsRepository } from './albums.repository.js';
+import { DuplicateError } from '../../db/duplicate-error.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { ArtistsRepository } from '../artists/artists.repository.js';
+import type { SongListing, SongsService, ViewedSong, Viewer } from '../songs/songs.service.js';
+import type { AlbumListRow, AlbumsRepository, NewAlbum } from './albums.repository.js';
 
 /** [name, id]: where the next page of albums starts. */
 const albumCursors = cursorCodec('albums.byName', z.tuple([z.string().max(1000), DbId]));
@@ -23,7 +32,8 @@ export interface AlbumWithSongs {
 export class AlbumsService {
   constructor(
     private readonly albums: AlbumsRepository,
-    private readonly songs: Pick<SongsService, 'withMarks'>,
+    private readonly songs: Pick<SongsService, 'withMarks' | 'get' | 'exists'>,
+    private readonly artists: Pick<ArtistsRepository, 'find'>,
   ) {}
 
   async page(query: AlbumPageQuery): Promise<AlbumPageResult> {
@@ -41,7 +51,71 @@ export class AlbumsService {
 
   async get(viewer: Viewer, id: number): Promise<AlbumWithSongs> {
     const album = await this.albums.find(id);
-    if (album === undefined) throw notFound(ServerMessages.notFound);
+    if (album === undefined) throw notFound(ServerMessages.albumNotFound);
     return { album, listing: await this.songs.withMarks(viewer, await this.albums.tracks(id)) };
+  }
+
+  /** Admins: a new album (409 when its artist already has one of that name). */
+  async create(fields: AlbumFields): Promise<AlbumListRow> {
+    const album = { name: fields.name, artist_id: fields.artistId ?? null, year: fields.year ?? null };
+    await this.assertArtist(album.artist_id);
+    const id = await this.named(() => this.albums.insert(album));
+    return this.found(id);
+  }
+
+  /** Admins: changes the fields sent. */
+  async update(id: number, fields: AlbumEditFields): Promise<AlbumListRow> {
+    const changes: Partial<NewAlbum> = {};
+    if (fields.name !== undefined) changes.name = fields.name;
+    if (fields.artistId !== undefined) changes.artist_id = fields.artistId;
+    if (fields.year !== undefined) changes.year = fields.year;
+    if (changes.artist_id !== undefined) await this.assertArtist(changes.artist_id);
+    if (!(await this.named(() => this.albums.update(id, changes)))) throw notFound(ServerMessages.albumNotFound);
+    return this.found(id);
+  }
+
+  /** Admins: the album goes, its songs stay (on no album). */
+  async remove(id: number): Promise<void> {
+    if (!(await this.albums.remove(id))) throw notFound(ServerMessages.albumNotFound);
+  }
+
+  /** Admins: moves a song onto an album (at a disc and track) or off any; answers the song as the admin sees it. */
+  async placeSong(viewer: Viewer, songId: number, fields: SongAlbumFields): Promise<ViewedSong> {
+    if (!(await this.songs.exists(songId))) throw notFound(ServerMessages.notFound);
+    const place =
+      fields.albumId === null
+        ? null
+        : { albumId: fields.albumId, discNumber: fields.discNumber ?? null, trackNumber: fields.trackNumber ?? null };
+    if (place !== null && (await this.albums.find(place.albumId)) === undefined) {
+      throw badRequest(ServerMessages.albumNotFound, 'albumId');
+    }
+    // The song or the album went meanwhile: the same answers as above.
+    if (!(await this.albums.placeSong(songId, place))) {
+      throw (await this.songs.exists(songId))
+        ? badRequest(ServerMessages.albumNotFound, 'albumId')
+        : notFound(ServerMessages.notFound);
+    }
+    return this.songs.get(viewer, songId);
+  }
+
+  private async assertArtist(artistId: number | null): Promise<void> {
+    if (artistId !== null && (await this.artists.find(artistId)) === undefined) {
+      throw badRequest(ServerMessages.artistNotFound, 'artistId');
+    }
+  }
+
+  private async named<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof DuplicateError) throw conflict(ServerMessages.albumExists, 'name');
+      throw error;
+    }
+  }
+
+  private async found(id: number): Promise<AlbumListRow> {
+    const album = await this.albums.find(id);
+    if (album === undefined) throw notFound(ServerMessages.albumNotFound);
+    return album;
   }
 }

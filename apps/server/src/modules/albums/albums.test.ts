@@ -1,10 +1,12 @@
-import { Album, AlbumPage, Song, UNKNOWN_ARTIST } from '@tonearm/contract';
+import { Album, AlbumPage, AlbumSummary, ServerMessages, Song, UNKNOWN_ARTIST } from '@tonearm/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
-import { insertSongs, makeUser, type TestUser } from '../../../test/factories.js';
+import { insertSongs, makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
+import { errorOf } from '../../../test/harness.js';
 
 describeEachDialect('albums API (%s)', (t) => {
   let user: TestUser;
+  let admin: TestUser;
   let artistId: number;
   let blue: number;
   let kind: number;
@@ -22,6 +24,7 @@ describeEachDialect('albums API (%s)', (t) => {
 
   beforeAll(async () => {
     user = await makeUser(t);
+    admin = await makeAdmin(t);
     const songs = await insertSongs(t, 5, 'Miles Quartet');
     const row = await t.db
       .selectFrom('songs')
@@ -118,5 +121,64 @@ describeEachDialect('albums API (%s)', (t) => {
     await t.db.deleteFrom('albums').where('id', '=', doomed).execute();
     const after = Song.parse((await t.as(user).get(`/api/songs/${song?.id ?? 0}`)).json());
     expect(after).toMatchObject({ albumId: null, albumName: null, trackNumber: null });
+  });
+
+  it('lets admins create, edit and delete albums, and refuses listeners, duplicates and unknown artists', async () => {
+    const body = { name: 'Live at the Harbour', artistId, year: 1999 };
+    expect((await t.as(user).post('/api/albums', body)).statusCode).toBe(403);
+    const created = await t.as(admin).post('/api/albums', body);
+    expect(created.statusCode, created.body).toBe(201);
+    const album = AlbumSummary.parse(created.json());
+    expect(album).toMatchObject({ name: 'Live at the Harbour', artistId, year: 1999, songCount: 0, durationMs: 0 });
+
+    const twice = await t.as(admin).post('/api/albums', { ...body, year: 2000 });
+    expect(twice.statusCode).toBe(409);
+    expect(errorOf(twice.body)).toMatchObject({ message: ServerMessages.albumExists, field: 'name' });
+    // The same name under another artist (here: none) is another album.
+    expect((await t.as(admin).post('/api/albums', { name: body.name })).statusCode).toBe(201);
+    const ghost = await t.as(admin).post('/api/albums', { name: 'Ghost', artistId: 999_999 });
+    expect(ghost.statusCode).toBe(400);
+    expect(errorOf(ghost.body)).toMatchObject({ message: ServerMessages.artistNotFound, field: 'artistId' });
+    expect((await t.as(admin).post('/api/albums', { name: '  ' })).statusCode).toBe(400);
+    expect((await t.as(admin).post('/api/albums', { name: 'Old', year: 99 })).statusCode).toBe(400);
+
+    const edited = await t.as(admin).put(`/api/albums/${album.id}`, { year: null, name: 'Live at the Lighthouse' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(AlbumSummary.parse(edited.json())).toMatchObject({ name: 'Live at the Lighthouse', artistId, year: null });
+    expect((await t.as(admin).put(`/api/albums/${album.id}`, { artistId: null })).json()).toMatchObject({
+      artistId: null,
+      artistName: UNKNOWN_ARTIST,
+    });
+    expect((await t.as(admin).put('/api/albums/999999', { name: 'Nowhere' })).statusCode).toBe(404);
+    expect((await t.as(user).put(`/api/albums/${album.id}`, { name: 'Mine' })).statusCode).toBe(403);
+
+    expect((await t.as(user).delete(`/api/albums/${album.id}`)).statusCode).toBe(403);
+    expect((await t.as(admin).delete(`/api/albums/${album.id}`)).statusCode).toBe(204);
+    expect((await t.as(admin).delete(`/api/albums/${album.id}`)).statusCode).toBe(404);
+    expect((await t.as(user).get(`/api/albums/${album.id}`)).statusCode).toBe(404);
+  });
+
+  it('moves a song between albums, and off any, with its disc and track', async () => {
+    const [song] = await insertSongs(t, 1, 'Wanderer');
+    const songId = song?.id ?? 0;
+    const other = AlbumSummary.parse((await t.as(admin).post('/api/albums', { name: 'Second Home' })).json());
+    const put = (body: Record<string, unknown>, who = admin) => t.as(who).put(`/api/songs/${songId}/album`, body);
+
+    const first = await put({ albumId: blue, discNumber: 3, trackNumber: 7 });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(Song.parse(first.json())).toMatchObject({ id: songId, albumId: blue, discNumber: 3, trackNumber: 7 });
+    const moved = Song.parse((await put({ albumId: other.id, trackNumber: 1 })).json());
+    expect(moved).toMatchObject({ albumId: other.id, albumName: 'Second Home', discNumber: null, trackNumber: 1 });
+    const onBlue = Album.parse((await t.as(user).get(`/api/albums/${blue}`)).json());
+    expect(onBlue.songs.map((s) => s.id)).not.toContain(songId);
+    expect(Song.parse((await put({ albumId: null })).json())).toMatchObject({ albumId: null, trackNumber: null });
+
+    expect((await put({ albumId: blue }, user)).statusCode).toBe(403);
+    const missingAlbum = await put({ albumId: 999_999 });
+    expect(missingAlbum.statusCode).toBe(400);
+    expect(errorOf(missingAlbum.body)).toMatchObject({ message: ServerMessages.albumNotFound, field: 'albumId' });
+    expect((await t.as(admin).put('/api/songs/999999/album', { albumId: blue })).statusCode).toBe(404);
+    expect((await put({ albumId: blue, trackNumber: 0 })).statusCode).toBe(400);
+    expect((await put({})).statusCode).toBe(400);
   });
 });
