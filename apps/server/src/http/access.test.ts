@@ -39,6 +39,7 @@ interface Fixture {
   songId: number;
   artistId: number;
   orderId: number;
+  albumId: number;
 }
 
 /** The concrete path of a route for a fixture: every id names something the fixture's user owns (or a catalogue row). */
@@ -52,6 +53,7 @@ function concretePath(url: string, f: Fixture): string {
     if (url.startsWith('/api/playlists/') || url.startsWith('/api/songs/playlistId/')) return String(f.playlistId);
     if (url.startsWith('/api/payment/')) return String(f.orderId);
     if (url.startsWith('/artists/')) return String(f.artistId);
+    if (url.startsWith('/api/albums/')) return String(f.albumId);
     if (url.startsWith('/api/songs/')) return String(f.songId);
     throw new Error(`No fixture for :${name} in ${url}`);
   };
@@ -116,6 +118,11 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
       .values({ name: `Artist ${randomBytes(4).toString('hex')}`, image_key: null })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const album = await t.db
+      .insertInto('albums')
+      .values({ name: `Album ${randomBytes(4).toString('hex')}`, artist_id: artist.id, year: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return {
       userId: user.id,
       username: user.username,
@@ -123,6 +130,7 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
       songId: song.id,
       artistId: artist.id,
       orderId: order.id,
+      albumId: album.id,
     };
   }
 
