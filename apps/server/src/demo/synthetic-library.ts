@@ -4,7 +4,7 @@ import { GENRES } from '@tonearm/contract';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { createDatabase, type AppDatabase } from '../db/database.js';
 import { appliedMigrations, migrateToLatest, migrateUpTo } from '../db/migrations/index.js';
-import type { DB, SongRow, SongsTable } from '../db/schema.js';
+import type { DB, SongsTable } from '../db/schema.js';
 import {
   commitAll,
   discardAll,
