@@ -1,6 +1,9 @@
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/dialects.js';
 import { insertUser } from '../../test/factories.js';
+import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_FILE_NAME } from '../db/database.js';
 import { SessionStore, hashToken } from './session-store.js';
 import { createSessionsRepository } from './sessions.repository.js';
 
@@ -132,4 +135,44 @@ describeEachDialect('SessionStore on %s', { uses: 'database' }, (t) => {
     const row = await t.db.selectFrom('sessions').select('id').where('id', '=', hashToken(token)).executeTakeFirst();
     expect(row).toBeUndefined();
   });
+
+  it.runIf(t.dialect === 'sqlite')(
+    'answers while another process holds the write lock, and renews the session later rather than wait',
+    async () => {
+      const hour = 3600 * 1000;
+      let clock = now;
+      const sliding = new SessionStore(createSessionsRepository(t.db), {
+        ttlSeconds: 10 * 3600,
+        idleSeconds: 3600,
+        cacheMs: 0,
+        clock: () => clock,
+      });
+      const { token, expiresAt } = await sliding.create(userId);
+      const expiry = async () =>
+        Date.parse(
+          (
+            await t.db
+              .selectFrom('sessions')
+              .select('expires_at')
+              .where('id', '=', hashToken(token))
+              .executeTakeFirstOrThrow()
+          ).expires_at,
+        );
+      clock += 50 * 60 * 1000;
+      // An import in another process, in the middle of a batch.
+      const other = new SqliteDatabase(path.join(t.database.dataDir, SQLITE_FILE_NAME));
+      other.exec('begin immediate');
+      try {
+        const started = performance.now();
+        expect((await sliding.resolve(token))?.id).toBe(userId);
+        expect(performance.now() - started).toBeLessThan(SQLITE_BUSY_TIMEOUT_MS / 2);
+        expect(await expiry(), 'not renewed while locked').toBe(expiresAt.getTime());
+      } finally {
+        other.exec('commit');
+        other.close();
+      }
+      expect((await sliding.resolve(token))?.id).toBe(userId);
+      expect(await expiry()).toBe(clock + hour);
+    },
+  );
 });

@@ -148,8 +148,8 @@ export class SessionStore {
     const current = Date.parse(session.expires_at);
     const target = Math.min(now + this.idleMs, Date.parse(session.created_at) + this.ttlMs);
     if (target - current < Math.min(RENEW_STEP_MS, this.idleMs / 10)) return current;
-    await this.repository.extend(session.id, new Date(target).toISOString());
-    return target;
+    // Locked by another writer: the session keeps its expiry until a later request renews it.
+    return (await this.repository.extend(session.id, new Date(target).toISOString())) ? target : current;
   }
 
   private async revokeHash(id: string): Promise<void> {

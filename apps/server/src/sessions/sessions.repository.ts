@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, SessionRow, UserRow } from '../db/schema.js';
+import { inTransactionWithoutWaiting, isLockBusy } from '../db/without-waiting.js';
 
 export interface SessionsRepository {
   insert(session: SessionRow): Promise<void>;
@@ -7,8 +8,11 @@ export interface SessionsRepository {
   findWithUser(id: string): Promise<{ session: SessionRow; user: UserRow } | undefined>;
   find(id: string): Promise<SessionRow | undefined>;
   delete(id: string): Promise<void>;
-  /** Moves a session's expiry (sliding renewal). */
-  extend(id: string, expiresAtIso: string): Promise<void>;
+  /**
+   * Moves a session's expiry (sliding renewal); false, without waiting, when another writer holds the database's lock
+   * (an import in another process): the renewal is then left to a later request.
+   */
+  extend(id: string, expiresAtIso: string): Promise<boolean>;
   deleteExpiredOfUser(userId: number, nowIso: string): Promise<void>;
   deleteAllOfUser(userId: number, exceptId?: string): Promise<void>;
   /**
@@ -45,7 +49,15 @@ export function createSessionsRepository(db: Kysely<DB>): SessionsRepository {
     },
 
     async extend(id, expiresAtIso) {
-      await db.updateTable('sessions').set({ expires_at: expiresAtIso }).where('id', '=', id).execute();
+      try {
+        await inTransactionWithoutWaiting(db, (trx) =>
+          trx.updateTable('sessions').set({ expires_at: expiresAtIso }).where('id', '=', id).execute(),
+        );
+        return true;
+      } catch (error) {
+        if (isLockBusy(error)) return false;
+        throw error;
+      }
     },
 
     async delete(id) {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { SQLITE_BUSY_TIMEOUT_MS } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
+import { inTransactionWithoutWaiting, isLockBusy } from '../../db/without-waiting.js';
 import { hasTypoNeighbourhood, neighbourhoodKeys, wordDeltas } from './vocabulary.js';
 
 /*
@@ -19,11 +19,6 @@ const LOOKUP_BUDGET_MS = 4;
 const BACKGROUND_PAUSE_MS = 2;
 /** Pause after finding the database locked by another writer (an import in another process) before trying again. */
 const BUSY_RETRY_MS = 1_000;
-
-/** SQLite's answer when another connection holds the write lock and we chose not to wait for it. */
-function isBusy(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
-}
 
 /**
  * Applies net changes of word use, a few statements whatever their number: the counts in one upsert; the words that
@@ -54,25 +49,18 @@ async function applyWordDeltas(db: Kysely<DB>, deltas: Map<string, number>): Pro
 }
 
 /**
- * Folds one batch of the queue in, in one transaction; answers whether more is queued. It never waits for the write
- * lock: better-sqlite3 waits synchronously, holding the event loop, and an import in another process holds the lock a
- * batch at a time. Locked, it throws SQLITE_BUSY at once and the caller tries later; the busy timeout is set back
- * before the transaction ends, so no other statement ever runs without it.
+ * Folds one batch of the queue in, in one transaction; answers whether more is queued. It never waits for another
+ * writer's lock (inTransactionWithoutWaiting): locked, it throws SQLITE_BUSY at once and the caller tries later.
  */
 async function foldBatch(db: Kysely<DB>): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await sql`pragma busy_timeout = 0`.execute(trx);
-    try {
-      const { rows } = await sql<{ id: number; body: string; delta: number }>`
-        select id, body, delta from search_vocab_pending order by id limit ${BATCH}`.execute(trx);
-      const last = rows.at(-1);
-      if (last === undefined) return false;
-      await applyWordDeltas(trx, wordDeltas(rows));
-      await sql`delete from search_vocab_pending where id <= ${last.id}`.execute(trx);
-      return rows.length === BATCH;
-    } finally {
-      await sql.raw(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`).execute(trx);
-    }
+  return inTransactionWithoutWaiting(db, async (trx) => {
+    const { rows } = await sql<{ id: number; body: string; delta: number }>`
+      select id, body, delta from search_vocab_pending order by id limit ${BATCH}`.execute(trx);
+    const last = rows.at(-1);
+    if (last === undefined) return false;
+    await applyWordDeltas(trx, wordDeltas(rows));
+    await sql`delete from search_vocab_pending where id <= ${last.id}`.execute(trx);
+    return rows.length === BATCH;
   });
 }
 
@@ -104,7 +92,7 @@ export function createVocabularyKeeper(db: Kysely<DB>): VocabularyKeeper {
           },
           (error: unknown) => {
             // Another writer holds the lock: later. The database went away (shutdown): the next start-up folds.
-            if (isBusy(error) && !stopped) step(BUSY_RETRY_MS);
+            if (isLockBusy(error) && !stopped) step(BUSY_RETRY_MS);
             else background = false;
           },
         );
@@ -122,7 +110,7 @@ export function createVocabularyKeeper(db: Kysely<DB>): VocabularyKeeper {
         while (more && performance.now() - started < LOOKUP_BUDGET_MS) more = await foldBatch(db);
       } catch (error) {
         // Locked by another writer: this lookup reads the vocabulary as it is; the background folds in later.
-        if (!isBusy(error)) throw error;
+        if (!isLockBusy(error)) throw error;
       }
       if (more) keepUp();
     },
