@@ -12,7 +12,7 @@ import { picture, toneWav } from '../../test/media.js';
 import { artistCount, blobCounts, songCount, testBlobStore } from '../../test/stored.js';
 import { createCatalogue } from '../modules/catalogue.js';
 import { stageAudio, stageImage } from '../modules/media/media.service.js';
-import type { BatchSongInput } from '../modules/songs/songs.service.js';
+import type { BatchSongInput } from '../modules/songs/song-import.service.js';
 import type { BlobKind, BlobStore, StagedBlob } from '../storage/blob-store.js';
 import { ALREADY_IMPORTED, importFolder } from './import-folder.js';
 import { tagWav, type AudioTags } from './tagged-wav.js';
@@ -88,7 +88,7 @@ describeEachDialect('importing in batches (%s)', { fresh: 'each' }, (t) => {
 
   function catalogueOn(store: BlobStore = testBlobStore(t.dataDir)) {
     const catalogue = createCatalogue(t, store);
-    const addBatch = vi.spyOn(catalogue.songs, 'addBatch');
+    const addBatch = vi.spyOn(catalogue.imports, 'addBatch');
     const batchSizes = () => addBatch.mock.calls.map(([batch]) => batch.length);
     return { catalogue, store, batchSizes };
   }
@@ -157,7 +157,7 @@ describeEachDialect('importing in batches (%s)', { fresh: 'each' }, (t) => {
     expect((await blobCounts(t.dataDir)).tmp).toBe(4 * (1 + FILES_PER_IMAGE));
 
     // Commits 1–6 succeed (the first song's audio and image set, the second's audio), the 7th fails.
-    await expect(catalogue.songs.addBatch(inputs)).rejects.toThrow('simulated');
+    await expect(catalogue.imports.addBatch(inputs)).rejects.toThrow('simulated');
     expect(await songCount(t.db)).toBe(0);
     expect(await artistCount(t.db)).toBe(0);
     expect(await blobCounts(t.dataDir)).toEqual({ audio: 0, image: 0, tmp: 0 });

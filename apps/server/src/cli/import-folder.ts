@@ -1,24 +1,20 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { NAME_MAX, UNKNOWN_ARTIST, type Genre } from '@tonearm/contract';
-import { parseFile, type IPicture } from 'music-metadata';
-import { renderCover, type ArtStyle } from '../demo/artwork.js';
+import type { Genre } from '@tonearm/contract';
 import { HttpError } from '../http/errors.js';
-import {
-  discardAll,
-  stageAudio,
-  stageImage,
-  type StagedAudio,
-  type StagedImage,
-} from '../modules/media/media.service.js';
+import { discardAll, stageAudio, type StagedAudio, type StagedImage } from '../modules/media/media.service.js';
 import type { Catalogue } from '../modules/catalogue.js';
-import type { BatchSongInput } from '../modules/songs/songs.service.js';
+import type { BatchSongInput } from '../modules/songs/song-import.service.js';
+import type { ImportSourceRow } from '../modules/songs/songs.repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { FolderCovers, stageCover } from './artwork.js';
+import type { AudioEndCheck } from './audio-check.js';
 import { Batcher } from './batcher.js';
-import { matchGenre } from './genre-match.js';
+import { closestGenre } from './genre-match.js';
+import { readTags, type FileTags } from './read-tags.js';
 
 /** File name extensions worth opening; the magic bytes still decide what is accepted. */
 export const AUDIO_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -33,7 +29,8 @@ export const AUDIO_EXTENSIONS: ReadonlySet<string> = new Set([
   'wav',
 ]);
 
-export type ImportStatus = 'added' | 'skipped' | 'failed';
+/** `updated`: a file imported before had changed, and its song took the new audio and tags. */
+export type ImportStatus = 'added' | 'updated' | 'skipped' | 'failed';
 
 /** Why a file was skipped when its audio is already in the catalogue (a re-run). */
 export const ALREADY_IMPORTED = 'already in the catalogue';
@@ -41,6 +38,7 @@ export const ALREADY_IMPORTED = 'already in the catalogue';
 export interface ImportOutcome {
   file: string;
   status: ImportStatus;
+  /** Why a file was not added; for an added one, what of it was left out (a warning). */
   reason?: string;
 }
 
@@ -48,6 +46,7 @@ export interface ImportProgress {
   done: number;
   total: number;
   added: number;
+  updated: number;
   skipped: number;
   failed: number;
   elapsedMs: number;
@@ -57,11 +56,14 @@ export interface ImportProgress {
 export interface ImportSummary {
   total: number;
   added: number;
+  updated: number;
   skipped: number;
   failed: number;
   ms: number;
   /** Every file that was not added, with the reason. */
   notAdded: ImportOutcome[];
+  /** Files added or updated with something left out (an oversized or unreadable picture), with what. */
+  warnings: ImportOutcome[];
 }
 
 export interface ImportOptions {
@@ -74,9 +76,11 @@ export interface ImportOptions {
   /** A batch is written at the latest this long after its first file was ready; default 250 ms. */
   batchMs?: number;
   onProgress?: (progress: ImportProgress) => void;
+  /** Refuses files whose audio ends before their headers say (audio-check.ts); without it only headers are read. */
+  endCheck?: AudioEndCheck;
 }
 
-type ImportCatalogue = Pick<Catalogue, 'songs'>;
+type ImportCatalogue = Pick<Catalogue, 'songs' | 'imports'>;
 
 export const DEFAULT_BATCH_SIZE = 100;
 /** Larger batches gain nothing more and would near the databases' limits on bound parameters per statement. */
@@ -103,89 +107,157 @@ async function sha256OfFile(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-interface Tags {
-  title: string | null;
-  artist: string | null;
-  genre: string | null;
-  picture: IPicture | null;
-}
-
-/** The tags of a file, or none when they cannot be read (the upload checks then say what is wrong with the file). */
-async function readTags(file: string): Promise<Tags> {
-  try {
-    const { common } = await parseFile(file, { duration: false });
-    const clean = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
-    return {
-      title: clean(common.title),
-      artist: clean(common.artist) ?? clean(common.albumartist),
-      genre: clean(common.genre?.[0]),
-      picture: common.picture?.[0] ?? null,
-    };
-  } catch {
-    return { title: null, artist: null, genre: null, picture: null };
-  }
-}
-
-const COVER_STYLES: readonly ArtStyle[] = ['grid', 'sunset', 'shards', 'rings', 'waves'];
-
-/** A generated cover for files without an embedded picture (or with one that is not a usable image). */
-async function stageCover(store: BlobStore, tags: Tags, title: string, sha256: string): Promise<StagedImage> {
-  if (tags.picture !== null) {
-    try {
-      return await stageImage(store, Buffer.from(tags.picture.data));
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-    }
-  }
-  const seed = Number.parseInt(sha256.slice(0, 8), 16);
-  const style = COVER_STYLES[seed % COVER_STYLES.length] ?? 'waves';
-  return stageImage(store, await renderCover(title, tags.artist ?? UNKNOWN_ARTIST, style, seed));
-}
-
 /** A file ready to be written: its media staged and checked, its tags read. */
 interface ReadySong {
   file: string;
   song: BatchSongInput;
+  /** What of the file was left out, if anything. */
+  warning: string | null;
+}
+
+/** What a run shares between files: the options, the folder covers found so far, the files met so far. */
+interface RunContext {
+  catalogue: ImportCatalogue;
+  store: BlobStore;
+  options: ImportOptions;
+  covers: FolderCovers;
+  /** False when this run already has a file with the same audio. */
+  claim: (sha256: string) => boolean;
+}
+
+/** The genre a file is imported under, or the reason it is skipped. */
+function genreOf(tags: FileTags, defaultGenre: Genre | undefined): { genre: Genre } | { skip: string } {
+  const genre = (tags.genre === null ? null : closestGenre(tags.genre)) ?? defaultGenre ?? null;
+  if (genre !== null) return { genre };
+  const named = tags.untagged
+    ? 'no tags at all'
+    : tags.genre === null
+      ? 'no genre tag'
+      : `genre "${tags.genre}" is near no catalogue genre`;
+  return { skip: `${named} (pass --genre to import it anyway)` };
+}
+
+/** The song row's fields from the tags: name (the file name when untitled), artist, album and the rest. */
+function songOf(
+  file: string,
+  tags: FileTags,
+  genre: Genre,
+  audio: StagedAudio,
+  cover: { image: StagedImage; isArtwork: boolean },
+  source: ImportSourceRow,
+): BatchSongInput {
+  const name = tags.title ?? path.basename(file, path.extname(file));
+  return {
+    name,
+    genre,
+    artistName: tags.artist,
+    audio,
+    image: cover.image,
+    details: {
+      year: tags.year,
+      bitrateKbps: tags.bitrateKbps,
+      sampleRateHz: tags.sampleRateHz,
+      format: tags.format,
+      genreTag: tags.genre,
+      replayGain: tags.replayGain,
+      album:
+        tags.album === null
+          ? null
+          : {
+              name: tags.album,
+              artist_name: tags.albumArtist,
+              year: tags.year,
+              disc_number: tags.discNumber,
+              track_number: tags.trackNumber,
+            },
+      coverIsArtwork: cover.isArtwork,
+    },
+    source,
+  };
 }
 
 /**
- * Hashes, checks and stages one file: a song ready to be written, or the outcome of a file that will not be (skipped
- * or refused by the upload checks). `claim` answers false when this run already has a file with the same audio.
- * Errors other than the upload checks' are thrown; staged media is discarded whenever no song is answered.
+ * Checks and stages one file whose audio is new: a song ready to be written, or the outcome of a file that will not
+ * be (skipped or refused by the upload checks). Errors other than the upload checks' are thrown; staged media is
+ * discarded whenever no song is answered.
  */
-async function prepareFile(
-  catalogue: ImportCatalogue,
-  store: BlobStore,
-  file: string,
-  options: ImportOptions,
-  claim: (sha256: string) => boolean,
-): Promise<ReadySong | ImportOutcome> {
-  const sha256 = await sha256OfFile(file);
-  if (!claim(sha256) || (await catalogue.songs.hasAudio(sha256))) {
-    return { file, status: 'skipped', reason: ALREADY_IMPORTED };
-  }
-
+async function stageFile(run: RunContext, file: string, source: ImportSourceRow): Promise<ReadySong | ImportOutcome> {
   let audio: StagedAudio | null = null;
   let image: StagedImage | null = null;
   try {
     // The upload checks first: a file that is not accepted audio fails whatever its tags say.
-    audio = await stageAudio(store, createReadStream(file));
-    const tags = await readTags(file);
-    const genre = (tags.genre === null ? null : matchGenre(tags.genre)) ?? options.defaultGenre ?? null;
-    if (genre === null) {
+    audio = await stageAudio(run.store, createReadStream(file));
+    const cutShort = (await run.options.endCheck?.reasonAgainst(file, audio.ext)) ?? null;
+    if (cutShort !== null) {
       await discardAll([audio]);
-      const named = tags.genre === null ? 'no genre tag' : `genre "${tags.genre}" is not a catalogue genre`;
-      return { file, status: 'skipped', reason: `${named} (pass --genre to import it anyway)` };
+      return { file, status: 'failed', reason: cutShort };
     }
-    const name = (tags.title ?? path.basename(file, path.extname(file))).slice(0, NAME_MAX);
-    image = await stageCover(store, tags, name, sha256);
-    const artistName = tags.artist === null ? null : tags.artist.slice(0, NAME_MAX);
-    return { file, song: { name, genre, artistName, audio, image } };
+    const tags = await readTags(file);
+    const genre = genreOf(tags, run.options.defaultGenre);
+    if ('skip' in genre) {
+      await discardAll([audio]);
+      return { file, status: 'skipped', reason: genre.skip };
+    }
+    const folderCover = await run.covers.of(file);
+    const cover = await stageCover(
+      run.store,
+      { picture: tags.picture, folderCover },
+      { title: tags.title ?? path.basename(file, path.extname(file)), artist: tags.artist, sha256: source.sha256 },
+    );
+    image = cover.image;
+    return { file, song: songOf(file, tags, genre.genre, audio, cover, source), warning: cover.warning };
   } catch (error) {
     await discardAll([audio, image]);
     if (error instanceof HttpError) return { file, status: 'failed', reason: error.message };
     throw error;
   }
+}
+
+/** The file as it is now: what the source row of its song records. */
+async function sourceOf(file: string): Promise<Omit<ImportSourceRow, 'sha256'>> {
+  const info = await stat(file);
+  return { path: file, size_bytes: info.size, modified_ms: Math.trunc(info.mtimeMs) };
+}
+
+/**
+ * One file of the folder: skipped when unchanged since it was imported or when its audio is already in the catalogue;
+ * a changed file's song is updated in place (same id: likes and playlists keep it); a new one is staged for a batch.
+ */
+async function prepareFile(run: RunContext, file: string): Promise<ReadySong | ImportOutcome> {
+  const current = await sourceOf(file);
+  const known = await run.catalogue.imports.findSource(file);
+  if (known?.size_bytes === current.size_bytes && known.modified_ms === current.modified_ms) {
+    return { file, status: 'skipped', reason: ALREADY_IMPORTED };
+  }
+  const source = { ...current, sha256: await sha256OfFile(file) };
+  if (known !== undefined) return updateFile(run, file, known.song_id, known.sha256, source);
+  if (!run.claim(source.sha256) || (await run.catalogue.songs.hasAudio(source.sha256))) {
+    return { file, status: 'skipped', reason: ALREADY_IMPORTED };
+  }
+  return stageFile(run, file, source);
+}
+
+/** A file imported before that changed: its song takes the new audio, tags and cover. */
+async function updateFile(
+  run: RunContext,
+  file: string,
+  songId: number,
+  previousSha256: string,
+  source: ImportSourceRow,
+): Promise<ImportOutcome> {
+  if (previousSha256 === source.sha256) {
+    // Touched, not changed: only the recorded time moves.
+    await run.catalogue.imports.recordSource(songId, source);
+    return { file, status: 'skipped', reason: ALREADY_IMPORTED };
+  }
+  const staged = await stageFile(run, file, source);
+  if ('status' in staged) return staged;
+  await run.catalogue.imports.replace(songId, staged.song);
+  return withWarning({ file, status: 'updated' }, staged.warning);
+}
+
+function withWarning(outcome: ImportOutcome, warning: string | null): ImportOutcome {
+  return warning === null ? outcome : { ...outcome, reason: warning };
 }
 
 /** What a file's failed write means: audio someone else added meanwhile is skipped; anything else failed it. */
@@ -195,86 +267,104 @@ function outcomeOfError(file: string, error: unknown): ImportOutcome {
 }
 
 /** One file in a batch of its own: what a failed batch falls back to, so that a bad file costs only itself. */
-async function importAlone(
-  catalogue: ImportCatalogue,
-  store: BlobStore,
-  file: string,
-  options: ImportOptions,
-): Promise<ImportOutcome> {
+async function importAlone(run: RunContext, file: string): Promise<ImportOutcome> {
   try {
-    const prepared = await prepareFile(catalogue, store, file, options, () => true);
+    const prepared = await prepareFile({ ...run, claim: () => true }, file);
     if ('status' in prepared) return prepared;
-    await catalogue.songs.addBatch([prepared.song]);
-    return { file, status: 'added' };
+    await run.catalogue.imports.addBatch([prepared.song]);
+    return withWarning({ file, status: 'added' }, prepared.warning);
   } catch (error) {
     return outcomeOfError(file, error);
   }
 }
 
 /**
- * Writes a batch in one transaction. A batch that fails leaves nothing behind (SongsService.addBatch); each of its
+ * Writes a batch in one transaction. A batch that fails leaves nothing behind (SongImportService.addBatch); each of its
  * files is then imported again on its own, so the good ones are added and the bad one reports its reason.
  */
-async function writeBatch(
-  catalogue: ImportCatalogue,
-  store: BlobStore,
-  batch: readonly ReadySong[],
-  options: ImportOptions,
-): Promise<ImportOutcome[]> {
+async function writeBatch(run: RunContext, batch: readonly ReadySong[]): Promise<ImportOutcome[]> {
   try {
-    await catalogue.songs.addBatch(batch.map((ready) => ready.song));
-    return batch.map(({ file }) => ({ file, status: 'added' }));
+    await run.catalogue.imports.addBatch(batch.map((ready) => ready.song));
+    return batch.map(({ file, warning }) => withWarning({ file, status: 'added' }, warning));
   } catch (error) {
     const [only] = batch;
     if (batch.length === 1 && only !== undefined) return [outcomeOfError(only.file, error)];
     const outcomes: ImportOutcome[] = [];
-    for (const { file } of batch) outcomes.push(await importAlone(catalogue, store, file, options));
+    for (const { file } of batch) outcomes.push(await importAlone(run, file));
     return outcomes;
   }
 }
 
-/**
- * Adds every audio file under `folder` to the catalogue through the upload pipeline (magic bytes, size limit, hash,
- * duration, thumbnails), taking title, artist, genre and cover from the tags. Files are prepared `concurrency` at a
- * time and written in batches (SongsService.addBatch: one transaction per batch, artists created with it, no half
- * rows); a batch that fails is written again file by file. Idempotent: audio already in the catalogue (same bytes),
- * or met earlier in this run, is skipped, so a re-run adds only what is new.
- */
-export async function importFolder(
-  catalogue: ImportCatalogue,
-  store: BlobStore,
-  folder: string,
-  options: ImportOptions = {},
-): Promise<ImportSummary> {
-  const started = performance.now();
-  const files = await findAudioFiles(folder);
-  const counts = { added: 0, skipped: 0, failed: 0 };
-  const notAdded: ImportOutcome[] = [];
-  const claimed = new Set<string>();
-  const claim = (sha256: string) => {
-    if (claimed.has(sha256)) return false;
-    claimed.add(sha256);
-    return true;
-  };
-  let next = 0;
-  let done = 0;
+/** Counts outcomes as they come, for the progress line and the summary. */
+class Tally {
+  readonly counts = { added: 0, updated: 0, skipped: 0, failed: 0 };
+  readonly notAdded: ImportOutcome[] = [];
+  readonly warnings: ImportOutcome[] = [];
+  private done = 0;
+  private readonly started = performance.now();
 
-  function record(outcome: ImportOutcome): void {
-    counts[outcome.status] += 1;
-    if (outcome.status !== 'added') notAdded.push(outcome);
-    done += 1;
-    options.onProgress?.({
-      done,
-      total: files.length,
-      ...counts,
-      elapsedMs: performance.now() - started,
+  constructor(
+    private readonly total: number,
+    private readonly onProgress: ImportOptions['onProgress'],
+  ) {}
+
+  record(outcome: ImportOutcome): void {
+    this.counts[outcome.status] += 1;
+    const added = outcome.status === 'added' || outcome.status === 'updated';
+    if (!added) this.notAdded.push(outcome);
+    else if (outcome.reason !== undefined) this.warnings.push(outcome);
+    this.done += 1;
+    this.onProgress?.({
+      done: this.done,
+      total: this.total,
+      ...this.counts,
+      elapsedMs: performance.now() - this.started,
       last: outcome,
     });
   }
 
+  summary(): ImportSummary {
+    const byFile = (a: ImportOutcome, b: ImportOutcome) => a.file.localeCompare(b.file);
+    return {
+      total: this.total,
+      ...this.counts,
+      ms: Math.round(performance.now() - this.started),
+      notAdded: this.notAdded.sort(byFile),
+      warnings: this.warnings.sort(byFile),
+    };
+  }
+}
+
+/**
+ * Imports these files (absolute paths) through the upload pipeline (magic bytes, size limit, hash, duration,
+ * thumbnails), taking title, artist, album, track, disc, year, genre, loudness and cover from the tags and the folder.
+ * Files are prepared `concurrency` at a time and new ones written in batches (SongImportService.addBatch: one
+ * transaction per batch, artists and albums created with it, no half rows); a batch that fails is written again file
+ * by file. Idempotent: a file unchanged since it was imported, or whose audio is already in the catalogue (or met
+ * earlier in this run), is skipped; a changed one updates its song.
+ */
+export async function importFiles(
+  catalogue: ImportCatalogue,
+  store: BlobStore,
+  files: readonly string[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  const tally = new Tally(files.length, options.onProgress);
+  const claimed = new Set<string>();
+  const run: RunContext = {
+    catalogue,
+    store,
+    options,
+    covers: new FolderCovers(),
+    claim: (sha256) => {
+      if (claimed.has(sha256)) return false;
+      claimed.add(sha256);
+      return true;
+    },
+  };
   const batcher = new Batcher<ReadySong>(
     async (batch) => {
-      for (const outcome of await writeBatch(catalogue, store, batch, options)) record(outcome);
+      for (const outcome of await writeBatch(run, batch)) tally.record(outcome);
     },
     {
       size: clamp(options.batchSize ?? DEFAULT_BATCH_SIZE, 1, MAX_BATCH_SIZE),
@@ -282,17 +372,18 @@ export async function importFolder(
     },
   );
 
+  let next = 0;
   async function worker(): Promise<void> {
     for (let index = next++; index < files.length; index = next++) {
       const file = files[index];
       if (file === undefined) continue;
       let prepared: ReadySong | ImportOutcome;
       try {
-        prepared = await prepareFile(catalogue, store, file, options, claim);
+        prepared = await prepareFile(run, file);
       } catch (error) {
         prepared = outcomeOfError(file, error);
       }
-      if ('status' in prepared) record(prepared);
+      if ('status' in prepared) tally.record(prepared);
       else await batcher.add(prepared);
     }
   }
@@ -300,8 +391,17 @@ export async function importFolder(
   const concurrency = clamp(options.concurrency ?? 4, 1, 16);
   await Promise.all(Array.from({ length: concurrency }, () => worker()));
   await batcher.flush();
-  notAdded.sort((a, b) => a.file.localeCompare(b.file));
-  return { total: files.length, ...counts, ms: Math.round(performance.now() - started), notAdded };
+  return tally.summary();
+}
+
+/** Every audio file under `folder` (importFiles); the folder is read once, in a stable order. */
+export async function importFolder(
+  catalogue: ImportCatalogue,
+  store: BlobStore,
+  folder: string,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  return importFiles(catalogue, store, await findAudioFiles(path.resolve(folder)), options);
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { encodeWav } from '../demo/wav.js';
 import { AudioMessages } from '../modules/media/media.formats.js';
 import { createCatalogue } from '../modules/catalogue.js';
 import type { LocalBlobStore } from '../storage/local-blob-store.js';
-import { matchGenre } from './genre-match.js';
+import { closestGenre, GENRE_MAP, matchGenre } from './genre-match.js';
 import { writeImportCorpus } from './import-corpus.js';
 import { ALREADY_IMPORTED, findAudioFiles, importFolder, type ImportProgress } from './import-folder.js';
 import { tagWav } from './tagged-wav.js';
@@ -36,8 +36,28 @@ describe('matchGenre', () => {
     expect(matchGenre('indie rock')).toBe('Indie Pop / Rock');
     expect(matchGenre('K-Pop')).toBe('K-pop');
     expect(matchGenre('Disco / Funk')).toBe('Disco / Funk');
-    expect(matchGenre('Polka')).toBeNull();
+    expect(matchGenre('Polka')).toBe('Folk');
+    expect(matchGenre('Qwzx')).toBeNull();
     expect(matchGenre('')).toBeNull();
+  });
+});
+
+describe('closestGenre', () => {
+  it('maps a tag genre outside the list to the closest listed one, word by word from the last', () => {
+    expect(closestGenre('Shoegaze')).toBe('Alternative Rock');
+    expect(closestGenre('Melodic Death Metal')).toBe('Metal');
+    expect(closestGenre('Deep House')).toBe('Electronic / EDM');
+    expect(closestGenre('Progressive Rock')).toBe('Rock');
+    expect(closestGenre('Indie Folk')).toBe('Folk');
+    expect(closestGenre('Jazz Fusion')).toBe('R&B / Soul');
+    expect(closestGenre('Hip Hop')).toBe('Hip Hop / Rap');
+    expect(closestGenre('Qwzx')).toBeNull();
+  });
+
+  it('is documented: docs/genres.md lists GENRE_MAP entry for entry', async () => {
+    const table = await readFile(path.join(ROOT, 'docs', 'genres.md'), 'utf8');
+    const rows = [...table.matchAll(/^\| `([a-z0-9]+)` +\| (.+?) +\|$/gm)].map((m) => [m[1], m[2]]);
+    expect(Object.fromEntries(rows)).toEqual(GENRE_MAP);
   });
 });
 
@@ -51,7 +71,7 @@ describeEachDialect('importing a folder (%s)', (t) => {
     await writeImportCorpus(folder, 12, { seconds: 1, artists: 3 });
     const extra = path.join(folder, 'extra');
     await mkdir(extra);
-    await writeFile(path.join(extra, 'polka.wav'), tagWav(toneWav(700), { title: 'Oom Pah', genre: 'Polka' }));
+    await writeFile(path.join(extra, 'polka.wav'), tagWav(toneWav(700), { title: 'Oom Pah', genre: 'Qwzx' }));
     await writeFile(path.join(extra, 'untagged song.wav'), encodeWav(new Float32Array(4000).fill(0.2), 8000));
     await writeFile(path.join(extra, 'fake.mp3'), await picture(5));
     await writeFile(path.join(extra, 'notes.txt'), 'not audio');
@@ -82,7 +102,7 @@ describeEachDialect('importing a folder (%s)', (t) => {
       ['untagged song.wav', 'skipped'],
     ]);
     expect(summary.notAdded[0]?.reason).toBe(AudioMessages.wrongType);
-    expect(summary.notAdded[1]?.reason).toContain('Polka');
+    expect(summary.notAdded[1]?.reason).toContain('Qwzx');
     expect(progress.map((p) => p.done)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
     expect(progress.at(-1)).toMatchObject({ done: 15, total: 15, added: 12, skipped: 2, failed: 1 });
 
@@ -160,10 +180,12 @@ describe('npm run import (the command)', () => {
 
   it('prints progress and a summary with the rate, and is idempotent on re-run', { timeout: 60_000 }, async () => {
     const first = await importCommand();
-    expect(first.stdout).toMatch(/\[6\/6\] 100% +[\d.]+ files\/s +added 6 +skipped 0 +failed 0/);
-    expect(first.stdout).toMatch(/Imported 6 of 6 files in [\d.]+ s \([\d.]+ files\/s\): 0 skipped, 0 failed\./);
+    expect(first.stdout).toMatch(/\[6\/6\] 100% +[\d.]+ files\/s +added 6 +updated 0 +skipped 0 +failed 0/);
+    expect(first.stdout).toMatch(
+      /Imported 6 of 6 files in [\d.]+ s \([\d.]+ files\/s\): 0 updated, 0 skipped, 0 failed\./,
+    );
     const second = await importCommand();
-    expect(second.stdout).toMatch(/Imported 0 of 6 files .*: 6 skipped, 0 failed\./);
+    expect(second.stdout).toMatch(/Imported 0 of 6 files .*: 0 updated, 6 skipped, 0 failed\./);
     expect(second.stdout).not.toContain(ALREADY_IMPORTED);
 
     const database = createDatabase({ dataDir: path.join(work, 'data') });

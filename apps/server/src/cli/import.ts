@@ -12,6 +12,7 @@ import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrations/index.js';
 import { createCatalogue } from '../modules/catalogue.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { AudioEndCheck, findFfmpeg } from './audio-check.js';
 import { matchGenre } from './genre-match.js';
 import {
   ALREADY_IMPORTED,
@@ -103,7 +104,7 @@ function progressLine(p: ImportProgress): string {
   const width = String(p.total).length;
   return (
     `[${String(p.done).padStart(width)}/${p.total}] ${String(percent).padStart(3)}%  ${rate(p.done, p.elapsedMs)} files/s` +
-    `  added ${p.added}  skipped ${p.skipped}  failed ${p.failed}`
+    `  added ${p.added}  updated ${p.updated}  skipped ${p.skipped}  failed ${p.failed}`
   );
 }
 
@@ -126,9 +127,13 @@ function report(summary: ImportSummary, folder: string): void {
   for (const outcome of summary.notAdded.filter((o) => o.reason !== ALREADY_IMPORTED)) {
     console.log(`${outcome.status}: ${path.relative(folder, outcome.file)}: ${outcome.reason ?? ''}`);
   }
+  for (const outcome of summary.warnings) {
+    console.log(`${outcome.status}, with a warning: ${path.relative(folder, outcome.file)}: ${outcome.reason ?? ''}`);
+  }
   console.log(
     `Imported ${summary.added} of ${summary.total} files in ${(summary.ms / 1000).toFixed(1)} s ` +
-      `(${rate(summary.total, summary.ms)} files/s): ${summary.skipped} skipped, ${summary.failed} failed.`,
+      `(${rate(summary.total, summary.ms)} files/s): ${summary.updated} updated, ${summary.skipped} skipped, ` +
+      `${summary.failed} failed.`,
   );
 }
 
@@ -148,7 +153,10 @@ async function main(): Promise<number> {
     // The same blob location as the server (main.ts).
     const store = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
     console.log(`Importing ${folder} into ${config.databaseUrl === null ? config.dataDir : 'PostgreSQL'}…`);
+    const ffmpeg = await findFfmpeg(process.env.FFMPEG_PATH ?? 'ffmpeg');
+    if (ffmpeg === null) console.log('ffmpeg was not found: truncated MP3, FLAC, Ogg and M4A files are not detected.');
     const summary = await importFolder(createCatalogue(database, store), store, folder, {
+      endCheck: new AudioEndCheck(ffmpeg),
       concurrency: args.concurrency,
       batchSize: args.batchSize,
       onProgress: progressPrinter(),

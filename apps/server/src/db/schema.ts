@@ -63,6 +63,11 @@ export interface SongsTable {
   format: Optional<string>;
   /** The genre tag's own text (the catalogue genre is one of SPEC §5's list). */
   genre_tag: Optional<string>;
+  /** ReplayGain from the file's tags (migration 007): gain in dB, peak as a fraction of full scale. */
+  replay_gain_track_db: Optional<number>;
+  replay_gain_track_peak: Optional<number>;
+  replay_gain_album_db: Optional<number>;
+  replay_gain_album_peak: Optional<number>;
 }
 
 /** An album: a name under an album artist (migration 006). Its song count and length come from its tracks. */
@@ -145,6 +150,15 @@ export interface CatalogueVersionTable {
   version: number;
 }
 
+/** The file of an imported folder a song came from, as it was when imported (migration 007). */
+export interface ImportSourcesTable {
+  path: string;
+  song_id: number;
+  size_bytes: number;
+  modified_ms: number;
+  sha256: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -159,6 +173,7 @@ export interface DB {
   catalogue_version: CatalogueVersionTable;
   albums: AlbumsTable;
   album_tracks: AlbumTracksTable;
+  import_sources: ImportSourcesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

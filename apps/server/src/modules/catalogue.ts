@@ -3,13 +3,16 @@ import type { BlobStore } from '../storage/blob-store.js';
 import { createArtistsService } from './artists/artists.module.js';
 import type { ArtistsService } from './artists/artists.service.js';
 import type { AppDeps } from './shared-deps.js';
-import { createSongsService } from './songs/songs.module.js';
+import { createSongImportService, createSongsService } from './songs/songs.module.js';
+import type { SongImportService } from './songs/song-import.service.js';
 import type { SongsService } from './songs/songs.service.js';
 
 /** The catalogue's writers outside HTTP: the demo seed (demo/demo-seed.ts) and the import CLI (cli/). */
 export interface Catalogue {
   songs: SongsService;
   artists: ArtistsService;
+  /** The import's writes: batches with albums, and the songs of changed or removed files. */
+  imports: SongImportService;
 }
 
 /** Songs and artists over one database and blob store, with the same rules as an admin's upload. */
@@ -18,5 +21,6 @@ export function createCatalogue({ db, dialect }: Pick<AppDeps, 'db' | 'dialect'>
   return {
     songs: createSongsService({ db, dialect, releaseBlobs }),
     artists: createArtistsService({ db, releaseBlobs }),
+    imports: createSongImportService({ db, releaseBlobs }),
   };
 }

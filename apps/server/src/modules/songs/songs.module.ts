@@ -10,6 +10,7 @@ import { createSongsStreamRepository } from './songs-stream.repository.js';
 import { createSongsRepository } from './songs.repository.js';
 import { songsReadRoutes, songsWriteRoutes } from './songs.routes.js';
 import { SongsService } from './songs.service.js';
+import { SongImportService } from './song-import.service.js';
 import { SongsStream } from './songs.stream.js';
 
 /**
@@ -28,6 +29,14 @@ export function createSongsService({
     releaseBlobs,
     catalogueIndexOf(db),
   );
+}
+
+/** The import's writes (cli/import-folder.ts) over the app's database and blob store. */
+export function createSongImportService({
+  db,
+  releaseBlobs,
+}: Pick<ModuleDeps, 'db' | 'releaseBlobs'>): SongImportService {
+  return new SongImportService(createSongsRepository(db), releaseBlobs, catalogueIndexOf(db));
 }
 
 /** The keyset song pages (catalogue, liked, playlist songs) over `songs`' database. */

@@ -37,8 +37,35 @@ export interface PlaylistAccess {
 }
 
 export type NewSong = Omit<Insertable<SongsTable>, 'id'>;
-/** A new song whose artist is named rather than referenced (the import): found or created with the song. */
-export type NewSongByArtistName = Omit<NewSong, 'artist_id'> & { artist_name: string | null };
+/**
+ * A new song whose artist is named rather than referenced (the import): found or created with the song, as is the
+ * album it names, under its album artist.
+ */
+export type NewSongByArtistName = Omit<NewSong, 'artist_id'> & {
+  artist_name: string | null;
+  album?: ImportedAlbumPlace | null;
+  source?: ImportSourceRow | null;
+};
+
+/** The album an imported song is on (found by album artist and name, or created), and where on it. */
+export interface ImportedAlbumPlace {
+  name: string;
+  /** The album artist; null: "Unknown artist". */
+  artist_name: string | null;
+  year: number | null;
+  /** A cover for the album when it has none yet. */
+  image_key: string | null;
+  disc_number: number | null;
+  track_number: number | null;
+}
+
+/** The file an imported song came from, as it was (the import_sources table). */
+export interface ImportSourceRow {
+  path: string;
+  size_bytes: number;
+  modified_ms: number;
+  sha256: string;
+}
 export type SongChanges = Partial<Omit<SongRow, 'id' | 'created_at'>>;
 
 export interface SongsRepository {
@@ -60,6 +87,21 @@ export interface SongsRepository {
    * song's audio is already in the catalogue; nothing is inserted then.
    */
   insertByArtistName(songs: readonly NewSongByArtistName[]): Promise<void>;
+  /**
+   * Changes a song to what a changed file now says (the import's `--watch`): its columns, artist and album found or
+   * created by name as insertByArtistName does, and its source row. DuplicateError('audio') as update.
+   */
+  replaceImported(id: number, song: Omit<NewSongByArtistName, 'created_at'>): Promise<void>;
+  /** The imported file at `path`, with the song it became; undefined when the folder's import never added it. */
+  findSource(path: string): Promise<(ImportSourceRow & { song_id: number }) | undefined>;
+  /** Records (or moves) the file a song came from. */
+  recordSource(songId: number, source: ImportSourceRow): Promise<void>;
+  /** Every imported file under `folder` (a path prefix), with its song. */
+  listSources(folder: string): Promise<(ImportSourceRow & { song_id: number })[]>;
+  /** Deletes the albums that no song is on any more (after songs were removed); answers their cover keys. */
+  deleteEmptyAlbums(albumIds: readonly number[]): Promise<(string | null)[]>;
+  /** The album a song is on, if any. */
+  albumIdOf(songId: number): Promise<number | undefined>;
   /** DuplicateError('audio') when another song has the new audio. */
   update(id: number, changes: SongChanges): Promise<void>;
   /** Answers whether a row was deleted. */
@@ -170,30 +212,87 @@ export function createSongsRepository(db: Kysely<DB>): SongsRepository {
 
     async insertByArtistName(songs) {
       if (songs.length === 0) return;
-      const names = [...new Set(songs.map((song) => song.artist_name).filter((name) => name !== null))];
-      if (names.length > 0) {
-        // "do nothing" also covers two spellings of one name in this batch ("ABBA", "Abba"): the first one wins.
-        await db
-          .insertInto('artists')
-          .values(names.map((name) => ({ name, image_key: null })))
-          .onConflict((conflict) => conflict.doNothing())
-          .execute();
-      }
-      const artistIdOf = (name: string) =>
-        db
-          .selectFrom('artists')
-          .select('id')
-          .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`);
-      await db
+      await insertArtistsNamed(db, songs);
+      await insertAlbumsNamed(db, songs);
+      const inserted = await db
         .insertInto('songs')
         .values(
-          songs.map(({ artist_name, ...song }) => ({
+          songs.map(({ artist_name, album: _album, source: _source, ...song }) => ({
             ...song,
-            artist_id: artist_name === null ? null : artistIdOf(artist_name),
+            artist_id: artist_name === null ? null : artistIdOf(db, artist_name),
           })),
         )
+        .returning(['id', 'audio_sha256'])
         .execute()
         .catch(duplicateAudio);
+      const idOf = new Map(inserted.map((row) => [row.audio_sha256, row.id]));
+      await placeOnAlbums(
+        db,
+        songs.map((song) => ({ ...song, id: idOf.get(song.audio_sha256) })),
+      );
+      await recordSources(
+        db,
+        songs.map((song) => ({ ...song, id: idOf.get(song.audio_sha256) })),
+      );
+    },
+
+    async replaceImported(id, { artist_name, album, source, ...song }) {
+      const named = [{ artist_name, album }];
+      await insertArtistsNamed(db, named);
+      await insertAlbumsNamed(db, named);
+      await db
+        .updateTable('songs')
+        .set({ ...song, artist_id: artist_name === null ? null : artistIdOf(db, artist_name) })
+        .where('id', '=', id)
+        .execute()
+        .catch(duplicateAudio);
+      await db.deleteFrom('album_tracks').where('song_id', '=', id).execute();
+      await placeOnAlbums(db, [{ id, album }]);
+      await recordSources(db, [{ id, source }]);
+    },
+
+    findSource(path) {
+      return db.selectFrom('import_sources').selectAll().where('path', '=', path).executeTakeFirst();
+    },
+
+    recordSource(songId, source) {
+      return recordSources(db, [{ id: songId, source }]);
+    },
+
+    listSources(folder) {
+      const prefix = folder.endsWith('/') ? folder : `${folder}/`;
+      return db
+        .selectFrom('import_sources')
+        .selectAll()
+        .where(sql<string>`substr(path, 1, ${prefix.length})`, '=', prefix)
+        .orderBy('path')
+        .execute();
+    },
+
+    async deleteEmptyAlbums(albumIds) {
+      if (albumIds.length === 0) return [];
+      const empty = await db
+        .deleteFrom('albums')
+        .where('id', 'in', [...albumIds])
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb.selectFrom('album_tracks').select('song_id').whereRef('album_tracks.album_id', '=', 'albums.id'),
+            ),
+          ),
+        )
+        .returning('image_key')
+        .execute();
+      return empty.map((row) => row.image_key);
+    },
+
+    async albumIdOf(songId) {
+      const row = await db
+        .selectFrom('album_tracks')
+        .select('album_id')
+        .where('song_id', '=', songId)
+        .executeTakeFirst();
+      return row?.album_id;
     },
 
     async update(id, changes) {
@@ -260,4 +359,116 @@ export function createSongsRepository(db: Kysely<DB>): SongsRepository {
       return db.transaction().execute((trx) => work(createSongsRepository(trx)));
     },
   };
+}
+
+/** The artist of this name, compared as the unique index compares artist names (lower()). */
+function artistIdOf(db: Kysely<DB>, name: string) {
+  return db
+    .selectFrom('artists')
+    .select('id')
+    .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`);
+}
+
+/** The album of this name under the album artist of this name (null: unknown), as the unique index compares them. */
+function albumIdOf(db: Kysely<DB>, artistName: string | null, name: string) {
+  const artistId = artistName === null ? sql<number>`0` : sql<number>`coalesce((${artistIdOf(db, artistName)}), 0)`;
+  return db
+    .selectFrom('albums')
+    .select('id')
+    .where(sql<number>`coalesce(artist_id, 0)`, '=', artistId)
+    .where('name', '=', name);
+}
+
+type Named = Pick<NewSongByArtistName, 'artist_name' | 'album'>;
+
+/** Inserts the artists (of songs and albums) that do not exist yet, once each. */
+async function insertArtistsNamed(db: Kysely<DB>, songs: readonly Named[]): Promise<void> {
+  const all = songs.flatMap((song) => [song.artist_name, song.album?.artist_name ?? null]);
+  const names = [...new Set(all.filter((name) => name !== null))];
+  if (names.length === 0) return;
+  // "do nothing" also covers two spellings of one name in this batch ("ABBA", "Abba"): the first one wins.
+  await db
+    .insertInto('artists')
+    .values(names.map((name) => ({ name, image_key: null })))
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
+}
+
+/** Inserts the albums that do not exist yet, once each; an existing album without a year or cover takes the new one. */
+async function insertAlbumsNamed(db: Kysely<DB>, songs: readonly Named[]): Promise<void> {
+  const albums = new Map<string, ImportedAlbumPlace>();
+  for (const { album } of songs) {
+    if (album === undefined || album === null) continue;
+    const key = JSON.stringify([album.artist_name?.toLowerCase() ?? null, album.name]);
+    const known = albums.get(key);
+    albums.set(key, { ...album, year: known?.year ?? album.year, image_key: known?.image_key ?? album.image_key });
+  }
+  if (albums.size === 0) return;
+  const createdAt = new Date().toISOString();
+  const values = [...albums.values()].map((album) => ({
+    name: album.name,
+    artist_id: album.artist_name === null ? null : artistIdOf(db, album.artist_name),
+    year: album.year,
+    image_key: album.image_key,
+    created_at: createdAt,
+  }));
+  await db
+    .insertInto('albums')
+    .values(values)
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
+  for (const album of albums.values()) {
+    if (album.year === null && album.image_key === null) continue;
+    await db
+      .updateTable('albums')
+      .set((eb) => ({
+        year: eb.fn.coalesce('year', eb.val(album.year)),
+        image_key: eb.fn.coalesce('image_key', eb.val(album.image_key)),
+      }))
+      .where('id', '=', albumIdOf(db, album.artist_name, album.name))
+      .execute();
+  }
+}
+
+/** Puts each song (by id) on the album it names, at its disc and track. */
+async function placeOnAlbums(
+  db: Kysely<DB>,
+  songs: readonly { id: number | undefined; album?: ImportedAlbumPlace | null | undefined }[],
+): Promise<void> {
+  const places = songs.flatMap(({ id, album }) =>
+    id === undefined || album === undefined || album === null
+      ? []
+      : [
+          {
+            song_id: id,
+            album_id: albumIdOf(db, album.artist_name, album.name),
+            disc_number: album.disc_number,
+            track_number: album.track_number,
+          },
+        ],
+  );
+  if (places.length > 0) await db.insertInto('album_tracks').values(places).execute();
+}
+
+/** Records (or moves) the file each song came from. */
+async function recordSources(
+  db: Kysely<DB>,
+  songs: readonly { id: number | undefined; source?: ImportSourceRow | null | undefined }[],
+): Promise<void> {
+  const rows = songs.flatMap(({ id, source }) =>
+    id === undefined || source === undefined || source === null ? [] : [{ ...source, song_id: id }],
+  );
+  if (rows.length === 0) return;
+  await db
+    .insertInto('import_sources')
+    .values(rows)
+    .onConflict((conflict) =>
+      conflict.column('path').doUpdateSet((eb) => ({
+        song_id: eb.ref('excluded.song_id'),
+        size_bytes: eb.ref('excluded.size_bytes'),
+        modified_ms: eb.ref('excluded.modified_ms'),
+        sha256: eb.ref('excluded.sha256'),
+      })),
+    )
+    .execute();
 }

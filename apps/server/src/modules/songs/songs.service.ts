@@ -56,16 +56,6 @@ export interface NewSongInput {
   image: StagedImage | null;
 }
 
-/** A song of a batch (the import): its media staged and checked, its artist named. */
-export interface BatchSongInput {
-  name: string;
-  genre: Genre;
-  /** Found or created with the batch; null: "Unknown artist". */
-  artistName: string | null;
-  audio: StagedAudio;
-  image: StagedImage;
-}
-
 export interface SongChangesInput {
   name: string;
   genre: Genre;
@@ -79,7 +69,7 @@ export interface SongChangesInput {
 export const SONG_QUERY_MAX_HITS = 500;
 
 /** The songs columns that describe a staged audio file. */
-function audioColumns(audio: StagedAudio) {
+export function audioColumns(audio: StagedAudio) {
   return {
     audio_key: audio.key,
     audio_sha256: audio.sha256,
@@ -106,7 +96,7 @@ async function discardingOnFailure<T>(media: (StagedAudio | StagedImage | null)[
 }
 
 /** Another writer added the same audio between the check and the write: the same 409 the check gives. */
-function songExistsOnRace(error: unknown): never {
+export function songExistsOnRace(error: unknown): never {
   if (isDuplicate(error, 'audio')) throw conflict(ServerMessages.songExists, AUDIO_FIELD);
   throw error;
 }
@@ -214,46 +204,6 @@ export class SongsService {
         songExistsOnRace(error);
       }
     });
-  }
-
-  /**
-   * Adds songs in one transaction (the import writes in batches): the artists they name are found or created in it,
-   * the rows are inserted, and the staged media is committed last. All or nothing: when it throws (a row the database
-   * refuses, such as audio another writer added meanwhile, or a blob that cannot be committed), no row of the batch
-   * was written, every staged blob is discarded, and the blobs it had already committed are released (unless a row
-   * uses them); audio already in the catalogue is the 409 `add` answers. The caller may then write the songs one by
-   * one, to find the one at fault.
-   */
-  async addBatch(inputs: readonly BatchSongInput[]): Promise<void> {
-    const media = inputs.flatMap((input) => [input.audio, input.image]);
-    // Set inside the transaction once blobs start becoming visible: from then on a failure has some to release.
-    const progress = { committing: false };
-    try {
-      await this.songs.inTransaction(async (songs) => {
-        const createdAt = isoNow();
-        await songs.insertByArtistName(
-          inputs.map(({ name, genre, artistName, audio, image }) => ({
-            name,
-            genre,
-            artist_name: artistName,
-            ...audioColumns(audio),
-            image_key: image.originalKey,
-            created_at: createdAt,
-          })),
-        );
-        progress.committing = true;
-        await commitAll(media);
-      });
-    } catch (error) {
-      await discardAll(media);
-      if (progress.committing) {
-        await this.releaseBlobs({
-          audio: inputs.map((input) => input.audio.key),
-          image: inputs.map((input) => input.image.originalKey),
-        });
-      }
-      songExistsOnRace(error);
-    }
   }
 
   /** Edits a song; new files replace the old ones, whose blobs go once nothing references them. */
