@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -195,6 +195,48 @@ describe('npm run import (the command)', () => {
       await database.destroy();
     }
   });
+
+  it(
+    '--watch imports, then picks up a file added while it runs, and stops on SIGTERM',
+    { timeout: 60_000 },
+    async () => {
+      const music = path.join(work, 'watched');
+      await mkdir(music);
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'apps/server/src/cli/import.ts', music, '--watch', '--genre', 'Pop'],
+        {
+          cwd: ROOT,
+          env: { ...process.env, DATA_DIR: path.join(work, 'watch-data'), DATABASE_URL: '', INIT_CWD: ROOT },
+        },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const waitFor = async (text: string) => {
+        const until = Date.now() + 30_000;
+        while (!output.includes(text)) {
+          if (Date.now() > until) throw new Error(`no "${text}" in: ${output}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      try {
+        await waitFor('Watching');
+        await writeFile(path.join(music, 'late.wav'), tagWav(toneWav(1500), { title: 'Late Arrival' }));
+        await waitFor('added 1, updated 0');
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
+      expect(output).toContain('Stopped watching.');
+      const database = createDatabase({ dataDir: path.join(work, 'watch-data') });
+      try {
+        expect(await songCount(database.db)).toBe(1);
+      } finally {
+        await database.destroy();
+      }
+    },
+  );
 
   it('refuses a missing folder with a usage message and exit code 2', async () => {
     const failed = await run(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/import.ts'], {

@@ -1,6 +1,6 @@
-// `npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>] [--nice <n>]`: adds a folder
-// of tagged audio files to the catalogue of the configured database and DATA_DIR (the same environment variables as the
-// server).
+// `npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>] [--nice <n>] [--watch]`: adds
+// a folder of tagged audio files to the catalogue of the configured database and DATA_DIR (the same environment
+// variables as the server); with --watch it then keeps the catalogue in step with the folder until stopped.
 import { readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
@@ -19,12 +19,14 @@ import {
   DEFAULT_BATCH_SIZE,
   importFolder,
   MAX_BATCH_SIZE,
+  type ImportOptions,
   type ImportProgress,
   type ImportSummary,
 } from './import-folder.js';
+import { watchFolder, type WatchPass } from './watch-folder.js';
 
 const USAGE =
-  'Usage: npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>] [--nice <n>]';
+  'Usage: npm run import -- <folder> [--genre "<genre>"] [--concurrency <n>] [--batch-size <n>] [--nice <n>] [--watch]';
 
 /**
  * The import's CPU priority by default (nice 10, of 0–19): hashing, tag parsing and thumbnails yield to a server
@@ -41,6 +43,7 @@ interface Arguments {
   concurrency: number;
   batchSize: number;
   nice: number;
+  watch: boolean;
 }
 
 /** A whole number from `min` to `max`, or a UsageError naming the option. */
@@ -61,6 +64,7 @@ function readArguments(argv: string[]): Arguments {
       concurrency: { type: 'string', default: '4' },
       'batch-size': { type: 'string', default: String(DEFAULT_BATCH_SIZE) },
       nice: { type: 'string', default: String(DEFAULT_NICE) },
+      watch: { type: 'boolean', default: false },
     },
   });
   const [folder, ...extra] = positionals;
@@ -68,10 +72,11 @@ function readArguments(argv: string[]): Arguments {
   const concurrency = wholeNumber(values.concurrency, 'concurrency', 1, 16);
   const batchSize = wholeNumber(values['batch-size'], 'batch-size', 1, MAX_BATCH_SIZE);
   const nice = wholeNumber(values.nice, 'nice', 0, 19);
-  if (values.genre === undefined) return { folder, concurrency, batchSize, nice };
+  const { watch } = values;
+  if (values.genre === undefined) return { folder, concurrency, batchSize, nice, watch };
   const defaultGenre = matchGenre(values.genre);
   if (defaultGenre === null) throw new UsageError(`--genre must be one of: ${GENRES.join(', ')}`);
-  return { folder, defaultGenre, concurrency, batchSize, nice };
+  return { folder, defaultGenre, concurrency, batchSize, nice, watch };
 }
 
 /**
@@ -137,6 +142,21 @@ function report(summary: ImportSummary, folder: string): void {
   );
 }
 
+/** A watch pass: a line per file added, updated, removed or refused (unchanged files say nothing). */
+function reportPass({ summary, removed }: WatchPass, folder: string): void {
+  const time = new Date().toLocaleTimeString();
+  const name = (file: string) => path.relative(folder, file);
+  for (const outcome of summary.notAdded.filter((o) => o.reason !== ALREADY_IMPORTED)) {
+    console.log(`${time} ${outcome.status}: ${name(outcome.file)}: ${outcome.reason ?? ''}`);
+  }
+  for (const outcome of [...summary.warnings]) {
+    console.log(`${time} ${outcome.status}, with a warning: ${name(outcome.file)}: ${outcome.reason ?? ''}`);
+  }
+  const changed = summary.added + summary.updated - summary.warnings.length;
+  if (changed > 0) console.log(`${time} added ${summary.added}, updated ${summary.updated}`);
+  for (const file of removed) console.log(`${time} removed: ${name(file)}`);
+}
+
 async function main(): Promise<number> {
   const args = readArguments(process.argv.slice(2));
   lowerPriority(args.nice);
@@ -155,18 +175,50 @@ async function main(): Promise<number> {
     console.log(`Importing ${folder} into ${config.databaseUrl === null ? config.dataDir : 'PostgreSQL'}…`);
     const ffmpeg = await findFfmpeg(process.env.FFMPEG_PATH ?? 'ffmpeg');
     if (ffmpeg === null) console.log('ffmpeg was not found: truncated MP3, FLAC, Ogg and M4A files are not detected.');
-    const summary = await importFolder(createCatalogue(database, store), store, folder, {
+    const options = {
       endCheck: new AudioEndCheck(ffmpeg),
       concurrency: args.concurrency,
       batchSize: args.batchSize,
-      onProgress: progressPrinter(),
       ...(args.defaultGenre === undefined ? {} : { defaultGenre: args.defaultGenre }),
-    });
+    };
+    const catalogue = createCatalogue(database, store);
+    if (args.watch) {
+      await watchUntilStopped(catalogue, store, folder, options);
+      return 0;
+    }
+    const summary = await importFolder(catalogue, store, folder, { ...options, onProgress: progressPrinter() });
     report(summary, folder);
     return summary.failed > 0 ? 1 : 0;
   } finally {
     await database.destroy();
   }
+}
+
+/** `--watch`: the folder imported, then kept in step until Ctrl+C (or SIGTERM). */
+async function watchUntilStopped(
+  catalogue: ReturnType<typeof createCatalogue>,
+  store: LocalBlobStore,
+  folder: string,
+  options: ImportOptions,
+): Promise<void> {
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+  let first = true;
+  await watchFolder(catalogue, store, folder, {
+    ...options,
+    signal: stop.signal,
+    onPass: (pass) => {
+      if (first) {
+        report(pass.summary, folder);
+        for (const file of pass.removed) console.log(`removed: ${path.relative(folder, file)}`);
+        console.log(`Watching ${folder} for new, changed and removed files (Ctrl+C to stop)…`);
+        first = false;
+      } else {
+        reportPass(pass, folder);
+      }
+    },
+  });
+  console.log('Stopped watching.');
 }
 
 main().then(
