@@ -27,10 +27,18 @@ export type AlbumSummary = z.infer<typeof AlbumSummary>;
 export const Album = AlbumSummary.omit({ songCount: true }).extend({ songs: z.array(Song) });
 export type Album = z.infer<typeof Album>;
 
-/** GET /api/albums: by name, optionally one album artist's, optionally those whose name has these words. */
+/** The orders of GET /api/albums: by name (the default), or the most recently added first. */
+export const AlbumSort = z.enum(['name', 'recent']);
+export type AlbumSort = z.infer<typeof AlbumSort>;
+
+/**
+ * GET /api/albums: by name (or with `sort=recent` newest first), optionally one album artist's, optionally those whose
+ * name has these words.
+ */
 export const AlbumPageQuery = CursorQuery.extend({
   artistId: DbIdText.optional(),
   q: z.string().trim().max(NAME_MAX).optional(),
+  sort: AlbumSort.optional(),
 });
 export type AlbumPageQuery = z.infer<typeof AlbumPageQuery>;
 

@@ -6,7 +6,8 @@ export const albums = {
     method: 'GET',
     path: '/api/albums',
     access: 'session',
-    description: 'Keyset pages of albums by name; artistId narrows to one album artist, q to names with these words.',
+    description:
+      'Keyset pages of albums by name (sort=recent: newest first); artistId narrows to one album artist, q to names with these words.',
     query: 'AlbumPageQuery',
     responses: { 200: 'AlbumPage' },
   }),

@@ -9,6 +9,7 @@ describeEachDialect('migration 006 (albums) on %s', { uses: 'database', fresh: '
     const d = t.database;
     // The schema as the version before issue 12 left it, written by that version's code paths (the factories and
     // repositories write only the columns it had).
+    expect(await migrateDown(d.db)).toEqual(['007-albums-recent']);
     expect(await migrateDown(d.db)).toEqual(['006-albums']);
     expect(await appliedMigrations(d.db)).not.toContain('006-albums');
     const songs = await insertSongs(t, 3, 'Before Albums');
@@ -35,7 +36,7 @@ describeEachDialect('migration 006 (albums) on %s', { uses: 'database', fresh: '
       .execute();
     const before = await d.db.selectFrom('songs').selectAll().orderBy('id').execute();
 
-    expect(await migrateToLatest(d.db)).toEqual(['006-albums']);
+    expect(await migrateToLatest(d.db)).toEqual(['006-albums', '007-albums-recent']);
     const after = await d.db.selectFrom('songs').selectAll().orderBy('id').execute();
     expect(after).toEqual(
       before.map((row) => ({

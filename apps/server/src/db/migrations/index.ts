@@ -6,6 +6,7 @@ import { limitsMigration } from './003-limits.js';
 import { pagingMigration } from './004-paging.js';
 import { searchAtScaleMigration } from './005-search.js';
 import { albumsMigration } from './006-albums.js';
+import { albumsRecentMigration } from './007-albums-recent.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '004-paging': pagingMigration,
   '005-search': searchAtScaleMigration,
   '006-albums': albumsMigration,
+  '007-albums-recent': albumsRecentMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -16,6 +16,8 @@ import type { AlbumListRow, AlbumsRepository, NewAlbum } from './albums.reposito
 
 /** [name, id]: where the next page of albums starts. */
 const albumCursors = cursorCodec('albums.byName', z.tuple([z.string().max(1000), DbId]));
+/** [created_at, id]: where the next page of the newest albums starts. */
+const recentCursors = cursorCodec('albums.recent', z.tuple([z.string().max(40), DbId]));
 
 export interface AlbumPageResult {
   rows: AlbumListRow[];
@@ -39,8 +41,17 @@ export class AlbumsService {
   async page(query: AlbumPageQuery): Promise<AlbumPageResult> {
     const filter = { artistId: query.artistId, q: query.q === '' ? undefined : query.q };
     const scope = [filter.artistId, filter.q];
-    const after = albumCursors.decode(scope, query.cursor);
     const limit = pageLimit(query.limit);
+    if (query.sort === 'recent') {
+      const recentAfter = recentCursors.decode(scope, query.cursor);
+      const [rows, total] = await Promise.all([
+        this.albums.recentPage(filter, recentAfter && { createdAt: recentAfter[0], id: recentAfter[1] }, limit + 1),
+        this.albums.count(filter),
+      ]);
+      const page = keysetPage(rows, limit, (row) => recentCursors.encode(scope, [row.created_at, row.id]));
+      return { rows: page.rows, nextCursor: page.nextCursor, total };
+    }
+    const after = albumCursors.decode(scope, query.cursor);
     const [rows, total] = await Promise.all([
       this.albums.page(filter, after && { name: after[0], id: after[1] }, limit + 1),
       this.albums.count(filter),
