@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
-import { NAME_MAX } from './constants.js';
+import { NAME_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { Song } from './songs.js';
-
-/** The earliest and latest year an album or a song may carry. */
-export const YEAR_MIN = 1000;
-export const YEAR_MAX = 9999;
 
 /** An album in a list (issue 12): its songs are counted, not listed. */
 export const AlbumSummary = z.object({
