@@ -3,6 +3,11 @@ import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
 import { NAME_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { Song } from './songs.js';
 
+/** Messages of the album routes that the error catalogue does not hold. */
+export const AlbumMessages = {
+  coverRequired: 'Choose an image for the cover',
+} as const;
+
 /** An album in a list (issue 12): its songs are counted, not listed. */
 export const AlbumSummary = z.object({
   id: z.number().int(),

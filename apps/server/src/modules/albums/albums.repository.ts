@@ -59,6 +59,9 @@ export interface AlbumsRepository {
    * the song or the album is gone (a foreign key).
    */
   placeSong(songId: number, place: TrackPlace | null): Promise<boolean>;
+  /** Sets the album's cover; false when there is no such album. */
+  setCover(id: number, imageKey: string): Promise<boolean>;
+  inTransaction<T>(work: (albums: AlbumsRepository) => Promise<T>): Promise<T>;
 }
 
 /** What an admin sets on an album. */
@@ -191,6 +194,19 @@ export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
     async remove(id) {
       const result = await db.deleteFrom('albums').where('id', '=', id).executeTakeFirst();
       return result.numDeletedRows > 0n;
+    },
+
+    async setCover(id, imageKey) {
+      const result = await db
+        .updateTable('albums')
+        .set({ image_key: imageKey })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    inTransaction(work) {
+      return db.transaction().execute((trx) => work(createAlbumsRepository(trx)));
     },
 
     async placeSong(songId, place) {

@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { cursorCodec, keysetPage, pageLimit } from '../../http/page-cursor.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { ArtistsRepository } from '../artists/artists.repository.js';
+import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
 import type { SongListing, SongsService, ViewedSong, Viewer } from '../songs/songs.service.js';
 import type { AlbumListRow, AlbumsRepository, NewAlbum } from './albums.repository.js';
 
@@ -36,6 +38,7 @@ export class AlbumsService {
     private readonly albums: AlbumsRepository,
     private readonly songs: Pick<SongsService, 'withMarks' | 'get' | 'exists'>,
     private readonly artists: Pick<ArtistsRepository, 'find'>,
+    private readonly releaseBlobs: BlobReleaser,
   ) {}
 
   async page(query: AlbumPageQuery): Promise<AlbumPageResult> {
@@ -60,6 +63,10 @@ export class AlbumsService {
     return { rows: page.rows, nextCursor: page.nextCursor, total };
   }
 
+  async exists(id: number): Promise<boolean> {
+    return (await this.albums.find(id)) !== undefined;
+  }
+
   async get(viewer: Viewer, id: number): Promise<AlbumWithSongs> {
     const album = await this.albums.find(id);
     if (album === undefined) throw notFound(ServerMessages.albumNotFound);
@@ -82,6 +89,28 @@ export class AlbumsService {
     if (fields.year !== undefined) changes.year = fields.year;
     if (changes.artist_id !== undefined) await this.assertArtist(changes.artist_id);
     if (!(await this.named(() => this.albums.update(id, changes)))) throw notFound(ServerMessages.albumNotFound);
+    return this.found(id);
+  }
+
+  /**
+   * Admins: a new cover, committed with the row (a failure leaves neither); the cover it replaces is released once no
+   * row uses it.
+   */
+  async setCover(id: number, image: StagedImage): Promise<AlbumListRow> {
+    let previous: string | null;
+    try {
+      const current = await this.albums.find(id);
+      if (current === undefined) throw notFound(ServerMessages.albumNotFound);
+      previous = current.image_key;
+      await this.albums.inTransaction(async (albums) => {
+        if (!(await albums.setCover(id, image.originalKey))) throw notFound(ServerMessages.albumNotFound);
+        await commitAll([image]);
+      });
+    } catch (error) {
+      await discardAll([image]);
+      throw error;
+    }
+    if (previous !== image.originalKey) await this.releaseBlobs({ image: [previous] });
     return this.found(id);
   }
 
