@@ -10,6 +10,8 @@ export const UiMessages = {
       : `Added ${added} ${added === 1 ? 'song' : 'songs'} to the playlist` +
         (alreadyThere === 0 ? '' : ` (${alreadyThere} already there)`),
   albumNotFound: 'This album is not in the catalogue.',
+  albumCoverUpdated: 'Album cover updated',
+  failedToUpdateAlbumCover: 'Failed to update the album cover',
   albumUnavailable: 'The album could not be loaded.',
   playbackFailed: (songName: string) => `Could not play “${songName}”.`,
   downloaded: (songName: string) => `“${songName}” is downloaded`,

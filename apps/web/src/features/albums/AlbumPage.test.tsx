@@ -3,7 +3,15 @@ import { ClientMessages, ServerMessages, type Album } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SongsPage } from '../../app/SongsPage.js';
 import { UiMessages } from '../../lib/ui-messages.js';
-import { errorResponse, makeArtist, makePlaylist, makeSong, makeSongPage, textResponse } from '../../test/fixtures.js';
+import {
+  errorResponse,
+  makeArtist,
+  makePlaylist,
+  makeSong,
+  makeSongPage,
+  makeUser,
+  textResponse,
+} from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
@@ -191,5 +199,46 @@ describe('album helpers', () => {
   it('says an album’s length in minutes and hours', () => {
     expect(albumLength(2_580_000)).toBe('43 min');
     expect(albumLength(4_320_000)).toBe('1 hr 12 min');
+  });
+});
+
+describe('/dashboard/album for administrators', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('uploads a new cover and shows it', async () => {
+    let cover = '/media/images/old.webp?w=640';
+    const api = mockApi({
+      'albums.get': () => makeAlbum({ imgLink: cover }),
+      'artists.get': () => makeArtist(3),
+      'albums.setCover': () => {
+        cover = '/media/images/new.webp?w=640';
+        return { ...makeAlbum(), songCount: 3, imgLink: '/media/images/new.webp?w=300' };
+      },
+    });
+    const view = renderInApp(<AlbumPage />, {
+      route: '/dashboard/album?id=5',
+      user: makeUser({ role: 'ADMIN' }),
+    });
+    await flush();
+    const image = new File(['png'], 'cover.png', { type: 'image/png' });
+    fireEvent.change(screen.getByLabelText('Change cover'), { target: { files: [image] } });
+    await flush();
+    await flush();
+    const sent = await api.requests('albums.setCover')[0]?.formData();
+    expect(await (sent?.get('image') as Blob).text()).toBe('png');
+    expect(view.alertMessages()).toEqual([UiMessages.albumCoverUpdated]);
+    expect(document.querySelector('img[src="/media/images/new.webp?w=640"]')).not.toBeNull();
+  });
+
+  it('is not offered to listeners', async () => {
+    mockApi({ 'albums.get': () => makeAlbum(), 'artists.get': () => makeArtist(3) });
+    renderAlbum();
+    await flush();
+    expect(screen.queryByLabelText('Change cover')).toBeNull();
   });
 });

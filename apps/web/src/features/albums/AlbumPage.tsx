@@ -2,16 +2,19 @@ import { useQuery } from '@tanstack/react-query';
 import type { Album, Song } from '@tonearm/contract';
 import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { isApiError } from '../../lib/api-client.js';
+import { describeError, isApiError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
+import { useAlerts } from '../../shell/alerts/useAlerts.js';
+import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { Cover } from '../../ui/Cover.js';
-import { ArrowLeftIcon, PlayIcon, PlaylistAddIcon } from '../../ui/icons.js';
+import { ArrowLeftIcon, CameraIcon, PlayIcon, PlaylistAddIcon } from '../../ui/icons.js';
 import { artistQueries } from '../artists/queries.js';
 import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
 import { countLabel } from '../songs/SongsHeader.js';
 import { SongRow } from '../songs/SongRow.js';
+import { useSetAlbumCover } from './mutations.js';
 import { albumQueries } from './queries.js';
 import '../../ui/buttons.css';
 import '../../ui/empty-state.css';
@@ -115,7 +118,39 @@ function Tracks({ album }: { album: Album }) {
   );
 }
 
+/** Admins: a file picker that uploads the album's new cover at once. */
+function ChangeCover({ album }: { album: Album }) {
+  const alerts = useAlerts();
+  const setCover = useSetAlbumCover(album.id);
+  return (
+    <label className="button button--ghost album-header__change-cover" aria-disabled={setCover.isPending}>
+      <CameraIcon size={18} />
+      {setCover.isPending ? 'Uploading…' : 'Change cover'}
+      <input
+        type="file"
+        accept="image/*"
+        className="visually-hidden"
+        disabled={setCover.isPending}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (!file) return;
+          setCover.mutate(file, {
+            onSuccess: () => {
+              alerts.success(UiMessages.albumCoverUpdated);
+            },
+            onError: (error) => {
+              alerts.error(UiMessages.failedToUpdateAlbumCover, describeError(error));
+            },
+          });
+        }}
+      />
+    </label>
+  );
+}
+
 function AlbumView({ album }: { album: Album }) {
+  const user = useCurrentUser();
   const controls = usePlayerControls();
   const [choosingPlaylist, setChoosingPlaylist] = useState(false);
   const empty = album.songs.length === 0;
@@ -161,6 +196,7 @@ function AlbumView({ album }: { album: Album }) {
             <PlaylistAddIcon size={18} />
             Add album to playlist
           </button>
+          {isAdmin(user) && <ChangeCover album={album} />}
         </div>
       </header>
       <Tracks album={album} />
