@@ -1,40 +1,23 @@
-import type { AlbumSummary, Artist } from '@tonearm/contract';
-import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo } from 'react';
+import type { Artist } from '@tonearm/contract';
+import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Paths } from '../../lib/paths.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
-import { AlbumGrid } from '../albums/AlbumCard.js';
-import { albumQueries } from '../albums/queries.js';
 import { catalogueSource } from './catalogue.js';
 import { PagedSongList } from './PagedSongList.js';
 import { countLabel, PlayAllButton, ShuffleAllButton } from './SongsHeader.js';
 import { usePagedSongs } from './useSongs.js';
 import '../../ui/page.css';
 
-/** Issue 12: the artist's albums (as album artist) above their songs. */
-function ArtistAlbums({ artist, albums }: { artist: Artist; albums: readonly AlbumSummary[] }) {
-  const headingId = useId();
-  return (
-    <section className="section" aria-labelledby={headingId}>
-      <h2 id={headingId} className="section-title">
-        Albums
-      </h2>
-      <AlbumGrid albums={albums} label={`Albums by ${artist.name}`} withArtist={false} />
-    </section>
-  );
-}
-
 /**
- * SPEC §2: with artist details from navigation, the artist's header and only their songs, a page at a time; their
- * albums first (issue 12).
+ * SPEC §2: with artist details from navigation, the artist's header and only their songs, a page at a time; `before`
+ * comes between the two (issue 12: the artist's albums).
  */
-export function ArtistSongsPage({ artist }: { artist: Artist }) {
+export function ArtistSongsPage({ artist, before }: { artist: Artist; before?: ReactNode }) {
   const source = useMemo(() => catalogueSource(artist.id), [artist.id]);
   const list = usePagedSongs(source);
   const origin = useMemo(() => ({ artist }), [artist]);
-  const albums = useQuery(albumQueries.byArtist(artist.id)).data?.items ?? [];
   return (
     <div className="page">
       <Link to={Paths.artist} className="back-link">
@@ -58,12 +41,7 @@ export function ArtistSongsPage({ artist }: { artist: Artist }) {
           />
         </div>
       </header>
-      {albums.length > 0 && (
-        <>
-          <ArtistAlbums artist={artist} albums={albums} />
-          <h2 className="section-title">Songs</h2>
-        </>
-      )}
+      {before}
       <PagedSongList list={list} label={`Songs by ${artist.name}`} origin={origin} allowAdd />
     </div>
   );
