@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
-import { NAME_MAX } from './constants.js';
+import { NAME_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { Song } from './songs.js';
 
-/** The earliest and latest year an album or a song may carry. */
-export const YEAR_MIN = 1000;
-export const YEAR_MAX = 9999;
+/** Messages of the album routes that the error catalogue does not hold. */
+export const AlbumMessages = {
+  coverRequired: 'Choose an image for the cover',
+} as const;
 
 /** An album in a list (issue 12): its songs are counted, not listed. */
 export const AlbumSummary = z.object({
@@ -27,10 +28,18 @@ export type AlbumSummary = z.infer<typeof AlbumSummary>;
 export const Album = AlbumSummary.omit({ songCount: true }).extend({ songs: z.array(Song) });
 export type Album = z.infer<typeof Album>;
 
-/** GET /api/albums: by name, optionally one album artist's, optionally those whose name has these words. */
+/** The orders of GET /api/albums: by name (the default), or the most recently added first. */
+export const AlbumSort = z.enum(['name', 'recent']);
+export type AlbumSort = z.infer<typeof AlbumSort>;
+
+/**
+ * GET /api/albums: by name (or with `sort=recent` newest first), optionally one album artist's, optionally those whose
+ * name has these words.
+ */
 export const AlbumPageQuery = CursorQuery.extend({
   artistId: DbIdText.optional(),
   q: z.string().trim().max(NAME_MAX).optional(),
+  sort: AlbumSort.optional(),
 });
 export type AlbumPageQuery = z.infer<typeof AlbumPageQuery>;
 

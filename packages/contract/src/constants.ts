@@ -16,6 +16,10 @@ export const StorageKeys = {
   downloadedSongs: 'downloadedSong',
 } as const;
 
+/** The earliest and latest year an album or a song may carry (issue 12). */
+export const YEAR_MIN = 1000;
+export const YEAR_MAX = 9999;
+
 export const AUDIO_MAX_BYTES = 200 * 1024 * 1024;
 export const IMAGE_MAX_BYTES = 15 * 1024 * 1024;
 export const THUMBNAIL_WIDTHS = [64, 300, 640] as const;

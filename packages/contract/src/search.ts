@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AlbumSummary } from './albums.js';
 import { Artist } from './artists.js';
 import { DbId, PageCursor } from './common.js';
 import { Playlist } from './playlists.js';
@@ -31,6 +32,11 @@ export const SearchResponse = z.object({
     artists: z.string().nullable(),
     playlists: z.string().nullable(),
   }),
+  /**
+   * Issue 12: albums whose name holds every word of `q`, by name, at most `limit`; only in the answer without `kind`
+   * (albums are not paged here: GET /api/albums?q= pages them).
+   */
+  albums: z.array(AlbumSummary),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 

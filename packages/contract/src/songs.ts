@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAME_MAX, SHUFFLE_SEED_MAX } from './constants.js';
+import { NAME_MAX, SHUFFLE_SEED_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { CursorQuery, DbId, DbIdText, pageOf, Paging } from './common.js';
 import { GENRES } from './genres.js';
 
@@ -27,12 +27,50 @@ export type Song = z.infer<typeof Song>;
 export const SongName = z.string().trim().min(1, 'Name is required').max(NAME_MAX);
 export const GenreField = z.enum(GENRES, { error: 'Choose a genre from the list' });
 
-/** The text fields of the multipart song form (files travel as songFile and imageFile). */
-export const SongFormFields = z.object({
-  name: SongName,
-  genre: GenreField,
-  artistId: z.coerce.number().int().positive('Choose an artist').pipe(DbId),
+/** Messages of the song form's album fields (issue 12), by field. */
+export const SongAlbumMessages = {
+  album: `Enter an album name of at most ${NAME_MAX} characters`,
+  trackNumber: 'Enter a track number from 1 to 999',
+  discNumber: 'Enter a disc number from 1 to 999',
+  year: `Enter a year from ${YEAR_MIN} to ${YEAR_MAX}`,
+  albumForTrack: 'Enter the album the track number belongs to',
+} as const;
+
+/** A whole number typed in a form field: '' is none (null), anything but digits is `message`. */
+function formNumber(min: number, max: number, message: string) {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d*$/, message)
+    .transform((text) => (text === '' ? null : Number(text)))
+    .pipe(z.number().int().min(min, message).max(max, message).nullable());
+}
+
+/**
+ * Issue 12: the song form's optional album fields, after SPEC's own. `album` names an album of the song's artist (found,
+ * or created with the song's year); '' is none. Absent from an edit, a field keeps what the song has; '' clears it.
+ */
+export const SongAlbumFormFields = z.object({
+  album: z
+    .string()
+    .trim()
+    .max(NAME_MAX, SongAlbumMessages.album)
+    .transform((text) => (text === '' ? null : text))
+    .optional(),
+  trackNumber: formNumber(1, 999, SongAlbumMessages.trackNumber).optional(),
+  discNumber: formNumber(1, 999, SongAlbumMessages.discNumber).optional(),
+  year: formNumber(YEAR_MIN, YEAR_MAX, SongAlbumMessages.year).optional(),
 });
+export type SongAlbumFormFields = z.infer<typeof SongAlbumFormFields>;
+
+/** The text fields of the multipart song form (files travel as songFile and imageFile). */
+export const SongFormFields = z
+  .object({
+    name: SongName,
+    genre: GenreField,
+    artistId: z.coerce.number().int().positive('Choose an artist').pipe(DbId),
+  })
+  .extend(SongAlbumFormFields.shape);
 export type SongFormFields = z.infer<typeof SongFormFields>;
 
 export const SongEditFields = SongFormFields.partial().extend({ name: SongName, genre: GenreField });

@@ -48,7 +48,7 @@ describeEachDialect('watching a folder (%s)', (t) => {
       signal: stop.signal,
       onPass: (pass) => passes.push(pass),
     });
-    await eventually(async () => passes.length >= 1);
+    await eventually(() => Promise.resolve(passes.length >= 1));
   });
 
   afterAll(async () => {

@@ -114,7 +114,7 @@ export async function watchFolder(
 
   // Watch first, so that nothing written during the first pass is missed.
   const watcher = watch(root, { recursive: true, signal: options.signal }, (_event, name) => {
-    pending.add(name === null ? root : path.join(root, name.toString()));
+    pending.add(name === null ? root : path.join(root, name));
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;

@@ -29,7 +29,7 @@ export async function registerModules(app: App, appDeps: AppDeps): Promise<void>
   await registerSongs(app, deps);
   registerLikes(app, deps);
   registerSearch(app, deps);
-  registerAlbums(app, deps);
+  await registerAlbums(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

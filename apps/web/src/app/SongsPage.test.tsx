@@ -97,12 +97,17 @@ describe('/dashboard/songs', () => {
     const api = mockApi({
       'songs.page': () =>
         makeSongPage([makeSong(7, { name: 'Feeling Good', artistName: 'Nina Simone' })], { total: 1, seed: 5 }),
+      'albums.list': () => ({ items: [], nextCursor: null, total: 0 }),
     });
     renderInApp(<SongsPage />, { route: { pathname: '/dashboard/songs', state: { artist: nina } } });
     await flush();
     expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
     expect(document.querySelector('img[src="/media/images/nina.webp?w=300"]')).not.toBeNull();
-    expect(api.calls()).toHaveLength(1);
+    // One page of songs, and the artist's albums (issue 12; none here, so no albums section).
+    expect(api.calls()).toHaveLength(2);
+    expect(api.requests('songs.page')).toHaveLength(1);
+    expect(new URL(api.requests('albums.list')[0]?.url ?? '').searchParams.get('artistId')).toBe('3');
+    expect(screen.queryByRole('heading', { level: 2, name: 'Albums' })).toBeNull();
     const query = new URL(api.requests('songs.page')[0]?.url ?? '').searchParams;
     expect(query.get('artistId')).toBe('3');
     expect(query.get('order')).toBe('shuffle');
@@ -123,6 +128,7 @@ describe('/dashboard/songs', () => {
         artists: [makeArtist(4, { name: 'Nightjar' })],
         playlists: [makePlaylist(6, { name: 'Night drive' })],
         nextCursors: { songs: null, artists: null, playlists: null },
+        albums: [],
       }),
     });
     renderInApp(<SongsPage />, { route: '/dashboard/songs' });

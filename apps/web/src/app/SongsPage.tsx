@@ -1,4 +1,5 @@
 import { useLocation } from 'react-router';
+import { ArtistAlbums } from '../features/albums/ArtistAlbums.js';
 import { SearchPage } from '../features/search/SearchPage.js';
 import { ArtistSongsPage } from '../features/songs/ArtistSongsPage.js';
 import { LikedSongsPage } from '../features/songs/LikedSongsPage.js';
@@ -12,11 +13,15 @@ function SongsView() {
 }
 
 /**
- * `/dashboard/songs` (SPEC §2) is one route for three pages: an artist's songs when artist details came with the
+ * `/dashboard/songs` (SPEC §2) is one route for three pages: an artist's songs (their albums first) when artist details came with the
  * navigation; otherwise the liked songs for `?liked=1`, or all songs with search as you type (`?q=`).
  */
 export function SongsPage() {
   const location = useLocation();
   const artist = artistFromState(location.state);
-  return artist ? <ArtistSongsPage key={artist.id} artist={artist} /> : <SongsView />;
+  return artist ? (
+    <ArtistSongsPage key={artist.id} artist={artist} before={<ArtistAlbums artist={artist} />} />
+  ) : (
+    <SongsView />
+  );
 }

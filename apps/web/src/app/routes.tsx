@@ -43,6 +43,7 @@ const ArtistPage = lazyPage(() => import('../features/artists/ArtistPage.js'), '
 const DownloadedPage = lazyPage(() => import('../features/downloaded/DownloadedPage.js'), 'DownloadedPage');
 const UserListPage = lazyPage(() => import('../features/users/UserListPage.js'), 'UserListPage');
 const SongsPage = lazyPage(() => import('./SongsPage.js'), 'SongsPage');
+const AlbumPage = lazyPage(() => import('../features/albums/AlbumPage.js'), 'AlbumPage');
 const NotFoundPage = lazyPage(() => import('./NotFoundPage.js'), 'NotFoundPage');
 
 /** The dashboard's pages by their path below /dashboard ('' for the index). */
@@ -55,6 +56,7 @@ const dashboardPages: Record<string, LazyPage> = {
   downloaded: DownloadedPage,
   'user-list': UserListPage,
   songs: SongsPage,
+  album: AlbumPage,
 };
 
 /**

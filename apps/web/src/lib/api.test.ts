@@ -75,7 +75,7 @@ describe('typed api client', () => {
 
   it('names form fields and files as the contract declares them', () => {
     expectTypeOf<keyof FormValues<typeof endpoints.songs.create>>().toEqualTypeOf<
-      'name' | 'genre' | 'artistId' | 'songFile' | 'imageFile'
+      'name' | 'genre' | 'artistId' | 'album' | 'trackNumber' | 'discNumber' | 'year' | 'songFile' | 'imageFile'
     >();
     expectTypeOf<keyof FormValues<typeof endpoints.playlists.update>>().toEqualTypeOf<
       'name' | 'type' | 'isPublic' | 'songs' | 'removeImage' | 'image'

@@ -9,4 +9,6 @@ export const Paths = {
   downloaded: '/dashboard/downloaded',
   userList: '/dashboard/user-list',
   songs: '/dashboard/songs',
+  /** Issue 12: one album, as `?id=` (like the playlist page). */
+  album: '/dashboard/album',
 } as const;

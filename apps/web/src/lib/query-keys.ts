@@ -27,6 +27,8 @@ export const songKeys = {
   /** A playlist's songs, every one (the playlist editor). */
   playlistAll: (playlistId: number) => [...songKeys.playlist(playlistId), 'all'] as const,
   liked: () => [...songKeys.all, 'liked'] as const,
+  /** One album with its songs (an object with `songs`, so likes and song edits reach it too). */
+  album: (albumId: number) => [...songKeys.all, 'album', albumId] as const,
   /** Search answers carry songs (with likeSong), so they live under songKeys and follow like updates. */
   search: (q: string) => [...songKeys.all, 'search', q] as const,
 };

@@ -3,6 +3,16 @@
  * @tonearm/contract). Kept here so components and tests share one spelling.
  */
 export const UiMessages = {
+  /** Issue 12: the album page's "Add album to playlist". */
+  albumAddedToPlaylist: (added: number, alreadyThere: number) =>
+    added === 0
+      ? 'Every song of the album is already in the playlist'
+      : `Added ${added} ${added === 1 ? 'song' : 'songs'} to the playlist` +
+        (alreadyThere === 0 ? '' : ` (${alreadyThere} already there)`),
+  albumNotFound: 'This album is not in the catalogue.',
+  albumCoverUpdated: 'Album cover updated',
+  failedToUpdateAlbumCover: 'Failed to update the album cover',
+  albumUnavailable: 'The album could not be loaded.',
   playbackFailed: (songName: string) => `Could not play “${songName}”.`,
   downloaded: (songName: string) => `“${songName}” is downloaded`,
   downloadFailed: 'Download failed',

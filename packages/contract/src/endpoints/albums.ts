@@ -1,3 +1,4 @@
+import { IMAGE_MAX_BYTES } from '../constants.js';
 import { endpoint } from './define.js';
 
 /** Albums (issue 12): any signed-in user reads; admins write. */
@@ -6,7 +7,8 @@ export const albums = {
     method: 'GET',
     path: '/api/albums',
     access: 'session',
-    description: 'Keyset pages of albums by name; artistId narrows to one album artist, q to names with these words.',
+    description:
+      'Keyset pages of albums by name (sort=recent: newest first); artistId narrows to one album artist, q to names with these words.',
     query: 'AlbumPageQuery',
     responses: { 200: 'AlbumPage' },
   }),
@@ -32,6 +34,16 @@ export const albums = {
     params: 'IdParam',
     description: 'The fields sent change (artistId null: "Unknown artist"; year null: unknown); the others stay.',
     body: 'AlbumEditFields',
+    responses: { 200: 'AlbumSummary' },
+  }),
+  setCover: endpoint({
+    method: 'PUT',
+    path: '/api/albums/:id/cover',
+    access: 'admin',
+    params: 'IdParam',
+    description:
+      "multipart/form-data: image (JPEG, PNG or WebP, at most 15 MB), the album's new cover; the one it replaces goes.",
+    form: { fields: 'EmptyForm', files: { image: { kind: 'image', maxBytes: IMAGE_MAX_BYTES } } },
     responses: { 200: 'AlbumSummary' },
   }),
   remove: endpoint({

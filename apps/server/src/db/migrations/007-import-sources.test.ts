@@ -7,7 +7,8 @@ import { appliedMigrations, migrateDown, migrateToLatest } from './index.js';
 describeEachDialect('migration 007 (import sources) on %s', { uses: 'database', fresh: 'each' }, (t) => {
   it('carries a database with albums, written before it, forward with every row', async () => {
     const d = t.database;
-    expect(await migrateDown(d.db)).toEqual(['007-import-sources']);
+    const reverted: string[] = [];
+    while (!reverted.includes('007-import-sources')) reverted.push(...(await migrateDown(d.db)));
     expect(await appliedMigrations(d.db)).toContain('006-albums');
     // Written by the code of the version before: songs, an album, and the songs' places on it.
     const songs = await insertSongs(t, 2, 'Kept Track');
@@ -19,7 +20,7 @@ describeEachDialect('migration 007 (import sources) on %s', { uses: 'database', 
     const before = await d.db.selectFrom('songs').selectAll().orderBy('id').execute();
     const tracksBefore = await albums.tracks(albumId);
 
-    expect(await migrateToLatest(d.db)).toEqual(['007-import-sources']);
+    expect(await migrateToLatest(d.db)).toEqual(reverted.reverse());
     const after = await d.db.selectFrom('songs').selectAll().orderBy('id').execute();
     expect(after).toEqual(
       before.map((row) => ({
@@ -36,7 +37,8 @@ describeEachDialect('migration 007 (import sources) on %s', { uses: 'database', 
 
   it('reverts cleanly', async () => {
     const d = t.database;
-    expect(await migrateDown(d.db)).toEqual(['007-import-sources']);
+    const reverted: string[] = [];
+    while (!reverted.includes('007-import-sources')) reverted.push(...(await migrateDown(d.db)));
     const tables = (await d.db.introspection.getTables()).map((table) => table.name);
     expect(tables).not.toContain('import_sources');
     const songColumns = (await d.db.introspection.getTables()).find((table) => table.name === 'songs')?.columns ?? [];

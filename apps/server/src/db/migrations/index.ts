@@ -7,6 +7,7 @@ import { pagingMigration } from './004-paging.js';
 import { searchAtScaleMigration } from './005-search.js';
 import { albumsMigration } from './006-albums.js';
 import { importSourcesMigration } from './007-import-sources.js';
+import { albumsRecentMigration } from './008-albums-recent.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '005-search': searchAtScaleMigration,
   '006-albums': albumsMigration,
   '007-import-sources': importSourcesMigration,
+  '008-albums-recent': albumsRecentMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

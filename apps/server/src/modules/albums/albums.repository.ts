@@ -29,9 +29,21 @@ export interface AlbumKey {
   id: number;
 }
 
+/** Where a page of the newest albums starts: after this album, newest first. */
+export interface RecentAlbumKey {
+  createdAt: string;
+  id: number;
+}
+
 /** The SQL of albums (issue 12). Song counts and lengths are read per album of the page, from album_tracks' index. */
 export interface AlbumsRepository {
   page(filter: AlbumFilter, after: AlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
+  /** The most recently added first, by (created_at, id) descending (albums_created_id_idx). */
+  recentPage(
+    filter: AlbumFilter,
+    after: RecentAlbumKey | undefined,
+    limit: number,
+  ): Promise<(AlbumListRow & { created_at: string })[]>;
   count(filter: AlbumFilter): Promise<number>;
   find(id: number): Promise<AlbumListRow | undefined>;
   /** The album's songs in disc and track order (unknown numbers after known ones, then by song). */
@@ -47,6 +59,9 @@ export interface AlbumsRepository {
    * the song or the album is gone (a foreign key).
    */
   placeSong(songId: number, place: TrackPlace | null): Promise<boolean>;
+  /** Sets the album's cover; false when there is no such album. */
+  setCover(id: number, imageKey: string): Promise<boolean>;
+  inTransaction<T>(work: (albums: AlbumsRepository) => Promise<T>): Promise<T>;
 }
 
 /** What an admin sets on an album. */
@@ -117,6 +132,17 @@ export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
       return rows.map(numbers);
     },
 
+    async recentPage(filter, after, limit) {
+      let query = listQuery().select('albums.created_at').where(matches(filter));
+      if (after !== undefined) {
+        query = query.where((eb) =>
+          eb(eb.refTuple('albums.created_at', 'albums.id'), '<', eb.tuple(after.createdAt, after.id)),
+        );
+      }
+      const rows = await query.orderBy('albums.created_at', 'desc').orderBy('albums.id', 'desc').limit(limit).execute();
+      return rows.map(numbers);
+    },
+
     async count(filter) {
       const row = await db
         .selectFrom('albums')
@@ -168,6 +194,19 @@ export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
     async remove(id) {
       const result = await db.deleteFrom('albums').where('id', '=', id).executeTakeFirst();
       return result.numDeletedRows > 0n;
+    },
+
+    async setCover(id, imageKey) {
+      const result = await db
+        .updateTable('albums')
+        .set({ image_key: imageKey })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    inTransaction(work) {
+      return db.transaction().execute((trx) => work(createAlbumsRepository(trx)));
     },
 
     async placeSong(songId, place) {

@@ -1,7 +1,12 @@
-import { endpoints } from '@tonearm/contract';
+import { AlbumMessages, endpoints, fileField, ServerMessages } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { requireUser } from '../../http/session.js';
+import { declaredUpload, readUploadForm } from '../../http/upload-form.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import type { ImageWork } from '../media/image-work.js';
+import { discardAll, uploadStagers } from '../media/media.service.js';
 import { toSongJson } from '../songs/songs.presenter.js';
 import { toAlbumJson, toAlbumPageJson, toAlbumSummaryJson } from './albums.presenter.js';
 import type { AlbumsService } from './albums.service.js';
@@ -19,7 +24,7 @@ export function albumsReadRoutes(app: App, albums: AlbumsService): void {
   });
 }
 
-/** Admin writes (the route guard checks the role): JSON bodies (album covers come with the import and the upload form, later in issue 12). */
+/** Admin writes (the route guard checks the role): JSON bodies; the cover is albumCoverRoutes'. */
 export function albumsWriteRoutes(app: App, albums: AlbumsService): void {
   route(app, endpoints.albums.create, async (request) => {
     return toAlbumSummaryJson(await albums.create(request.body));
@@ -37,5 +42,20 @@ export function albumsWriteRoutes(app: App, albums: AlbumsService): void {
     const user = await requireUser(request);
     const { row, marks } = await albums.placeSong(user, request.params.id, request.body);
     return toSongJson(row, marks);
+  });
+}
+
+/** Admins: an album's cover, through the media pipeline's image staging; registered in an upload scope. */
+export function albumCoverRoutes(scope: App, albums: AlbumsService, store: BlobStore, images: ImageWork): void {
+  const cover = declaredUpload(endpoints.albums.setCover, uploadStagers(store, images), discardAll);
+  route(scope, endpoints.albums.setCover, async (request) => {
+    const { id } = request.params;
+    // Before the body is read: a missing album costs no upload.
+    if (!(await albums.exists(id))) throw notFound(ServerMessages.albumNotFound);
+    const form = await readUploadForm(request, cover);
+    const image = form.files.image;
+    if (image === undefined)
+      throw badRequest(AlbumMessages.coverRequired, fileField(endpoints.albums.setCover, 'image'));
+    return toAlbumSummaryJson(await albums.setCover(id, image));
   });
 }

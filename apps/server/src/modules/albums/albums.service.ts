@@ -10,12 +10,16 @@ import { z } from 'zod';
 import { cursorCodec, keysetPage, pageLimit } from '../../http/page-cursor.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { ArtistsRepository } from '../artists/artists.repository.js';
+import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
 import type { SongListing, SongsService, ViewedSong, Viewer } from '../songs/songs.service.js';
 import type { AlbumListRow, AlbumsRepository, NewAlbum } from './albums.repository.js';
 
 /** [name, id]: where the next page of albums starts. */
 const albumCursors = cursorCodec('albums.byName', z.tuple([z.string().max(1000), DbId]));
+/** [created_at, id]: where the next page of the newest albums starts. */
+const recentCursors = cursorCodec('albums.recent', z.tuple([z.string().max(40), DbId]));
 
 export interface AlbumPageResult {
   rows: AlbumListRow[];
@@ -34,19 +38,33 @@ export class AlbumsService {
     private readonly albums: AlbumsRepository,
     private readonly songs: Pick<SongsService, 'withMarks' | 'get' | 'exists'>,
     private readonly artists: Pick<ArtistsRepository, 'find'>,
+    private readonly releaseBlobs: BlobReleaser,
   ) {}
 
   async page(query: AlbumPageQuery): Promise<AlbumPageResult> {
     const filter = { artistId: query.artistId, q: query.q === '' ? undefined : query.q };
     const scope = [filter.artistId, filter.q];
-    const after = albumCursors.decode(scope, query.cursor);
     const limit = pageLimit(query.limit);
+    if (query.sort === 'recent') {
+      const recentAfter = recentCursors.decode(scope, query.cursor);
+      const [rows, total] = await Promise.all([
+        this.albums.recentPage(filter, recentAfter && { createdAt: recentAfter[0], id: recentAfter[1] }, limit + 1),
+        this.albums.count(filter),
+      ]);
+      const page = keysetPage(rows, limit, (row) => recentCursors.encode(scope, [row.created_at, row.id]));
+      return { rows: page.rows, nextCursor: page.nextCursor, total };
+    }
+    const after = albumCursors.decode(scope, query.cursor);
     const [rows, total] = await Promise.all([
       this.albums.page(filter, after && { name: after[0], id: after[1] }, limit + 1),
       this.albums.count(filter),
     ]);
     const page = keysetPage(rows, limit, (row) => albumCursors.encode(scope, [row.name, row.id]));
     return { rows: page.rows, nextCursor: page.nextCursor, total };
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return (await this.albums.find(id)) !== undefined;
   }
 
   async get(viewer: Viewer, id: number): Promise<AlbumWithSongs> {
@@ -71,6 +89,28 @@ export class AlbumsService {
     if (fields.year !== undefined) changes.year = fields.year;
     if (changes.artist_id !== undefined) await this.assertArtist(changes.artist_id);
     if (!(await this.named(() => this.albums.update(id, changes)))) throw notFound(ServerMessages.albumNotFound);
+    return this.found(id);
+  }
+
+  /**
+   * Admins: a new cover, committed with the row (a failure leaves neither); the cover it replaces is released once no
+   * row uses it.
+   */
+  async setCover(id: number, image: StagedImage): Promise<AlbumListRow> {
+    let previous: string | null;
+    try {
+      const current = await this.albums.find(id);
+      if (current === undefined) throw notFound(ServerMessages.albumNotFound);
+      previous = current.image_key;
+      await this.albums.inTransaction(async (albums) => {
+        if (!(await albums.setCover(id, image.originalKey))) throw notFound(ServerMessages.albumNotFound);
+        await commitAll([image]);
+      });
+    } catch (error) {
+      await discardAll([image]);
+      throw error;
+    }
+    if (previous !== image.originalKey) await this.releaseBlobs({ image: [previous] });
     return this.found(id);
   }
 

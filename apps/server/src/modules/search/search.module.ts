@@ -1,4 +1,5 @@
 import type { App } from '../../http/app-types.js';
+import { createAlbumsRepository } from '../albums/albums.repository.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
 import { createPlaylistsRepository } from '../playlists/playlists.repository.js';
 import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
@@ -19,6 +20,7 @@ export function registerSearch(app: App, deps: ModuleDeps): void {
     createSongsService(deps),
     createArtistsRepository(db),
     createPlaylistsRepository(db, dialect),
+    createAlbumsRepository(db),
   );
   searchRoutes(app, search);
   app.addHook('onReady', (done) => {

@@ -1,4 +1,5 @@
 import type { SearchResponse } from '@tonearm/contract';
+import { toAlbumSummaryJson } from '../albums/albums.presenter.js';
 import { toArtistJson } from '../artists/artists.presenter.js';
 import { toPlaylistJson } from '../playlists/playlists.presenter.js';
 import { toSongsJson } from '../songs/songs.presenter.js';
@@ -11,5 +12,6 @@ export function toSearchJson(result: SearchResult): SearchResponse {
     artists: result.artists.map(toArtistJson),
     playlists: result.playlists.map(toPlaylistJson),
     nextCursors: result.nextCursors,
+    albums: result.albums.map(toAlbumSummaryJson),
   };
 }

@@ -1,5 +1,6 @@
 import { RequestMessages, visiblePlaylists, type SearchKind } from '@tonearm/contract';
 import { badRequest } from '../../http/errors.js';
+import type { AlbumListRow, AlbumsRepository } from '../albums/albums.repository.js';
 import type { ArtistsRepository, ArtistWithSongs } from '../artists/artists.repository.js';
 import type { PlaylistsRepository } from '../playlists/playlists.repository.js';
 import type { PlaylistView } from '../playlists/playlists.service.js';
@@ -23,6 +24,8 @@ export interface SearchResult {
   artists: ArtistWithSongs[];
   playlists: PlaylistView[];
   nextCursors: Record<SearchKind, string | null>;
+  /** Albums by name (issue 12): the first `limit` only, and only without `kind`. */
+  albums: AlbumListRow[];
 }
 
 const NO_CURSORS = { songs: null, artists: null, playlists: null };
@@ -38,6 +41,7 @@ export class SearchService {
     private readonly songs: Pick<SongsService, 'listByIds'>,
     private readonly artists: Pick<ArtistsRepository, 'listByIds'>,
     private readonly playlists: Pick<PlaylistsRepository, 'songIds'>,
+    private readonly albums: Pick<AlbumsRepository, 'page'>,
   ) {}
 
   async query(viewer: Viewer, request: SearchRequest): Promise<SearchResult> {
@@ -45,13 +49,21 @@ export class SearchService {
     // A cursor belongs to one group: without the group it names nothing.
     if (cursor !== undefined && kind === undefined) throw badRequest(RequestMessages.badCursor, 'cursor');
     const terms = searchTerms(q);
-    const empty: SearchResult = { songs: noSongs(), artists: [], playlists: [], nextCursors: NO_CURSORS };
+    const empty: SearchResult = {
+      songs: noSongs(),
+      artists: [],
+      playlists: [],
+      nextCursors: NO_CURSORS,
+      albums: [],
+    };
     if (terms.length === 0) return empty;
     const wants = (group: SearchKind) => kind === undefined || kind === group;
-    const [songs, artists, playlists] = await Promise.all([
+    const [songs, artists, playlists, albums] = await Promise.all([
       wants('songs') ? this.songsPage(viewer, terms, cursor, limit) : null,
       wants('artists') ? this.artistsPage(terms, cursor, limit) : null,
       wants('playlists') ? this.playlistsPage(viewer, terms, cursor, limit) : null,
+      // The words as typed (album names are matched by their words, like GET /api/albums?q=).
+      kind === undefined ? this.albums.page({ q: terms.join(' ') }, undefined, limit) : [],
     ]);
     return {
       songs: songs?.items ?? empty.songs,
@@ -62,6 +74,7 @@ export class SearchService {
         artists: artists?.nextCursor ?? null,
         playlists: playlists?.nextCursor ?? null,
       },
+      albums,
     };
   }
 

@@ -94,6 +94,7 @@ describeEachDialect('search API (%s)', (t) => {
       artists: [],
       playlists: [],
       nextCursors: { songs: null, artists: null, playlists: null },
+      albums: [],
     };
     expect(await search('')).toEqual(nothing);
     expect(await search('  "*:()  ')).toEqual(nothing);
@@ -101,6 +102,27 @@ describeEachDialect('search API (%s)', (t) => {
     expect(SearchResponse.parse(limited.json()).songs).toHaveLength(1);
     expect((await t.as(alice).get('/api/search?q=a&limit=0')).statusCode).toBe(400);
     expect((await t.as(alice).get('/api/search')).statusCode).toBe(400);
+  });
+
+  it('answers the albums whose name holds every word, by name, only without a kind', async () => {
+    const album = async (name: string, artistId: number | null) =>
+      (
+        await t.db
+          .insertInto('albums')
+          .values({ name, artist_id: artistId, year: 1997, image_key: null, created_at: new Date().toISOString() })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const homogenic = await album('Homogenic Live', ids.bjork);
+    const debut = await album('Debut Live', null);
+    const live = await search('LIVE');
+    expect(live.albums.map((a) => a.id)).toEqual([debut, homogenic]);
+    expect(live.albums[1]).toMatchObject({ name: 'Homogenic Live', artistName: 'Björk', year: 1997, songCount: 0 });
+    expect((await search('live homogenic')).albums.map((a) => a.id)).toEqual([homogenic]);
+    const limited = await t.as(alice).get('/api/search?q=live&limit=1');
+    expect(SearchResponse.parse(limited.json()).albums.map((a) => a.id)).toEqual([debut]);
+    const songsOnly = await t.as(alice).get('/api/search?q=live&kind=songs');
+    expect(SearchResponse.parse(songsOnly.json()).albums).toEqual([]);
   });
 
   it('forgives one typo in a word', async () => {

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type SqlBool } from 'kysely';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
 import type { DB, SongRow, SongsTable } from '../../db/schema.js';
@@ -113,7 +113,23 @@ export interface SongsRepository {
   findPlaylistAccess(playlistId: number): Promise<PlaylistAccess | undefined>;
   count(): Promise<number>;
   /** Runs `work` in one transaction with a repository bound to it; a throw rolls everything back. */
+  /**
+   * Issue 12 (the song form): the id of the album of this name under this album artist (null: "Unknown artist"),
+   * inserted with `year` when there is none; as the albums' unique index compares them.
+   */
+  findOrCreateAlbum(album: { name: string; artist_id: number | null; year: number | null }): Promise<number>;
+  /** Where the song is on an album; undefined when it is on none. */
+  albumPlace(songId: number): Promise<SongAlbumPlace | undefined>;
+  /** Puts the song at this place (replacing any other), or with null on no album. */
+  setAlbumPlace(songId: number, place: SongAlbumPlace | null): Promise<void>;
   inTransaction<T>(work: (songs: SongsRepository) => Promise<T>): Promise<T>;
+}
+
+/** A song's place on an album (album_tracks). */
+export interface SongAlbumPlace {
+  album_id: number;
+  disc_number: number | null;
+  track_number: number | null;
 }
 
 /** SQLite accepts an OFFSET only after a LIMIT; this one never binds. */
@@ -353,6 +369,42 @@ export function createSongsRepository(db: Kysely<DB>): SongsRepository {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return row.n;
+    },
+
+    async findOrCreateAlbum({ name, artist_id, year }) {
+      const find = () =>
+        db
+          .selectFrom('albums')
+          .select('id')
+          .where(sql<SqlBool>`coalesce(artist_id, 0) = ${artist_id ?? 0}`)
+          .where('name', '=', name)
+          .executeTakeFirst();
+      const found = await find();
+      if (found !== undefined) return found.id;
+      // Another writer may add the same album meanwhile: its row is the one (the unique index keeps one).
+      await sql`insert into albums (name, artist_id, year, image_key, created_at)
+        values (${name}, ${artist_id}, ${year}, null, ${new Date().toISOString()})
+        on conflict (coalesce(artist_id, 0), name) do nothing`.execute(db);
+      const inserted = await find();
+      if (inserted === undefined) throw new Error(`The album ${name} was neither found nor inserted`);
+      return inserted.id;
+    },
+
+    albumPlace(songId) {
+      return db
+        .selectFrom('album_tracks')
+        .select(['album_id', 'disc_number', 'track_number'])
+        .where('song_id', '=', songId)
+        .executeTakeFirst();
+    },
+
+    async setAlbumPlace(songId, place) {
+      await db.deleteFrom('album_tracks').where('song_id', '=', songId).execute();
+      if (place !== null)
+        await db
+          .insertInto('album_tracks')
+          .values({ song_id: songId, ...place })
+          .execute();
     },
 
     inTransaction(work) {

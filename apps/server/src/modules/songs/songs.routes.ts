@@ -91,7 +91,18 @@ export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobSto
     const { artistId, ...rest } = form.fields;
     const edited = artistId?.trim() ? numericArtistId(form.fields) : rest;
     const fields = await parseUploadFields(SongEditFields, edited, () => discardAll([audio, image]), BLANK_SONG);
-    await songs.update(id, { name: fields.name, genre: fields.genre, artistId: fields.artistId, audio, image });
+    const { album, trackNumber, discNumber, year } = fields;
+    await songs.update(id, {
+      name: fields.name,
+      genre: fields.genre,
+      artistId: fields.artistId,
+      audio,
+      image,
+      album,
+      trackNumber,
+      discNumber,
+      year,
+    });
   });
 
   route(scope, endpoints.songs.remove, async (request) => {

@@ -3,6 +3,7 @@ import {
   fileField,
   maySeePlaylist,
   ServerMessages,
+  SongAlbumMessages,
   type Genre,
   type SongListQuery,
 } from '@tonearm/contract';
@@ -16,7 +17,7 @@ import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../me
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { searchTerms } from '../search-index/search-terms.js';
 import type { CatalogueEntry } from './song-pages.repository.js';
-import type { SongListRow, SongsRepository } from './songs.repository.js';
+import type { SongAlbumPlace, SongListRow, SongsRepository } from './songs.repository.js';
 
 /** A duplicate song is the upload's audio file: the 409 names that field of the song form. */
 const AUDIO_FIELD = fileField(endpoints.songs.create, 'audio');
@@ -48,7 +49,18 @@ export interface ViewedSong {
 /** A listing of no songs. */
 export const noSongs = (): SongListing => ({ rows: [], marks: { liked: new Set(), playlists: new Map() } });
 
-export interface NewSongInput {
+/**
+ * Issue 12: what the song form says of the song's album and year. Absent (undefined) keeps what the song has (an edit;
+ * none when adding), null clears it. `album` names an album of the song's artist, found or created with the song.
+ */
+export interface SongAlbumInput {
+  album?: string | null | undefined;
+  trackNumber?: number | null | undefined;
+  discNumber?: number | null | undefined;
+  year?: number | null | undefined;
+}
+
+export interface NewSongInput extends SongAlbumInput {
   name: string;
   genre: Genre;
   artistId: number | null;
@@ -56,7 +68,7 @@ export interface NewSongInput {
   image: StagedImage | null;
 }
 
-export interface SongChangesInput {
+export interface SongChangesInput extends SongAlbumInput {
   name: string;
   genre: Genre;
   /** Absent: keep the current artist. */
@@ -99,6 +111,37 @@ async function discardingOnFailure<T>(media: (StagedAudio | StagedImage | null)[
 export function songExistsOnRace(error: unknown): never {
   if (isDuplicate(error, 'audio')) throw conflict(ServerMessages.songExists, AUDIO_FIELD);
   throw error;
+}
+
+/** A track or disc number needs an album to be on: a 400 naming the field that has one. */
+function assertNumbersHaveAlbum(input: SongAlbumInput, onAlbum: boolean): void {
+  if (onAlbum) return;
+  for (const field of ['trackNumber', 'discNumber'] as const) {
+    if (input[field] !== undefined && input[field] !== null) throw badRequest(SongAlbumMessages.albumForTrack, field);
+  }
+}
+
+/**
+ * Where the form puts the song (issue 12), from what it has now (`current`): undefined leaves the place alone, null
+ * takes the song off any album. Numbers not sent stay as they were.
+ */
+async function albumPlaceOf(
+  songs: SongsRepository,
+  input: SongAlbumInput,
+  artistId: number | null,
+  current: SongAlbumPlace | undefined,
+): Promise<SongAlbumPlace | null | undefined> {
+  const numbers = {
+    disc_number: input.discNumber === undefined ? (current?.disc_number ?? null) : input.discNumber,
+    track_number: input.trackNumber === undefined ? (current?.track_number ?? null) : input.trackNumber,
+  };
+  if (input.album === null) return null;
+  if (input.album === undefined) {
+    const changed = input.discNumber !== undefined || input.trackNumber !== undefined;
+    return current === undefined || !changed ? undefined : { album_id: current.album_id, ...numbers };
+  }
+  const albumId = await songs.findOrCreateAlbum({ name: input.album, artist_id: artistId, year: input.year ?? null });
+  return { album_id: albumId, ...numbers };
 }
 
 /**
@@ -181,6 +224,7 @@ export class SongsService {
     const { audio, image } = input;
     return discardingOnFailure([audio, image], async () => {
       if (audio === null || image === null) throw badRequest(ServerMessages.uploadBothFiles);
+      assertNumbersHaveAlbum(input, typeof input.album === 'string');
       if (input.artistId !== null) await this.assertArtistExists(input.artistId);
       if ((await this.songs.findByAudioHash(audio.sha256)) !== undefined) {
         throw conflict(ServerMessages.songExists, AUDIO_FIELD);
@@ -194,7 +238,10 @@ export class SongsService {
             ...audioColumns(audio),
             image_key: image.originalKey,
             created_at: isoNow(),
+            year: input.year ?? null,
           });
+          const place = await albumPlaceOf(songs, input, input.artistId, undefined);
+          if (place) await songs.setAlbumPlace(inserted, place);
           await commitAll([audio, image]);
           return inserted;
         });
@@ -213,6 +260,11 @@ export class SongsService {
       const current = await this.songs.find(id);
       if (current === undefined) throw notFound(ServerMessages.notFound);
       if (input.artistId !== undefined) await this.assertArtistExists(input.artistId);
+      const currentPlace = await this.songs.albumPlace(id);
+      assertNumbersHaveAlbum(
+        input,
+        typeof input.album === 'string' || (input.album === undefined && currentPlace !== undefined),
+      );
       if (audio !== null) {
         const same = await this.songs.findByAudioHash(audio.sha256);
         if (same !== undefined && same.id !== id) throw conflict(ServerMessages.songExists, AUDIO_FIELD);
@@ -225,7 +277,11 @@ export class SongsService {
             ...(input.artistId === undefined ? {} : { artist_id: input.artistId }),
             ...(audio === null ? {} : audioColumns(audio)),
             ...(image === null ? {} : { image_key: image.originalKey }),
+            ...(input.year === undefined ? {} : { year: input.year }),
           });
+          const artistId = input.artistId ?? current.artist_id;
+          const place = await albumPlaceOf(songs, input, artistId, currentPlace);
+          if (place !== undefined) await songs.setAlbumPlace(id, place);
           await commitAll([audio, image]);
         });
       } catch (error) {

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SongsPage } from '../../app/SongsPage.js';
 import { errorResponse, makeArtist, makeSong, makeSongPage } from '../../test/fixtures.js';
@@ -29,6 +29,41 @@ describe('/dashboard/artist', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
     expect(new URL(api.requests('songs.page')[0]?.url ?? '').searchParams.get('artistId')).toBe('3');
     expect(screen.getByRole('listitem', { name: 'Feeling Good' })).toBeInTheDocument();
+  });
+
+  it('shows the artist’s albums before their songs', async () => {
+    const api = mockApi({
+      'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7] })],
+      'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
+      'albums.list': () => ({
+        items: [
+          {
+            id: 4,
+            name: 'I Put a Spell on You',
+            artistId: 3,
+            artistName: 'Nina Simone',
+            year: 1965,
+            imgLink: '',
+            songCount: 1,
+            durationMs: 1000,
+          },
+        ],
+        nextCursor: null,
+        total: 1,
+      }),
+    });
+    renderInApp(<ArtistPage />, { route: '/dashboard/artist', routes: { '/dashboard/songs': <SongsPage /> } });
+    await advance(0);
+    fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
+    await advance(0);
+    expect(new URL(api.requests('albums.list')[0]?.url ?? '').searchParams.get('artistId')).toBe('3');
+    const albums = screen.getByRole('list', { name: 'Albums by Nina Simone' });
+    expect(within(albums).getByRole('link', { name: 'I Put a Spell on You' }).textContent).toContain('1965');
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+    expect(headings).toEqual(['Albums', 'Songs']);
+    // The albums come first in the page, then the songs.
+    const songs = screen.getByRole('list', { name: 'Songs by Nina Simone' });
+    expect(albums.compareDocumentPosition(songs) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('shows the red alert "Error fetching artists" when they cannot be loaded', async () => {

@@ -11,4 +11,11 @@ export const artistQueries = {
       queryFn: ({ signal }) => api.artists.list({}, { signal }),
       meta: { errorMessage: ClientMessages.errorFetchingArtists },
     }),
+  /** GET /artists/{id}: one artist, for a link to their page (which reads the artist from navigation state). */
+  detail: (artistId: number) =>
+    queryOptions({
+      queryKey: [...artistKeys.all, 'detail', artistId] as const,
+      queryFn: ({ signal }) => api.artists.get({ id: artistId }, { signal }),
+      staleTime: 60_000,
+    }),
 };

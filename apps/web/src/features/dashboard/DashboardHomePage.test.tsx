@@ -1,11 +1,24 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { StorageKeys } from '@tonearm/contract';
+import { StorageKeys, type AlbumSummary } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, makeArtist, makeSong, makeSongPage, pagedSongs } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
 import { DashboardHomePage } from './DashboardHomePage.js';
+
+function albumSummary(id: number, name: string): AlbumSummary {
+  return {
+    id,
+    name,
+    artistId: 3,
+    artistName: 'Artist 3',
+    year: null,
+    imgLink: '',
+    songCount: 9,
+    durationMs: 2_000_000,
+  };
+}
 
 describe('/dashboard home', () => {
   beforeEach(() => {
@@ -32,6 +45,41 @@ describe('/dashboard home', () => {
     expect(
       within(screen.getByRole('list', { name: 'Artists' })).getByRole('link', { name: 'Nina Simone' }),
     ).toBeInTheDocument();
+  });
+
+  it('shows the albums added last, newest first, linking to their pages', async () => {
+    const api = mockApi({
+      'songs.page': () => makeSongPage([]),
+      'artists.list': () => [],
+      'albums.list': () => ({
+        items: [
+          { ...albumSummary(8, 'Fresh Out'), year: 2026 },
+          { ...albumSummary(2, 'Older One'), year: null, artistName: 'Nina Simone' },
+        ],
+        nextCursor: 'more',
+        total: 30,
+      }),
+    });
+    renderInApp(<DashboardHomePage />, { route: '/dashboard' });
+    await flush();
+    expect(new URL(api.requests('albums.list')[0]?.url ?? '').searchParams.get('sort')).toBe('recent');
+    const shelf = screen.getByRole('list', { name: 'Recently added albums' });
+    const links = within(shelf).getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('aria-label'))).toEqual(['Fresh Out', 'Older One']);
+    expect(links[0]?.getAttribute('href')).toBe('/dashboard/album?id=8');
+    expect(links[0]?.textContent).toContain('2026');
+    expect(links[1]?.textContent).toContain('Album · Nina Simone');
+  });
+
+  it('leaves the album shelf out while the catalogue has no albums', async () => {
+    mockApi({
+      'songs.page': () => makeSongPage([]),
+      'artists.list': () => [],
+      'albums.list': () => ({ items: [], nextCursor: null, total: 0 }),
+    });
+    renderInApp(<DashboardHomePage />, { route: '/dashboard' });
+    await flush();
+    expect(screen.queryByRole('region', { name: 'Recently added albums' })).toBeNull();
   });
 
   it('says the songs could not be loaded, not that the catalogue is empty, once loading gave up', async () => {

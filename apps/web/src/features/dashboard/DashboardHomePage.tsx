@@ -5,6 +5,8 @@ import { Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useRecentSongs } from '../../lib/useStoredSongLists.js';
 import { useCurrentUser } from '../../shell/auth/useAuth.js';
+import { AlbumGrid, AlbumSkeletons } from '../albums/AlbumCard.js';
+import { albumQueries } from '../albums/queries.js';
 import { ArtistCard, ArtistSkeletons } from '../artists/ArtistCard.js';
 import { artistQueries } from '../artists/queries.js';
 import { catalogueSource } from '../songs/catalogue.js';
@@ -50,12 +52,16 @@ function TileSkeletons() {
   );
 }
 
-/** `/dashboard`: greeting, recently played, songs (the catalogue's first page, as the songs page shows it) and artists. */
+/**
+ * `/dashboard`: greeting, recently played, songs (the catalogue's first page, as the songs page shows it), the albums
+ * added last, and artists.
+ */
 export function DashboardHomePage() {
   const user = useCurrentUser();
   const recent = useRecentSongs();
   const songs = usePagedSongs(catalogueSource());
   const artists = useQuery(artistQueries.list());
+  const albums = useQuery(albumQueries.recent());
 
   return (
     <div className="page page--home">
@@ -84,6 +90,18 @@ export function DashboardHomePage() {
           <p className="shelf__empty">No songs in the catalogue yet.</p>
         )}
       </Shelf>
+
+      {/* Issue 12: shown once the catalogue has albums; a server without any keeps the home page as it was. */}
+      {albums.isPending && (
+        <Shelf title="Recently added albums">
+          <AlbumSkeletons />
+        </Shelf>
+      )}
+      {albums.data && albums.data.items.length > 0 && (
+        <Shelf title="Recently added albums">
+          <AlbumGrid albums={albums.data.items.slice(0, SHELF_SIZE)} label="Recently added albums" />
+        </Shelf>
+      )}
 
       <Shelf title="Artists" showAllTo={Paths.artist}>
         {artists.isPending && <ArtistSkeletons />}

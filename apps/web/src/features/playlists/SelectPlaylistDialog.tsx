@@ -9,7 +9,8 @@ import { useCurrentUser } from '../../shell/auth/useAuth.js';
 import { Cover } from '../../ui/Cover.js';
 import { Dialog } from '../../ui/Dialog.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
-import { useAddSongToPlaylist } from './mutations.js';
+import { UiMessages } from '../../lib/ui-messages.js';
+import { useAddSongsToPlaylist, useAddSongToPlaylist } from './mutations.js';
 import { playlistQueries } from './queries.js';
 import '../../ui/Dialog.css';
 import '../../ui/buttons.css';
@@ -17,20 +18,23 @@ import '../../ui/empty-state.css';
 import '../../ui/forms.css';
 import './SelectPlaylistDialog.css';
 
-export interface SelectPlaylistDialogProps {
-  song: Song;
-  onClose: () => void;
-}
+/** A song's "Playlist +", or (issue 12) an album's "Add album to playlist": its songs, in order. */
+export type SelectPlaylistDialogProps = { onClose: () => void } & (
+  { song: Song; album?: undefined } | { album: { name: string; songs: readonly Song[] }; song?: undefined }
+);
 
 /**
  * SPEC §2 "Select a Playlist" popup. Admins choose among all playlists, others among their own. After the
- * add answers (either way) the popup closes PLAYLIST_POPUP_CLOSE_MS later, leaving the alert readable.
+ * add answers (either way) the popup closes PLAYLIST_POPUP_CLOSE_MS later, leaving the alert readable. For an album
+ * every song goes in, in order; those already in the playlist are skipped, and the alert says how many went in.
  */
-export function SelectPlaylistDialog({ song, onClose }: SelectPlaylistDialogProps) {
+export function SelectPlaylistDialog({ song, album, onClose }: SelectPlaylistDialogProps) {
   const user = useCurrentUser();
   const alerts = useAlerts();
   const playlists = useQuery(playlistQueries.forPicker(user));
-  const addSong = useAddSongToPlaylist();
+  const addOne = useAddSongToPlaylist();
+  const addAll = useAddSongsToPlaylist();
+  const adding = addOne.isPending || addAll.isPending;
   const [selected, setSelected] = useState<number | null>(null);
   const [finished, setFinished] = useState(false);
   const closeNow = useEffectEvent(onClose);
@@ -51,30 +55,54 @@ export function SelectPlaylistDialog({ song, onClose }: SelectPlaylistDialogProp
       alerts.error(ClientMessages.selectPlaylist);
       return;
     }
-    addSong.mutate(
-      { playlistId: selected, songId: song.id },
+    const settled = {
+      onError: (error: Error) => {
+        alerts.error(ClientMessages.failedToAddSongToPlaylist, describeError(error));
+      },
+      onSettled: () => {
+        setFinished(true);
+      },
+    };
+    if (album === undefined) {
+      addOne.mutate(
+        { playlistId: selected, songId: song.id },
+        {
+          ...settled,
+          onSuccess: (text) => {
+            alerts.success(text);
+          },
+        },
+      );
+      return;
+    }
+    addAll.mutate(
+      { playlistId: selected, songIds: album.songs.map((track) => track.id) },
       {
-        onSuccess: (text) => {
-          alerts.success(text);
-        },
-        onError: (error) => {
-          alerts.error(ClientMessages.failedToAddSongToPlaylist, describeError(error));
-        },
-        onSettled: () => {
-          setFinished(true);
+        ...settled,
+        onSuccess: ({ added, alreadyThere }) => {
+          alerts.success(UiMessages.albumAddedToPlaylist(added, alreadyThere));
         },
       },
     );
   };
 
-  const busy = addSong.isPending || finished;
+  const busy = adding || finished;
   const list = playlists.data ?? [];
 
   return (
     <Dialog title={ClientMessages.selectPlaylistTitle} onClose={onClose} size="sm">
       <form className="form" noValidate onSubmit={onSubmit}>
         <p className="dialog__subtitle">
-          Add <strong>{song.name}</strong> to one of your playlists.
+          {album === undefined ? (
+            <>
+              Add <strong>{song.name}</strong> to one of your playlists.
+            </>
+          ) : (
+            <>
+              Add the {album.songs.length} {album.songs.length === 1 ? 'song' : 'songs'} of{' '}
+              <strong>{album.name}</strong> to one of your playlists.
+            </>
+          )}
         </p>
         {playlists.isPending && <RouteLoader label="Loading playlists" />}
         {playlists.isError && (
@@ -124,7 +152,7 @@ export function SelectPlaylistDialog({ song, onClose }: SelectPlaylistDialogProp
             Cancel
           </button>
           <button type="submit" className="button button--primary" disabled={busy || list.length === 0}>
-            {addSong.isPending ? 'Adding…' : 'Add to playlist'}
+            {adding ? 'Adding…' : 'Add to playlist'}
           </button>
         </div>
       </form>

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type { endpoints, Playlist, Song, SongPage } from '@tonearm/contract';
+import { ServerMessages, type endpoints, type Playlist, type Song, type SongPage } from '@tonearm/contract';
+import { isApiError } from '../../lib/api-client.js';
 import { api, type FormValues } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
 import { playlistKeys } from './queries.js';
@@ -25,6 +26,40 @@ export function useAddSongToPlaylist() {
     // Answers the server's text ("Song added to playlist").
     mutationFn: (target: PlaylistSong) => api.playlists.addSong(target),
     onSuccess: (_text, { playlistId }) => {
+      invalidatePlaylists(queryClient, playlistId);
+    },
+  });
+}
+
+/** What adding several songs did: how many went in, and how many were in the playlist already. */
+export interface AddedSongs {
+  added: number;
+  alreadyThere: number;
+}
+
+/**
+ * Adds songs to a playlist in their order (an album's tracks), one `playlists.addSong` each: a song already there
+ * (409 "Song already in playlist") is skipped, any other refusal stops the rest and fails the whole. Albums are a
+ * few dozen songs at most, so the calls go one after another, keeping the order the playlist gets them in.
+ */
+export function useAddSongsToPlaylist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ playlistId, songIds }: { playlistId: number; songIds: readonly number[] }) => {
+      const result: AddedSongs = { added: 0, alreadyThere: 0 };
+      for (const songId of songIds) {
+        try {
+          await api.playlists.addSong({ playlistId, songId });
+          result.added += 1;
+        } catch (error) {
+          if (!isApiError(error, 409) || error.message !== ServerMessages.songAlreadyInPlaylist) throw error;
+          result.alreadyThere += 1;
+        }
+      }
+      return result;
+    },
+    // Also after a failure part of the way: the songs added before it are in the playlist.
+    onSettled: (_result, _error, { playlistId }) => {
       invalidatePlaylists(queryClient, playlistId);
     },
   });

@@ -16,7 +16,7 @@ function Search() {
 const noMore = { songs: null, artists: null, playlists: null };
 
 function answer(parts: Partial<SearchResponse>): SearchResponse {
-  return { songs: [], artists: [], playlists: [], nextCursors: noMore, ...parts };
+  return { songs: [], artists: [], playlists: [], nextCursors: noMore, albums: [], ...parts };
 }
 
 /** The search mock: the first answer for `kind`-less requests, then `pages[kind][cursor]`. */
@@ -94,6 +94,33 @@ describe('search results', () => {
     expect(names(screen.getByRole('list', { name: 'Songs' }))).toEqual(['Night Ferry', 'Nightswimming']);
     expect(screen.getByRole('status').textContent).toBe('2 songs, 3 artists, 1 playlists');
     expect(searches(api)).toHaveLength(4);
+  });
+
+  it('shows the albums found, linking to their pages, and finds something when only albums match', async () => {
+    searchApi(
+      answer({
+        albums: [
+          {
+            id: 4,
+            name: 'Night Moves',
+            artistId: 2,
+            artistName: 'Bob Seger',
+            year: 1976,
+            imgLink: '',
+            songCount: 9,
+            durationMs: 2_000_000,
+          },
+        ],
+      }),
+    );
+    renderInApp(<Search />, { route: '/dashboard/songs?q=night%20moves' });
+    await flush();
+    expect(screen.getByRole('heading', { level: 2, name: 'Albums' })).toBeInTheDocument();
+    const album = within(screen.getByRole('list', { name: 'Albums' })).getByRole('link', { name: 'Night Moves' });
+    expect(album.getAttribute('href')).toBe('/dashboard/album?id=4');
+    expect(album.textContent).toContain('1976 · Bob Seger');
+    expect(screen.queryByText(/Nothing matches/)).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('0 songs, 0 artists, 0 playlists, 1 albums');
   });
 
   it('plays a hit through playFrom with the search source, the songs loaded and the cursor after them', async () => {

@@ -4,6 +4,7 @@ import { useId, useMemo, useState, type ReactNode } from 'react';
 import type { SongSource } from '../../lib/song-sources.js';
 import { LoadMore } from '../../ui/LoadMore.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
+import { AlbumGrid } from '../albums/AlbumCard.js';
 import { ArtistCard } from '../artists/ArtistCard.js';
 import { PlaylistCard } from '../playlists/PlaylistCard.js';
 import { SongList } from '../songs/SongList.js';
@@ -55,13 +56,18 @@ function ResultGroups({ q, first }: { q: string; first: SearchResponse }) {
   const artists = useSearchGroup(q, 'artists', (answer) => answer.artists, first);
   const playlists = useSearchGroup(q, 'playlists', (answer) => answer.playlists, first);
   const source = useSearchSource(q);
-  const nothing = songs.items.length === 0 && artists.items.length === 0 && playlists.items.length === 0;
+  // Issue 12: the first answer's albums (not paged here; an older server answers none).
+  const albums = (first.albums as SearchResponse['albums'] | undefined) ?? [];
+  const albumsHeadingId = useId();
+  const nothing =
+    songs.items.length === 0 && artists.items.length === 0 && playlists.items.length === 0 && albums.length === 0;
   return (
     <>
       <p className="visually-hidden" role="status">
         {nothing
           ? `Nothing matches ${q}`
-          : `${songs.items.length} songs, ${artists.items.length} artists, ${playlists.items.length} playlists`}
+          : `${songs.items.length} songs, ${artists.items.length} artists, ${playlists.items.length} playlists` +
+            (albums.length > 0 ? `, ${albums.length} albums` : '')}
       </p>
       {nothing && (
         <div className="empty-state">
@@ -77,6 +83,14 @@ function ResultGroups({ q, first }: { q: string; first: SearchResponse }) {
             ))}
           </ul>
         </ResultSection>
+      )}
+      {albums.length > 0 && (
+        <section className="section" aria-labelledby={albumsHeadingId}>
+          <h2 id={albumsHeadingId} className="section-title">
+            Albums
+          </h2>
+          <AlbumGrid albums={albums} label="Albums" />
+        </section>
       )}
       {playlists.items.length > 0 && (
         <ResultSection title="Playlists" group={playlists} more="Show more playlists">

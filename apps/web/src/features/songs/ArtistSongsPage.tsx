@@ -1,5 +1,5 @@
 import type { Artist } from '@tonearm/contract';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Paths } from '../../lib/paths.js';
 import { Cover } from '../../ui/Cover.js';
@@ -10,8 +10,11 @@ import { countLabel, PlayAllButton, ShuffleAllButton } from './SongsHeader.js';
 import { usePagedSongs } from './useSongs.js';
 import '../../ui/page.css';
 
-/** SPEC §2: with artist details from navigation, the artist's header and only their songs, a page at a time. */
-export function ArtistSongsPage({ artist }: { artist: Artist }) {
+/**
+ * SPEC §2: with artist details from navigation, the artist's header and only their songs, a page at a time; `before`
+ * comes between the two (issue 12: the artist's albums).
+ */
+export function ArtistSongsPage({ artist, before }: { artist: Artist; before?: ReactNode }) {
   const source = useMemo(() => catalogueSource(artist.id), [artist.id]);
   const list = usePagedSongs(source);
   const origin = useMemo(() => ({ artist }), [artist]);
@@ -38,6 +41,7 @@ export function ArtistSongsPage({ artist }: { artist: Artist }) {
           />
         </div>
       </header>
+      {before}
       <PagedSongList list={list} label={`Songs by ${artist.name}`} origin={origin} allowAdd />
     </div>
   );

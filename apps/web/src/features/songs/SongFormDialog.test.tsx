@@ -1,5 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react';
-import { endpoints, type EndpointId } from '@tonearm/contract';
+import { endpoints, SongAlbumMessages, type EndpointId } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, makeArtist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure, type MockApi } from '../../test/mock-api.js';
@@ -158,5 +158,55 @@ describe('Add/Edit Song popup', () => {
     expect([...form.keys()]).toEqual(['name', 'genre', 'artistId']);
     expect(alertMessages()).toEqual(['Song updated successfully']);
     expect(onSaved).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers optional Album, Track, Disc and Year fields after SPEC’s, and sends only those changed in an edit', async () => {
+    const api = mockApi({
+      'artists.list': () => [makeArtist(1)],
+      'songs.update': () => textResponse('Song updated successfully'),
+    });
+    render(makeSong(5, { albumId: 2, albumName: 'Kind of Blue', trackNumber: 3, discNumber: null, year: 1959 }));
+    await flush();
+    const fields = [...document.querySelectorAll('form [name]')].map((field) => field.getAttribute('name'));
+    expect(fields).toEqual([
+      'name',
+      'genre',
+      'artistId',
+      'songFile',
+      'imageFile',
+      'album',
+      'trackNumber',
+      'discNumber',
+      'year',
+    ]);
+    expect(screen.getByLabelText(/^Album/)).toHaveValue('Kind of Blue');
+    expect(screen.getByLabelText(/^Track/)).toHaveValue('3');
+    expect(screen.getByLabelText(/^Year/)).toHaveValue('1959');
+    fireEvent.change(screen.getByLabelText(/^Track/), { target: { value: '4' } });
+    fireEvent.change(screen.getByLabelText(/^Year/), { target: { value: '' } });
+    await submit();
+    const { form } = await sent(api, 'songs.update');
+    expect([...form.entries()]).toEqual([
+      ['name', 'Song 5'],
+      ['genre', 'Pop'],
+      ['artistId', '1'],
+      ['trackNumber', '4'],
+      ['year', ''],
+    ]);
+  });
+
+  it('shows the album fields’ messages by field and sends nothing', async () => {
+    const api = mockApi({ 'artists.list': () => [makeArtist(3)] });
+    render();
+    await flush();
+    fillText();
+    attach('Song file', audio);
+    attach('Image file', image);
+    fireEvent.change(screen.getByLabelText(/^Year/), { target: { value: '59' } });
+    fireEvent.change(screen.getByLabelText(/^Track/), { target: { value: '2' } });
+    await submit();
+    expect(screen.getByText(SongAlbumMessages.year)).toBeInTheDocument();
+    expect(screen.getByText(SongAlbumMessages.albumForTrack)).toBeInTheDocument();
+    expect(api.requests('songs.create')).toHaveLength(0);
   });
 });

@@ -8,7 +8,14 @@ import { FileInput } from '../../ui/FileInput.js';
 import { FormField } from '../../ui/FormField.js';
 import { artistQueries } from '../artists/queries.js';
 import { useSaveSong } from './mutations.js';
-import { isValidSongForm, toSongForm, validateSongForm, type SongFormField, type SongFormValues } from './song-form.js';
+import {
+  ALBUM_FIELDS,
+  isValidSongForm,
+  toSongForm,
+  validateSongForm,
+  type SongFormField,
+  type SongFormValues,
+} from './song-form.js';
 import '../../ui/Dialog.css';
 import '../../ui/buttons.css';
 import '../../ui/forms.css';
@@ -22,7 +29,22 @@ export interface SongFormDialogProps {
   onSaved: () => void;
 }
 
-const FIELD_ORDER: SongFormField[] = ['name', 'genre', 'artistId', 'songFile', 'imageFile'];
+const FIELD_ORDER: SongFormField[] = [
+  'name',
+  'genre',
+  'artistId',
+  'songFile',
+  'imageFile',
+  'album',
+  'trackNumber',
+  'discNumber',
+  'year',
+];
+
+/** A number the form shows ('' when unknown); songs stored by an older web app lack the album fields. */
+function shown(value: number | null | undefined): string {
+  return value === null || value === undefined ? '' : String(value);
+}
 
 function initialValues(song: Song | undefined, artist: Artist | undefined): SongFormValues {
   const artistId = song?.artistId ?? artist?.id;
@@ -32,13 +54,18 @@ function initialValues(song: Song | undefined, artist: Artist | undefined): Song
     artistId: artistId === undefined ? '' : String(artistId),
     songFile: null,
     imageFile: null,
+    album: song?.albumName ?? '',
+    trackNumber: shown(song?.trackNumber),
+    discNumber: shown(song?.discNumber),
+    year: shown(song?.year),
   };
 }
 
 /** SPEC §2/§5 Add/Edit Song popup. */
 export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialogProps) {
   const mode = song ? 'edit' : 'add';
-  const [values, setValues] = useState(() => initialValues(song, artist));
+  const [initial] = useState(() => initialValues(song, artist));
+  const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<SongFormField, string>>>({});
   const formRef = useRef<HTMLFormElement>(null);
   const alerts = useAlerts();
@@ -62,7 +89,7 @@ export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialo
       return;
     }
     save.mutate(
-      { form: toSongForm(values), songId: song?.id },
+      { form: toSongForm(values, mode === 'edit' ? initial : undefined), songId: song?.id },
       {
         onSuccess: (text) => {
           alerts.success(text);
@@ -175,6 +202,7 @@ export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialo
             />
           )}
         </FormField>
+        <AlbumFields values={values} errors={errors} onChange={update} />
         <div className="dialog__actions">
           <button type="button" className="button button--ghost" onClick={onClose}>
             Cancel
@@ -185,5 +213,46 @@ export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialo
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** Issue 12: the optional Album, Track, Disc and Year fields, after every field of SPEC's form. */
+function AlbumFields({
+  values,
+  errors,
+  onChange,
+}: {
+  values: SongFormValues;
+  errors: Partial<Record<SongFormField, string>>;
+  onChange: (field: (typeof ALBUM_FIELDS)[number], value: string) => void;
+}) {
+  const labels = { album: 'Album', trackNumber: 'Track', discNumber: 'Disc', year: 'Year' } as const;
+  return (
+    <>
+      {ALBUM_FIELDS.map((field) => (
+        <FormField
+          key={field}
+          label={labels[field]}
+          error={errors[field]}
+          optional
+          hint={field === 'album' ? "One of the artist's albums; a new name adds it" : undefined}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name={field}
+              className="input"
+              type="text"
+              inputMode={field === 'album' ? undefined : 'numeric'}
+              autoComplete="off"
+              value={values[field]}
+              onChange={(event) => {
+                onChange(field, event.target.value);
+              }}
+            />
+          )}
+        </FormField>
+      ))}
+    </>
   );
 }

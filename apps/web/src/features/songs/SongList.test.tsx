@@ -37,6 +37,24 @@ describe('<SongList>', () => {
     expect(row.querySelector('img')?.getAttribute('src')).toBe('/media/images/1.webp?w=64');
   });
 
+  it('names the album and track number of songs on one (shown on wide screens), linking to the album', () => {
+    const onAlbum = makeSong(3, { name: 'Flamenco Sketches', albumId: 5, albumName: 'Kind of Blue', trackNumber: 5 });
+    // Songs stored by an older web app have no album fields at all.
+    const { albumId: _a, albumName: _n, trackNumber: _t, discNumber: _d, year: _y, ...stored } = makeSong(4);
+    renderInApp(<SongList songs={[onAlbum, stored as Song, makeSong(6)]} label="Songs" />);
+    const album = screen.getByRole('listitem', { name: 'Flamenco Sketches' }).querySelector('.song-row__album');
+    expect(
+      within(album as HTMLElement)
+        .getByRole('link', { name: 'Kind of Blue' })
+        .getAttribute('href'),
+    ).toBe('/dashboard/album?id=5');
+    expect(album?.textContent).toContain('Track 5');
+    for (const name of ['Song 4', 'Song 6']) {
+      const cell = screen.getByRole('listitem', { name }).querySelector('.song-row__album');
+      expect(cell?.textContent).toBe('');
+    }
+  });
+
   it('shows three skeleton placeholders while the list is empty', () => {
     renderInApp(<SongList songs={[]} label="Songs" status="loading" />);
     expect(screen.getAllByTestId('song-skeleton')).toHaveLength(3);

@@ -1,6 +1,8 @@
 import type { Song } from '@tonearm/contract';
 import { memo, type CSSProperties, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { formatTime } from '../../lib/format-time.js';
+import { Paths } from '../../lib/paths.js';
 import type { SongSource } from '../../lib/song-sources.js';
 import { usePlayerState } from '../../player/usePlayer.js';
 import { Cover } from '../../ui/Cover.js';
@@ -21,6 +23,10 @@ export interface SongRowProps {
   nextCursor?: string | null | undefined;
   /** 1-based position, for the visible number and aria-posinset. */
   position: number;
+  /** The visible number when it is not the position (an album's track number). */
+  number?: number | undefined;
+  /** Leaves out the album column (the album's own page). */
+  hideAlbum?: boolean | undefined;
   /** The whole list's size for aria-setsize (default: the songs in `list`). */
   setSize?: number | undefined;
   origin?: SongActionOrigin | undefined;
@@ -40,8 +46,22 @@ export interface SongRowProps {
  * re-renders on every scroll frame, and rows that stay in view need not.
  */
 export const SongRow = memo(function SongRow(props: SongRowProps) {
-  const { song, list, source, nextCursor, position, setSize, origin, extraMenuItems, offset, detail, handle, style } =
-    props;
+  const {
+    song,
+    list,
+    source,
+    nextCursor,
+    position,
+    number,
+    hideAlbum = false,
+    setSize,
+    origin,
+    extraMenuItems,
+    offset,
+    detail,
+    handle,
+    style,
+  } = props;
   const isCurrent = usePlayerState((state) => state.current.id === song.id);
   const menuItems = useSongMenuItems(song, origin, extraMenuItems?.(song));
   const seconds = song.durationMs === null ? null : song.durationMs / 1000;
@@ -51,14 +71,16 @@ export const SongRow = memo(function SongRow(props: SongRowProps) {
       aria-label={song.name}
       aria-posinset={position}
       aria-setsize={setSize ?? list.length}
-      className={handle ? 'song-row song-row--sortable' : 'song-row'}
+      className={['song-row', handle ? 'song-row--sortable' : null, hideAlbum ? 'song-row--album-page' : null]
+        .filter((name) => name !== null)
+        .join(' ')}
       data-current={isCurrent}
       data-sortable-item={handle ? true : undefined}
       style={style ?? (offset === undefined ? undefined : { transform: `translateY(${offset}px)` })}
     >
       {handle}
       <span className="song-row__position" aria-hidden="true">
-        {position}
+        {number ?? position}
       </span>
       <PlayToggle
         song={song}
@@ -72,6 +94,7 @@ export const SongRow = memo(function SongRow(props: SongRowProps) {
         <span className="song-row__name">{song.name}</span>
         <span className="song-row__artist">{song.artistName}</span>
       </span>
+      {!hideAlbum && <AlbumCell song={song} />}
       <span className="song-row__genre">{detail ?? song.genre}</span>
       <LikeButton song={song} />
       <span className="song-row__duration">{seconds === null ? '' : formatTime(seconds)}</span>
@@ -79,3 +102,23 @@ export const SongRow = memo(function SongRow(props: SongRowProps) {
     </div>
   );
 });
+
+/**
+ * Issue 12: the song's album and track number, on wide screens only (SongRow.css); empty for a song on no album, and
+ * for songs stored by an older web app (recent, downloaded), which lack the fields.
+ */
+function AlbumCell({ song }: { song: Song }) {
+  const { albumId, albumName, trackNumber } = song as Partial<Song>;
+  return (
+    <span className="song-row__album">
+      {typeof albumId === 'number' && typeof albumName === 'string' && (
+        <>
+          <Link to={`${Paths.album}?id=${albumId}`} className="song-row__album-link">
+            {albumName}
+          </Link>
+          {typeof trackNumber === 'number' && <span className="song-row__track">Track {trackNumber}</span>}
+        </>
+      )}
+    </span>
+  );
+}

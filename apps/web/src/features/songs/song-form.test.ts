@@ -1,4 +1,4 @@
-import { ClientMessages, endpoints, GENRES } from '@tonearm/contract';
+import { ClientMessages, endpoints, GENRES, SongAlbumMessages } from '@tonearm/contract';
 import { describe, expect, it } from 'vitest';
 import { UploadMessages } from '../../lib/upload-files.js';
 import { isValidSongForm, toSongForm, validateSongForm, type SongFormValues } from './song-form.js';
@@ -12,6 +12,10 @@ const complete = (): SongFormValues => ({
   artistId: '3',
   songFile: audio(),
   imageFile: image(),
+  album: '',
+  trackNumber: '',
+  discNumber: '',
+  year: '',
 });
 
 describe('validateSongForm when adding', () => {
@@ -88,5 +92,45 @@ describe('toSongForm', () => {
     const form = toSongForm({ ...complete(), artistId: '', songFile: null, imageFile: null });
     // Undefined fields are not sent (toEqual treats them as absent).
     expect(form).toEqual({ name: 'Blue in Green', genre: 'Pop' });
+  });
+});
+
+describe('the album fields (issue 12)', () => {
+  it('are optional, and checked by field with the contract’s messages', () => {
+    expect(validateSongForm({ ...complete(), album: 'Kind of Blue', trackNumber: '3', year: '1959' }, 'add')).toEqual({
+      fieldErrors: {},
+      alert: null,
+    });
+    const wrong = validateSongForm(
+      { ...complete(), album: 'A', trackNumber: '0', discNumber: 'two', year: '59' },
+      'add',
+    );
+    expect(wrong.fieldErrors).toEqual({
+      trackNumber: SongAlbumMessages.trackNumber,
+      discNumber: SongAlbumMessages.discNumber,
+      year: SongAlbumMessages.year,
+    });
+    expect(validateSongForm({ ...complete(), trackNumber: '3' }, 'add').fieldErrors).toEqual({
+      trackNumber: SongAlbumMessages.albumForTrack,
+    });
+  });
+
+  it('are sent when filled in, before the files', () => {
+    const form = toSongForm({ ...complete(), album: ' Kind of Blue ', trackNumber: '3' });
+    expect(Object.keys(form)).toEqual(['name', 'genre', 'artistId', 'album', 'trackNumber', 'songFile', 'imageFile']);
+    expect(form.album).toBe('Kind of Blue');
+  });
+
+  it('are sent in an edit only when changed; emptied ones go empty, which clears them', () => {
+    const initial = { ...complete(), album: 'Kind of Blue', trackNumber: '3', year: '1959' };
+    expect(toSongForm({ ...initial, songFile: null, imageFile: null }, initial)).toEqual({
+      name: 'Blue in Green',
+      genre: 'Pop',
+      artistId: '3',
+    });
+    expect(toSongForm({ ...initial, trackNumber: '4', year: '' }, initial)).toMatchObject({
+      trackNumber: '4',
+      year: '',
+    });
   });
 });

@@ -1,6 +1,8 @@
 import {
   ClientMessages,
   GenreField,
+  SongAlbumFormFields,
+  SongAlbumMessages,
   SongFormFields,
   SongName,
   type endpoints,
@@ -19,7 +21,16 @@ export interface SongFormValues extends SongFiles {
   genre: string;
   /** The artist select's value: '' when none is chosen. */
   artistId: string;
+  /** Issue 12, optional: the album's name, its track and disc numbers, and the year ('' when none). */
+  album: string;
+  trackNumber: string;
+  discNumber: string;
+  year: string;
 }
+
+/** The optional album fields, after SPEC's own (issue 12). */
+export const ALBUM_FIELDS = ['album', 'trackNumber', 'discNumber', 'year'] as const;
+type AlbumField = (typeof ALBUM_FIELDS)[number];
 
 /** What add (POST) and edit (PUT) send: the same fields, by the contract's names. */
 export type SongForm = FormValues<typeof endpoints.songs.create> & FormValues<typeof endpoints.songs.update>;
@@ -59,6 +70,14 @@ export function validateSongForm(values: SongFormValues, mode: SongFormMode): So
     const problem = imageProblem(values.imageFile);
     if (problem) fieldErrors.imageFile = problem;
   }
+  for (const field of ALBUM_FIELDS) {
+    const problem = firstIssue(SongAlbumFormFields.shape[field].safeParse(values[field]));
+    if (problem) fieldErrors[field] = problem;
+  }
+  if (values.album.trim() === '') {
+    const numbered = (['trackNumber', 'discNumber'] as const).find((field) => values[field].trim() !== '');
+    if (numbered && !fieldErrors[numbered]) fieldErrors[numbered] = SongAlbumMessages.albumForTrack;
+  }
   const missingFile = mode === 'add' && (!values.songFile || !values.imageFile);
   return { fieldErrors, alert: missingFile ? ClientMessages.uploadBothFiles : null };
 }
@@ -69,13 +88,21 @@ export function isValidSongForm(validation: SongFormValidation): boolean {
 
 /**
  * SPEC §3 song form payload: name, genre, artistId, songFile, imageFile. The artist and the files only when given
- * (an edit without them keeps the song's own).
+ * (an edit without them keeps the song's own). The album fields (issue 12) only when filled in (adding) or changed
+ * (editing: `initial` are the values the form opened with), so an edit leaves the song's album as it is unless asked;
+ * a field emptied in an edit is sent empty, which clears it.
  */
-export function toSongForm(values: SongFormValues): SongForm {
+export function toSongForm(values: SongFormValues, initial?: SongFormValues): SongForm {
+  const albumFields: Partial<Record<AlbumField, string>> = {};
+  for (const field of ALBUM_FIELDS) {
+    const value = values[field].trim();
+    if (initial === undefined ? value !== '' : value !== initial[field].trim()) albumFields[field] = value;
+  }
   return {
     name: values.name.trim(),
     genre: values.genre,
     artistId: values.artistId === '' ? undefined : values.artistId,
+    ...albumFields,
     songFile: values.songFile ?? undefined,
     imageFile: values.imageFile ?? undefined,
   };
