@@ -21,6 +21,8 @@ export const Song = z.object({
   trackNumber: z.number().int().nullable(),
   discNumber: z.number().int().nullable(),
   year: z.number().int().nullable(),
+  /** The file's own genre tag ("Shoegaze"), when it named something else than `genre`, the catalogue genre. */
+  genreTag: z.string().nullable(),
 });
 export type Song = z.infer<typeof Song>;
 

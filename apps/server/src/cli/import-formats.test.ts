@@ -138,6 +138,7 @@ describeEachDialect('importing every format, and bad files (%s)', (t) => {
         discNumber: format === 'wav' ? null : 1,
         year: 2011,
         genre: 'Alternative Rock',
+        genreTag: 'Shoegaze',
       });
       expect(Math.abs((song?.durationMs ?? 0) - 2000), name).toBeLessThan(120);
       const row = await t.db
@@ -204,6 +205,6 @@ describeEachDialect('importing every format, and bad files (%s)', (t) => {
     expect(songs.get('Café Übermensch')).toMatchObject({ artistName: 'Señor Müller', genre: 'Rock' });
     expect(songs.get('夜に駆ける')).toMatchObject({ artistName: 'YOASOBI 🎵', albumName: 'テスト 🚀', genre: 'J-pop' });
     expect(songs.get('Fire 🔥 Dance 💃')).toMatchObject({ artistName: 'Emoji Band ✨', genre: 'Electronic / EDM' });
-    expect(songs.get('Big Picture')).toMatchObject({ artistName: 'Heavy Art', genre: 'Metal' });
+    expect(songs.get('Big Picture')).toMatchObject({ artistName: 'Heavy Art', genre: 'Metal', genreTag: null });
   });
 });

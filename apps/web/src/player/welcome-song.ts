@@ -20,6 +20,7 @@ export const WELCOME_SONG: Song = {
   trackNumber: null,
   discNumber: null,
   year: null,
+  genreTag: null,
 };
 
 export function isWelcomeSong(song: Song): boolean {

@@ -17,6 +17,7 @@ export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
     trackNumber: null,
     discNumber: null,
     year: null,
+    genreTag: null,
     ...overrides,
   };
 }

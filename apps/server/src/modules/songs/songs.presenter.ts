@@ -25,6 +25,7 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
     trackNumber: row.track_number,
     discNumber: row.disc_number,
     year: row.year,
+    genreTag: row.genre_tag === row.genre ? null : row.genre_tag,
   };
 }
 

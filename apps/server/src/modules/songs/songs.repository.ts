@@ -19,6 +19,7 @@ export interface SongListRow {
   track_number: number | null;
   disc_number: number | null;
   year: number | null;
+  genre_tag: string | null;
 }
 
 export interface SongFilter {
@@ -165,6 +166,7 @@ export function songListQuery(db: Kysely<DB>) {
       'album_tracks.track_number',
       'album_tracks.disc_number',
       'songs.year',
+      'songs.genre_tag',
     ]);
 }
 

@@ -95,7 +95,9 @@ export const SongRow = memo(function SongRow(props: SongRowProps) {
         <span className="song-row__artist">{song.artistName}</span>
       </span>
       {!hideAlbum && <AlbumCell song={song} />}
-      <span className="song-row__genre">{detail ?? song.genre}</span>
+      <span className="song-row__genre" title={detail === undefined ? (song.genreTag ?? undefined) : undefined}>
+        {detail ?? song.genre}
+      </span>
       <LikeButton song={song} />
       <span className="song-row__duration">{seconds === null ? '' : formatTime(seconds)}</span>
       <MenuButton label={`More options for ${song.name}`} items={menuItems} />
