@@ -63,6 +63,8 @@ export class LiveTranscode {
   private fd: number | null = null;
   private readonly changes = new EventEmitter();
   private readonly child: ChildProcess;
+  /** The exit code; rejects when the binary could not be started. */
+  private readonly exit: Promise<number | null>;
   private stderrTail = '';
   private exited = false;
   private retired = false;
@@ -72,6 +74,8 @@ export class LiveTranscode {
     this.changes.setMaxListeners(0);
     const stdin = 'stream' in job.input ? 'pipe' : 'ignore';
     this.child = spawn(job.ffmpegPath, ffmpegArgs(job), { stdio: [stdin, 'pipe', 'pipe'], windowsHide: true });
+    this.exit = exitOf(this.child);
+    this.exit.catch(noop);
     this.child.once('exit', () => {
       this.exited = true;
     });
@@ -153,18 +157,16 @@ export class LiveTranscode {
   private async run(): Promise<void> {
     try {
       this.fd = await openFile(this.job.tempPath, 'wx+');
-      const exit = exitOf(this.child);
-      exit.catch(noop);
       const input = this.job.input;
       if ('stream' in input && this.child.stdin) pipeline(input.stream, this.child.stdin).catch(noop);
       if (!this.child.stdout) throw new Error('ffmpeg has no stdout');
-      await pipeline(this.child.stdout, this.sink(this.fd));
-      const code = await exit;
+      const [, code] = await Promise.all([pipeline(this.child.stdout, this.sink(this.fd)), this.exit]);
       if (code !== 0) throw new Error(`ffmpeg exited with ${code}: ${this.stderrTail.trim()}`);
       await syncFile(this.fd);
       this.settle('done');
     } catch (error) {
       this.settle('failed');
+      this.child.stdout?.destroy();
       if (!this.exited) this.kill();
       await unlinkQuietly(this.job.tempPath);
       throw error;
