@@ -60,8 +60,10 @@ const OPEN_FILES_MAX = 256;
  * download route shares: ETag, 304, If-Range, 206/416, HEAD), then the bytes from a shared open file through pooled
  * 256 KiB buffers (open-files.ts, file-pump.ts), stopping as soon as the client goes away. Errors are the app's JSON
  * errors: 401 without a session (before the key is looked at), 404 for an unknown or invalid key, 400 for a bad `w`.
- * Anything else (other paths, other methods) is left to Fastify. Successful requests are logged at debug level only:
- * at info, two log lines per range request cost measurable throughput; failures are logged as errors.
+ * Audio with `?format=` goes to the transcoder when there is one (transcode-response.ts; 400 for a bad format or
+ * bitrate, after the session check), else gets the original. Anything else (other paths, other methods) is left to
+ * Fastify. Successful requests are logged at debug level only: at info, two log lines per range request cost
+ * measurable throughput; failures are logged as errors.
  */
 export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const { store, sessions, securityHeaders, log } = options;
