@@ -55,7 +55,7 @@ async function startTranscoding(app: App, config: Config): Promise<Transcoder | 
   }
   const cache = new TranscodeCache(path.join(config.dataDir, TRANSCODE_CACHE_DIR), cacheBytes);
   await cache.open();
-  app.log.debug({ ffmpeg: version, concurrency, cacheBytes }, 'transcoding is on');
+  app.log.info({ ffmpeg: version, concurrency, cacheBytes }, 'transcoding is on');
   return new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: KILL_GRACE_MS, log: app.log });
 }
 

@@ -48,6 +48,18 @@ describe('TranscodeCache', () => {
     expect((await readdir(dir)).sort()).toEqual(['four', 'one', 'three']);
   });
 
+  it('keeps a transcode larger than the whole cache until the next one comes', async () => {
+    const cache = new TranscodeCache(dir, 100);
+    await cache.open();
+    await addFile(cache, 'small', 50);
+    await addFile(cache, 'huge', 500);
+    expect(cache.lookup('small')).toBeNull();
+    expect(cache.lookup('huge')).not.toBeNull();
+    await addFile(cache, 'next', 50);
+    expect(cache.lookup('huge')).toBeNull();
+    expect(await readdir(dir)).toEqual(['next']);
+  });
+
   it('starts from what is on disk, oldest first, without the temporary leftovers of an interrupted transcode', async () => {
     await writeFile(path.join(dir, 'old'), Buffer.alloc(100));
     await writeFile(path.join(dir, 'new'), Buffer.alloc(100));

@@ -60,7 +60,7 @@ export class TranscodeCache {
     await rename(tempPath, file);
     this.forget(name);
     this.remember(name, await statOf(file));
-    this.evict();
+    this.evict(name);
   }
 
   /** Drops an entry whose file is gone (removed by hand, say). */
@@ -81,10 +81,14 @@ export class TranscodeCache {
     this.bytes += fileStat.size;
   }
 
-  /** Readers that have the file open keep reading it: unlinking only frees the space once they are done. */
-  private evict(): void {
+  /**
+   * Removes the least recently used until the cache fits, but never `keep` (the transcode just added, which its
+   * listeners are about to read even when it alone is larger than the limit; the next add evicts it). Readers that
+   * have a file open keep reading it: unlinking only frees the space once they are done.
+   */
+  private evict(keep?: string): void {
     for (const [name, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) return;
+      if (this.bytes <= this.maxBytes || name === keep) return;
       this.forget(name);
       unlink(entry.path).catch(() => undefined);
     }
