@@ -9,7 +9,8 @@
 // Environment: BENCH_DURATION (10s), BENCH_CONNECTIONS (64), BENCH_SERVERS (tonearm,nginx,node: a subset to run),
 // BENCH_ROUNDS (1: with more, each figure is the run with the median req/s), BENCH_BASELINE (a git ref, e.g. a commit
 // before a change: its server is built in a temporary worktree and measured beside the current one, as "Tonearm
-// baseline", so the cost of the change shows as a ratio from one run).
+// baseline", so the cost of the change shows as a ratio from one run), BENCH_TRANSCODE (1: the transcoding row, see
+// bench/transcode.mjs for its own variables; 0 leaves it out).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,13 @@ import { ensureServerBuilt } from '../scripts/build-server.mjs';
 import { freePort } from '../scripts/free-port.mjs';
 import { root } from '../scripts/lib.mjs';
 import { makeCover, makeWav } from './fixtures.mjs';
+import {
+  measureTranscoding,
+  requireFfmpeg,
+  TRANSCODE_MAX_K,
+  transcodeReport,
+  transcodeWatchdogMs,
+} from './transcode.mjs';
 import {
   addWorktree,
   parseDuration,
@@ -40,11 +48,13 @@ const BASELINE = process.env.BENCH_BASELINE?.trim() || null;
 const AUDIO_BYTES = 8 * 1024 * 1024;
 const RANGE_BYTES = 256 * 1024;
 const SCENARIOS = ['full', 'range', 'cover'];
+const TRANSCODE = (process.env.BENCH_TRANSCODE ?? '1') !== '0' && SERVERS.includes('tonearm');
 
 const durationSeconds = parseDuration(DURATION);
 // Every run, plus start-up, upload and checks; anything past this is a hang.
 const WATCHDOG_MS =
-  ((SERVERS.length + (BASELINE ? 1 : 0)) * (ROUNDS * SCENARIOS.length * (durationSeconds + 15) + 90) + 60) * 1000;
+  ((SERVERS.length + (BASELINE ? 1 : 0)) * (ROUNDS * SCENARIOS.length * (durationSeconds + 15) + 90) + 60) * 1000 +
+  (TRANSCODE ? transcodeWatchdogMs() : 0);
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-bench-'));
 // nginx runs its worker as an unprivileged user (nobody) when started as root: it must be able to read the files.
@@ -93,7 +103,12 @@ async function startTonearm(audio, cover, { name = 'Tonearm', entry = null } = {
     const build = await ensureServerBuilt();
     if (build.code !== 0) throw new Error('the server did not build');
   }
-  const { base, server } = await startBuiltServer({ dataDir: join(work, `data-${name.replaceAll(' ', '-')}`), entry });
+  const { base, server } = await startBuiltServer({
+    dataDir: join(work, `data-${name.replaceAll(' ', '-')}`),
+    entry,
+    // The transcoding row measures the machine, not the limit: every stream of its largest step runs at once.
+    env: { TRANSCODE_CONCURRENCY: String(Math.max(TRANSCODE_MAX_K, 1)) },
+  });
   const credentials = { username: 'bench', email: 'bench@example.com', password: 'bench-password-1' };
   await json(
     await fetch(`${base}/api/auth/register`, {
@@ -323,7 +338,9 @@ function targetLines(results) {
 async function main() {
   requireTool('wrk', 'wrk');
   if (SERVERS.includes('nginx')) requireTool('nginx', 'nginx-light');
+  if (TRANSCODE) requireFfmpeg();
   let results;
+  let transcoding = null;
   const audio = makeWav(AUDIO_BYTES);
   const cover = await makeCover();
   console.log(`audio ${(audio.length / 1048576).toFixed(1)} MiB, cover ${(cover.length / 1024).toFixed(1)} KiB`);
@@ -344,11 +361,13 @@ async function main() {
     const measured = SERVERS.includes('tonearm') ? servers : servers.slice(1);
     console.log(`measuring ${measured.map((t) => t.name).join(', ')} (${DURATION} per run, ${ROUNDS} round(s))…`);
     results = await measureAll(measured, audio, tonearm.coverBytes);
+    // After the wrk runs, alone: ffmpeg would otherwise take the CPU the other servers are measured with.
+    if (TRANSCODE) transcoding = transcodeReport(await measureTranscoding(tonearm, cover, work));
   } finally {
     for (const server of servers) await stop(server);
   }
 
-  const table = report(results);
+  const table = transcoding === null ? report(results) : `${report(results)}\n\n${transcoding}`;
   const targets = targetLines(results);
   console.log(`\n${table}\n${targets.length > 0 ? `\n${targets.join('\n')}` : ''}`);
   mkdirSync(join(root, 'bench/results'), { recursive: true });

@@ -106,7 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   registerHealth(app, options.db, options.dialect);
   await registerModules(app, deps);
-  media = registerMedia(app, deps);
+  media = await registerMedia(app, deps);
   await registerWebApp(app, config.webDist);
   return app;
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -193,6 +194,20 @@ describe('loadConfig', () => {
     });
   });
 
+  it('transcodes with ffmpeg from PATH, a 1 GiB cache and one process per core by default, and reads each', () => {
+    expect(loadConfig({}, cwd).transcode).toEqual({
+      ffmpegPath: 'ffmpeg',
+      cacheBytes: 1024 * 1024 * 1024,
+      concurrency: availableParallelism(),
+    });
+    const env = { FFMPEG_PATH: '/opt/ffmpeg/bin/ffmpeg', TRANSCODE_CACHE_MB: '50', TRANSCODE_CONCURRENCY: '3' };
+    expect(loadConfig(env, cwd).transcode).toEqual({
+      ffmpegPath: '/opt/ffmpeg/bin/ffmpeg',
+      cacheBytes: 50 * 1024 * 1024,
+      concurrency: 3,
+    });
+  });
+
   it('is silent by default under NODE_ENV=test', () => {
     expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('silent');
   });
@@ -220,6 +235,8 @@ describe('loadConfig', () => {
     [{ SESSIONS_PER_USER: 'many' }, 'SESSIONS_PER_USER must be a whole number between 1 and 1000'],
     [{ IMAGE_MAX_MEGAPIXELS: '500' }, 'IMAGE_MAX_MEGAPIXELS must be at most 268'],
     [{ IMAGE_CONCURRENCY: '0' }, 'IMAGE_CONCURRENCY must be at least 1'],
+    [{ TRANSCODE_CACHE_MB: 'lots' }, 'TRANSCODE_CACHE_MB must be a whole number between 1 and 10000000'],
+    [{ TRANSCODE_CONCURRENCY: '0' }, 'TRANSCODE_CONCURRENCY must be at least 1'],
     [{ WEB_DIST: 'nowhere' }, 'WEB_DIST has no index.html (/srv/tonearm/nowhere)'],
   ])('rejects %j with a one-line message naming the variable', (env, expected) => {
     const error = errorOf(env);

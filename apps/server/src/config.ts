@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -41,6 +42,7 @@ export interface Config {
   timeouts: HttpTimeouts;
   /** REGISTRATION: 'closed' leaves account creation to administrators (and to claiming the first administrator). */
   registration: 'open' | 'closed';
+  transcode: TranscodeConfig;
   /** Songs per read when the whole catalogue is streamed (modules/songs/songs.stream.ts); tests set a small one. */
   catalogueChunkRows?: number;
 }
@@ -57,6 +59,16 @@ export interface HttpTimeouts {
   uploadMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveMs: number;
+}
+
+/** Converting audio on the fly with ffmpeg (`/media/audio/{key}?format=`; docs/design.md, "Transcoding"). */
+export interface TranscodeConfig {
+  /** The ffmpeg binary (FFMPEG_PATH): a name looked up in PATH, or a path. Tried once at start-up. */
+  ffmpegPath: string;
+  /** Finished transcodes kept on disk, least recently used evicted past this (TRANSCODE_CACHE_MB, in MiB). */
+  cacheBytes: number;
+  /** ffmpeg processes running at once; past this a new transcode is answered 503 (TRANSCODE_CONCURRENCY). */
+  concurrency: number;
 }
 
 /** What one user may create, and how much image work the process takes on at once (issue 9: safe by default). */
@@ -230,6 +242,10 @@ const EnvSchema = z.object({
   UPLOAD_TIMEOUT: timeout(3_600_000),
   // Above the 60 s idle timeout of common load balancers, so they close first and never reuse a closing connection.
   KEEP_ALIVE_TIMEOUT: timeout(72_000),
+  FFMPEG_PATH: optionalText.transform((v) => v ?? 'ffmpeg'),
+  TRANSCODE_CACHE_MB: integer(1024, 1, 10_000_000),
+  // One ffmpeg per core: a transcode keeps one core busy until it is done.
+  TRANSCODE_CONCURRENCY: integer(availableParallelism(), 1, 256),
   REGISTRATION: optionalText.pipe(z.enum(['open', 'closed'], { error: 'must be open or closed' }).optional()),
 });
 
@@ -346,5 +362,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
     },
     registration: e.REGISTRATION ?? 'open',
+    transcode: {
+      ffmpegPath: e.FFMPEG_PATH,
+      cacheBytes: e.TRANSCODE_CACHE_MB * 1024 * 1024,
+      concurrency: e.TRANSCODE_CONCURRENCY,
+    },
   };
 }

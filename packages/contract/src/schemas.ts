@@ -16,3 +16,4 @@ export * from './plays.js';
 export * from './policy.js';
 export * from './limits.js';
 export * from './health.js';
+export * from './media.js';

@@ -8,6 +8,8 @@ export const AppStorageKeys = {
   playerPosition: 'tonearm.playerPosition',
   /** The id of the user whose list `downloadedSong` holds now. */
   downloadsOwner: 'tonearm.downloadsOwner',
+  /** The profile's "data saver" (this browser only): stream converted Opus at 128 kbit/s. */
+  dataSaver: 'tonearm.dataSaver',
 } as const;
 
 /** A logged-out user's downloaded list, kept aside until they log in again on this browser. */

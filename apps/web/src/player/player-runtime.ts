@@ -1,5 +1,7 @@
 import type { Song } from '@tonearm/contract';
+import { readDataSaver } from '../lib/data-saver.js';
 import { rememberRecentSong } from '../lib/recent-songs.js';
+import { streamLink } from '../lib/stream-link.js';
 import { createAudioDeck, type AudioDeck } from './audio-deck.js';
 import {
   createClockStore,
@@ -191,21 +193,25 @@ export function connectAudioEngine(
   startPosition = 0,
 ): () => void {
   const { store, clock, deck } = runtime;
+  // Decided when a song is loaded: a change of the data saver applies from the next song on.
+  const linkOf = (song: Song): string =>
+    streamLink(song.link, { dataSaver: readDataSaver(), canPlay: (mime) => deck.active.canPlayType(mime) !== '' });
   let loadedKey = -1;
   // Applied once the restored song's metadata is known (setting it earlier is not honoured everywhere).
   let pendingPosition = startPosition;
 
   const loadTrack = (song: Song, position: number): void => {
     const { active, standby } = deck;
-    if (active.getAttribute('src') === song.link && !active.error) {
+    const link = linkOf(song);
+    if (active.getAttribute('src') === link && !active.error) {
       // The same song again (repeat one, chosen twice): rewind instead of fetching it anew.
       active.currentTime = position;
-    } else if (standby.getAttribute('src') === song.link && !standby.error && position === 0) {
+    } else if (standby.getAttribute('src') === link && !standby.error && position === 0) {
       active.pause();
       deck.swap();
       deck.active.currentTime = 0;
     } else {
-      active.src = song.link;
+      active.src = link;
       if (position > 0) active.currentTime = position;
     }
     clock.dispatch({ type: 'reset', position });
@@ -219,9 +225,10 @@ export function connectAudioEngine(
     const { position, duration } = clock.getState();
     if (duration <= 0 || duration - position > PRELOAD_LEAD_SECONDS) return;
     const { standby } = deck;
-    if (standby.getAttribute('src') === upcoming.link) return;
+    const link = linkOf(upcoming);
+    if (standby.getAttribute('src') === link) return;
     standby.preload = 'auto';
-    standby.src = upcoming.link;
+    standby.src = link;
   };
 
   const apply = (state: PlayerState): void => {

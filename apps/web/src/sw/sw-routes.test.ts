@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { installFakeCaches } from '../test/fake-caches.js';
 import {
+  downloadKeyOf,
   readSignedInUser,
   routeFor,
   shellCacheName,
@@ -41,6 +42,17 @@ describe('service worker routes', () => {
     expect(shellCacheName(entries)).not.toBe(shellCacheName([{ url: 'index.html', revision: 'b' }, script]));
     expect([...shellPathsOf(entries, `${origin}/`)]).toEqual(['/index.html', '/assets/index-abc.js']);
     expect(uniqueEntries([...entries, { url: '/index.html', revision: 'a' }], `${origin}/`)).toHaveLength(2);
+  });
+});
+
+describe('the download that answers a request', () => {
+  it('is the original for a converted stream of a downloaded song, the exact URL otherwise', () => {
+    const key = (path: string) => downloadKeyOf(new URL(`${origin}${path}`));
+    expect(key('/media/audio/a.flac?format=opus&bitrate=128')).toBe('/media/audio/a.flac');
+    expect(key('/media/audio/a.flac?format=mp3')).toBe('/media/audio/a.flac');
+    expect(key('/media/audio/a.flac')).toBe('/media/audio/a.flac');
+    expect(key('/media/audio/a.flac?format=opus&other=1')).toBe('/media/audio/a.flac?format=opus&other=1');
+    expect(key('/media/images/a.webp?w=64')).toBe('/media/images/a.webp?w=64');
   });
 });
 

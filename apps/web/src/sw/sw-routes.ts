@@ -37,6 +37,22 @@ export function routeFor(request: RouteRequest, origin: string, shellPaths: Read
   return shellPaths.has(url.pathname) ? 'shell-asset' : 'pass';
 }
 
+/** The query parameters of a converted stream (`/media/audio/<key>?format=opus&bitrate=128`). */
+const TRANSCODE_PARAMS = new Set(['format', 'bitrate']);
+
+/**
+ * The download cache entry that answers a request: downloads are always the original file, stored under the song's
+ * own path, so a converted stream of a downloaded song (data saver, a format the browser cannot play) is answered by
+ * that original offline. Any other URL is its path and query.
+ */
+export function downloadKeyOf(url: URL): string {
+  const converted =
+    url.pathname.startsWith('/media/audio/') &&
+    url.search !== '' &&
+    [...url.searchParams.keys()].every((name) => TRANSCODE_PARAMS.has(name));
+  return converted ? url.pathname : url.pathname + url.search;
+}
+
 /** A short, stable digest of the precache list: a new build gets a new shell cache, an unchanged one keeps it. */
 export function shellCacheName(entries: readonly PrecacheEntry[]): string {
   const text = entries.map((entry) => `${entry.url}@${entry.revision ?? ''}`).join('|');

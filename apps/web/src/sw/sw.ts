@@ -4,6 +4,7 @@ import { rangeResponse } from '../lib/byte-range.js';
 import { cachedPaths, fetchIntoCache, offlineAudioCache } from '../lib/offline-audio.js';
 import { isWorkerRequest, type DownloadReply } from '../lib/sw-messages.js';
 import {
+  downloadKeyOf,
   readSignedInUser,
   routeFor,
   writeSignedInUser,
@@ -101,7 +102,7 @@ async function download(request: Request): Promise<Response> {
   if (userId === null) return fetch(request);
   const cache = await caches.open(offlineAudioCache(userId));
   const url = new URL(request.url);
-  const stored = await cache.match(url.pathname + url.search);
+  const stored = await cache.match(downloadKeyOf(url));
   if (!stored) return fetch(request);
   return url.pathname.startsWith('/media/audio/') ? rangeResponse(stored, request.headers.get('range')) : stored;
 }
@@ -120,7 +121,7 @@ self.addEventListener('fetch', (event) => {
       return;
     case 'download': {
       const url = new URL(request.url);
-      if (downloaded !== null && !downloaded.has(url.pathname + url.search)) return;
+      if (downloaded !== null && !downloaded.has(downloadKeyOf(url))) return;
       event.respondWith(download(request));
       return;
     }

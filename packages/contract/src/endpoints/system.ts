@@ -6,6 +6,9 @@ export const media = {
     method: 'GET',
     path: '/media/audio/:key',
     access: 'session',
+    description:
+      '`?format=opus|mp3&bitrate=64..320` (kbit/s, default 128) converts the audio when the server has ffmpeg ' +
+      '(see `GET /api/media/capabilities`), and serves the original file when it has not.',
     responses: { 200: 'binary', 206: 'binary', 304: 'binary' },
   }),
   image: endpoint({
@@ -13,6 +16,13 @@ export const media = {
     path: '/media/images/:key',
     access: 'public',
     responses: { 200: 'binary', 304: 'binary' },
+  }),
+  capabilities: endpoint({
+    method: 'GET',
+    path: '/api/media/capabilities',
+    access: 'session',
+    summary: 'Whether this server transcodes audio (`/media/audio/{key}?format=opus|mp3&bitrate=64..320`)',
+    responses: { 200: 'MediaCapabilities' },
   }),
 } as const;
 

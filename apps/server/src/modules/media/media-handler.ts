@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { ErrorCodes, ServerMessages, THUMBNAIL_WIDTHS, type ErrorCode, type ThumbnailWidth } from '@tonearm/contract';
+import { ErrorCodes, ServerMessages, THUMBNAIL_WIDTHS, type ThumbnailWidth } from '@tonearm/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { generateRequestId } from '../../logger.js';
 import { errorBody } from '../../plugins/error-handler.js';
-import type { BlobKind, BlobStat, BlobStore } from '../../storage/blob-store.js';
+import type { BlobKind, BlobStore } from '../../storage/blob-store.js';
 import type { RawHandler } from '../../http/server-factory.js';
 import { sessionTokenOf } from '../../http/session.js';
 import type { SessionStore } from '../../sessions/session-store.js';
@@ -12,7 +12,11 @@ import { answerBlob, AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, type BlobHeaders 
 import { BufferPool, PUMP_CHUNK_BYTES, pumpFile } from './file-pump.js';
 import { OpenFiles } from './open-files.js';
 import { ImageMessages, mimeForKey } from './media.formats.js';
+import { MediaError } from './media-error.js';
 import { imageKeyFor } from './media.service.js';
+import { parseTranscodeQuery } from './transcode-query.js';
+import { createTranscodeResponder, type ServedFile } from './transcode-response.js';
+import type { Transcoder } from './transcoder.js';
 
 export interface MediaHandler {
   handle: RawHandler;
@@ -31,6 +35,8 @@ export interface MediaHandlerOptions {
   isClosing?: () => boolean;
   /** How long an open blob file is reused (OpenFiles); 10 s by default. */
   openFileTtlMs?: number;
+  /** Answers `?format=` on audio; without it (no ffmpeg) such requests get the original file. */
+  transcoder?: Transcoder | null;
 }
 
 interface MediaRequest {
@@ -47,17 +53,6 @@ const POOLED_BUFFERS = 64;
 /** Blob files kept open at once (see OpenFiles). */
 const OPEN_FILES_MAX = 256;
 
-class MediaError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * `GET|HEAD /media/audio/:key` (session required) and `GET|HEAD /media/images/:key?w=64|300|640` (public), answered
  * straight on node:http before Fastify's router (DESIGN §6: audio bytes are the hot path). Per request: the session
@@ -65,13 +60,16 @@ class MediaError extends Error {
  * download route shares: ETag, 304, If-Range, 206/416, HEAD), then the bytes from a shared open file through pooled
  * 256 KiB buffers (open-files.ts, file-pump.ts), stopping as soon as the client goes away. Errors are the app's JSON
  * errors: 401 without a session (before the key is looked at), 404 for an unknown or invalid key, 400 for a bad `w`.
- * Anything else (other paths, other methods) is left to Fastify. Successful requests are logged at debug level only:
- * at info, two log lines per range request cost measurable throughput; failures are logged as errors.
+ * Audio with `?format=` goes to the transcoder when there is one (transcode-response.ts; 400 for a bad format or
+ * bitrate, after the session check), else gets the original. Anything else (other paths, other methods) is left to
+ * Fastify. Successful requests are logged at debug level only: at info, two log lines per range request cost
+ * measurable throughput; failures are logged as errors.
  */
 export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const { store, sessions, securityHeaders, log } = options;
   const buffers = new BufferPool(PUMP_CHUNK_BYTES, POOLED_BUFFERS);
   const files = new OpenFiles(OPEN_FILES_MAX, options.openFileTtlMs);
+  const transcoder = options.transcoder ?? null;
 
   function respond(response: ServerResponse, requestId: string, status: number, headers: BlobHeaders): void {
     response.writeHead(status, { ...securityHeaders, ...headers, 'x-request-id': requestId });
@@ -80,6 +78,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   function sendError(response: ServerResponse, requestId: string, error: MediaError): void {
     const body = JSON.stringify(errorBody(error.code, error.message, error.field));
     respond(response, requestId, error.status, {
+      ...error.headers,
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
     });
@@ -98,15 +97,33 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
 
   async function serve(request: IncomingMessage, response: ServerResponse, media: MediaRequest, requestId: string) {
     const blobKey = media.kind === 'audio' ? await audioKeyOf(request, media) : imageKeyOf(media);
+    const wish = media.kind === 'audio' ? parseTranscodeQuery(media.query) : null;
     const stat = blobKey === null ? null : await store.statCached(media.kind, blobKey);
     if (blobKey === null || stat === null) throw new MediaError(404, ErrorCodes.notFound, ServerMessages.notFound);
-
-    const answer = answerBlob(request.method ?? 'GET', request.headers, {
-      size: stat.size,
-      mtimeMs: stat.mtimeMs,
+    if (wish !== null && transcodes !== null) {
+      await transcodes(request, response, requestId, { key: blobKey, ...wish });
+      return;
+    }
+    answerFile(request, response, requestId, {
+      source: { kind: media.kind, key: blobKey },
+      stat,
       mime: mimeForKey(blobKey),
       etag: `"${blobKey}"`,
       cacheControl: media.kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL,
+      onGone: () => {
+        store.forget(media.kind, blobKey);
+      },
+    });
+  }
+
+  /** GET or HEAD of one immutable file, with the semantics of answerBlob (304, 206/416, If-Range). */
+  function answerFile(request: IncomingMessage, response: ServerResponse, requestId: string, file: ServedFile): void {
+    const answer = answerBlob(request.method ?? 'GET', request.headers, {
+      size: file.stat.size,
+      mtimeMs: file.stat.mtimeMs,
+      mime: file.mime,
+      etag: file.etag,
+      cacheControl: file.cacheControl,
     });
     if (answer.body === null) {
       respond(response, requestId, answer.status, answer.headers);
@@ -120,7 +137,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       });
       response.end(body);
     } else {
-      streamBlob(request, response, requestId, { kind: media.kind, key: blobKey, stat, range: answer.body }, () => {
+      streamFile(request, response, requestId, { ...file, range: answer.body }, () => {
         respond(response, requestId, answer.status, answer.headers);
       });
     }
@@ -137,32 +154,42 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
    * Opens the file (or reuses it, see OpenFiles) before the status line is written, so a blob deleted by another
    * process since it was cached is still an honest 404 (and is forgotten), not a 200 that breaks off.
    */
-  function streamBlob(
+  function streamFile(
     request: IncomingMessage,
     response: ServerResponse,
     requestId: string,
-    blob: { kind: BlobKind; key: string; stat: BlobStat; range: { start: number; end: number } },
+    file: ServedFile & { range: { start: number; end: number } },
     writeHead: () => void,
   ): void {
-    const { kind, key, range } = blob;
-    const path = store.localPath(kind, key);
-    if (path === null) {
+    const { source, range } = file;
+    const path = 'path' in source ? source.path : store.localPath(source.kind, source.key);
+    if (path !== null) {
+      pumpLocal(request, response, requestId, { ...file, path }, writeHead);
+    } else if ('kind' in source) {
       writeHead();
-      send(request, response, requestId, store.openRead(kind, key, range));
-      return;
+      send(request, response, requestId, store.openRead(source.kind, source.key, range));
     }
+  }
+
+  function pumpLocal(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    file: ServedFile & { range: { start: number; end: number }; path: string },
+    writeHead: () => void,
+  ): void {
     files.acquire(
-      path,
-      blob.stat,
-      (file) => {
+      file.path,
+      file.stat,
+      (opened) => {
         writeHead();
-        pumpFile(file.fd, response, range, buffers, (error) => {
-          files.release(file);
+        pumpFile(opened.fd, response, file.range, buffers, (error) => {
+          files.release(opened);
           if (error) streamFailed(request, response, requestId, error);
         });
       },
       (error) => {
-        if (error.code === 'ENOENT') store.forget(kind, key);
+        if (error.code === 'ENOENT') file.onGone();
         fail(request, response, requestId, notFoundOr(error));
       },
     );
@@ -181,6 +208,13 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     });
     response.once('close', () => file.destroy());
     file.pipe(response);
+  }
+
+  const transcodes =
+    transcoder === null ? null : createTranscodeResponder({ transcoder, store, answerFile, respond: respondLive });
+
+  function respondLive(response: ServerResponse, requestId: string, headers: BlobHeaders): void {
+    respond(response, requestId, 200, headers);
   }
 
   const handle: RawHandler = (request, response) => {
@@ -208,6 +242,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     handle,
     close: () => {
       files.closeAll();
+      transcoder?.close();
     },
   };
 }

@@ -1,29 +1,72 @@
+import path from 'node:path';
 import type { Config } from '../../config.js';
 import type { App } from '../../http/app-types.js';
 import type { RawHandler } from '../../http/server-factory.js';
 import { securityHeaders } from '../../plugins/security.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import type { BlobStore } from '../../storage/blob-store.js';
+import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
-import { mediaRoutes } from './media.routes.js';
+import { capabilitiesRoute, mediaRoutes } from './media.routes.js';
+import { TranscodeCache } from './transcode-cache.js';
+import { Transcoder } from './transcoder.js';
+
+/** A killed ffmpeg gets this long to exit on SIGTERM before SIGKILL. */
+const KILL_GRACE_MS = 2000;
+/** Finished transcodes, under DATA_DIR. */
+export const TRANSCODE_CACHE_DIR = 'transcode-cache';
+
+/** One probe per binary and process: tests build many apps, and a start-up needs the answer only once. */
+const probes = new Map<string, Promise<string | null>>();
 
 /**
  * `/media`: the lean handler the app puts in front of Fastify's router (answered before routing, DESIGN §6), and its
- * Fastify routes for app.inject. Answers the raw handler for the server factory; null without a blob store. Takes
- * its deps by shape (the app's AppDeps fit): media sits below the shared module deps, which use its types.
+ * Fastify routes for app.inject, plus `GET /api/media/capabilities`. Answers the raw handler for the server factory;
+ * null without a blob store. Takes its deps by shape (the app's AppDeps fit): media sits below the shared module
+ * deps, which use its types.
  */
-export function registerMedia(
+export async function registerMedia(
   app: App,
   { blobs, sessions, config }: { blobs: BlobStore | null; sessions: SessionStore; config: Config },
-): RawHandler | null {
+): Promise<RawHandler | null> {
+  const transcoder = blobs === null ? null : await startTranscoding(app, config);
+  capabilitiesRoute(app, transcoder !== null);
   if (blobs === null) return null;
-  const handler = mediaHandler(app, blobs, sessions, config);
+  const handler = mediaHandler(app, blobs, sessions, config, transcoder);
   mediaRoutes(app, handler);
   return handler.handle;
 }
 
+/** The transcoder when ffmpeg answers (FFMPEG_PATH), with its cache opened; null, said once in the log, when not. */
+async function startTranscoding(app: App, config: Config): Promise<Transcoder | null> {
+  const { ffmpegPath, cacheBytes, concurrency } = config.transcode;
+  let probe = probes.get(ffmpegPath);
+  if (probe === undefined) {
+    probe = probeFfmpeg(ffmpegPath);
+    probes.set(ffmpegPath, probe);
+  }
+  const version = await probe;
+  if (version === null) {
+    app.log.info(
+      { ffmpegPath },
+      'transcoding is off: ffmpeg was not found (install ffmpeg or set FFMPEG_PATH); ?format= serves the original audio',
+    );
+    return null;
+  }
+  const cache = new TranscodeCache(path.join(config.dataDir, TRANSCODE_CACHE_DIR), cacheBytes);
+  await cache.open();
+  app.log.info({ ffmpeg: version, concurrency, cacheBytes }, 'transcoding is on');
+  return new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: KILL_GRACE_MS, log: app.log });
+}
+
 /** The lean /media handler over the app's blob store, session cache, security headers and logger. */
-function mediaHandler(app: App, store: BlobStore, sessions: SessionStore, config: Config): MediaHandler {
+function mediaHandler(
+  app: App,
+  store: BlobStore,
+  sessions: SessionStore,
+  config: Config,
+  transcoder: Transcoder | null,
+): MediaHandler {
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -35,6 +78,7 @@ function mediaHandler(app: App, store: BlobStore, sessions: SessionStore, config
     securityHeaders: securityHeaders(config),
     log: app.log,
     isClosing: () => closing,
+    transcoder,
   });
   app.addHook('onClose', (_instance, done) => {
     handler.close();

@@ -1,6 +1,12 @@
 // Brings in the `compress` route option's type (the plugin itself is registered by the app).
 import type {} from '@fastify/compress';
-import { endpoints } from '@tonearm/contract';
+import {
+  endpoints,
+  TRANSCODE_BITRATE_DEFAULT,
+  TRANSCODE_BITRATE_MAX,
+  TRANSCODE_BITRATE_MIN,
+  TRANSCODE_FORMATS,
+} from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
 import { route, type RouteExtras } from '../../http/endpoint-route.js';
 import type { MediaHandler } from './media-handler.js';
@@ -25,4 +31,15 @@ export function mediaRoutes(app: App, media: MediaHandler): void {
       return reply;
     });
   }
+}
+
+/** `GET /api/media/capabilities`: whether `?format=` converts here (ffmpeg found at start-up) and what it takes. */
+export function capabilitiesRoute(app: App, transcoding: boolean): void {
+  route(app, endpoints.media.capabilities, () => ({
+    transcoding,
+    formats: [...TRANSCODE_FORMATS],
+    bitrateMin: TRANSCODE_BITRATE_MIN,
+    bitrateMax: TRANSCODE_BITRATE_MAX,
+    bitrateDefault: TRANSCODE_BITRATE_DEFAULT,
+  }));
 }

@@ -5,6 +5,9 @@ import { errorResponse, makeUser } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { flush } from '../../test/timers.js';
+import { readDataSaver } from '../../lib/data-saver.js';
+import { AppStorageKeys } from '../../lib/storage.js';
+import { DataSaverTexts } from './DataSaverSetting.js';
 import { ProfileDialog } from './ProfileDialog.js';
 
 const ada = makeUser({ id: 7, username: 'ada', email: 'ada@example.com' });
@@ -162,5 +165,42 @@ describe('profile', () => {
     await flush();
     expect(alertMessages()).toEqual(['Failed to delete account']);
     expect(auth.logout).not.toHaveBeenCalled();
+  });
+  it('turns the data saver on and off for this browser (localStorage), and says when the server cannot convert', async () => {
+    const { dialog } = renderProfile({
+      'media.capabilities': () => ({
+        transcoding: false,
+        formats: ['opus', 'mp3'],
+        bitrateMin: 64,
+        bitrateMax: 320,
+        bitrateDefault: 128,
+      }),
+    });
+    const toggle = within(dialog).getByRole('checkbox', { name: DataSaverTexts.label });
+    expect(toggle).not.toBeChecked();
+    fireEvent.click(toggle);
+    expect(toggle).toBeChecked();
+    expect(readDataSaver()).toBe(true);
+    expect(localStorage.getItem(AppStorageKeys.dataSaver)).toBe('true');
+    fireEvent.click(toggle);
+    expect(readDataSaver()).toBe(false);
+    await flush();
+    expect(within(dialog).getByText(DataSaverTexts.unavailable)).toBeInTheDocument();
+    localStorage.removeItem(AppStorageKeys.dataSaver);
+  });
+
+  it('says nothing about conversion when the server transcodes', async () => {
+    const { dialog } = renderProfile({
+      'media.capabilities': () => ({
+        transcoding: true,
+        formats: ['opus', 'mp3'],
+        bitrateMin: 64,
+        bitrateMax: 320,
+        bitrateDefault: 128,
+      }),
+    });
+    await flush();
+    expect(within(dialog).getByText(DataSaverTexts.hint)).toBeInTheDocument();
+    expect(within(dialog).queryByText(DataSaverTexts.unavailable)).toBeNull();
   });
 });

@@ -14,6 +14,7 @@ import { Dialog } from '../../ui/Dialog.js';
 import { CameraIcon, LogoutIcon, TrashIcon } from '../../ui/icons.js';
 import { TextField } from '../../ui/TextField.js';
 import { useDeleteUser, useRemovePhoto, useUpdateUser, useUploadPhoto } from '../users/mutations.js';
+import { DataSaverSetting } from './DataSaverSetting.js';
 import '../../ui/buttons.css';
 import '../../ui/forms.css';
 import './ProfileDialog.css';
@@ -304,7 +305,7 @@ function LogOutEverywhere({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** The signed-in user's profile: photo, username and email, password, and deleting the account. */
+/** The signed-in user's profile: photo, username and email, password, data saver, and deleting the account. */
 export function ProfileDialog({ onClose }: { onClose: () => void }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
@@ -315,6 +316,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
         <PhotoSection user={user} />
         <DetailsForm user={user} />
         <PasswordForm user={user} />
+        <DataSaverSetting />
         <LogOutEverywhere
           onDone={() => {
             onClose();

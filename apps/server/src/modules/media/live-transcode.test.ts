@@ -1,0 +1,78 @@
+import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpegArgs, LiveTranscode } from './live-transcode.js';
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'tonearm-live-transcode-'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A stand-in for ffmpeg that ignores SIGTERM and writes forever: only SIGKILL stops it. */
+async function stubbornEncoder(): Promise<string> {
+  const script = path.join(dir, 'stubborn');
+  await writeFile(script, '#!/bin/sh\ntrap "" TERM\nwhile true; do printf x; sleep 0.05; done\n');
+  await chmod(script, 0o755);
+  return script;
+}
+
+describe('LiveTranscode', () => {
+  it('asks ffmpeg for the first audio stream only, without tags, in the format and bitrate wanted', () => {
+    expect(ffmpegArgs({ input: { path: '/blobs/a.flac' }, format: 'opus', bitrate: 96 })).toEqual([
+      ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', '/blobs/a.flac', '-map', '0:a:0'],
+      ...['-map_metadata', '-1', '-c:a', 'libopus', '-b:a', '96k', '-f', 'ogg', 'pipe:1'],
+    ]);
+    expect(ffmpegArgs({ input: { path: 'x' }, format: 'mp3', bitrate: 320 })).toContain('libmp3lame');
+  });
+
+  it('SIGKILLs a process that ignores SIGTERM once the grace is over, and removes its partial output', async () => {
+    const tempPath = path.join(dir, 'out.tmp');
+    const live = new LiveTranscode({
+      ffmpegPath: await stubbornEncoder(),
+      input: { path: '/dev/null' },
+      format: 'opus',
+      bitrate: 128,
+      tempPath,
+      killGraceMs: 300,
+    });
+    const release = live.hold();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const pid = live.pid ?? 0;
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(isAlive(pid)).toBe(true);
+    await expect(live.done).rejects.toThrow(/ffmpeg exited/);
+    expect(isAlive(pid)).toBe(false);
+    expect(live.wasKilled).toBe(true);
+    await expect(stat(tempPath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('fails, leaving no file, when the binary cannot start', async () => {
+    const tempPath = path.join(dir, 'none.tmp');
+    const live = new LiveTranscode({
+      ffmpegPath: path.join(dir, 'no-such-ffmpeg'),
+      input: { path: '/dev/null' },
+      format: 'mp3',
+      bitrate: 128,
+      tempPath,
+      killGraceMs: 300,
+    });
+    await expect(live.done).rejects.toThrow();
+    await expect(stat(tempPath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

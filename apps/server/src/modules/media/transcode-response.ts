@@ -1,0 +1,124 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCodes, TranscodeMessages } from '@tonearm/contract';
+import type { BlobKind, BlobStat, BlobStore } from '../../storage/blob-store.js';
+import { AUDIO_CACHE_CONTROL, type BlobHeaders } from './blob-response.js';
+import type { TranscodeJob } from './live-transcode.js';
+import { mimeForKey } from './media.formats.js';
+import { MediaError } from './media-error.js';
+import { parseRange } from './range.js';
+import { transcodeName, type TranscodeTarget, type Transcoder } from './transcoder.js';
+
+/** One immutable file to answer GET or HEAD for: a stored blob, or a finished transcode in the cache. */
+export interface ServedFile {
+  source: { kind: BlobKind; key: string } | { path: string };
+  stat: BlobStat;
+  mime: string;
+  /** A quoted strong entity tag. */
+  etag: string;
+  cacheControl: string;
+  /** The file was not there any more: forget what said it was. */
+  onGone: () => void;
+}
+
+export type TranscodeResponder = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+  target: TranscodeTarget,
+) => Promise<void>;
+
+export interface TranscodeResponderDeps {
+  transcoder: Transcoder;
+  store: BlobStore;
+  /** The handler's answer for a finished file (answerBlob semantics, the bytes from a shared open file). */
+  answerFile: (request: IncomingMessage, response: ServerResponse, requestId: string, file: ServedFile) => void;
+  /** Writes a 200 head with the app's headers. */
+  respond: (response: ServerResponse, requestId: string, headers: BlobHeaders) => void;
+}
+
+/** Clients wait this long, then try again, when every transcoding slot is taken. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Answers `?format=` for one audio blob (docs/design.md, "Transcoding"):
+ * - finished and cached: like any file (ETag, 304, Range 206/416, HEAD);
+ * - HEAD while not cached: 200 with the type and no length, without starting ffmpeg;
+ * - no Range, or `bytes=0-`: the transcode as ffmpeg makes it (started now, or joined from its first byte), 200
+ *   without Content-Length and not to be stored by caches (`no-store`: the cached file gets the real validators);
+ * - any other Range (a later start, a bounded or a suffix range): waits until the transcode is in the cache, then
+ *   answers it exactly (206 or 416);
+ * - a new transcode while all slots are busy: 503 with Retry-After.
+ */
+export function createTranscodeResponder(deps: TranscodeResponderDeps): TranscodeResponder {
+  const { transcoder, store, answerFile, respond } = deps;
+
+  function answerCached(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    target: TranscodeTarget,
+  ) {
+    const cached = transcoder.cached(target);
+    if (cached === null) return false;
+    answerFile(request, response, requestId, {
+      source: { path: cached.path },
+      stat: cached.stat,
+      mime: mimeForKey(transcodeName(target)),
+      etag: `"${transcodeName(target)}"`,
+      cacheControl: AUDIO_CACHE_CONTROL,
+      onGone: () => {
+        transcoder.forget(target);
+      },
+    });
+    return true;
+  }
+
+  return async (request, response, requestId, target) => {
+    if (answerCached(request, response, requestId, target)) return;
+    if (request.method === 'HEAD') {
+      respond(response, requestId, liveHeaders(target));
+      response.end();
+      return;
+    }
+    const running = transcoder.runningFor(target) ?? transcoder.start(target, inputOf(store, target.key));
+    if (running === null) throw busy();
+    if (wantsLiveStream(request.headers)) {
+      respond(response, requestId, liveHeaders(target));
+      await running.live.follow(response);
+      return;
+    }
+    const release = running.live.hold();
+    response.once('close', release);
+    const finished = await running.finished;
+    release();
+    if (response.destroyed) return;
+    if (finished === null || !answerCached(request, response, requestId, target)) throw new Error('transcode failed');
+  };
+}
+
+function liveHeaders(target: TranscodeTarget): BlobHeaders {
+  return {
+    'content-type': mimeForKey(transcodeName(target)),
+    'accept-ranges': 'bytes',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  };
+}
+
+/** No Range, one from byte 0 to the end, or one this server ignores (malformed, several ranges). */
+function wantsLiveStream(headers: IncomingHttpHeaders): boolean {
+  const unknownSize = Number.MAX_SAFE_INTEGER;
+  const range = parseRange(typeof headers.range === 'string' ? headers.range : undefined, unknownSize);
+  return range.kind === 'full' || (range.kind === 'partial' && range.start === 0 && range.end === unknownSize - 1);
+}
+
+function inputOf(store: BlobStore, key: string): TranscodeJob['input'] {
+  const path = store.localPath('audio', key);
+  return path === null ? { stream: store.openRead('audio', key) } : { path };
+}
+
+function busy(): MediaError {
+  return new MediaError(503, ErrorCodes.serverBusy, TranscodeMessages.busy, undefined, {
+    'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
+  });
+}

@@ -1,0 +1,104 @@
+import { unlink } from 'node:fs/promises';
+import type { TranscodeFormat } from '@tonearm/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { LiveTranscode, type TranscodeJob } from './live-transcode.js';
+import type { CachedTranscode, TranscodeCache } from './transcode-cache.js';
+
+/** One transcode of one stored audio blob: the cache key. */
+export interface TranscodeTarget {
+  key: string;
+  format: TranscodeFormat;
+  /** kbit/s */
+  bitrate: number;
+}
+
+/** A transcode under way, and what it becomes: its cache entry, or null when it failed or was killed. */
+export interface RunningTranscode {
+  readonly live: LiveTranscode;
+  readonly finished: Promise<CachedTranscode | null>;
+}
+
+export interface TranscoderOptions {
+  ffmpegPath: string;
+  cache: TranscodeCache;
+  /** ffmpeg processes at once. */
+  concurrency: number;
+  killGraceMs: number;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+/** The cache entry's file name: `<audio key>.<bitrate>k.<format>` (audio keys are [a-z0-9._-], safe on any disk). */
+export function transcodeName(target: TranscodeTarget): string {
+  return `${target.key}.${target.bitrate}k.${target.format}`;
+}
+
+/**
+ * The transcodes of the process: finished ones from the disk cache, running ones shared by every request for the same
+ * target, at most `concurrency` ffmpeg processes at once (start answers null beyond that).
+ */
+export class Transcoder {
+  private readonly running = new Map<string, RunningTranscode>();
+
+  constructor(private readonly options: TranscoderOptions) {}
+
+  cached(target: TranscodeTarget): CachedTranscode | null {
+    return this.options.cache.lookup(transcodeName(target));
+  }
+
+  /** Drops a cache entry whose file has gone. */
+  forget(target: TranscodeTarget): void {
+    this.options.cache.forget(transcodeName(target));
+  }
+
+  /** The transcode of `target` under way, if any. */
+  runningFor(target: TranscodeTarget): RunningTranscode | null {
+    return this.running.get(transcodeName(target)) ?? null;
+  }
+
+  /** Starts transcoding `target` from `input`; null when `concurrency` transcodes are already running. */
+  start(target: TranscodeTarget, input: TranscodeJob['input']): RunningTranscode | null {
+    if (this.running.size >= this.options.concurrency) {
+      if ('stream' in input) input.stream.destroy();
+      return null;
+    }
+    const name = transcodeName(target);
+    const { ffmpegPath, cache, killGraceMs } = this.options;
+    const tempPath = cache.tempPathFor(name);
+    const live = new LiveTranscode({
+      ffmpegPath,
+      input,
+      format: target.format,
+      bitrate: target.bitrate,
+      tempPath,
+      killGraceMs,
+    });
+    const entry: RunningTranscode = { live, finished: this.settle(name, live, tempPath) };
+    this.running.set(name, entry);
+    return entry;
+  }
+
+  /** ffmpeg processes running now. */
+  get activeCount(): number {
+    return this.running.size;
+  }
+
+  /** Kills every running ffmpeg (the app is closing). */
+  close(): void {
+    for (const { live } of this.running.values()) live.kill();
+  }
+
+  private async settle(name: string, live: LiveTranscode, tempPath: string): Promise<CachedTranscode | null> {
+    try {
+      await live.done;
+      await this.options.cache.add(name, tempPath);
+      return this.options.cache.lookup(name);
+    } catch (error) {
+      if (!live.wasKilled) this.options.log.warn({ err: error, transcode: name }, 'transcode failed');
+      await unlink(tempPath).catch(() => undefined);
+      return null;
+    } finally {
+      this.running.delete(name);
+      live.retire();
+    }
+  }
+}
