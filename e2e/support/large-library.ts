@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { findPostgresBin, startThrowawayPostgres } from '../../apps/server/test/postgres-server.js';
 import { seedSyntheticLibraryAt, type SyntheticLibrarySummary } from '../../apps/server/src/demo/synthetic-library.js';
+import { importLibraryAt, type FolderWriter } from './imported-library.js';
 
 /** Where a spec's server keeps its catalogue. */
 export type E2eDatabase = 'sqlite' | 'postgres';
@@ -10,6 +11,8 @@ export interface LibraryOptions {
   songs: number;
   /** Default SQLite in the server's DATA_DIR; PostgreSQL is a throwaway cluster of the spec's own. */
   database?: E2eDatabase;
+  /** Files written to a folder and imported with `npm run import`'s code after the seed (issue 12). */
+  imported?: FolderWriter;
 }
 
 /** What a server started on a seeded library gets: its environment, and what to remove once it has stopped. */
@@ -50,12 +53,14 @@ async function createDatabase(adminUrl: string, name: string): Promise<string> {
 export async function prepareLibrary(dataDir: string, options: LibraryOptions): Promise<PreparedLibrary> {
   if (options.database !== 'postgres') {
     const seeded = await seedSyntheticLibraryAt({ dataDir }, { songs: options.songs, media: true });
+    if (options.imported !== undefined) await importLibraryAt({ dataDir }, options.imported);
     return { env: {}, seeded, dispose: () => Promise.resolve() };
   }
   const postgres = await startThrowawayPostgres();
   try {
     const databaseUrl = await createDatabase(postgres.adminUrl, 'tonearm_e2e');
     const seeded = await seedSyntheticLibraryAt({ dataDir, databaseUrl }, { songs: options.songs, media: true });
+    if (options.imported !== undefined) await importLibraryAt({ dataDir, databaseUrl }, options.imported);
     return { env: { DATABASE_URL: databaseUrl }, seeded, dispose: () => postgres.stop() };
   } catch (error) {
     await postgres.stop();

@@ -23,6 +23,8 @@ export const Song = z.object({
   year: z.number().int().nullable(),
   /** The file's own genre tag ("Shoegaze"), when it named something else than `genre`, the catalogue genre. */
   genreTag: z.string().nullable(),
+  /** The codec of the stored audio (mp3, flac, vorbis, opus, aac, alac, wav) when the import read it; null otherwise. */
+  audioFormat: z.string().nullable(),
 });
 export type Song = z.infer<typeof Song>;
 

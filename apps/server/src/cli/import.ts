@@ -173,7 +173,7 @@ async function main(): Promise<number> {
     // The same blob location as the server (main.ts).
     const store = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
     console.log(`Importing ${folder} into ${config.databaseUrl === null ? config.dataDir : 'PostgreSQL'}…`);
-    const ffmpeg = await findFfmpeg(process.env.FFMPEG_PATH ?? 'ffmpeg');
+    const ffmpeg = await findFfmpeg(config.transcode.ffmpegPath);
     if (ffmpeg === null) console.log('ffmpeg was not found: truncated MP3, FLAC, Ogg and M4A files are not detected.');
     const options = {
       endCheck: new AudioEndCheck(ffmpeg),

@@ -51,4 +51,15 @@ describe('audioMimeOf', () => {
     expect(audioMimeOf('/media/audio/x.opus')).toBe('audio/ogg; codecs=opus');
     expect(audioMimeOf('/media/audio/x.bin')).toBeNull();
   });
+
+  it('names the codec when the import read it: an .m4a may be AAC or ALAC', () => {
+    expect(audioMimeOf('/media/audio/x.m4a', 'alac')).toBe('audio/mp4; codecs=alac');
+    expect(audioMimeOf('/media/audio/x.m4a', 'aac')).toBe('audio/mp4; codecs=mp4a.40.2');
+    expect(audioMimeOf('/media/audio/x.m4a', 'something new')).toBe('audio/mp4');
+    const noAlac = (mime: string) => mime !== 'audio/mp4; codecs=alac';
+    expect(streamLink('/media/audio/x.m4a', { dataSaver: false, canPlay: noAlac }, 'alac')).toBe(
+      `/media/audio/x.m4a?format=opus&bitrate=${COMPATIBLE_BITRATE}`,
+    );
+    expect(streamLink('/media/audio/x.m4a', { dataSaver: false, canPlay: noAlac }, 'aac')).toBe('/media/audio/x.m4a');
+  });
 });

@@ -15,6 +15,20 @@ const MIME_BY_SUFFIX: Readonly<Record<string, string>> = {
   wav: 'audio/wav',
 };
 
+/**
+ * What `canPlayType` is asked when the import read the codec: the container alone does not say it (an `.m4a` holds AAC,
+ * which every browser plays, or ALAC, which Chromium does not).
+ */
+const MIME_BY_CODEC: Readonly<Record<string, string>> = {
+  mp3: 'audio/mpeg',
+  flac: 'audio/flac',
+  vorbis: 'audio/ogg; codecs=vorbis',
+  opus: 'audio/ogg; codecs=opus',
+  aac: 'audio/mp4; codecs=mp4a.40.2',
+  alac: 'audio/mp4; codecs=alac',
+  wav: 'audio/wav',
+};
+
 /** What `canPlayType` is asked for each transcode format, in the order the player prefers them. */
 const TRANSCODE_TYPES: readonly (readonly [TranscodeFormat, string])[] = [
   ['opus', 'audio/ogg; codecs=opus'],
@@ -31,11 +45,14 @@ export interface StreamChoice {
   canPlay: (mime: string) => boolean;
 }
 
-/** The MIME type of a song's audio by its key suffix, or null for a link that is not stored audio. */
-export function audioMimeOf(link: string): string | null {
+/**
+ * The MIME type of a song's audio, with its codec when known (`codec`: Song.audioFormat), else by its key suffix; null
+ * for a link that is not stored audio.
+ */
+export function audioMimeOf(link: string, codec: string | null = null): string | null {
   if (!link.startsWith(AUDIO_PATH) || link.includes('?')) return null;
   const suffix = link.slice(link.lastIndexOf('.') + 1).toLowerCase();
-  return MIME_BY_SUFFIX[suffix] ?? null;
+  return (codec === null ? undefined : MIME_BY_CODEC[codec]) ?? MIME_BY_SUFFIX[suffix] ?? null;
 }
 
 /**
@@ -44,8 +61,8 @@ export function audioMimeOf(link: string): string | null {
  * COMPATIBLE_BITRATE). A conversion the browser could not play either is never asked for. A server without ffmpeg
  * answers `?format=` with the original (docs/design.md, "Transcoding").
  */
-export function streamLink(link: string, choice: StreamChoice): string {
-  const mime = audioMimeOf(link);
+export function streamLink(link: string, choice: StreamChoice, codec: string | null = null): string {
+  const mime = audioMimeOf(link, codec);
   if (mime === null) return link;
   const playable = TRANSCODE_TYPES.filter(([, type]) => choice.canPlay(type)).map(([format]) => format);
   if (choice.dataSaver) {

@@ -195,7 +195,11 @@ export function connectAudioEngine(
   const { store, clock, deck } = runtime;
   // Decided when a song is loaded: a change of the data saver applies from the next song on.
   const linkOf = (song: Song): string =>
-    streamLink(song.link, { dataSaver: readDataSaver(), canPlay: (mime) => deck.active.canPlayType(mime) !== '' });
+    streamLink(
+      song.link,
+      { dataSaver: readDataSaver(), canPlay: (mime) => deck.active.canPlayType(mime) !== '' },
+      song.audioFormat,
+    );
   let loadedKey = -1;
   // Applied once the restored song's metadata is known (setting it earlier is not honoured everywhere).
   let pendingPosition = startPosition;

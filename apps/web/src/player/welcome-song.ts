@@ -21,6 +21,7 @@ export const WELCOME_SONG: Song = {
   discNumber: null,
   year: null,
   genreTag: null,
+  audioFormat: null,
 };
 
 export function isWelcomeSong(song: Song): boolean {

@@ -18,6 +18,7 @@ export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
     discNumber: null,
     year: null,
     genreTag: null,
+    audioFormat: null,
     ...overrides,
   };
 }

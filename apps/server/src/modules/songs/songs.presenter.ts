@@ -26,6 +26,7 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
     discNumber: row.disc_number,
     year: row.year,
     genreTag: row.genre_tag === row.genre ? null : row.genre_tag,
+    audioFormat: row.format,
   };
 }
 

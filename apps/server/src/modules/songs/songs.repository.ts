@@ -20,6 +20,7 @@ export interface SongListRow {
   disc_number: number | null;
   year: number | null;
   genre_tag: string | null;
+  format: string | null;
 }
 
 export interface SongFilter {
@@ -167,6 +168,7 @@ export function songListQuery(db: Kysely<DB>) {
       'album_tracks.disc_number',
       'songs.year',
       'songs.genre_tag',
+      'songs.format',
     ]);
 }
 
