@@ -107,7 +107,7 @@ async function trigramSchema(db: Kysely<unknown>): Promise<string | null> {
  * rows -1 (`changes`, a query over the transition tables the event has); counts reaching 0 are removed. Upserts go in
  * word order, so concurrent statements lock shared words in the same order.
  */
-function wordsTriggerBody(changes: string): ReturnType<typeof sql.raw> {
+export function wordsTriggerBody(changes: string): ReturnType<typeof sql.raw> {
   return sql.raw(`
     declare touched text[];
     begin
@@ -134,7 +134,7 @@ function wordsTriggerBody(changes: string): ReturnType<typeof sql.raw> {
 const GIN_INDEXES = ['search_songs_document_idx', 'search_artists_document_idx', 'search_playlists_document_idx'];
 
 /** One row's text as the words count it: songs' name and genre, the others' name (transition rows as jsonb). */
-const BODY = `(to_jsonb(r) ->> 'name') || coalesce(' ' || (to_jsonb(r) ->> 'genre'), '')`;
+export const BODY = `(to_jsonb(r) ->> 'name') || coalesce(' ' || (to_jsonb(r) ->> 'genre'), '')`;
 
 async function postgresUp(db: Kysely<unknown>): Promise<void> {
   const statements = [

@@ -8,6 +8,7 @@ import { searchAtScaleMigration } from './005-search.js';
 import { albumsMigration } from './006-albums.js';
 import { importSourcesMigration } from './007-import-sources.js';
 import { albumsRecentMigration } from './008-albums-recent.js';
+import { searchGenreTagsMigration } from './009-search-genre-tags.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '006-albums': albumsMigration,
   '007-import-sources': importSourcesMigration,
   '008-albums-recent': albumsRecentMigration,
+  '009-search-genre-tags': searchGenreTagsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
