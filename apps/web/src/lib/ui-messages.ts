@@ -12,6 +12,8 @@ export const UiMessages = {
   albumNotFound: 'This album is not in the catalogue.',
   albumCoverUpdated: 'Album cover updated',
   failedToUpdateAlbumCover: 'Failed to update the album cover',
+  albumUpdated: 'Album updated',
+  failedToUpdateAlbum: 'Failed to update the album',
   albumUnavailable: 'The album could not be loaded.',
   playbackFailed: (songName: string) => `Could not play “${songName}”.`,
   downloaded: (songName: string) => `“${songName}” is downloaded`,

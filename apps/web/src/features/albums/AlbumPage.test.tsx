@@ -235,10 +235,42 @@ describe('/dashboard/album for administrators', () => {
     expect(document.querySelector('img[src="/media/images/new.webp?w=640"]')).not.toBeNull();
   });
 
+  it('edits the name and year, refusing a year out of range before asking the server', async () => {
+    let album = makeAlbum();
+    const api = mockApi({
+      'albums.get': () => album,
+      'artists.get': () => makeArtist(3),
+      'albums.update': () => {
+        album = makeAlbum({ name: 'Kind of Blue (Legacy)', year: null });
+        return { ...album, songCount: 3 };
+      },
+    });
+    const view = renderInApp(<AlbumPage />, { route: '/dashboard/album?id=5', user: makeUser({ role: 'ADMIN' }) });
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit album' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit album' });
+    fireEvent.change(within(dialog).getByLabelText('Year (optional)'), { target: { value: '99' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await flush();
+    expect(within(dialog).getByText('Enter a year from 1000 to 9999')).toBeTruthy();
+    expect(api.requests('albums.update')).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Kind of Blue (Legacy)' } });
+    fireEvent.change(within(dialog).getByLabelText('Year (optional)'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await flush();
+    await flush();
+    expect(await api.requests('albums.update')[0]?.json()).toEqual({ name: 'Kind of Blue (Legacy)', year: null });
+    expect(view.alertMessages()).toEqual([UiMessages.albumUpdated]);
+    expect(screen.queryByRole('dialog', { name: 'Edit album' })).toBeNull();
+    expect(screen.getByRole('heading', { level: 1, name: 'Kind of Blue (Legacy)' })).toBeTruthy();
+  });
+
   it('is not offered to listeners', async () => {
     mockApi({ 'albums.get': () => makeAlbum(), 'artists.get': () => makeArtist(3) });
     renderAlbum();
     await flush();
     expect(screen.queryByLabelText('Change cover')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Edit album' })).toBeNull();
   });
 });

@@ -14,6 +14,7 @@ import { artistQueries } from '../artists/queries.js';
 import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
 import { countLabel } from '../songs/SongsHeader.js';
 import { SongRow } from '../songs/SongRow.js';
+import { EditAlbumDialog } from './EditAlbumDialog.js';
 import { useSetAlbumCover } from './mutations.js';
 import { albumQueries } from './queries.js';
 import '../../ui/buttons.css';
@@ -153,6 +154,7 @@ function AlbumView({ album }: { album: Album }) {
   const user = useCurrentUser();
   const controls = usePlayerControls();
   const [choosingPlaylist, setChoosingPlaylist] = useState(false);
+  const [editing, setEditing] = useState(false);
   const empty = album.songs.length === 0;
   const meta = [
     album.year === null ? null : String(album.year),
@@ -196,10 +198,31 @@ function AlbumView({ album }: { album: Album }) {
             <PlaylistAddIcon size={18} />
             Add album to playlist
           </button>
-          {isAdmin(user) && <ChangeCover album={album} />}
+          {isAdmin(user) && (
+            <>
+              <ChangeCover album={album} />
+              <button
+                type="button"
+                className="button button--ghost"
+                onClick={() => {
+                  setEditing(true);
+                }}
+              >
+                Edit album
+              </button>
+            </>
+          )}
         </div>
       </header>
       <Tracks album={album} />
+      {editing && (
+        <EditAlbumDialog
+          album={album}
+          onClose={() => {
+            setEditing(false);
+          }}
+        />
+      )}
       {choosingPlaylist && (
         <SelectPlaylistDialog
           album={{ name: album.name, songs: album.songs }}

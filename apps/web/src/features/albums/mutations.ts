@@ -1,3 +1,4 @@
+import type { AlbumEditFields } from '@tonearm/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
@@ -8,6 +9,18 @@ export function useSetAlbumCover(albumId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (image: File) => api.albums.setCover({ id: albumId, form: { image } }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: songKeys.album(albumId) });
+      void queryClient.invalidateQueries({ queryKey: albumKeys.all });
+    },
+  });
+}
+
+/** Admins: the album's name and year (`albums.update`); the album page and every list of albums show them after. */
+export function useUpdateAlbum(albumId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: AlbumEditFields) => api.albums.update({ id: albumId, body: changes }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: songKeys.album(albumId) });
       void queryClient.invalidateQueries({ queryKey: albumKeys.all });
