@@ -25,6 +25,9 @@ export const Song = z.object({
   genreTag: z.string().nullable(),
   /** The codec of the stored audio (mp3, flac, vorbis, opus, aac, alac, wav) when the import read it; null otherwise. */
   audioFormat: z.string().nullable(),
+  /** ReplayGain of the track from the file's tags (gain in dB, peak as a fraction of full scale); null when untagged. */
+  replayGainDb: z.number().nullable(),
+  replayGainPeak: z.number().nullable(),
 });
 export type Song = z.infer<typeof Song>;
 

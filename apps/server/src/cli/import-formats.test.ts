@@ -154,6 +154,8 @@ describeEachDialect('importing every format, and bad files (%s)', (t) => {
         expect(row.replay_gain_track_peak, name).toBeCloseTo(GAIN.trackPeak, 4);
         expect(row.replay_gain_album_db, name).toBeCloseTo(GAIN.albumDb, 2);
         expect(row.replay_gain_album_peak, name).toBeCloseTo(GAIN.albumPeak, 4);
+        expect(song?.replayGainDb, name).toBeCloseTo(GAIN.trackDb, 2);
+        expect(song?.replayGainPeak, name).toBeCloseTo(GAIN.trackPeak, 4);
       } else {
         expect(row.replay_gain_track_db, name).toBeNull();
       }

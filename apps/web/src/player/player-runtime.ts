@@ -1,6 +1,7 @@
 import type { Song } from '@tonearm/contract';
 import { readDataSaver } from '../lib/data-saver.js';
 import { rememberRecentSong } from '../lib/recent-songs.js';
+import { loudnessFactor } from './loudness.js';
 import { streamLink } from '../lib/stream-link.js';
 import { createAudioDeck, type AudioDeck } from './audio-deck.js';
 import {
@@ -243,8 +244,11 @@ export function connectAudioEngine(
       loadTrack(state.current, first ? startPosition : 0);
     }
     const { active } = deck;
+    // Each element at the chosen volume, scaled by its own song's ReplayGain (loudness.ts).
+    const upcoming = songAfterCurrent(state);
     for (const element of deck.elements) {
-      element.volume = state.volume;
+      const song = element === active ? state.current : upcoming;
+      element.volume = state.volume * loudnessFactor(song);
       element.muted = state.muted;
     }
     if (state.playing && active.paused) {

@@ -46,3 +46,24 @@ describe('what the player streams', () => {
     expect(play(deckPlaying(...EVERY_TYPE), '/media/audio/a.mp3')).toBe('/media/audio/a.mp3');
   });
 });
+
+describe('the volume a song plays at', () => {
+  it('is the chosen volume scaled by the song’s ReplayGain, the next song’s element by its own', () => {
+    const deck = deckPlaying(...EVERY_TYPE);
+    const runtime = createPlayerRuntime(deck);
+    const disconnect = connectAudioEngine(runtime, vi.fn());
+    runtime.controls.setVolume(0.8);
+    runtime.controls.playList(
+      [
+        makeSong(1, { link: '/media/audio/loud.mp3', replayGainDb: -6.02, replayGainPeak: 0.9 }),
+        makeSong(2, { link: '/media/audio/plain.mp3' }),
+      ],
+      0,
+    );
+    const [first, second] = deck.elements;
+    const standby = first === deck.active ? second : first;
+    expect(deck.active.volume).toBeCloseTo(0.4, 2);
+    expect(standby.volume).toBeCloseTo(0.8, 5);
+    disconnect();
+  });
+});

@@ -22,6 +22,8 @@ export const WELCOME_SONG: Song = {
   year: null,
   genreTag: null,
   audioFormat: null,
+  replayGainDb: null,
+  replayGainPeak: null,
 };
 
 export function isWelcomeSong(song: Song): boolean {

@@ -19,6 +19,8 @@ export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
     year: null,
     genreTag: null,
     audioFormat: null,
+    replayGainDb: null,
+    replayGainPeak: null,
     ...overrides,
   };
 }

@@ -27,6 +27,8 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
     year: row.year,
     genreTag: row.genre_tag === row.genre ? null : row.genre_tag,
     audioFormat: row.format,
+    replayGainDb: row.replay_gain_track_db,
+    replayGainPeak: row.replay_gain_track_peak,
   };
 }
 

@@ -21,6 +21,8 @@ export interface SongListRow {
   year: number | null;
   genre_tag: string | null;
   format: string | null;
+  replay_gain_track_db: number | null;
+  replay_gain_track_peak: number | null;
 }
 
 export interface SongFilter {
@@ -169,6 +171,8 @@ export function songListQuery(db: Kysely<DB>) {
       'songs.year',
       'songs.genre_tag',
       'songs.format',
+      'songs.replay_gain_track_db',
+      'songs.replay_gain_track_peak',
     ]);
 }
 
