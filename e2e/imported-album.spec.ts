@@ -8,6 +8,7 @@ import {
   requireFfmpeg,
   type AudioFormat,
 } from '../apps/server/test/audio-formats.js';
+import { MIME_BY_CODEC } from '../apps/web/src/lib/stream-link.js';
 import { postgresMissing, type E2eDatabase } from './support/large-library.js';
 import { apiSession, logIn, newAccount, registerAccount } from './support/pages/accounts.js';
 import { useTonearmServer } from './support/pages/tonearm-spec.js';
@@ -107,19 +108,13 @@ for (const database of DATABASES) {
       await page.goto(`/dashboard/album?id=${albumId}`);
       await expect(page.getByRole('heading', { level: 1, name: ALBUM })).toBeVisible();
       // Which of the stored codecs this Chromium plays as they are.
-      const playable = await page.evaluate((songs) => {
-        const probe = document.createElement('audio');
-        const types: Record<string, string> = {
-          mp3: 'audio/mpeg',
-          flac: 'audio/flac',
-          vorbis: 'audio/ogg; codecs=vorbis',
-          opus: 'audio/ogg; codecs=opus',
-          aac: 'audio/mp4; codecs=mp4a.40.2',
-          alac: 'audio/mp4; codecs=alac',
-          wav: 'audio/wav',
-        };
-        return songs.map((song) => probe.canPlayType(types[song.audioFormat ?? ''] ?? '') !== '');
-      }, album.songs);
+      const playable = await page.evaluate(
+        ({ songs, types }) => {
+          const probe = document.createElement('audio');
+          return songs.map((song) => probe.canPlayType(types[song.audioFormat ?? ''] ?? '') !== '');
+        },
+        { songs: album.songs, types: MIME_BY_CODEC },
+      );
 
       await recordProgress(page);
       await page.getByRole('button', { name: 'Play album', exact: true }).click();

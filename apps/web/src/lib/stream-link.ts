@@ -19,7 +19,7 @@ const MIME_BY_SUFFIX: Readonly<Record<string, string>> = {
  * What `canPlayType` is asked when the import read the codec: the container alone does not say it (an `.m4a` holds AAC,
  * which every browser plays, or ALAC, which Chromium does not).
  */
-const MIME_BY_CODEC: Readonly<Record<string, string>> = {
+export const MIME_BY_CODEC: Readonly<Record<string, string>> = {
   mp3: 'audio/mpeg',
   flac: 'audio/flac',
   vorbis: 'audio/ogg; codecs=vorbis',
