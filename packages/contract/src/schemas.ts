@@ -17,3 +17,4 @@ export * from './policy.js';
 export * from './limits.js';
 export * from './health.js';
 export * from './media.js';
+export * from './subsonic.js';

@@ -159,6 +159,16 @@ export interface ImportSourcesTable {
   sha256: string;
 }
 
+/** An API key of a Subsonic app (migration 010): only the sha256 (hex) of the key is kept. */
+export interface SubsonicApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -174,6 +184,7 @@ export interface DB {
   albums: AlbumsTable;
   album_tracks: AlbumTracksTable;
   import_sources: ImportSourcesTable;
+  subsonic_api_keys: SubsonicApiKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -189,3 +200,4 @@ export type PlaylistSongRow = Selectable<PlaylistSongsTable>;
 export type LikeRow = Selectable<LikesTable>;
 export type PlayRow = Selectable<PlaysTable>;
 export type OrderRow = Selectable<OrdersTable>;
+export type SubsonicApiKeyRow = Selectable<SubsonicApiKeysTable>;

@@ -10,6 +10,7 @@ import { registerPlays } from './plays/plays.module.js';
 import { registerSearch } from './search/search.module.js';
 import { createModuleDeps, type AppDeps } from './shared-deps.js';
 import { registerSongs } from './songs/songs.module.js';
+import { registerSubsonic } from './subsonic/subsonic.module.js';
 import { registerUsers } from './users/users.module.js';
 
 /**
@@ -30,6 +31,7 @@ export async function registerModules(app: App, appDeps: AppDeps): Promise<void>
   registerLikes(app, deps);
   registerSearch(app, deps);
   await registerAlbums(app, deps);
+  await registerSubsonic(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

@@ -9,6 +9,7 @@ import { albumsMigration } from './006-albums.js';
 import { importSourcesMigration } from './007-import-sources.js';
 import { albumsRecentMigration } from './008-albums-recent.js';
 import { searchGenreTagsMigration } from './009-search-genre-tags.js';
+import { subsonicApiKeysMigration } from './010-subsonic-api-keys.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '007-import-sources': importSourcesMigration,
   '008-albums-recent': albumsRecentMigration,
   '009-search-genre-tags': searchGenreTagsMigration,
+  '010-subsonic-api-keys': subsonicApiKeysMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { DbIdText } from './common.js';
+
+/** The Subsonic API version Tonearm answers as (OpenSubsonic builds on 1.16.1). */
+export const SUBSONIC_API_VERSION = '1.16.1';
+
+/** Subsonic's error codes, answered inside a normal HTTP 200 response with `status="failed"`. */
+export const SubsonicErrorCodes = {
+  generic: 0,
+  missingParameter: 10,
+  wrongCredentials: 40,
+  tokenAuthNotSupported: 41,
+  authMechanismNotSupported: 42,
+  conflictingAuth: 43,
+  invalidApiKey: 44,
+  notAuthorized: 50,
+  notFound: 70,
+} as const;
+export type SubsonicErrorCode = (typeof SubsonicErrorCodes)[keyof typeof SubsonicErrorCodes];
+
+export const SubsonicMessages = {
+  missingParameter: (name: string) => `Required parameter is missing: ${name}`,
+  missingAuth: 'Required parameter is missing: apiKey',
+  unknownMethod: (method: string) => `Unknown method: ${method}`,
+  wrongCredentials: 'Wrong username or password',
+  appPasswordsNotYet: 'Token authentication needs an app password; this server does not issue them yet: use apiKey',
+  passwordAuthNotYet: 'Password authentication is not supported yet: use apiKey',
+  conflictingAuth: 'apiKey cannot be combined with u, p, t or s',
+  invalidApiKey: 'Invalid API key',
+  badRequest: 'The request could not be read',
+  serverError: 'The server could not answer this request',
+} as const;
+
+export const API_KEY_NAME_MAX = 100;
+
+export const CreateApiKeyRequest = z.object({ name: z.string().trim().min(1).max(API_KEY_NAME_MAX) });
+export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;
+
+/** An API key as listed: never the key itself, which only its creation answers. */
+export const ApiKey = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof ApiKey>;
+
+/** `201` of creating a key: the key is shown this once. */
+export const CreatedApiKey = z.object({ id: z.number().int(), name: z.string(), key: z.string() });
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const ApiKeyListResponse = z.object({ apiKeys: z.array(ApiKey) });
+export type ApiKeyListResponse = z.infer<typeof ApiKeyListResponse>;
+
+export const ApiKeyParam = z.object({ id: DbIdText, keyId: DbIdText });
+export type ApiKeyParam = z.infer<typeof ApiKeyParam>;
