@@ -1,3 +1,4 @@
+import { createApiKeysRepository } from '../modules/subsonic/api-keys.repository.js';
 import { randomBytes } from 'node:crypto';
 import { AccessLevels, type Access } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -40,12 +41,16 @@ interface Fixture {
   artistId: number;
   orderId: number;
   albumId: number;
+  apiKeyId: number;
 }
 
 /** The concrete path of a route for a fixture: every id names something the fixture's user owns (or a catalogue row). */
 function concretePath(url: string, f: Fixture): string {
   const resource = (name: string): string => {
     if (name === 'username') return f.username;
+    // The Subsonic API (public to the guard: its credentials are parameters, checked by the module).
+    if (name === 'method') return 'ping';
+    if (name === 'keyId') return String(f.apiKeyId);
     if (name === 'key') return `${'a'.repeat(64)}.mp3`;
     if (name === 'playlistId') return String(f.playlistId);
     if (name === 'songId') return String(f.songId);
@@ -66,6 +71,7 @@ function bodyFor(url: string, f: Fixture): object {
   if (url.startsWith('/api/payment/demo/')) return { cardNumber: '4242424242424242', expiry: '12/39', cvc: '123' };
   if (url === '/api/payment/checkout') return { plan: 'monthly' };
   if (url === '/api/plays') return { songId: f.songId };
+  if (url.endsWith('/api-keys')) return { name: 'Phone' };
   if (url.startsWith('/api/users/')) return { address: 'Somewhere' };
   return {};
 }
@@ -123,6 +129,7 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
       .values({ name: `Album ${randomBytes(4).toString('hex')}`, artist_id: artist.id, year: null, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const apiKey = await createApiKeysRepository(t.db).insert(user.id, 'Phone', randomBytes(32).toString('hex'), now);
     return {
       userId: user.id,
       username: user.username,
@@ -131,6 +138,7 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
       artistId: artist.id,
       orderId: order.id,
       albumId: album.id,
+      apiKeyId: apiKey.id,
     };
   }
 
