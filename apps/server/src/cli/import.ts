@@ -149,11 +149,10 @@ function reportPass({ summary, removed }: WatchPass, folder: string): void {
   for (const outcome of summary.notAdded.filter((o) => o.reason !== ALREADY_IMPORTED)) {
     console.log(`${time} ${outcome.status}: ${name(outcome.file)}: ${outcome.reason ?? ''}`);
   }
-  for (const outcome of [...summary.warnings]) {
+  for (const outcome of summary.warnings) {
     console.log(`${time} ${outcome.status}, with a warning: ${name(outcome.file)}: ${outcome.reason ?? ''}`);
   }
-  const changed = summary.added + summary.updated - summary.warnings.length;
-  if (changed > 0) console.log(`${time} added ${summary.added}, updated ${summary.updated}`);
+  if (summary.added + summary.updated > 0) console.log(`${time} added ${summary.added}, updated ${summary.updated}`);
   for (const file of removed) console.log(`${time} removed: ${name(file)}`);
 }
 

@@ -136,15 +136,19 @@ export class SongImportService {
    */
   async replace(songId: number, input: BatchSongInput): Promise<void> {
     const media = [input.audio, input.image];
+    const progress = { committing: false };
     try {
       const previous = await this.songs.inTransaction(async (songs) => {
         const current = await songs.find(songId);
         if (current === undefined) return undefined;
         const albumId = await songs.albumIdOf(songId);
         await songs.replaceImported(songId, rowOf(input));
-        await commitAll(media);
         const covers = albumId === undefined ? [] : await songs.deleteEmptyAlbums([albumId]);
-        return { current, artistId: (await songs.find(songId))?.artist_id ?? null, covers };
+        const artistId = (await songs.find(songId))?.artist_id ?? null;
+        // Last, so that nothing after it can roll the rows back with the new blobs already visible.
+        progress.committing = true;
+        await commitAll(media);
+        return { current, artistId, covers };
       });
       if (previous === undefined) {
         await discardAll(media);
@@ -155,6 +159,8 @@ export class SongImportService {
       await this.releaseBlobs({ audio: [current.audio_key], image: [current.image_key, ...covers] });
     } catch (error) {
       await discardAll(media);
+      // A commit that failed part way made some blobs visible: released unless a row uses them.
+      if (progress.committing) await this.releaseBlobs({ audio: [input.audio.key], image: [input.image.originalKey] });
       songExistsOnRace(error);
     }
   }
