@@ -27,6 +27,8 @@ export const SubsonicMessages = {
   passwordAuthNotYet: 'Password authentication is not supported yet: use apiKey',
   conflictingAuth: 'apiKey cannot be combined with u, p, t or s',
   invalidApiKey: 'Invalid API key',
+  notFound: (what: string) => `${what} not found`,
+  badNumber: (name: string) => `Parameter ${name} must be a whole number`,
   badRequest: 'The request could not be read',
   serverError: 'The server could not answer this request',
 } as const;

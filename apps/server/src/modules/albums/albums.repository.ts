@@ -15,6 +15,8 @@ export interface AlbumListRow {
   image_key: string | null;
   song_count: number;
   duration_ms: number;
+  /** When the album was made (an ISO date): Subsonic's AlbumID3 `created`. */
+  created_at: string;
 }
 
 /** One album artist's albums, and/or those whose name holds every word of `q`. */
@@ -39,11 +41,7 @@ export interface RecentAlbumKey {
 export interface AlbumsRepository {
   page(filter: AlbumFilter, after: AlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
   /** The most recently added first, by (created_at, id) descending (albums_created_id_idx). */
-  recentPage(
-    filter: AlbumFilter,
-    after: RecentAlbumKey | undefined,
-    limit: number,
-  ): Promise<(AlbumListRow & { created_at: string })[]>;
+  recentPage(filter: AlbumFilter, after: RecentAlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
   count(filter: AlbumFilter): Promise<number>;
   find(id: number): Promise<AlbumListRow | undefined>;
   /** The album's songs in disc and track order (unknown numbers after known ones, then by song). */
@@ -101,6 +99,7 @@ export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
         'artists.name as artist_name',
         'albums.year',
         'albums.image_key',
+        'albums.created_at',
         eb
           .selectFrom('album_tracks')
           .select((inner) => inner.fn.countAll<number>().as('n'))
@@ -133,7 +132,7 @@ export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
     },
 
     async recentPage(filter, after, limit) {
-      let query = listQuery().select('albums.created_at').where(matches(filter));
+      let query = listQuery().where(matches(filter));
       if (after !== undefined) {
         query = query.where((eb) =>
           eb(eb.refTuple('albums.created_at', 'albums.id'), '<', eb.tuple(after.createdAt, after.id)),

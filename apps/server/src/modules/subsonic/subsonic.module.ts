@@ -2,6 +2,8 @@ import type { App } from '../../http/app-types.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import { createApiKeysRepository } from './api-keys.repository.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { browsingMethods } from './methods/browsing.methods.js';
+import { createSubsonicDeps } from './subsonic-deps.js';
 import { apiKeysRoutes, subsonicRoutes } from './subsonic.routes.js';
 import { SubsonicService } from './subsonic.service.js';
 
@@ -15,5 +17,8 @@ export const SERVER_VERSION = '0.1.0';
 export async function registerSubsonic(app: App, deps: ModuleDeps): Promise<void> {
   const keys = new ApiKeysService(createApiKeysRepository(deps.db));
   apiKeysRoutes(app, keys);
-  await subsonicRoutes(app, new SubsonicService(keys), SERVER_VERSION);
+  const subsonic = createSubsonicDeps(deps);
+  // One group per area of the API (methods/*.methods.ts); each is a table of methods by name.
+  const groups = [browsingMethods(subsonic)];
+  await subsonicRoutes(app, new SubsonicService(keys, groups), SERVER_VERSION);
 }

@@ -1,4 +1,4 @@
-import { SubsonicErrorCodes, SubsonicMessages, endpoints } from '@tonearm/contract';
+import { SubsonicErrorCodes, SubsonicMessages, endpoints, type SubsonicErrorCode } from '@tonearm/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
@@ -6,6 +6,7 @@ import { HttpError } from '../../http/errors.js';
 import { requireUser } from '../../http/session.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import { envelope, errorBody, renderSubsonic, SubsonicError, type SubsonicNode } from './subsonic.response.js';
+import { SENT } from './subsonic-method.js';
 import { SubsonicParams } from './subsonic-params.js';
 import type { SubsonicService } from './subsonic.service.js';
 
@@ -42,13 +43,19 @@ function send(
   return reply.status(http).header('content-type', contentType).send(payload);
 }
 
+/** The web API's refusals, as the Subsonic codes that mean the same (a service's 404 is a missing item). */
+const CODE_OF_STATUS: Readonly<Record<number, SubsonicErrorCode>> = {
+  403: SubsonicErrorCodes.notAuthorized,
+  404: SubsonicErrorCodes.notFound,
+};
+
 /** What went wrong before or outside a method, as a Subsonic error: the client's fault stays a normal 200 answer. */
 function asSubsonicError(error: unknown): { error: SubsonicError; http: number } {
   if (error instanceof SubsonicError) return { error, http: 200 };
   const status = (error as { statusCode?: unknown; status?: unknown }).statusCode ?? (error as HttpError).status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const message = error instanceof HttpError ? error.message : SubsonicMessages.badRequest;
-    return { error: new SubsonicError(SubsonicErrorCodes.generic, message), http: 200 };
+    return { error: new SubsonicError(CODE_OF_STATUS[status] ?? SubsonicErrorCodes.generic, message), http: 200 };
   }
   return { error: new SubsonicError(SubsonicErrorCodes.generic, SubsonicMessages.serverError), http: 500 };
 }
@@ -82,8 +89,8 @@ export async function subsonicRoutes(app: App, subsonic: SubsonicService, server
       schema: { hide: true },
       handler: async (request, reply) => {
         const name = request.params.method.replace(/\.view$/, '');
-        const body = await subsonic.call(name, new SubsonicParams(request.query, request.body));
-        return send(request, reply, { serverVersion, status: 'ok', body });
+        const body = await subsonic.call(name, new SubsonicParams(request.query, request.body), { request, reply });
+        return body === SENT ? reply : send(request, reply, { serverVersion, status: 'ok', body });
       },
     });
     done();

@@ -1,66 +1,44 @@
-import { SubsonicErrorCodes, SubsonicMessages } from '@tonearm/contract';
-import type { UserRow } from '../../db/schema.js';
+import { SubsonicMessages } from '@tonearm/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeysService } from './api-keys.service.js';
-import { SubsonicError, type SubsonicNode } from './subsonic.response.js';
+import { extensionsAnswer, systemMethods } from './methods/system.methods.js';
+import { subsonicFail as fail, type MethodTable, type SubsonicAnswer, type SubsonicCaller } from './subsonic-method.js';
 import type { SubsonicParams } from './subsonic-params.js';
-
-/** Who made a call, and how they proved it (`tokenInfo` answers for API keys only). */
-export interface SubsonicCaller {
-  user: UserRow;
-  via: 'apiKey';
-}
-
-/** A method: what it answers inside the envelope, for a signed-in caller (or null for the few that need none). */
-type Method = (params: SubsonicParams, caller: SubsonicCaller | null) => SubsonicNode | Promise<SubsonicNode>;
-
-interface MethodEntry {
-  readonly run: Method;
-  /** Answered without credentials (OpenSubsonic: getOpenSubsonicExtensions). */
-  readonly open?: boolean;
-}
-
-/** The OpenSubsonic extensions this server implements, with their versions. */
-export const OPEN_SUBSONIC_EXTENSIONS = [
-  { name: 'formPost', versions: [1] },
-  { name: 'apiKeyAuthentication', versions: [1] },
-] as const;
-
-const fail = (code: keyof typeof SubsonicErrorCodes, message: string) =>
-  new SubsonicError(SubsonicErrorCodes[code], message);
 
 /**
  * The Subsonic API's rules (issue 13): who the caller is, and what each method answers. Methods are looked up by
  * name; the transport (`/rest/<method>[.view]`, GET or formPost, JSON or XML) is the routes'.
  */
 export class SubsonicService {
-  private readonly methods: ReadonlyMap<string, MethodEntry>;
+  private readonly methods: ReadonlyMap<string, MethodTable[string]>;
 
-  constructor(private readonly apiKeys: ApiKeysService) {
-    this.methods = new Map<string, MethodEntry>([
-      ['ping', { run: () => ({}) }],
-      ['getLicense', { run: () => ({ license: { valid: true } }) }],
-      [
-        'getOpenSubsonicExtensions',
-        {
-          open: true,
-          run: () => ({ openSubsonicExtensions: OPEN_SUBSONIC_EXTENSIONS.map((e) => ({ ...e })) }),
-        },
-      ],
-      ['tokenInfo', { run: (_params, caller) => ({ tokenInfo: { username: caller?.user.username ?? '' } }) }],
-    ]);
+  /** `groups`: the method tables of methods/*.methods.ts, joined after the system methods. */
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    groups: readonly MethodTable[] = [],
+  ) {
+    this.methods = new Map(Object.entries(Object.assign({}, systemMethods(), ...groups) as MethodTable));
   }
 
-  /** The method names this server answers, in registration order. */
+  /** The method names this server answers, in registration order (getOpenSubsonicExtensions first). */
   methodNames(): string[] {
-    return [...this.methods.keys()];
+    return ['getOpenSubsonicExtensions', ...this.methods.keys()];
   }
 
-  /** Runs one call: the method must exist (code 0 otherwise), and the caller must prove who they are first. */
-  async call(name: string, params: SubsonicParams): Promise<SubsonicNode> {
+  /**
+   * Runs one call: the method must exist (code 0 otherwise), and the caller must prove who they are first, except for
+   * getOpenSubsonicExtensions, which apps ask before they sign in.
+   */
+  async call(
+    name: string,
+    params: SubsonicParams,
+    http: { request: FastifyRequest; reply: FastifyReply },
+  ): Promise<SubsonicAnswer> {
+    if (name === 'getOpenSubsonicExtensions') return extensionsAnswer();
     const method = this.methods.get(name);
     if (method === undefined) throw fail('generic', SubsonicMessages.unknownMethod(name));
-    const caller = method.open === true ? null : await this.authenticate(params);
-    return method.run(params, caller);
+    const caller = await this.authenticate(params);
+    return method.run({ params, caller, ...http });
   }
 
   /**

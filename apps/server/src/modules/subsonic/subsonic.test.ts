@@ -1,7 +1,9 @@
 import { ApiKeyListResponse, CreatedApiKey, SubsonicMessages } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { describeEachDialect } from '../../../test/dialects.js';
-import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
+import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import { Child, subsonicApi } from '../../../test/subsonic.js';
 import { escapeXml } from './subsonic.response.js';
 
 interface Envelope {
@@ -118,6 +120,47 @@ describeEachDialect('Subsonic API (%s)', (t) => {
 
     it('tokenInfo names the key owner', async () => {
       expect((await restJson('tokenInfo', keyQuery())).tokenInfo).toEqual({ username: alice.username });
+    });
+  });
+
+  describe('the first browsing methods, in both formats', () => {
+    it('getMusicFolders names the one folder', async () => {
+      const api = subsonicApi(t, { apiKey: aliceKey.key });
+      const answer = await api.shape(
+        'getMusicFolders',
+        {},
+        z.strictObject({
+          musicFolders: z.strictObject({
+            musicFolder: z.array(z.strictObject({ id: z.number().int(), name: z.string().optional() })),
+          }),
+        }),
+      );
+      expect(answer.musicFolders.musicFolder).toEqual([{ id: 1, name: 'Music' }]);
+    });
+
+    it('getSong answers a Child; a missing or malformed id is 70, no id is 10', async () => {
+      const artistId = await makeArtist(t, admin, 'Getsong Artist');
+      const songId = await makeSong(t, admin, { name: 'Getsong & <Title>', genre: 'Rock', artistId });
+      const api = subsonicApi(t, { apiKey: aliceKey.key });
+      const { song } = await api.shape('getSong', { id: songId }, z.strictObject({ song: Child }));
+      expect(song).toMatchObject({
+        id: String(songId),
+        isDir: false,
+        title: 'Getsong & <Title>',
+        artist: 'Getsong Artist',
+        artistId: `ar-${artistId}`,
+        genre: 'Rock',
+        coverArt: String(songId),
+        suffix: 'wav',
+        contentType: 'audio/wav',
+        type: 'music',
+        mediaType: 'song',
+        genres: [{ name: 'Rock' }],
+      });
+      expect(song.starred).toBeUndefined();
+      await api.error('getSong', { id: 999_999 }, 70);
+      await api.error('getSong', { id: 'al-1' }, 70);
+      await api.error('getSong', {}, 10);
     });
   });
 

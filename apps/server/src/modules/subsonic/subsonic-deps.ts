@@ -1,0 +1,62 @@
+import { createAlbumsRepository } from '../albums/albums.repository.js';
+import { AlbumsService } from '../albums/albums.service.js';
+import { createArtistsService } from '../artists/artists.module.js';
+import type { ArtistsService } from '../artists/artists.service.js';
+import { createArtistsRepository } from '../artists/artists.repository.js';
+import { createDownloadsRepository } from '../downloads/downloads.repository.js';
+import { DownloadsService } from '../downloads/downloads.service.js';
+import { createLikesRepository } from '../likes/likes.repository.js';
+import { LikesService } from '../likes/likes.service.js';
+import { createPlaylistsRepository } from '../playlists/playlists.repository.js';
+import { PlaylistsService } from '../playlists/playlists.service.js';
+import { createPlaysRepository } from '../plays/plays.repository.js';
+import { PlaysService } from '../plays/plays.service.js';
+import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
+import { SearchService } from '../search/search.service.js';
+import type { ModuleDeps } from '../shared-deps.js';
+import type { SongPagesService } from '../songs/song-pages.service.js';
+import { createSongPagesService, createSongsService } from '../songs/songs.module.js';
+import type { SongsService } from '../songs/songs.service.js';
+
+/**
+ * What the Subsonic methods work through: the same services the web API's routes call, so that a Subsonic app sees
+ * exactly what the web app shows the same user (issue 7's one policy), plus the app's pieces for what only Subsonic
+ * needs (its own repositories).
+ */
+export interface SubsonicDeps extends ModuleDeps {
+  songs: SongsService;
+  songPages: SongPagesService;
+  albums: AlbumsService;
+  artists: ArtistsService;
+  likes: LikesService;
+  playlists: PlaylistsService;
+  plays: PlaysService;
+  search: SearchService;
+  downloads: DownloadsService;
+}
+
+export function createSubsonicDeps(deps: ModuleDeps): SubsonicDeps {
+  const { db, dialect } = deps;
+  const songs = createSongsService(deps);
+  return {
+    ...deps,
+    songs,
+    songPages: createSongPagesService(deps, songs),
+    albums: new AlbumsService(createAlbumsRepository(db), songs, createArtistsRepository(db), deps.releaseBlobs),
+    artists: createArtistsService(deps),
+    likes: new LikesService(createLikesRepository(db), songs),
+    playlists: new PlaylistsService(createPlaylistsRepository(db, dialect), deps.releaseBlobs, {
+      playlistsPerUser: deps.config.limits.playlistsPerUser,
+      quota: deps.uploadQuota,
+    }),
+    plays: new PlaysService(createPlaysRepository(db)),
+    search: new SearchService(
+      createSearchIndexRepository(db, dialect),
+      songs,
+      createArtistsRepository(db),
+      createPlaylistsRepository(db, dialect),
+      createAlbumsRepository(db),
+    ),
+    downloads: new DownloadsService(createDownloadsRepository(db), deps.blobs),
+  };
+}

@@ -1,0 +1,117 @@
+import { UNKNOWN_ARTIST } from '@tonearm/contract';
+import type { AlbumListRow } from '../albums/albums.repository.js';
+import { AUDIO_FORMATS } from '../media/media.formats.js';
+import type { SongListRow } from '../songs/songs.repository.js';
+import type { ViewerMarks } from '../songs/songs.service.js';
+import { subsonicId } from './subsonic-ids.js';
+import type { SubsonicNode } from './subsonic.response.js';
+
+/**
+ * Tonearm's rows as the OpenSubsonic types name them (Child, AlbumID3, ArtistID3): one mapping, used by every method
+ * that lists songs, albums or artists, so that `getAlbum`, `search3`, `getStarred2` and `getPlaylist` describe a song
+ * the same way. Optional fields are left out (undefined), never sent as empty strings.
+ */
+
+const seconds = (ms: number | null): number => (ms === null ? 0 : Math.round(ms / 1000));
+
+/** The file's suffix and Content-Type, from the stored key's extension (`ab12….flac`). */
+function audioType(audioKey: string): { suffix: string; contentType: string } {
+  const dot = audioKey.lastIndexOf('.');
+  const suffix = dot === -1 ? '' : audioKey.slice(dot + 1).toLowerCase();
+  return { suffix, contentType: AUDIO_FORMATS[suffix]?.mime ?? 'application/octet-stream' };
+}
+
+/** The cover a song shows: its own picture, else its album's, else none (Subsonic apps ask getCoverArt for it). */
+const songCover = (row: SongListRow): string | undefined =>
+  row.image_key !== null
+    ? subsonicId('song', row.id)
+    : row.album_id !== null
+      ? subsonicId('album', row.album_id)
+      : undefined;
+
+/** What a caller adds to a song: when they starred it (ISO date) and how often they played it, when known. */
+export interface ChildExtras {
+  starred?: string | undefined;
+  playCount?: number | undefined;
+  played?: string | undefined;
+}
+
+/** A song as a Subsonic `Child` (with the OpenSubsonic additions Tonearm knows). */
+export function songChild(row: SongListRow, extras: ChildExtras = {}): SubsonicNode {
+  const { suffix, contentType } = audioType(row.audio_key);
+  const artist = row.artist_name ?? UNKNOWN_ARTIST;
+  return {
+    id: subsonicId('song', row.id),
+    parent: row.album_id !== null ? subsonicId('album', row.album_id) : undefined,
+    isDir: false,
+    title: row.name,
+    album: row.album_name ?? undefined,
+    artist,
+    track: row.track_number ?? undefined,
+    year: row.year ?? undefined,
+    genre: row.genre,
+    coverArt: songCover(row),
+    contentType,
+    suffix,
+    duration: seconds(row.duration_ms),
+    path: `${artist}/${row.album_name ?? ''}/${row.name}.${suffix}`.replace(/\/+/g, '/'),
+    playCount: extras.playCount,
+    played: extras.played,
+    discNumber: row.disc_number ?? undefined,
+    starred: extras.starred,
+    albumId: row.album_id !== null ? subsonicId('album', row.album_id) : undefined,
+    artistId: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
+    type: 'music',
+    isVideo: false,
+    mediaType: 'song',
+    genres: [{ name: row.genre }],
+    // OpenSubsonic: a field the server supports is always sent, empty when the song has no value.
+    replayGain: {
+      trackGain: row.replay_gain_track_db ?? undefined,
+      trackPeak: row.replay_gain_track_peak ?? undefined,
+    },
+  };
+}
+
+/** Songs as one viewer sees them: `starred` set on those they like (`likedAt` gives the date, else `fallbackDate`). */
+export function songChildren(
+  rows: readonly SongListRow[],
+  marks: ViewerMarks,
+  likedAt: ReadonlyMap<number, string> = new Map(),
+  fallbackDate = new Date(0).toISOString(),
+): SubsonicNode[] {
+  return rows.map((row) =>
+    songChild(row, { starred: marks.liked.has(row.id) ? (likedAt.get(row.id) ?? fallbackDate) : undefined }),
+  );
+}
+
+/** An album as a Subsonic `AlbumID3`. */
+export function albumID3(row: AlbumListRow, extras: { starred?: string | undefined } = {}): SubsonicNode {
+  return {
+    id: subsonicId('album', row.id),
+    name: row.name,
+    artist: row.artist_name ?? UNKNOWN_ARTIST,
+    artistId: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
+    coverArt: subsonicId('album', row.id),
+    songCount: row.song_count,
+    duration: seconds(row.duration_ms),
+    year: row.year ?? undefined,
+    created: row.created_at,
+    starred: extras.starred,
+  };
+}
+
+/** An artist as a Subsonic `ArtistID3`. */
+export function artistID3(
+  artist: { id: number; name: string; image_key: string | null },
+  albumCount: number,
+  extras: { starred?: string | undefined } = {},
+): SubsonicNode {
+  return {
+    id: subsonicId('artist', artist.id),
+    name: artist.name,
+    coverArt: artist.image_key !== null ? subsonicId('artist', artist.id) : undefined,
+    albumCount,
+    starred: extras.starred,
+  };
+}
