@@ -117,6 +117,7 @@ const xmlParser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: false,
+  alwaysCreateTextNode: true,
   isArray: (_name: string, _path: unknown, _leaf: boolean, isAttribute: boolean) => !isAttribute,
 });
 
@@ -129,7 +130,11 @@ const ENVELOPE_FIELDS = new Set(['status', 'version', 'type', 'serverVersion', '
 export function expectSameTree(json: Record<string, unknown>, element: XmlElement, path = 'subsonic-response'): void {
   const attributes = Object.keys(element).filter((key) => key.startsWith('@') && key !== '@xmlns');
   const children = Object.keys(element).filter((key) => !key.startsWith('@') && key !== '#text');
-  const scalarKeys = Object.keys(json).filter((key) => isScalar(json[key]));
+  // Subsonic's `value` field (a genre's name) is the element's text in XML.
+  const text = isScalar(json.value) ? String(json.value) : undefined;
+  const elementText = element['#text']?.toString() ?? '';
+  expect(elementText, `${path}: text`).toBe(text ?? '');
+  const scalarKeys = Object.keys(json).filter((key) => key !== 'value' && isScalar(json[key]));
   const childKeys = Object.keys(json).filter((key) => {
     const value = json[key];
     return !isScalar(value) && value !== undefined && !(Array.isArray(value) && value.length === 0);

@@ -3,7 +3,8 @@ import { SUBSONIC_API_VERSION, type SubsonicErrorCode } from '@tonearm/contract'
 /**
  * A Subsonic answer as a tree both formats are written from. In XML an object is an element: its scalar fields are
  * attributes, an object field is one child element, an array field is one child element per item (an array of
- * scalars gives elements with text, as `<versions>1</versions>`). In JSON the tree is written as it is.
+ * scalars gives elements with text, as `<versions>1</versions>`), and a scalar `value` field is the element's text. In
+ * JSON the tree is written as it is.
  */
 export type SubsonicScalar = string | number | boolean;
 export type SubsonicValue = SubsonicScalar | SubsonicNode | readonly SubsonicScalar[] | readonly SubsonicNode[];
@@ -39,6 +40,9 @@ export function escapeXml(text: string): string {
   return text.replace(NOT_XML, '').replace(/[&<>"']/g, (char) => XML_ESCAPES[char] ?? char);
 }
 
+/** The field whose value is an element's text in XML (`<genre songCount="3">Rock</genre>`), as Subsonic's JSON names it. */
+export const TEXT_FIELD = 'value';
+
 const isScalar = (value: unknown): value is SubsonicScalar =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
@@ -47,7 +51,8 @@ function elementXml(name: string, node: SubsonicNode, attributes = ''): string {
   let children = '';
   for (const [key, value] of Object.entries(node)) {
     if (value === undefined) continue;
-    if (isScalar(value)) attrs += ` ${key}="${escapeXml(String(value))}"`;
+    if (key === TEXT_FIELD && isScalar(value)) children += escapeXml(String(value));
+    else if (isScalar(value)) attrs += ` ${key}="${escapeXml(String(value))}"`;
     else if (Array.isArray(value)) {
       for (const item of value as readonly (SubsonicScalar | SubsonicNode)[]) {
         children += isScalar(item) ? `<${key}>${escapeXml(String(item))}</${key}>` : elementXml(key, item);

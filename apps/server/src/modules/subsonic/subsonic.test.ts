@@ -124,6 +124,17 @@ describeEachDialect('Subsonic API (%s)', (t) => {
   });
 
   describe('the first browsing methods, in both formats', () => {
+    it('getOpenSubsonicExtensions has the same tree in XML (arrays of numbers as elements with text)', async () => {
+      const api = subsonicApi(t, {});
+      await api.shape(
+        'getOpenSubsonicExtensions',
+        {},
+        z.strictObject({
+          openSubsonicExtensions: z.array(z.strictObject({ name: z.string(), versions: z.array(z.number().int()) })),
+        }),
+      );
+    });
+
     it('getMusicFolders names the one folder', async () => {
       const api = subsonicApi(t, { apiKey: aliceKey.key });
       const answer = await api.shape(
