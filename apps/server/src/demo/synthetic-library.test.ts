@@ -80,4 +80,28 @@ describeEachDialect('a synthetic library on a fresh database (%s)', { uses: 'dat
     await t.db.insertInto('artists').values({ name: 'Written Later' }).execute();
     expect(await counted('search_artists')).toBe(16);
   });
+
+  it("makes albums of each artist's songs when asked, after the album tables exist", async () => {
+    while ((await migrateDown(t.db)).length > 0);
+    const summary = await seedAndMigrate(t.database, { songs: 300, albums: { size: 4 } });
+    const albums = await t.db.selectFrom('albums').select(['id', 'artist_id', 'year']).execute();
+    expect(summary.albums).toBe(albums.length);
+    const tracks = await t.db
+      .selectFrom('album_tracks')
+      .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
+      .innerJoin('albums', 'albums.id', 'album_tracks.album_id')
+      .select([
+        'album_tracks.album_id',
+        'album_tracks.track_number',
+        'songs.artist_id',
+        'albums.artist_id as album_artist',
+      ])
+      .execute();
+    // Every song is on one album of its own artist, at most four an album, numbered from 1.
+    expect(tracks).toHaveLength(300);
+    expect(tracks.every((track) => track.artist_id === track.album_artist)).toBe(true);
+    expect(Math.max(...tracks.map((track) => track.track_number ?? 0))).toBe(4);
+    expect(albums.length).toBeGreaterThanOrEqual(300 / 4);
+    expect(albums.every((album) => album.year !== null && album.year >= 1960)).toBe(true);
+  });
 });

@@ -38,6 +38,11 @@ export interface SyntheticLibraryOptions {
    * and points at one of the shared files. Without media the rows name audio that does not exist and have no cover.
    */
   media?: { store: BlobStore; distinct?: number };
+  /**
+   * Albums of up to `size` songs: each artist's songs, in id order, make its albums, with track numbers and a year.
+   * Written after the last migration (the album tables are newer than the first one).
+   */
+  albums?: { size: number };
 }
 
 export interface SyntheticLibrarySummary {
@@ -45,6 +50,7 @@ export interface SyntheticLibrarySummary {
   songs: number;
   playlists: number;
   likes: number;
+  albums: number;
   ms: number;
 }
 
@@ -285,8 +291,48 @@ export async function seedSyntheticLibrary(
     songs: rows.songs.length,
     playlists: rows.playlists.length,
     likes: rows.likes.length,
+    albums: 0,
     ms: Math.round(performance.now() - started),
   };
+}
+
+/** The albums of `options.albums` over a seeded library's songs (ids 1…n), and their tracks; answers how many. */
+async function seedSyntheticAlbums(db: Kysely<DB>, options: SyntheticLibraryOptions): Promise<number> {
+  const size = options.albums?.size ?? 0;
+  if (size <= 0) return 0;
+  const createdAt = new Date().toISOString();
+  const byArtist = new Map<number, number[]>();
+  libraryRows(options, createdAt).songs.forEach((song, index) => {
+    const list = byArtist.get(song.artistId) ?? [];
+    list.push(index + 1);
+    byArtist.set(song.artistId, list);
+  });
+  const random = seeded(7);
+  const albums: Insertable<DB['albums']>[] = [];
+  const tracks: Insertable<DB['album_tracks']>[] = [];
+  for (const [artistId, songIds] of [...byArtist].sort(([a], [b]) => a - b)) {
+    for (let start = 0; start < songIds.length; start += size) {
+      const word = SYNTHETIC_WORDS[Math.floor(random() * SYNTHETIC_WORDS.length)] ?? 'album';
+      albums.push({
+        name: `${word.replace(/^\w/, (c) => c.toUpperCase())} album ${albums.length + 1}`,
+        artist_id: artistId,
+        year: 1960 + Math.floor(random() * 66),
+        image_key: null,
+        // Distinct dates, so the newest-first lists have a settled order.
+        created_at: new Date(Date.parse(createdAt) - albums.length * 1000).toISOString(),
+      });
+      songIds
+        .slice(start, start + size)
+        .forEach((song_id, index) =>
+          tracks.push({ song_id, album_id: albums.length, disc_number: 1, track_number: index + 1 }),
+        );
+    }
+  }
+  await db.transaction().execute(async (trx) => {
+    await insertChunked(albums, (chunk) => trx.insertInto('albums').values(chunk).execute());
+    await insertChunked(tracks, (chunk) => trx.insertInto('album_tracks').values(chunk).execute());
+  });
+  return albums.length;
 }
 
 /** The first migration: the tables, before any index that triggers fill (see seedSyntheticLibraryAt). */
@@ -306,6 +352,7 @@ export async function seedAndMigrate(
   else await migrateToLatest(database.db);
   const summary = await seedSyntheticLibrary(database.db, options);
   await migrateToLatest(database.db);
+  summary.albums = await seedSyntheticAlbums(database.db, options);
   // PostgreSQL plans by statistics: a table that grew from nothing needs them before the first query.
   if (database.dialect === 'postgres') await sql`analyze`.execute(database.db);
   return summary;
