@@ -149,3 +149,36 @@ test('“Log out everywhere” ends the sessions of every device, this one too',
     await elsewhere.close();
   }
 });
+
+test('a user generates an app password in the profile, and a Subsonic app signs in with it', async ({ page }) => {
+  const dashboard = new Dashboard(page);
+  const account: Account = newAccount('subsonic');
+  await registerAccount(server.baseURL, account);
+  await logIn(page, account);
+  const dialog = await openProfile(page);
+  const section = dialog.getByRole('region', { name: 'Subsonic apps' });
+  await expect(section.getByText(server.baseURL, { exact: true })).toBeVisible();
+  await expect(section.getByText('No app password yet.')).toBeVisible();
+  await section.getByRole('button', { name: 'Generate app password' }).click();
+  await expect(dashboard.successAlert('App password generated')).toBeVisible();
+  const shown = section.getByLabel('Your new app password');
+  await expect(shown).toHaveValue(/^[a-z2-9]{4}(-[a-z2-9]{4}){5}$/);
+  await expect(section.getByText('Copy it now: it will not be shown again.')).toBeVisible();
+  const password = await shown.inputValue();
+
+  const ping = async (query: Record<string, string>) => {
+    const search = new URLSearchParams({ f: 'json', ...query });
+    const response = await fetch(`${server.baseURL}/rest/ping?${search.toString()}`);
+    return ((await response.json()) as { 'subsonic-response': { status: string } })['subsonic-response'].status;
+  };
+  expect(await ping({ u: account.username, p: password })).toBe('ok');
+  // The login password is not an app password.
+  expect(await ping({ u: account.username, p: account.password })).toBe('failed');
+
+  // Revoked, it signs no app in any more.
+  await section.getByRole('button', { name: 'Revoke app password' }).click();
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dashboard.successAlert('App password revoked')).toBeVisible();
+  await expect(section.getByText('No app password yet.')).toBeVisible();
+  expect(await ping({ u: account.username, p: password })).toBe('failed');
+});
