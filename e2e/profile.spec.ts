@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { logIn, newAccount, registerAccount, type Account } from './support/pages/accounts.js';
 import { Dashboard } from './support/pages/dashboard.js';
@@ -165,6 +166,11 @@ test('a user generates an app password in the profile, and a Subsonic app signs 
   await expect(shown).toHaveValue(/^[a-z2-9]{4}(-[a-z2-9]{4}){5}$/);
   await expect(section.getByText('Copy it now: it will not be shown again.')).toBeVisible();
   const password = await shown.inputValue();
+  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  const serious = axe.violations
+    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(serious, 'serious axe violations in the profile').toEqual([]);
 
   const ping = async (query: Record<string, string>) => {
     const search = new URLSearchParams({ f: 'json', ...query });
