@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { logIn, newAccount, registerAccount, type Account } from './support/pages/accounts.js';
 import { Dashboard } from './support/pages/dashboard.js';
@@ -148,4 +149,42 @@ test('“Log out everywhere” ends the sessions of every device, this one too',
   } finally {
     await elsewhere.close();
   }
+});
+
+test('a user generates an app password in the profile, and a Subsonic app signs in with it', async ({ page }) => {
+  const dashboard = new Dashboard(page);
+  const account: Account = newAccount('subsonic');
+  await registerAccount(server.baseURL, account);
+  await logIn(page, account);
+  const dialog = await openProfile(page);
+  const section = dialog.getByRole('region', { name: 'Subsonic apps' });
+  await expect(section.getByText(server.baseURL, { exact: true })).toBeVisible();
+  await expect(section.getByText('No app password yet.')).toBeVisible();
+  await section.getByRole('button', { name: 'Generate app password' }).click();
+  await expect(dashboard.successAlert('App password generated')).toBeVisible();
+  const shown = section.getByLabel('Your new app password');
+  await expect(shown).toHaveValue(/^[a-z2-9]{4}(-[a-z2-9]{4}){5}$/);
+  await expect(section.getByText('Copy it now: it will not be shown again.')).toBeVisible();
+  const password = await shown.inputValue();
+  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  const serious = axe.violations
+    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(serious, 'serious axe violations in the profile').toEqual([]);
+
+  const ping = async (query: Record<string, string>) => {
+    const search = new URLSearchParams({ f: 'json', ...query });
+    const response = await fetch(`${server.baseURL}/rest/ping?${search.toString()}`);
+    return ((await response.json()) as { 'subsonic-response': { status: string } })['subsonic-response'].status;
+  };
+  expect(await ping({ u: account.username, p: password })).toBe('ok');
+  // The login password is not an app password.
+  expect(await ping({ u: account.username, p: account.password })).toBe('failed');
+
+  // Revoked, it signs no app in any more.
+  await section.getByRole('button', { name: 'Revoke app password' }).click();
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dashboard.successAlert('App password revoked')).toBeVisible();
+  await expect(section.getByText('No app password yet.')).toBeVisible();
+  expect(await ping({ u: account.username, p: password })).toBe('failed');
 });

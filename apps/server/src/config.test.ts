@@ -247,5 +247,15 @@ describe('loadConfig', () => {
 
   it('never echoes a secret in the message', () => {
     expect(errorOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' }).message).not.toContain('hunter2');
+    expect(errorOf({ SECRET_KEY: 'hunter2' }).message).not.toContain('hunter2');
+  });
+
+  it('reads SECRET_KEY of at least 32 characters; without it, null (a key file in DATA_DIR)', () => {
+    expect(loadConfig({}, cwd).secretKey).toBeNull();
+    const key = 'a'.repeat(64);
+    expect(loadConfig({ SECRET_KEY: key }, cwd).secretKey).toBe(key);
+    expect(errorOf({ SECRET_KEY: 'x'.repeat(31) }).message).toBe(
+      'Invalid configuration: SECRET_KEY must be at least 32 characters (e.g. openssl rand -hex 32)',
+    );
   });
 });

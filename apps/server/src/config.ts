@@ -43,6 +43,11 @@ export interface Config {
   /** REGISTRATION: 'closed' leaves account creation to administrators (and to claiming the first administrator). */
   registration: 'open' | 'closed';
   transcode: TranscodeConfig;
+  /**
+   * SECRET_KEY: what the app passwords of Subsonic apps are encrypted under (a 32-byte key is derived from it); null
+   * means a random key kept in `${dataDir}/secret.key`, made on first use.
+   */
+  secretKey: string | null;
   /** Songs per read when the whole catalogue is streamed (modules/songs/songs.stream.ts); tests set a small one. */
   catalogueChunkRows?: number;
 }
@@ -112,6 +117,8 @@ const FOURTEEN_DAYS_SECONDS = 14 * 24 * 60 * 60;
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 const TIMEOUT_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const DAY_MS = 86_400_000;
+/** 32 characters: the 64 hex digits of `openssl rand -hex 32` pass, a short word does not. */
+const SECRET_KEY_MIN_LENGTH = 32;
 
 const optionalText = z
   .string()
@@ -247,12 +254,18 @@ const EnvSchema = z.object({
   // One ffmpeg per core: a transcode keeps one core busy until it is done.
   TRANSCODE_CONCURRENCY: integer(availableParallelism(), 1, 256),
   REGISTRATION: optionalText.pipe(z.enum(['open', 'closed'], { error: 'must be open or closed' }).optional()),
+  SECRET_KEY: optionalText.pipe(
+    z
+      .string()
+      .min(SECRET_KEY_MIN_LENGTH, `must be at least ${SECRET_KEY_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`)
+      .optional(),
+  ),
 });
 
 type Env = Record<string, string | undefined>;
 
 /** Never echoed in error messages: they may carry passwords. */
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SECRET_KEY']);
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined) return false;
@@ -362,6 +375,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
     },
     registration: e.REGISTRATION ?? 'open',
+    secretKey: e.SECRET_KEY ?? null,
     transcode: {
       ffmpegPath: e.FFMPEG_PATH,
       cacheBytes: e.TRANSCODE_CACHE_MB * 1024 * 1024,

@@ -22,9 +22,8 @@ export const SubsonicMessages = {
   missingParameter: (name: string) => `Required parameter is missing: ${name}`,
   missingAuth: 'Required parameter is missing: apiKey',
   unknownMethod: (method: string) => `Unknown method: ${method}`,
-  wrongCredentials: 'Wrong username or password',
-  appPasswordsNotYet: 'Token authentication needs an app password; this server does not issue them yet: use apiKey',
-  passwordAuthNotYet: 'Password authentication is not supported yet: use apiKey',
+  /** The account's login password is never accepted here: only the app password of the profile page (or an API key). */
+  wrongCredentials: 'Wrong username or app password (use the app password from your profile, not your login password)',
   conflictingAuth: 'apiKey cannot be combined with u, p, t or s',
   invalidApiKey: 'Invalid API key',
   notFound: (what: string) => `${what} not found`,
@@ -56,3 +55,14 @@ export type ApiKeyListResponse = z.infer<typeof ApiKeyListResponse>;
 
 export const ApiKeyParam = z.object({ id: DbIdText, keyId: DbIdText });
 export type ApiKeyParam = z.infer<typeof ApiKeyParam>;
+
+/**
+ * `201` of generating an app password (`POST /api/users/:id/subsonic-password`): the password is shown this once; it
+ * is stored encrypted, for `u`+`p` and `u`+`t`+`s` sign-ins of Subsonic apps.
+ */
+export const CreatedAppPassword = z.object({ password: z.string() });
+export type CreatedAppPassword = z.infer<typeof CreatedAppPassword>;
+
+/** Whether the user has an app password (never the password itself). */
+export const AppPasswordStatus = z.object({ exists: z.boolean() });
+export type AppPasswordStatus = z.infer<typeof AppPasswordStatus>;

@@ -1,4 +1,5 @@
 import { createApiKeysRepository } from '../modules/subsonic/api-keys.repository.js';
+import { createAppPasswordsRepository } from '../modules/subsonic/app-passwords.repository.js';
 import { randomBytes } from 'node:crypto';
 import { AccessLevels, type Access } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +131,8 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
       .returning('id')
       .executeTakeFirstOrThrow();
     const apiKey = await createApiKeysRepository(t.db).insert(user.id, 'Phone', randomBytes(32).toString('hex'), now);
+    // An app password to revoke (`DELETE /api/users/:id/subsonic-password` answers 404 when there is none).
+    await createAppPasswordsRepository(t.db).setSecret(user.id, 'v1:sealed-elsewhere');
     return {
       userId: user.id,
       username: user.username,

@@ -5,7 +5,7 @@ import type { EndpointSpec } from './define.js';
 import { payments } from './payments.js';
 import { playlists } from './playlists.js';
 import { downloads, likes, plays, search, songs } from './songs.js';
-import { apiKeys } from './subsonic.js';
+import { apiKeys, appPassword } from './subsonic.js';
 import { health, media } from './system.js';
 import { users } from './users.js';
 
@@ -30,6 +30,7 @@ export const endpoints = {
   media,
   health,
   apiKeys,
+  appPassword,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -25,6 +25,20 @@ export class SubsonicError extends Error {
   }
 }
 
+/**
+ * Too many failed sign-ins (the web login's limits): still the Subsonic envelope, but with HTTP 429 and Retry-After,
+ * so that an app or a proxy that reads the status backs off.
+ */
+export class SubsonicRateLimited extends SubsonicError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(0, message);
+    this.name = 'SubsonicRateLimited';
+  }
+}
+
 // The control characters are the point here: XML 1.0 has no way to write them.
 const NOT_XML =
   // eslint-disable-next-line no-control-regex

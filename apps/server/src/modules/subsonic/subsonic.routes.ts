@@ -5,7 +5,15 @@ import { route } from '../../http/endpoint-route.js';
 import { HttpError } from '../../http/errors.js';
 import { requireUser } from '../../http/session.js';
 import type { ApiKeysService } from './api-keys.service.js';
-import { envelope, errorBody, renderSubsonic, SubsonicError, type SubsonicNode } from './subsonic.response.js';
+import type { AppPasswordsService } from './app-passwords.service.js';
+import {
+  envelope,
+  errorBody,
+  renderSubsonic,
+  SubsonicError,
+  SubsonicRateLimited,
+  type SubsonicNode,
+} from './subsonic.response.js';
 import { SENT } from './subsonic-method.js';
 import { SubsonicParams } from './subsonic-params.js';
 import type { SubsonicService } from './subsonic.service.js';
@@ -31,6 +39,24 @@ export function apiKeysRoutes(app: App, keys: ApiKeysService): void {
   });
 }
 
+/** `/api/users/:id/subsonic-password`: the owner or an admin (the service answers 404 to anyone else). */
+export function appPasswordRoutes(app: App, passwords: AppPasswordsService): void {
+  route(app, endpoints.appPassword.create, async (request) => {
+    const actor = await requireUser(request);
+    return passwords.generate(actor, request.params.id);
+  });
+
+  route(app, endpoints.appPassword.status, async (request) => {
+    const actor = await requireUser(request);
+    return passwords.status(actor, request.params.id);
+  });
+
+  route(app, endpoints.appPassword.revoke, async (request) => {
+    const actor = await requireUser(request);
+    await passwords.revoke(actor, request.params.id);
+  });
+}
+
 function send(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -51,6 +77,7 @@ const CODE_OF_STATUS: Readonly<Record<number, SubsonicErrorCode>> = {
 
 /** What went wrong before or outside a method, as a Subsonic error: the client's fault stays a normal 200 answer. */
 function asSubsonicError(error: unknown): { error: SubsonicError; http: number } {
+  if (error instanceof SubsonicRateLimited) return { error, http: 429 };
   if (error instanceof SubsonicError) return { error, http: 200 };
   const status = (error as { statusCode?: unknown; status?: unknown }).statusCode ?? (error as HttpError).status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -79,6 +106,7 @@ export async function subsonicRoutes(app: App, subsonic: SubsonicService, server
     scope.setErrorHandler((error, request, reply) => {
       const { error: answer, http } = asSubsonicError(error);
       if (http >= 500) request.log.error({ err: error }, 'subsonic call failed');
+      if (answer instanceof SubsonicRateLimited) void reply.header('retry-after', String(answer.retryAfterSeconds));
       return send(request, reply, { serverVersion, status: 'failed', body: errorBody(answer) }, http);
     });
     scope.route<{ Params: { method: string } }>({

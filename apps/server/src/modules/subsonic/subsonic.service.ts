@@ -1,8 +1,8 @@
 import { SubsonicMessages } from '@tonearm/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiKeysService } from './api-keys.service.js';
 import { extensionsAnswer, systemMethods } from './methods/system.methods.js';
-import { subsonicFail as fail, type MethodTable, type SubsonicAnswer, type SubsonicCaller } from './subsonic-method.js';
+import type { SubsonicAuth } from './subsonic-auth.js';
+import { subsonicFail as fail, type MethodTable, type SubsonicAnswer } from './subsonic-method.js';
 import type { SubsonicParams } from './subsonic-params.js';
 
 /**
@@ -14,7 +14,7 @@ export class SubsonicService {
 
   /** `groups`: the method tables of methods/*.methods.ts, joined after the system methods. */
   constructor(
-    private readonly apiKeys: ApiKeysService,
+    private readonly auth: SubsonicAuth,
     groups: readonly MethodTable[] = [],
   ) {
     this.methods = new Map(Object.entries(Object.assign({}, systemMethods(), ...groups) as MethodTable));
@@ -26,8 +26,8 @@ export class SubsonicService {
   }
 
   /**
-   * Runs one call: the method must exist (code 0 otherwise), and the caller must prove who they are first, except for
-   * getOpenSubsonicExtensions, which apps ask before they sign in.
+   * Runs one call: the method must exist (code 0 otherwise), and the caller must prove who they are first (SubsonicAuth),
+   * except for getOpenSubsonicExtensions, which apps ask before they sign in.
    */
   async call(
     name: string,
@@ -37,33 +37,7 @@ export class SubsonicService {
     if (name === 'getOpenSubsonicExtensions') return extensionsAnswer();
     const method = this.methods.get(name);
     if (method === undefined) throw fail('generic', SubsonicMessages.unknownMethod(name));
-    const caller = await this.authenticate(params);
+    const caller = await this.auth.authenticate(params, http.request.ip);
     return method.run({ params, caller, ...http });
-  }
-
-  /**
-   * Who is calling. `apiKey` alone (OpenSubsonic apiKeyAuthentication); with any of u, p, t, s it is ambiguous (43).
-   * App passwords (u+p, u+t+s) are the next step of issue 13: until then u+t+s answers 41 (no app password exists to
-   * check the token against) and u+p answers 42.
-   */
-  async authenticate(params: SubsonicParams): Promise<SubsonicCaller> {
-    const key = params.get('apiKey');
-    const legacy = ['u', 'p', 't', 's'].some((name) => params.has(name));
-    if (key !== undefined) {
-      if (legacy) throw fail('conflictingAuth', SubsonicMessages.conflictingAuth);
-      const user = await this.apiKeys.userOfKey(key);
-      if (user === null) throw fail('invalidApiKey', SubsonicMessages.invalidApiKey);
-      return { user, via: 'apiKey' };
-    }
-    if (!params.has('u')) throw fail('missingParameter', SubsonicMessages.missingAuth);
-    if (params.has('p') && (params.has('t') || params.has('s'))) {
-      throw fail('conflictingAuth', SubsonicMessages.conflictingAuth);
-    }
-    if (params.has('t')) {
-      if (!params.has('s')) throw fail('missingParameter', SubsonicMessages.missingParameter('s'));
-      throw fail('tokenAuthNotSupported', SubsonicMessages.appPasswordsNotYet);
-    }
-    if (params.has('p')) throw fail('authMechanismNotSupported', SubsonicMessages.passwordAuthNotYet);
-    throw fail('missingParameter', SubsonicMessages.missingParameter('p'));
   }
 }

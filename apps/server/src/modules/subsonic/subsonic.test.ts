@@ -188,9 +188,16 @@ describeEachDialect('Subsonic API (%s)', (t) => {
       await expectError('ping', 'u=alice', 10, SubsonicMessages.missingParameter('p'));
     });
 
-    it('41 for a token (no app password exists yet), 42 for a password', async () => {
-      await expectError('ping', 'u=alice&t=abc&s=xyz', 41, SubsonicMessages.appPasswordsNotYet);
-      await expectError('ping', 'u=alice&p=secret', 42, SubsonicMessages.passwordAuthNotYet);
+    it('40 for a password or a token of a user without an app password, or of nobody', async () => {
+      const user = encodeURIComponent(bob.username);
+      await expectError('ping', `u=${user}&t=abc&s=xyz`, 40, SubsonicMessages.wrongCredentials);
+      await expectError(
+        'ping',
+        `u=${user}&p=${encodeURIComponent(bob.password)}`,
+        40,
+        SubsonicMessages.wrongCredentials,
+      );
+      await expectError('ping', 'u=nobody-at-all&p=secret', 40, SubsonicMessages.wrongCredentials);
     });
 
     it('43: apiKey together with u, p, t or s, or a password with a token', async () => {

@@ -15,6 +15,7 @@ import { CameraIcon, LogoutIcon, TrashIcon } from '../../ui/icons.js';
 import { TextField } from '../../ui/TextField.js';
 import { useDeleteUser, useRemovePhoto, useUpdateUser, useUploadPhoto } from '../users/mutations.js';
 import { DataSaverSetting } from './DataSaverSetting.js';
+import { SubsonicApps } from './SubsonicApps.js';
 import '../../ui/buttons.css';
 import '../../ui/forms.css';
 import './ProfileDialog.css';
@@ -305,7 +306,10 @@ function LogOutEverywhere({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** The signed-in user's profile: photo, username and email, password, data saver, and deleting the account. */
+/**
+ * The signed-in user's profile: photo, username and email, password, data saver, what Subsonic apps sign in with, and
+ * deleting the account.
+ */
 export function ProfileDialog({ onClose }: { onClose: () => void }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
@@ -317,6 +321,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
         <DetailsForm user={user} />
         <PasswordForm user={user} />
         <DataSaverSetting />
+        <SubsonicApps user={user} />
         <LogOutEverywhere
           onDone={() => {
             onClose();

@@ -16,3 +16,24 @@ export const mediaQueries = {
       retry: false,
     }),
 };
+
+/** What Subsonic apps sign in with (issue 13): the user's app password (whether there is one) and API keys. */
+export const subsonicKeys = {
+  all: ['subsonic'] as const,
+  appPassword: (userId: number) => [...subsonicKeys.all, 'app-password', userId] as const,
+  apiKeys: (userId: number) => [...subsonicKeys.all, 'api-keys', userId] as const,
+};
+
+export const subsonicQueries = {
+  appPassword: (userId: number) =>
+    queryOptions({
+      queryKey: subsonicKeys.appPassword(userId),
+      queryFn: ({ signal }) => api.appPassword.status({ id: userId }, { signal }),
+    }),
+  apiKeys: (userId: number) =>
+    queryOptions({
+      queryKey: subsonicKeys.apiKeys(userId),
+      queryFn: ({ signal }) => api.apiKeys.list({ id: userId }, { signal }),
+      select: (answer) => answer.apiKeys,
+    }),
+};
