@@ -38,7 +38,9 @@ const TABLE = { song: 'songs', album: 'albums', artist: 'artists' } as const;
 export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatalogueRepository {
   return {
     songPage(limit, offset) {
-      return songListQuery(db).orderBy('songs.id', 'asc').limit(limit).offset(offset).execute();
+      // The offset is skipped on the primary key alone, then only the page's rows are joined.
+      const page = db.selectFrom('songs').select('id').orderBy('id', 'asc').limit(limit).offset(offset);
+      return songListQuery(db).where('songs.id', 'in', page).orderBy('songs.id', 'asc').execute();
     },
 
     artistPage(limit, offset) {
@@ -46,7 +48,8 @@ export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatal
     },
 
     async albumPage(limit, offset) {
-      const rows = await albumListQuery(db).orderBy('albums.id', 'asc').limit(limit).offset(offset).execute();
+      const page = db.selectFrom('albums').select('id').orderBy('id', 'asc').limit(limit).offset(offset);
+      const rows = await albumListQuery(db).where('albums.id', 'in', page).orderBy('albums.id', 'asc').execute();
       return rows.map(albumListRow);
     },
 
