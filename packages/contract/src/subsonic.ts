@@ -30,6 +30,11 @@ export const SubsonicMessages = {
   badNumber: (name: string) => `Parameter ${name} must be a whole number`,
   badRequest: 'The request could not be read',
   serverError: 'The server could not answer this request',
+  starNothing: 'Required parameter is missing: id, albumId or artistId',
+  playlistOfOtherUser: 'Only an administrator may list the playlists of another user',
+  badBoolean: (name: string) => `Parameter ${name} must be true or false`,
+  playlistNameOrId: 'Required parameter is missing: name or playlistId',
+  songIndex: (index: string) => `No song at index ${index} of the playlist`,
 } as const;
 
 export const API_KEY_NAME_MAX = 100;

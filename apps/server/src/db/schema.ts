@@ -169,6 +169,20 @@ export interface SubsonicApiKeysTable {
   last_used_at: string | null;
 }
 
+/** A user's star on an album (migration 011; songs' stars are likes). */
+export interface AlbumStarsTable {
+  user_id: number;
+  album_id: number;
+  created_at: string;
+}
+
+/** A user's star on an artist (migration 011). */
+export interface ArtistStarsTable {
+  user_id: number;
+  artist_id: number;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -185,6 +199,8 @@ export interface DB {
   album_tracks: AlbumTracksTable;
   import_sources: ImportSourcesTable;
   subsonic_api_keys: SubsonicApiKeysTable;
+  album_stars: AlbumStarsTable;
+  artist_stars: ArtistStarsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

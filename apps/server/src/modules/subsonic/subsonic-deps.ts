@@ -11,7 +11,7 @@ import { createPlaylistsRepository } from '../playlists/playlists.repository.js'
 import { PlaylistsService } from '../playlists/playlists.service.js';
 import { createPlaysRepository } from '../plays/plays.repository.js';
 import { PlaysService } from '../plays/plays.service.js';
-import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
+import { createSearchIndexRepository, type SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { SearchService } from '../search/search.service.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import type { SongPagesService } from '../songs/song-pages.service.js';
@@ -32,12 +32,15 @@ export interface SubsonicDeps extends ModuleDeps {
   playlists: PlaylistsService;
   plays: PlaysService;
   search: SearchService;
+  /** The full-text index itself, for search2/search3's offsets (SearchService pages by cursor). */
+  searchIndex: SearchIndexRepository;
   downloads: DownloadsService;
 }
 
 export function createSubsonicDeps(deps: ModuleDeps): SubsonicDeps {
   const { db, dialect } = deps;
   const songs = createSongsService(deps);
+  const searchIndex = createSearchIndexRepository(db, dialect);
   return {
     ...deps,
     songs,
@@ -51,12 +54,13 @@ export function createSubsonicDeps(deps: ModuleDeps): SubsonicDeps {
     }),
     plays: new PlaysService(createPlaysRepository(db)),
     search: new SearchService(
-      createSearchIndexRepository(db, dialect),
+      searchIndex,
       songs,
       createArtistsRepository(db),
       createPlaylistsRepository(db, dialect),
       createAlbumsRepository(db),
     ),
+    searchIndex,
     downloads: new DownloadsService(createDownloadsRepository(db), deps.blobs),
   };
 }

@@ -23,6 +23,11 @@ export class SubsonicParams {
     return value === '' ? undefined : value;
   }
 
+  /** Every non-empty value of a repeatable parameter (`id=1&id=2`), in order. */
+  getAll(name: string): string[] {
+    return (this.values.get(name) ?? []).filter((value) => value !== '');
+  }
+
   has(name: string): boolean {
     return this.get(name) !== undefined;
   }

@@ -115,3 +115,32 @@ export function artistID3(
     starred: extras.starred,
   };
 }
+
+/** An album as a Subsonic directory `Child` (`isDir`), as search2, getStarred and getAlbumList answer albums. */
+export function albumChild(row: AlbumListRow, extras: { starred?: string | undefined } = {}): SubsonicNode {
+  const artist = row.artist_name ?? UNKNOWN_ARTIST;
+  return {
+    id: subsonicId('album', row.id),
+    parent: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
+    isDir: true,
+    title: row.name,
+    album: row.name,
+    artist,
+    year: row.year ?? undefined,
+    coverArt: subsonicId('album', row.id),
+    duration: seconds(row.duration_ms),
+    created: row.created_at,
+    starred: extras.starred,
+    albumId: subsonicId('album', row.id),
+    artistId: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
+    mediaType: 'album',
+  };
+}
+
+/** An artist as a Subsonic `Artist` (the folder-based lists: search2, getStarred). */
+export function artistEntry(
+  artist: { id: number; name: string },
+  extras: { starred?: string | undefined } = {},
+): SubsonicNode {
+  return { id: subsonicId('artist', artist.id), name: artist.name, starred: extras.starred };
+}

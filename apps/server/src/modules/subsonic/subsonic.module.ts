@@ -5,6 +5,8 @@ import { ApiKeysService } from './api-keys.service.js';
 import { createAppPasswordsRepository } from './app-passwords.repository.js';
 import { AppPasswordsService } from './app-passwords.service.js';
 import { browsingMethods } from './methods/browsing.methods.js';
+import { playlistsMethods } from './methods/playlists.methods.js';
+import { searchMethods } from './methods/search.methods.js';
 import { SecretBox } from './secret-box.js';
 import { credentialLimits, SubsonicAuth } from './subsonic-auth.js';
 import { createSubsonicDeps } from './subsonic-deps.js';
@@ -27,6 +29,6 @@ export async function registerSubsonic(app: App, deps: ModuleDeps): Promise<void
   const auth = new SubsonicAuth(keys, passwords, credentialLimits(deps.config));
   const subsonic = createSubsonicDeps(deps);
   // One group per area of the API (methods/*.methods.ts); each is a table of methods by name.
-  const groups = [browsingMethods(subsonic)];
+  const groups = [browsingMethods(subsonic), searchMethods(subsonic), playlistsMethods(subsonic)];
   await subsonicRoutes(app, new SubsonicService(auth, groups), SERVER_VERSION);
 }
