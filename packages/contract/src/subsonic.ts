@@ -31,6 +31,8 @@ export const SubsonicMessages = {
   badNumber: (name: string) => `Parameter ${name} must be a whole number`,
   badRequest: 'The request could not be read',
   serverError: 'The server could not answer this request',
+  unknownListType: (type: string) => `Unknown album list type: ${type}`,
+  musicFolder: 'Music folder',
 } as const;
 
 export const API_KEY_NAME_MAX = 100;

@@ -87,31 +87,35 @@ function words(q: string | undefined): string[] {
   return (q ?? '').split(/\s+/).filter((word) => word.length > 0);
 }
 
+/** Albums with their artist's name and what their tracks add up to (AlbumListRow once through `numbers`). */
+export function albumListQuery(db: Kysely<DB>) {
+  return db
+    .selectFrom('albums')
+    .leftJoin('artists', 'artists.id', 'albums.artist_id')
+    .select((eb) => [
+      'albums.id',
+      'albums.name',
+      'albums.artist_id',
+      'artists.name as artist_name',
+      'albums.year',
+      'albums.image_key',
+      'albums.created_at',
+      eb
+        .selectFrom('album_tracks')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('album_tracks.album_id', '=', 'albums.id')
+        .as('song_count'),
+      eb
+        .selectFrom('album_tracks')
+        .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
+        .select(sql<number>`coalesce(sum(songs.duration_ms), 0)`.as('ms'))
+        .whereRef('album_tracks.album_id', '=', 'albums.id')
+        .as('duration_ms'),
+    ]);
+}
+
 export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
-  const listQuery = () =>
-    db
-      .selectFrom('albums')
-      .leftJoin('artists', 'artists.id', 'albums.artist_id')
-      .select((eb) => [
-        'albums.id',
-        'albums.name',
-        'albums.artist_id',
-        'artists.name as artist_name',
-        'albums.year',
-        'albums.image_key',
-        'albums.created_at',
-        eb
-          .selectFrom('album_tracks')
-          .select((inner) => inner.fn.countAll<number>().as('n'))
-          .whereRef('album_tracks.album_id', '=', 'albums.id')
-          .as('song_count'),
-        eb
-          .selectFrom('album_tracks')
-          .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
-          .select(sql<number>`coalesce(sum(songs.duration_ms), 0)`.as('ms'))
-          .whereRef('album_tracks.album_id', '=', 'albums.id')
-          .as('duration_ms'),
-      ]);
+  const listQuery = () => albumListQuery(db);
 
   const matches =
     ({ artistId, q }: AlbumFilter) =>
@@ -233,7 +237,7 @@ export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
 }
 
 /** Counts and sums arrive as strings from some drivers (PostgreSQL's bigint and numeric). */
-function numbers<Row extends { song_count: unknown; duration_ms: unknown }>(
+export function numbers<Row extends { song_count: unknown; duration_ms: unknown }>(
   row: Row,
 ): Omit<Row, 'song_count' | 'duration_ms'> & { song_count: number; duration_ms: number } {
   return { ...row, song_count: Number(row.song_count ?? 0), duration_ms: Number(row.duration_ms ?? 0) };

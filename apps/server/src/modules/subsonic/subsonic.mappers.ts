@@ -101,6 +101,29 @@ export function albumID3(row: AlbumListRow, extras: { starred?: string | undefin
   };
 }
 
+/**
+ * An album as a folder-model `Child` (getAlbumList, getMusicDirectory of an artist): a directory (`isDir`) under its
+ * artist's, whose own directory holds its songs.
+ */
+export function albumChild(row: AlbumListRow, extras: { starred?: string | undefined } = {}): SubsonicNode {
+  return {
+    id: subsonicId('album', row.id),
+    parent: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
+    isDir: true,
+    title: row.name,
+    album: row.name,
+    artist: row.artist_name ?? UNKNOWN_ARTIST,
+    year: row.year ?? undefined,
+    coverArt: subsonicId('album', row.id),
+    duration: seconds(row.duration_ms),
+    created: row.created_at,
+    starred: extras.starred,
+    albumId: subsonicId('album', row.id),
+    artistId: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
+    mediaType: 'album',
+  };
+}
+
 /** An artist as a Subsonic `ArtistID3`. */
 export function artistID3(
   artist: { id: number; name: string; image_key: string | null },
