@@ -79,7 +79,7 @@ function randomIntegers(min: number, max: number, count: number): number[] {
  * filter among them are kept (one `id in (...)` lookup). Only when that leaves fewer than `size` (a sparse range, a
  * narrow filter, a small table) does one `ORDER BY random()` over the filtered rows make up the rest.
  */
-async function pickRandom(
+export async function pickRandom(
   size: number,
   range: { min: number | null; max: number | null } | undefined,
   existing: (candidates: number[]) => Promise<number[]>,
