@@ -45,8 +45,11 @@ export interface SubsonicBrowseRepository {
   albumIdsByName(limit: number, offset: number): Promise<number[]>;
   /** By album artist's name (unknown artist last), then album name. */
   albumIdsByArtist(limit: number, offset: number): Promise<number[]>;
-  /** Albums whose songs are liked most, by everyone (albums without a liked song are not listed). */
-  mostLikedAlbumIds(limit: number, offset: number): Promise<number[]>;
+  /**
+   * The albums of which the user likes the most songs (albums without a song they like are not listed): a user's
+   * likes are what Tonearm has of their ratings.
+   */
+  mostLikedAlbumIds(userId: number, limit: number, offset: number): Promise<number[]>;
   /** Albums the user played, most plays first (`frequent`) or most recently played first (`recent`). */
   playedAlbumIds(userId: number, order: 'frequent' | 'recent', limit: number, offset: number): Promise<number[]>;
   /** Albums of the years between `from` and `to` (both included), by year (descending when from > to), then name. */
@@ -105,6 +108,8 @@ export async function pickRandom(
 }
 
 const ids = (rows: readonly { id: number }[]): number[] => rows.map((row) => row.id);
+const knownIds = (rows: readonly { id: number | null }[]): number[] =>
+  rows.flatMap((row) => (row.id === null ? [] : [row.id]));
 
 export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRepository {
   const albumRange = () =>
@@ -199,36 +204,61 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       );
     },
 
-    async mostLikedAlbumIds(limit, offset) {
-      const rows = await db
+    async mostLikedAlbumIds(userId, limit, offset) {
+      // The user's likes (likes_user_created_song_idx), each song's album looked up by its key: bounded by how many
+      // songs the user likes, never a scan of every album track.
+      const liked = db
         .selectFrom('likes')
-        .innerJoin('album_tracks', 'album_tracks.song_id', 'likes.song_id')
-        .select((eb) => ['album_tracks.album_id as id', eb.fn.countAll<number>().as('n')])
-        .groupBy('album_tracks.album_id')
+        .select((eb) =>
+          eb
+            .selectFrom('album_tracks')
+            .select('album_tracks.album_id')
+            .whereRef('album_tracks.song_id', '=', 'likes.song_id')
+            .as('album_id'),
+        )
+        .where('likes.user_id', '=', userId)
+        .as('liked');
+      const rows = await db
+        .selectFrom(liked)
+        .select((eb) => ['liked.album_id as id', eb.fn.countAll<number>().as('n')])
+        .where('liked.album_id', 'is not', null)
+        .groupBy('liked.album_id')
         .orderBy('n', 'desc')
-        .orderBy('album_tracks.album_id')
+        .orderBy('liked.album_id')
         .limit(limit)
         .offset(offset)
         .execute();
-      return ids(rows);
+      return knownIds(rows);
     },
 
     async playedAlbumIds(userId, order, limit, offset) {
-      // A user's plays are bounded (PLAY_HISTORY_MAX), read through plays_user_played_idx.
-      let query = db
+      // A user's plays are bounded (PLAY_HISTORY_MAX), read through plays_user_played_idx; each song's album is
+      // looked up by its key (a join would let the planner scan every album track instead).
+      const played = db
         .selectFrom('plays')
-        .innerJoin('album_tracks', 'album_tracks.song_id', 'plays.song_id')
         .select((eb) => [
-          'album_tracks.album_id as id',
-          eb.fn.countAll<number>().as('n'),
-          eb.fn.max('plays.id').as('last_play'),
+          'plays.id as play_id',
+          eb
+            .selectFrom('album_tracks')
+            .select('album_tracks.album_id')
+            .whereRef('album_tracks.song_id', '=', 'plays.song_id')
+            .as('album_id'),
         ])
         .where('plays.user_id', '=', userId)
-        .groupBy('album_tracks.album_id');
+        .as('played');
+      let query = db
+        .selectFrom(played)
+        .select((eb) => [
+          'played.album_id as id',
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.max('played.play_id').as('last_play'),
+        ])
+        .where('played.album_id', 'is not', null)
+        .groupBy('played.album_id');
       if (order === 'frequent') query = query.orderBy('n', 'desc');
       // Play ids only grow, so the latest play of an album is its highest id (ties of played_at are broken too).
       const rows = await query.orderBy('last_play', 'desc').limit(limit).offset(offset).execute();
-      return ids(rows);
+      return knownIds(rows);
     },
 
     async albumIdsByYear(from, to, limit, offset) {
@@ -249,17 +279,25 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
     },
 
     async albumIdsByGenre(genre, limit, offset) {
+      // From the genre's songs (songs_genre_idx) to their albums, each looked up by its key: bounded by the genre's
+      // songs, however rare the genre is among the albums.
+      const ofGenre = db
+        .selectFrom('songs')
+        .select((eb) =>
+          eb
+            .selectFrom('album_tracks')
+            .select('album_tracks.album_id')
+            .whereRef('album_tracks.song_id', '=', 'songs.id')
+            .as('album_id'),
+        )
+        .where('songs.genre', '=', genre)
+        .distinct()
+        .as('of_genre');
       return ids(
         await db
-          .selectFrom('albums')
+          .selectFrom(ofGenre)
+          .innerJoin('albums', 'albums.id', 'of_genre.album_id')
           .select('albums.id')
-          .where('albums.id', 'in', (eb) =>
-            eb
-              .selectFrom('songs')
-              .innerJoin('album_tracks', 'album_tracks.song_id', 'songs.id')
-              .select('album_tracks.album_id')
-              .where('songs.genre', '=', genre),
-          )
           .orderBy('albums.name')
           .orderBy('albums.id')
           .limit(limit)

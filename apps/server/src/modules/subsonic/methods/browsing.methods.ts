@@ -48,14 +48,15 @@ interface AlbumListRequest {
 type AlbumListType = (request: AlbumListRequest) => Promise<number[]>;
 
 /**
- * getAlbumList(2)'s types. `highest`: Tonearm has no ratings, so the albums whose songs are liked most (by everyone)
- * come first; albums with no liked song are not in that list. `frequent` and `recent` are the caller's own plays.
+ * getAlbumList(2)'s types. `highest`: Tonearm has no ratings; a user's likes stand for them, so the albums of which the
+ * caller likes the most songs come first (albums with none are not in that list). `frequent` and `recent` are the
+ * caller's own plays too, as ratings and play counts are per user in Subsonic servers.
  */
 function albumListTypes(browse: SubsonicBrowseRepository): Readonly<Record<string, AlbumListType>> {
   return {
     random: ({ size }) => browse.randomAlbumIds(size),
     newest: ({ size, offset }) => browse.newestAlbumIds(size, offset),
-    highest: ({ size, offset }) => browse.mostLikedAlbumIds(size, offset),
+    highest: ({ userId, size, offset }) => browse.mostLikedAlbumIds(userId, size, offset),
     frequent: ({ userId, size, offset }) => browse.playedAlbumIds(userId, 'frequent', size, offset),
     recent: ({ userId, size, offset }) => browse.playedAlbumIds(userId, 'recent', size, offset),
     alphabeticalByName: ({ size, offset }) => browse.albumIdsByName(size, offset),

@@ -289,6 +289,8 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
         { user_id: alice.id, song_id: songs.something, created_at: now },
         { user_id: alice.id, song_id: songs.dancing, created_at: now },
         { user_id: bob.id, song_id: songs.come, created_at: now },
+        { user_id: bob.id, song_id: songs.letItBe, created_at: now },
+        { user_id: bob.id, song_id: songs.vie, created_at: now },
       ])
       .execute();
     // Alice: Abbey Road three times, then Arrival, then Homogenic; Bob: Let It Be (not in Alice's lists).
@@ -491,7 +493,7 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
       ]);
     });
 
-    it('highest: the most liked albums (Tonearm has no ratings)', async () => {
+    it('highest: the albums the caller likes most songs of (Tonearm has no ratings); others’ likes do not count', async () => {
       expect(await list2({ type: 'highest' })).toEqual(['Abbey Road', 'Arrival']);
       expect(await list2({ type: 'highest', offset: 1 })).toEqual(['Arrival']);
     });
