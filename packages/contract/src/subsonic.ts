@@ -35,6 +35,8 @@ export const SubsonicMessages = {
   badBoolean: (name: string) => `Parameter ${name} must be true or false`,
   playlistNameOrId: 'Required parameter is missing: name or playlistId',
   songIndex: (index: string) => `No song at index ${index} of the playlist`,
+  unknownListType: (type: string) => `Unknown album list type: ${type}`,
+  musicFolder: 'Music folder',
 } as const;
 
 export const API_KEY_NAME_MAX = 100;

@@ -101,6 +101,29 @@ export function albumID3(row: AlbumListRow, extras: { starred?: string | undefin
   };
 }
 
+/**
+ * An album as a folder-model `Child` (getAlbumList, getMusicDirectory of an artist, search2, getStarred): a directory
+ * (`isDir`) under its artist's, whose own directory holds its songs.
+ */
+export function albumChild(row: AlbumListRow, extras: { starred?: string | undefined } = {}): SubsonicNode {
+  return {
+    id: subsonicId('album', row.id),
+    parent: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
+    isDir: true,
+    title: row.name,
+    album: row.name,
+    artist: row.artist_name ?? UNKNOWN_ARTIST,
+    year: row.year ?? undefined,
+    coverArt: subsonicId('album', row.id),
+    duration: seconds(row.duration_ms),
+    created: row.created_at,
+    starred: extras.starred,
+    albumId: subsonicId('album', row.id),
+    artistId: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
+    mediaType: 'album',
+  };
+}
+
 /** An artist as a Subsonic `ArtistID3`. */
 export function artistID3(
   artist: { id: number; name: string; image_key: string | null },
@@ -113,27 +136,6 @@ export function artistID3(
     coverArt: artist.image_key !== null ? subsonicId('artist', artist.id) : undefined,
     albumCount,
     starred: extras.starred,
-  };
-}
-
-/** An album as a Subsonic directory `Child` (`isDir`), as search2, getStarred and getAlbumList answer albums. */
-export function albumChild(row: AlbumListRow, extras: { starred?: string | undefined } = {}): SubsonicNode {
-  const artist = row.artist_name ?? UNKNOWN_ARTIST;
-  return {
-    id: subsonicId('album', row.id),
-    parent: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
-    isDir: true,
-    title: row.name,
-    album: row.name,
-    artist,
-    year: row.year ?? undefined,
-    coverArt: subsonicId('album', row.id),
-    duration: seconds(row.duration_ms),
-    created: row.created_at,
-    starred: extras.starred,
-    albumId: subsonicId('album', row.id),
-    artistId: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
-    mediaType: 'album',
   };
 }
 

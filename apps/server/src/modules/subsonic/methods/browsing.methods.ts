@@ -1,21 +1,289 @@
-import { MUSIC_FOLDER_ID, idOfKind } from '../subsonic-ids.js';
-import { songChildren } from '../subsonic.mappers.js';
-import { notFoundError, requiredParam, type MethodTable } from '../subsonic-method.js';
+import { SubsonicMessages, THUMBNAIL_WIDTHS } from '@tonearm/contract';
+import type { FastifyRequest } from 'fastify';
+import type { AlbumListRow } from '../../albums/albums.repository.js';
+import { imageUrl } from '../../media/media.service.js';
+import { MUSIC_FOLDER_ID, idOfKind, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
+import { artistID3 } from '../subsonic.mappers.js';
+import { createSubsonicCatalogueRepository } from '../subsonic-catalogue.repository.js';
+import { StarMarks } from '../subsonic-star-marks.js';
+import { createSubsonicStarsRepository, type SubsonicStarsRepository } from '../subsonic-stars.repository.js';
+import {
+  intParam,
+  notFoundError,
+  requiredParam,
+  subsonicFail,
+  type MethodTable,
+  type SubsonicCall,
+} from '../subsonic-method.js';
+import type { SubsonicNode } from '../subsonic.response.js';
+import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
+import { createSubsonicBrowseRepository, type SubsonicBrowseRepository } from '../subsonic-browse.repository.js';
+import { IGNORED_ARTICLES, byLetter } from './artist-index.js';
 
-/** Browsing by folders and by tags (ID3): what an app shows before anyone searches. */
+/** `size` and `count` of the lists: 10 unless asked, 500 at most (Subsonic's limits). */
+const LIST_DEFAULT = 10;
+const LIST_MAX = 500;
+/** Offsets beyond this answer nothing anyway (no catalogue is that large); the bound keeps them valid SQL numbers. */
+const OFFSET_MAX = 1_000_000_000;
+const YEAR_BOUND = 1_000_000;
+/** The starred dates the artist index marks, at most (a user stars a few artists, not tens of thousands). */
+const STARRED_ARTISTS_MAX = 100_000;
+
+const listSize = (params: SubsonicParams, name: string) => intParam(params, name, LIST_DEFAULT, 0, LIST_MAX);
+const listOffset = (params: SubsonicParams) => intParam(params, 'offset', 0, 0, OFFSET_MAX);
+const optionalYear = (params: SubsonicParams, name: string) =>
+  params.has(name) ? intParam(params, name, 0, -YEAR_BOUND, YEAR_BOUND) : undefined;
+
+/** Tonearm has one music folder: `musicFolderId` may name it, and nothing else (error 70). */
+function checkMusicFolder(params: SubsonicParams): void {
+  if (!params.has('musicFolderId')) return;
+  if (intParam(params, 'musicFolderId', MUSIC_FOLDER_ID, 0, OFFSET_MAX) !== MUSIC_FOLDER_ID) {
+    throw notFoundError(SubsonicMessages.musicFolder);
+  }
+}
+
+/** What one album list type is given, and answers: the page's album ids, in list order. */
+interface AlbumListRequest {
+  userId: number;
+  params: SubsonicParams;
+  size: number;
+  offset: number;
+}
+type AlbumListType = (request: AlbumListRequest) => Promise<number[]>;
+
+/**
+ * getAlbumList(2)'s types. `highest`: Tonearm has no ratings; a user's likes stand for them, so the albums of which the
+ * caller likes the most songs come first (albums with none are not in that list). `frequent` and `recent` are the
+ * caller's own plays too, as ratings and play counts are per user in Subsonic servers.
+ */
+function albumListTypes(
+  browse: SubsonicBrowseRepository,
+  stars: SubsonicStarsRepository,
+): Readonly<Record<string, AlbumListType>> {
+  return {
+    random: ({ size }) => browse.randomAlbumIds(size),
+    newest: ({ size, offset }) => browse.newestAlbumIds(size, offset),
+    highest: ({ userId, size, offset }) => browse.mostLikedAlbumIds(userId, size, offset),
+    frequent: ({ userId, size, offset }) => browse.playedAlbumIds(userId, 'frequent', size, offset),
+    recent: ({ userId, size, offset }) => browse.playedAlbumIds(userId, 'recent', size, offset),
+    alphabeticalByName: ({ size, offset }) => browse.albumIdsByName(size, offset),
+    alphabeticalByArtist: ({ size, offset }) => browse.albumIdsByArtist(size, offset),
+    starred: ({ userId, size, offset }) => stars.starredAlbumIds(userId, size, offset),
+    byYear: ({ params, size, offset }) =>
+      browse.albumIdsByYear(requiredYear(params, 'fromYear'), requiredYear(params, 'toYear'), size, offset),
+    byGenre: ({ params, size, offset }) => browse.albumIdsByGenre(requiredParam(params, 'genre'), size, offset),
+  };
+}
+
+/** A year the list cannot do without (error 10 when it is missing, 0 when it is no whole number). */
+function requiredYear(params: SubsonicParams, name: string): number {
+  requiredParam(params, name);
+  return intParam(params, name, 0, -YEAR_BOUND, YEAR_BOUND);
+}
+
+/** This server's origin as the app reached it (PUBLIC_URL when configured), for absolute URLs in answers. */
+function origin(request: FastifyRequest, publicUrl: string | null): string {
+  return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+}
+
+/** Browsing by folders and by tags (ID3), and the album and song lists: what an app shows before anyone searches. */
 export function browsingMethods(deps: SubsonicDeps): MethodTable {
+  const browse = createSubsonicBrowseRepository(deps.db);
+  const stars = createSubsonicStarsRepository(deps.db);
+  const marks = new StarMarks(stars, createSubsonicCatalogueRepository(deps.db));
+  const types = albumListTypes(browse, stars);
+
+  /** The page of albums a getAlbumList(2) call asks for. */
+  async function albumList({ params, caller }: SubsonicCall): Promise<AlbumListRow[]> {
+    const type = requiredParam(params, 'type');
+    const list = Object.hasOwn(types, type) ? types[type] : undefined;
+    if (list === undefined) throw subsonicFail('generic', SubsonicMessages.unknownListType(type));
+    checkMusicFolder(params);
+    const ids = await list({
+      userId: caller.user.id,
+      params,
+      size: listSize(params, 'size'),
+      offset: listOffset(params),
+    });
+    return browse.albumsByIds(ids);
+  }
+
+  /** The artists by letter, each an ArtistID3 with its album count and, when the caller starred it, the date. */
+  async function artistIndex(userId: number): Promise<SubsonicNode[]> {
+    const artists = await browse.artistsWithAlbumCounts();
+    // The caller's starred artists (few), rather than a lookup of every artist's id.
+    const starred = new Map(
+      (await stars.starred('artist', userId, STARRED_ARTISTS_MAX, 0)).map((star) => [star.id, star.at] as const),
+    );
+    return byLetter(artists).map((group) => ({
+      name: group.name,
+      artist: group.items.map((artist) => artistID3(artist, artist.album_count, { starred: starred.get(artist.id) })),
+    }));
+  }
+
   return {
     getMusicFolders: {
       run: () => ({ musicFolders: { musicFolder: [{ id: MUSIC_FOLDER_ID, name: 'Music' }] } }),
     },
+
+    getIndexes: {
+      run: async ({ params, caller }) => {
+        checkMusicFolder(params);
+        const since = params.has('ifModifiedSince') ? intParam(params, 'ifModifiedSince', 0, 0, 2 ** 52) : undefined;
+        const lastModified = await browse.lastAdded();
+        // Unchanged since the app last asked: the answer says so by listing nothing (as Subsonic servers do).
+        const unchanged = since !== undefined && lastModified <= since;
+        return {
+          indexes: {
+            ignoredArticles: IGNORED_ARTICLES,
+            lastModified,
+            index: unchanged ? [] : await artistIndex(caller.user.id),
+          },
+        };
+      },
+    },
+
+    getArtists: {
+      run: async ({ params, caller }) => {
+        checkMusicFolder(params);
+        return { artists: { ignoredArticles: IGNORED_ARTICLES, index: await artistIndex(caller.user.id) } };
+      },
+    },
+
+    getArtist: {
+      run: async ({ params, caller }) => {
+        const id = idOfKind(requiredParam(params, 'id'), 'artist');
+        const artist = id === null ? undefined : await browse.artist(id);
+        if (artist === undefined) throw notFoundError('Artist');
+        const albums = await browse.albumsOfArtist(artist.id);
+        const [entry] = await marks.artists(caller.user, [artist], 'id3');
+        return { artist: { ...entry, album: await marks.albums(caller.user, albums, 'id3') } };
+      },
+    },
+
+    getAlbum: {
+      run: async ({ params, caller }) => {
+        const id = idOfKind(requiredParam(params, 'id'), 'album');
+        if (id === null) throw notFoundError('Album');
+        const { album, listing } = await deps.albums.get(caller.user, id);
+        const [entry] = await marks.albums(caller.user, [album], 'id3');
+        return { album: { ...entry, song: await marks.songs(caller.user, listing) } };
+      },
+    },
+
     getSong: {
       run: async ({ params, caller }) => {
         const id = idOfKind(requiredParam(params, 'id'), 'song');
         if (id === null) throw notFoundError('Song');
-        const { row, marks } = await deps.songs.get(caller.user, id);
-        const [song] = songChildren([row], marks);
+        const { row, marks: viewerMarks } = await deps.songs.get(caller.user, id);
+        const [song] = await marks.songs(caller.user, { rows: [row], marks: viewerMarks });
         return { song };
+      },
+    },
+
+    getMusicDirectory: {
+      run: async ({ params, caller }) => {
+        const parsed = parseSubsonicId(requiredParam(params, 'id'));
+        if (parsed?.kind === 'artist') {
+          const artist = await browse.artist(parsed.id);
+          if (artist === undefined) throw notFoundError('Directory');
+          const [albums, loose] = await Promise.all([
+            browse.albumsOfArtist(parsed.id),
+            browse.songsWithoutAlbum(parsed.id),
+          ]);
+          const listing = await deps.songs.withMarks(caller.user, loose);
+          return {
+            directory: {
+              id: subsonicId('artist', artist.id),
+              name: artist.name,
+              child: [
+                ...(await marks.albums(caller.user, albums, 'child')),
+                ...(await marks.songs(caller.user, listing)),
+              ],
+            },
+          };
+        }
+        if (parsed?.kind === 'album') {
+          const { album, listing } = await deps.albums.get(caller.user, parsed.id);
+          return {
+            directory: {
+              id: subsonicId('album', album.id),
+              parent: album.artist_id !== null ? subsonicId('artist', album.artist_id) : undefined,
+              name: album.name,
+              child: await marks.songs(caller.user, listing),
+            },
+          };
+        }
+        throw notFoundError('Directory');
+      },
+    },
+
+    getGenres: {
+      run: async () => {
+        const genres = await browse.genres();
+        return {
+          genres: {
+            genre: genres.map((genre) => ({
+              songCount: genre.song_count,
+              albumCount: genre.album_count,
+              value: genre.genre,
+            })),
+          },
+        };
+      },
+    },
+
+    getArtistInfo2: {
+      run: async ({ params, request }) => {
+        const id = idOfKind(requiredParam(params, 'id'), 'artist');
+        const artist = id === null ? undefined : await browse.artist(id);
+        if (artist === undefined) throw notFoundError('Artist');
+        // What Tonearm knows of an artist is its picture; there is no biography to tell.
+        const key = artist.image_key;
+        if (key === null) return { artistInfo2: {} };
+        const base = origin(request, deps.config.publicUrl);
+        const [small, medium, large] = THUMBNAIL_WIDTHS.map((width) => `${base}${imageUrl(key, width)}`);
+        return { artistInfo2: { smallImageUrl: small, mediumImageUrl: medium, largeImageUrl: large } };
+      },
+    },
+
+    getAlbumList: {
+      run: async (call) => ({
+        albumList: { album: await marks.albums(call.caller.user, await albumList(call), 'child') },
+      }),
+    },
+
+    getAlbumList2: {
+      run: async (call) => ({
+        albumList2: { album: await marks.albums(call.caller.user, await albumList(call), 'id3') },
+      }),
+    },
+
+    getRandomSongs: {
+      run: async ({ params, caller }) => {
+        checkMusicFolder(params);
+        const size = listSize(params, 'size');
+        const filter = {
+          genre: params.get('genre'),
+          fromYear: optionalYear(params, 'fromYear'),
+          toYear: optionalYear(params, 'toYear'),
+        };
+        const listing = await deps.songs.listByIds(caller.user, await browse.randomSongIds(filter, size));
+        return { randomSongs: { song: await marks.songs(caller.user, listing) } };
+      },
+    },
+
+    getSongsByGenre: {
+      run: async ({ params, caller }) => {
+        const genre = requiredParam(params, 'genre');
+        checkMusicFolder(params);
+        const listing = await deps.songs.list(caller.user, {
+          genre,
+          limit: listSize(params, 'count'),
+          offset: listOffset(params),
+        });
+        return { songsByGenre: { song: await marks.songs(caller.user, listing) } };
       },
     },
   };

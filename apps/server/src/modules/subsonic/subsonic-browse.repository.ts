@@ -1,0 +1,381 @@
+import { sql, type Kysely } from 'kysely';
+import type { ArtistRow, DB } from '../../db/schema.js';
+import { albumListQuery, albumListRow, type AlbumListRow } from '../albums/albums.repository.js';
+import { songListQuery, type SongListRow } from '../songs/songs.repository.js';
+
+/**
+ * The SQL of the Subsonic browsing methods that the web API's services have no efficient form of (issue 13): album
+ * lists by every getAlbumList type, artists with their album counts, genres with their counts, random picks. Every
+ * list is one or two indexed queries bounded by its LIMIT: album lists select the page's ids first (an index walk or
+ * a bounded aggregate), then the page's rows with their counts (`albumsByIds`), so counts are only ever made for the
+ * albums answered, never for the ones an OFFSET skips.
+ */
+
+/** An artist with the number of albums it is the album artist of. */
+export interface ArtistWithAlbumCount extends ArtistRow {
+  album_count: number;
+}
+
+/** What getRandomSongs narrows its pick to. */
+export interface SongPickFilter {
+  genre?: string | undefined;
+  fromYear?: number | undefined;
+  toYear?: number | undefined;
+}
+
+export interface GenreCounts {
+  genre: string;
+  song_count: number;
+  album_count: number;
+}
+
+export interface SubsonicBrowseRepository {
+  /** Every artist by name, each with its album count: one query (albums_artist_id_idx per artist). */
+  artistsWithAlbumCounts(): Promise<ArtistWithAlbumCount[]>;
+  artist(id: number): Promise<ArtistRow | undefined>;
+  /** The artist's albums (as album artist), by year (unknown last), then name. */
+  albumsOfArtist(artistId: number): Promise<AlbumListRow[]>;
+  /** The artist's songs that are on no album, by name. */
+  songsWithoutAlbum(artistId: number): Promise<SongListRow[]>;
+  /** The albums of these ids in the ids' order (unknown ids skipped). */
+  albumsByIds(ids: readonly number[]): Promise<AlbumListRow[]>;
+  /** The newest albums first (albums_created_id_idx). */
+  newestAlbumIds(limit: number, offset: number): Promise<number[]>;
+  /** By album name (albums_name_id_idx). */
+  albumIdsByName(limit: number, offset: number): Promise<number[]>;
+  /** By album artist's name (unknown artist last), then album name. */
+  albumIdsByArtist(limit: number, offset: number): Promise<number[]>;
+  /**
+   * The albums of which the user likes the most songs (albums without a song they like are not listed): a user's
+   * likes are what Tonearm has of their ratings.
+   */
+  mostLikedAlbumIds(userId: number, limit: number, offset: number): Promise<number[]>;
+  /** Albums the user played, most plays first (`frequent`) or most recently played first (`recent`). */
+  playedAlbumIds(userId: number, order: 'frequent' | 'recent', limit: number, offset: number): Promise<number[]>;
+  /** Albums of the years between `from` and `to` (both included), by year (descending when from > to), then name. */
+  albumIdsByYear(from: number, to: number, limit: number, offset: number): Promise<number[]>;
+  /** Albums holding a song of the catalogue genre, by name. */
+  albumIdsByGenre(genre: string, limit: number, offset: number): Promise<number[]>;
+  /** Up to `size` albums picked at random. */
+  randomAlbumIds(size: number): Promise<number[]>;
+  /** Up to `size` songs picked at random among those the filter lets through. */
+  randomSongIds(filter: SongPickFilter, size: number): Promise<number[]>;
+  /** Each catalogue genre that has songs, by name, with its song and album counts. */
+  genres(): Promise<GenreCounts[]>;
+  /** When the newest song or album was added (ms since 1970), 0 for an empty catalogue. */
+  lastAdded(): Promise<number>;
+}
+
+/** How many candidate ids a random pick draws per id wanted: enough that a dense id range rarely needs more. */
+const CANDIDATES_PER_PICK = 3;
+
+/** Numbers in [min, max], `count` of them, distinct, in random order. */
+function randomIntegers(min: number, max: number, count: number): number[] {
+  const picked = new Set<number>();
+  while (picked.size < count) picked.add(min + Math.floor(Math.random() * (max - min + 1)));
+  return [...picked];
+}
+
+/**
+ * Up to `size` ids picked at random without `ORDER BY random()` over the whole table on every call: ids are drawn at
+ * random within the table's id range (its two ends, read from the primary key), and the rows that exist and pass the
+ * filter among them are kept (one `id in (...)` lookup). Only when that leaves fewer than `size` (a sparse range, a
+ * narrow filter, a small table) does one `ORDER BY random()` over the filtered rows make up the rest.
+ */
+export async function pickRandom(
+  size: number,
+  range: { min: number | null; max: number | null } | undefined,
+  existing: (candidates: number[]) => Promise<number[]>,
+  shuffled: (limit: number) => Promise<number[]>,
+): Promise<number[]> {
+  if (size <= 0 || range?.min === null || range?.max === null || range === undefined) return [];
+  const { min, max } = range;
+  const wanted = size * CANDIDATES_PER_PICK;
+  if (max - min + 1 <= wanted) return shuffled(size);
+  const candidates = randomIntegers(min, max, wanted);
+  const found = new Set(await existing(candidates));
+  const picked = candidates.filter((id) => found.has(id)).slice(0, size);
+  if (picked.length === size) return picked;
+  const seen = new Set(picked);
+  for (const id of await shuffled(size)) {
+    if (picked.length === size) break;
+    if (!seen.has(id)) {
+      seen.add(id);
+      picked.push(id);
+    }
+  }
+  return picked;
+}
+
+const ids = (rows: readonly { id: number }[]): number[] => rows.map((row) => row.id);
+const knownIds = (rows: readonly { id: number | null }[]): number[] =>
+  rows.flatMap((row) => (row.id === null ? [] : [row.id]));
+
+export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRepository {
+  const albumRange = () =>
+    db
+      .selectFrom('albums')
+      .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
+      .executeTakeFirst();
+
+  return {
+    async artistsWithAlbumCounts() {
+      const rows = await db
+        .selectFrom('artists')
+        .selectAll('artists')
+        .select((eb) =>
+          eb
+            .selectFrom('albums')
+            .select((inner) => inner.fn.countAll<number | string>().as('n'))
+            .whereRef('albums.artist_id', '=', 'artists.id')
+            .as('album_count'),
+        )
+        .orderBy('artists.name')
+        .orderBy('artists.id')
+        .execute();
+      return rows.map((row) => ({ ...row, album_count: Number(row.album_count ?? 0) }));
+    },
+
+    artist(id) {
+      return db.selectFrom('artists').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async albumsOfArtist(artistId) {
+      const rows = await albumListQuery(db)
+        .where('albums.artist_id', '=', artistId)
+        .orderBy(sql`albums.year is null`)
+        .orderBy('albums.year')
+        .orderBy('albums.name')
+        .orderBy('albums.id')
+        .execute();
+      return rows.map(albumListRow);
+    },
+
+    songsWithoutAlbum(artistId) {
+      return songListQuery(db)
+        .where('songs.artist_id', '=', artistId)
+        .where('album_tracks.album_id', 'is', null)
+        .orderBy('songs.name')
+        .orderBy('songs.id')
+        .execute();
+    },
+
+    async albumsByIds(albumIds) {
+      if (albumIds.length === 0) return [];
+      const rows = await albumListQuery(db)
+        .where('albums.id', 'in', [...albumIds])
+        .execute();
+      const byId = new Map(rows.map((row) => [row.id, albumListRow(row)]));
+      return albumIds.map((id) => byId.get(id)).filter((row) => row !== undefined);
+    },
+
+    async newestAlbumIds(limit, offset) {
+      return ids(
+        await db
+          .selectFrom('albums')
+          .select('id')
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+      );
+    },
+
+    async albumIdsByName(limit, offset) {
+      return ids(
+        await db.selectFrom('albums').select('id').orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
+      );
+    },
+
+    async albumIdsByArtist(limit, offset) {
+      return ids(
+        await db
+          .selectFrom('albums')
+          .leftJoin('artists', 'artists.id', 'albums.artist_id')
+          .select('albums.id')
+          .orderBy(sql`artists.name is null`)
+          .orderBy('artists.name')
+          .orderBy('albums.name')
+          .orderBy('albums.id')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+      );
+    },
+
+    async mostLikedAlbumIds(userId, limit, offset) {
+      // The user's likes (likes_user_created_song_idx), each song's album looked up by its key: bounded by how many
+      // songs the user likes, never a scan of every album track.
+      const liked = db
+        .selectFrom('likes')
+        .select((eb) =>
+          eb
+            .selectFrom('album_tracks')
+            .select('album_tracks.album_id')
+            .whereRef('album_tracks.song_id', '=', 'likes.song_id')
+            .as('album_id'),
+        )
+        .where('likes.user_id', '=', userId)
+        .as('liked');
+      const rows = await db
+        .selectFrom(liked)
+        .select((eb) => ['liked.album_id as id', eb.fn.countAll<number>().as('n')])
+        .where('liked.album_id', 'is not', null)
+        .groupBy('liked.album_id')
+        .orderBy('n', 'desc')
+        .orderBy('liked.album_id')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return knownIds(rows);
+    },
+
+    async playedAlbumIds(userId, order, limit, offset) {
+      // A user's plays are bounded (PLAY_HISTORY_MAX), read through plays_user_played_idx; each song's album is
+      // looked up by its key (a join would let the planner scan every album track instead).
+      const played = db
+        .selectFrom('plays')
+        .select((eb) => [
+          'plays.id as play_id',
+          eb
+            .selectFrom('album_tracks')
+            .select('album_tracks.album_id')
+            .whereRef('album_tracks.song_id', '=', 'plays.song_id')
+            .as('album_id'),
+        ])
+        .where('plays.user_id', '=', userId)
+        .as('played');
+      let query = db
+        .selectFrom(played)
+        .select((eb) => [
+          'played.album_id as id',
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.max('played.play_id').as('last_play'),
+        ])
+        .where('played.album_id', 'is not', null)
+        .groupBy('played.album_id');
+      if (order === 'frequent') query = query.orderBy('n', 'desc');
+      // Play ids only grow, so the latest play of an album is its highest id (ties of played_at are broken too).
+      const rows = await query.orderBy('last_play', 'desc').limit(limit).offset(offset).execute();
+      return knownIds(rows);
+    },
+
+    async albumIdsByYear(from, to, limit, offset) {
+      const direction = from > to ? 'desc' : 'asc';
+      return ids(
+        await db
+          .selectFrom('albums')
+          .select('id')
+          .where('year', '>=', Math.min(from, to))
+          .where('year', '<=', Math.max(from, to))
+          .orderBy('year', direction)
+          .orderBy('name')
+          .orderBy('id')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+      );
+    },
+
+    async albumIdsByGenre(genre, limit, offset) {
+      // From the genre's songs (songs_genre_idx) to their albums, each looked up by its key: bounded by the genre's
+      // songs, however rare the genre is among the albums.
+      const ofGenre = db
+        .selectFrom('songs')
+        .select((eb) =>
+          eb
+            .selectFrom('album_tracks')
+            .select('album_tracks.album_id')
+            .whereRef('album_tracks.song_id', '=', 'songs.id')
+            .as('album_id'),
+        )
+        .where('songs.genre', '=', genre)
+        .distinct()
+        .as('of_genre');
+      return ids(
+        await db
+          .selectFrom(ofGenre)
+          .innerJoin('albums', 'albums.id', 'of_genre.album_id')
+          .select('albums.id')
+          .orderBy('albums.name')
+          .orderBy('albums.id')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+      );
+    },
+
+    async randomAlbumIds(size) {
+      return pickRandom(
+        size,
+        await albumRange(),
+        async (candidates) => ids(await db.selectFrom('albums').select('id').where('id', 'in', candidates).execute()),
+        async (limit) =>
+          ids(
+            await db
+              .selectFrom('albums')
+              .select('id')
+              .orderBy(sql`random()`)
+              .limit(limit)
+              .execute(),
+          ),
+      );
+    },
+
+    async randomSongIds(filter, size) {
+      const range = await db
+        .selectFrom('songs')
+        .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
+        .executeTakeFirst();
+      const filtered = () => {
+        let query = db.selectFrom('songs').select('id');
+        if (filter.genre !== undefined) query = query.where('genre', '=', filter.genre);
+        if (filter.fromYear !== undefined) query = query.where('year', '>=', filter.fromYear);
+        if (filter.toYear !== undefined) query = query.where('year', '<=', filter.toYear);
+        return query;
+      };
+      return pickRandom(
+        size,
+        range,
+        async (candidates) => ids(await filtered().where('id', 'in', candidates).execute()),
+        async (limit) =>
+          ids(
+            await filtered()
+              .orderBy(sql`random()`)
+              .limit(limit)
+              .execute(),
+          ),
+      );
+    },
+
+    async genres() {
+      const rows = await db
+        .selectFrom('songs')
+        .leftJoin('album_tracks', 'album_tracks.song_id', 'songs.id')
+        .select((eb) => [
+          'songs.genre',
+          // Counts are bigints on PostgreSQL: strings from its driver.
+          eb.fn.countAll<number | string>().as('song_count'),
+          eb.fn.count<number | string>('album_tracks.album_id').distinct().as('album_count'),
+        ])
+        .groupBy('songs.genre')
+        .orderBy('songs.genre')
+        .execute();
+      return rows.map((row) => ({
+        genre: row.genre,
+        song_count: Number(row.song_count),
+        album_count: Number(row.album_count),
+      }));
+    },
+
+    async lastAdded() {
+      const newest = async (table: 'songs' | 'albums') =>
+        (await db.selectFrom(table).select('created_at').orderBy('created_at', 'desc').limit(1).executeTakeFirst())
+          ?.created_at;
+      const [song, album] = await Promise.all([newest('songs'), newest('albums')]);
+      const times = [song, album].filter((time) => time !== undefined).map((time) => Date.parse(time));
+      return times.length === 0 ? 0 : Math.max(...times);
+    },
+  };
+}
