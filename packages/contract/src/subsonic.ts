@@ -31,6 +31,13 @@ export const SubsonicMessages = {
   badNumber: (name: string) => `Parameter ${name} must be a whole number`,
   badRequest: 'The request could not be read',
   serverError: 'The server could not answer this request',
+  badStreamFormat: (format: string) => `Unknown format: ${format} (use raw, mp3 or opus)`,
+  coverArtNotFound: 'Cover art not found',
+  currentNotInQueue: "The current song must be one of the queue's songs (id)",
+  queueTooLong: (max: number) => `A play queue holds at most ${max} songs`,
+  timesDoNotMatch: 'Give one time per id, or none',
+  otherUserNeedsAdmin: 'Only an administrator may see another user',
+  noSuchUser: (username: string) => `User not found: ${username}`,
 } as const;
 
 export const API_KEY_NAME_MAX = 100;

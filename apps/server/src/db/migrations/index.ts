@@ -10,6 +10,7 @@ import { importSourcesMigration } from './007-import-sources.js';
 import { albumsRecentMigration } from './008-albums-recent.js';
 import { searchGenreTagsMigration } from './009-search-genre-tags.js';
 import { subsonicApiKeysMigration } from './010-subsonic-api-keys.js';
+import { subsonicActivityMigration } from './012-subsonic-activity.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '008-albums-recent': albumsRecentMigration,
   '009-search-genre-tags': searchGenreTagsMigration,
   '010-subsonic-api-keys': subsonicApiKeysMigration,
+  '012-subsonic-activity': subsonicActivityMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

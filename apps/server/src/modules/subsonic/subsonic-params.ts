@@ -23,6 +23,11 @@ export class SubsonicParams {
     return value === '' ? undefined : value;
   }
 
+  /** Every non-empty value of a repeated parameter (`id=1&id=2`), in order. */
+  all(name: string): string[] {
+    return (this.values.get(name) ?? []).filter((value) => value !== '');
+  }
+
   has(name: string): boolean {
     return this.get(name) !== undefined;
   }

@@ -2,7 +2,9 @@ import type { App } from '../../http/app-types.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import { createApiKeysRepository } from './api-keys.repository.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { activityMethods } from './methods/activity.methods.js';
 import { browsingMethods } from './methods/browsing.methods.js';
+import { mediaMethods } from './methods/media.methods.js';
 import { createSubsonicDeps } from './subsonic-deps.js';
 import { apiKeysRoutes, subsonicRoutes } from './subsonic.routes.js';
 import { SubsonicService } from './subsonic.service.js';
@@ -19,6 +21,6 @@ export async function registerSubsonic(app: App, deps: ModuleDeps): Promise<void
   apiKeysRoutes(app, keys);
   const subsonic = createSubsonicDeps(deps);
   // One group per area of the API (methods/*.methods.ts); each is a table of methods by name.
-  const groups = [browsingMethods(subsonic)];
+  const groups = [browsingMethods(subsonic), mediaMethods(subsonic), activityMethods(subsonic)];
   await subsonicRoutes(app, new SubsonicService(keys, groups), SERVER_VERSION);
 }
