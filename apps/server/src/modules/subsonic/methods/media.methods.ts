@@ -70,16 +70,26 @@ function thumbnailWidth(size: number) {
 export function mediaMethods(deps: SubsonicDeps): MethodTable {
   const media = createSubsonicMediaRepository(deps.db);
 
-  /** What to transcode to, or null for the original. */
-  async function streamWish(params: SubsonicParams, songId: number): Promise<TranscodeWish | null> {
+  /**
+   * What to transcode to, or null for the original: always for `raw`; for no format unless `maxBitRate` is below the
+   * original's (or its rate is unknown); for a format the original already has when it is within `maxBitRate`.
+   */
+  async function streamWish(
+    params: SubsonicParams,
+    song: { id: number; audioKey: string },
+  ): Promise<TranscodeWish | null> {
     const { format, maxBitRate } = streamRequest(params);
     if (format === 'raw') return null;
+    const withinLimit = async () => {
+      if (maxBitRate === 0) return true;
+      const original = await media.bitrateOf(song.id);
+      return original !== null && original <= maxBitRate;
+    };
     if (format !== null) {
+      if (song.audioKey.endsWith(`.${format}`) && (await withinLimit())) return null;
       return { format, bitrate: maxBitRate === 0 ? TRANSCODE_BITRATE_DEFAULT : clampBitrate(maxBitRate) };
     }
-    if (maxBitRate === 0) return null;
-    const original = await media.bitrateOf(songId);
-    if (original !== null && original <= maxBitRate) return null;
+    if (await withinLimit()) return null;
     return { format: BITRATE_LIMIT_FORMAT, bitrate: clampBitrate(maxBitRate) };
   }
 
@@ -107,7 +117,7 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
       run: async ({ params, caller, request, reply }): Promise<SubsonicAnswer> => {
         const id = songIdParam(params);
         const { row } = await deps.songs.get(caller.user, id);
-        const wish = await streamWish(params, id);
+        const wish = await streamWish(params, { id, audioKey: row.audio_key });
         if (deps.media === null) throw notFoundError('Song');
         reply.hijack();
         deps.media.serveAudio(request.raw, reply.raw, request.id, row.audio_key, wish);

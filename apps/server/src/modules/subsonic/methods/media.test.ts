@@ -1,9 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { CreatedApiKey } from '@tonearm/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect, type AppSuite } from '../../../../test/dialects.js';
 import { makeAdmin, makeArtist, makePlaylist, makeSong, makeUser, type TestUser } from '../../../../test/factories.js';
-import { requireFfmpeg } from '../../../../test/ffmpeg.js';
+import { ffmpegTone, requireFfmpeg } from '../../../../test/ffmpeg.js';
 import { picture, toneWav } from '../../../../test/media.js';
 import { queryString, subsonicApi, type SubsonicApi, type SubsonicQuery } from '../../../../test/subsonic.js';
 import { IMAGE_CACHE_CONTROL } from '../../media/blob-response.js';
@@ -137,6 +140,23 @@ describeEachDialect('Subsonic media methods (%s)', (t) => {
       } finally {
         await t.db.updateTable('songs').set({ bitrate_kbps: null }).where('id', '=', songId).execute();
       }
+    });
+
+    it('sends the original when it already is the asked format within maxBitRate', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'subsonic-mp3-'));
+      const mp3 = await ffmpegTone(dir, 1, 'mp3', 587).finally(() => rm(dir, { recursive: true, force: true }));
+      const mp3Id = await makeSong(t, admin, { artistId, audio: mp3 });
+      await t.db.updateTable('songs').set({ bitrate_kbps: 128 }).where('id', '=', mp3Id).execute();
+      for (const maxBitRate of [0, 128, 320]) {
+        const same = await restBytes(t, plainKey, 'stream', { id: mp3Id, format: 'mp3', maxBitRate });
+        expect(same.headers['content-type']).toBe('audio/mpeg');
+        expect(same.rawPayload.equals(mp3), `maxBitRate ${maxBitRate}`).toBe(true);
+      }
+      const lower = await restBytes(t, plainKey, 'stream', { id: mp3Id, format: 'mp3', maxBitRate: 64 });
+      expect(isMp3(lower.rawPayload)).toBe(true);
+      expect(lower.rawPayload.equals(mp3)).toBe(false);
+      const opus = await restBytes(t, plainKey, 'stream', { id: mp3Id, format: 'opus' });
+      expect(opus.rawPayload.subarray(0, 4).toString('latin1')).toBe('OggS');
     });
 
     it('answers a missing song, a bad id, an unknown format and a bad bit rate in the envelope', async () => {
