@@ -105,8 +105,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerOpenApi(app);
 
   registerHealth(app, options.db, options.dialect);
-  await registerModules(app, deps);
-  media = await registerMedia(app, deps);
+  // Before the modules: the Subsonic API's stream answers through the same /media handler.
+  const mediaHandler = await registerMedia(app, deps);
+  media = mediaHandler?.handle ?? null;
+  await registerModules(app, deps, mediaHandler);
   await registerWebApp(app, config.webDist);
   return app;
 }

@@ -37,6 +37,13 @@ export const SubsonicMessages = {
   songIndex: (index: string) => `No song at index ${index} of the playlist`,
   unknownListType: (type: string) => `Unknown album list type: ${type}`,
   musicFolder: 'Music folder',
+  badStreamFormat: (format: string) => `Unknown format: ${format} (use raw, mp3 or opus)`,
+  coverArtNotFound: 'Cover art not found',
+  currentNotInQueue: "The current song must be one of the queue's songs (id)",
+  queueTooLong: (max: number) => `A play queue holds at most ${max} songs`,
+  timesDoNotMatch: 'Give one time per id, or none',
+  otherUserNeedsAdmin: 'Only an administrator may see another user',
+  noSuchUser: (username: string) => `User not found: ${username}`,
 } as const;
 
 export const API_KEY_NAME_MAX = 100;

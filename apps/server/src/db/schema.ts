@@ -183,6 +183,33 @@ export interface ArtistStarsTable {
   created_at: string;
 }
 
+/** What a Subsonic app last said it plays (migration 012): one row per user and client app. */
+export interface SubsonicNowPlayingTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The app's `c` parameter. */
+  client: string;
+  song_id: number;
+  reported_at: string;
+}
+
+/** The play queue a user saved from a Subsonic app (migration 012), to resume on another device. */
+export interface PlayQueuesTable {
+  user_id: number;
+  /** Null once that song is deleted. */
+  current_song_id: number | null;
+  position_ms: number;
+  changed_at: string;
+  /** The client app that saved it (`c`). */
+  changed_by: string;
+}
+
+export interface PlayQueueSongsTable {
+  user_id: number;
+  position: number;
+  song_id: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -201,6 +228,9 @@ export interface DB {
   subsonic_api_keys: SubsonicApiKeysTable;
   album_stars: AlbumStarsTable;
   artist_stars: ArtistStarsTable;
+  subsonic_now_playing: SubsonicNowPlayingTable;
+  play_queues: PlayQueuesTable;
+  play_queue_songs: PlayQueueSongsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

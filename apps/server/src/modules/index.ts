@@ -3,6 +3,7 @@ import { registerAlbums } from './albums/albums.module.js';
 import { registerArtists } from './artists/artists.module.js';
 import { registerAuth } from './auth/auth.module.js';
 import { registerDownloads } from './downloads/downloads.module.js';
+import type { MediaHandler } from './media/media-handler.js';
 import { registerLikes } from './likes/likes.module.js';
 import { registerPayments } from './payments/payments.module.js';
 import { registerPlaylists } from './playlists/playlists.module.js';
@@ -16,10 +17,11 @@ import { registerUsers } from './users/users.module.js';
 /**
  * Registers every feature's routes on the root instance (after the core plugins, so rate limits, OpenAPI and the
  * session helpers apply), in this order. Each feature is one `registerX(app, deps)` in its `<feature>.module.ts`;
- * append new ones at the end. `/media` is registered by the app itself, in front of the router (modules/media).
+ * append new ones at the end. `/media` is registered by the app itself, in front of the router (modules/media), before
+ * the modules, which get its handler (`media`).
  */
-export async function registerModules(app: App, appDeps: AppDeps): Promise<void> {
-  const deps = createModuleDeps(app, appDeps);
+export async function registerModules(app: App, appDeps: AppDeps, media: MediaHandler | null): Promise<void> {
+  const deps = createModuleDeps(app, appDeps, media);
   registerAuth(app, deps);
   await registerUsers(app, deps);
   await registerPlaylists(app, deps);

@@ -11,6 +11,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import { createUploadQuotaRepository } from './limits/upload-quota.repository.js';
 import { UploadQuota } from './limits/upload-quota.service.js';
 import type { ImageWork } from './media/image-work.js';
+import type { MediaHandler } from './media/media-handler.js';
 
 /** What buildApp hands to the modules. */
 export interface AppDeps {
@@ -38,14 +39,17 @@ export interface ModuleDeps extends AppDeps {
   uploadQuota: UploadQuota;
   /** UPLOAD_RATE_LIMIT: one counter per user across every upload route, attached as their preHandler. */
   uploads: SharedRateLimit;
+  /** The /media handler (null without a blob store): the Subsonic API's stream answers through it. */
+  media: MediaHandler | null;
 }
 
 /** The shared services over the app's pieces; call once, on the root instance, before any module registers. */
-export function createModuleDeps(app: App, deps: AppDeps): ModuleDeps {
+export function createModuleDeps(app: App, deps: AppDeps, media: MediaHandler | null): ModuleDeps {
   return {
     ...deps,
     releaseBlobs: releaserFor(deps.db, deps.blobs),
     uploadQuota: new UploadQuota(createUploadQuotaRepository(deps.db, deps.dialect), deps.config.limits),
     uploads: uploadRateLimit(app, deps.config.limits.uploadsPerMinute),
+    media,
   };
 }

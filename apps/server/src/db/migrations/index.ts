@@ -11,6 +11,7 @@ import { albumsRecentMigration } from './008-albums-recent.js';
 import { searchGenreTagsMigration } from './009-search-genre-tags.js';
 import { subsonicApiKeysMigration } from './010-subsonic-api-keys.js';
 import { subsonicStarsMigration } from './011-subsonic-stars.js';
+import { subsonicActivityMigration } from './012-subsonic-activity.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '009-search-genre-tags': searchGenreTagsMigration,
   '010-subsonic-api-keys': subsonicApiKeysMigration,
   '011-subsonic-stars': subsonicStarsMigration,
+  '012-subsonic-activity': subsonicActivityMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,12 +1,13 @@
 // Brings in the `compress` route option's type (the plugin itself is registered by the app).
 import type {} from '@fastify/compress';
 import { endpoints } from '@tonearm/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { requireUser } from '../../http/session.js';
 import { sendBlob } from '../media/send-blob.js';
 import { attachmentDisposition } from './download-filename.js';
-import type { DownloadsService } from './downloads.service.js';
+import type { DownloadFile, DownloadsService } from './downloads.service.js';
 
 /** Revalidated every time: whether the caller may download can change (premium lapses), the bytes cannot. */
 const DOWNLOAD_CACHE_CONTROL = 'private, no-cache';
@@ -17,15 +18,19 @@ const DOWNLOAD_CACHE_CONTROL = 'private, no-cache';
  */
 export function downloadsRoutes(app: App, downloads: DownloadsService): void {
   route(app, endpoints.downloads.song, { compress: false }, async (request, reply) => {
-    const file = await downloads.download(await requireUser(request), request.params.id);
-    reply.header('content-disposition', attachmentDisposition(file.filename));
-    return sendBlob(request, reply, {
-      ...file.source,
-      key: file.key,
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      mime: file.mime,
-      cacheControl: DOWNLOAD_CACHE_CONTROL,
-    });
+    return sendDownload(request, reply, await downloads.download(await requireUser(request), request.params.id));
+  });
+}
+
+/** A download as an attachment, with sendBlob's semantics (304, 206/416, HEAD); the Subsonic `download` sends it too. */
+export function sendDownload(request: FastifyRequest, reply: FastifyReply, file: DownloadFile): FastifyReply {
+  reply.header('content-disposition', attachmentDisposition(file.filename));
+  return sendBlob(request, reply, {
+    ...file.source,
+    key: file.key,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    mime: file.mime,
+    cacheControl: DOWNLOAD_CACHE_CONTROL,
   });
 }

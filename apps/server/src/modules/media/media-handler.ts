@@ -14,12 +14,24 @@ import { OpenFiles } from './open-files.js';
 import { ImageMessages, mimeForKey } from './media.formats.js';
 import { MediaError } from './media-error.js';
 import { imageKeyFor } from './media.service.js';
-import { parseTranscodeQuery } from './transcode-query.js';
+import { parseTranscodeQuery, type TranscodeWish } from './transcode-query.js';
 import { createTranscodeResponder, type ServedFile } from './transcode-response.js';
 import type { Transcoder } from './transcoder.js';
 
 export interface MediaHandler {
   handle: RawHandler;
+  /**
+   * GET or HEAD of one stored audio blob for a caller another entrance already let in (Subsonic's `stream`): exactly
+   * what `/media/audio/<key>[?format=&bitrate=]` answers (conditional requests, Range 206/416, the transcoder or the
+   * original without one), without the session cookie check. Failures are the app's JSON errors, as /media sends them.
+   */
+  serveAudio(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    key: string,
+    wish: TranscodeWish | null,
+  ): void;
   /** Closes the files it keeps open (once their readers are done); call when the app closes. */
   close(): void;
 }
@@ -98,20 +110,31 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   async function serve(request: IncomingMessage, response: ServerResponse, media: MediaRequest, requestId: string) {
     const blobKey = media.kind === 'audio' ? await audioKeyOf(request, media) : imageKeyOf(media);
     const wish = media.kind === 'audio' ? parseTranscodeQuery(media.query) : null;
-    const stat = blobKey === null ? null : await store.statCached(media.kind, blobKey);
+    await serveBlob(request, response, requestId, { kind: media.kind, key: blobKey, wish });
+  }
+
+  /** One blob (a transcode of it when `wish` says so and there is a transcoder); 404 when it is not stored. */
+  async function serveBlob(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    blob: { kind: BlobKind; key: string | null; wish: TranscodeWish | null },
+  ) {
+    const { kind, key: blobKey, wish } = blob;
+    const stat = blobKey === null ? null : await store.statCached(kind, blobKey);
     if (blobKey === null || stat === null) throw new MediaError(404, ErrorCodes.notFound, ServerMessages.notFound);
     if (wish !== null && transcodes !== null) {
       await transcodes(request, response, requestId, { key: blobKey, ...wish });
       return;
     }
     answerFile(request, response, requestId, {
-      source: { kind: media.kind, key: blobKey },
+      source: { kind, key: blobKey },
       stat,
       mime: mimeForKey(blobKey),
       etag: `"${blobKey}"`,
-      cacheControl: media.kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL,
+      cacheControl: kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL,
       onGone: () => {
-        store.forget(media.kind, blobKey);
+        store.forget(kind, blobKey);
       },
     });
   }
@@ -240,6 +263,11 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   };
   return {
     handle,
+    serveAudio: (request, response, requestId, key, wish) => {
+      serveBlob(request, response, requestId, { kind: 'audio', key, wish }).catch((error: unknown) => {
+        fail(request, response, requestId, error);
+      });
+    },
     close: () => {
       files.closeAll();
       transcoder?.close();

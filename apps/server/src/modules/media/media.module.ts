@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../../config.js';
 import type { App } from '../../http/app-types.js';
-import type { RawHandler } from '../../http/server-factory.js';
 import { securityHeaders } from '../../plugins/security.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import type { BlobStore } from '../../storage/blob-store.js';
@@ -21,20 +20,20 @@ const probes = new Map<string, Promise<string | null>>();
 
 /**
  * `/media`: the lean handler the app puts in front of Fastify's router (answered before routing, DESIGN §6), and its
- * Fastify routes for app.inject, plus `GET /api/media/capabilities`. Answers the raw handler for the server factory;
- * null without a blob store. Takes its deps by shape (the app's AppDeps fit): media sits below the shared module
+ * Fastify routes for app.inject, plus `GET /api/media/capabilities`. Answers the handler (its raw `handle` for the
+ * server factory, `serveAudio` for the Subsonic API's stream); null without a blob store. Takes its deps by shape (the app's AppDeps fit): media sits below the shared module
  * deps, which use its types.
  */
 export async function registerMedia(
   app: App,
   { blobs, sessions, config }: { blobs: BlobStore | null; sessions: SessionStore; config: Config },
-): Promise<RawHandler | null> {
+): Promise<MediaHandler | null> {
   const transcoder = blobs === null ? null : await startTranscoding(app, config);
   capabilitiesRoute(app, transcoder !== null);
   if (blobs === null) return null;
   const handler = mediaHandler(app, blobs, sessions, config, transcoder);
   mediaRoutes(app, handler);
-  return handler.handle;
+  return handler;
 }
 
 /** The transcoder when ffmpeg answers (FFMPEG_PATH), with its cache opened; null, said once in the log, when not. */

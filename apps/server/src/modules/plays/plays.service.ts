@@ -18,9 +18,12 @@ export class PlaysService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async record(userId: number, songId: number): Promise<void> {
+  /** A play now, or at `playedAt` when the client says when it happened (a Subsonic scrobble); never in the future. */
+  async record(userId: number, songId: number, playedAt?: Date): Promise<void> {
     if (!(await this.plays.songExists(songId))) throw notFound(PlaylistMessages.songNotFound);
-    await this.plays.record(userId, songId, this.now().toISOString(), PLAY_HISTORY_MAX);
+    const now = this.now();
+    const at = playedAt !== undefined && playedAt < now ? playedAt : now;
+    await this.plays.record(userId, songId, at.toISOString(), PLAY_HISTORY_MAX);
   }
 
   recent(userId: number): Promise<RecentPlay[]> {

@@ -4,7 +4,9 @@ import { createApiKeysRepository } from './api-keys.repository.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { createAppPasswordsRepository } from './app-passwords.repository.js';
 import { AppPasswordsService } from './app-passwords.service.js';
+import { activityMethods } from './methods/activity.methods.js';
 import { browsingMethods } from './methods/browsing.methods.js';
+import { mediaMethods } from './methods/media.methods.js';
 import { playlistsMethods } from './methods/playlists.methods.js';
 import { searchMethods } from './methods/search.methods.js';
 import { SecretBox } from './secret-box.js';
@@ -29,6 +31,12 @@ export async function registerSubsonic(app: App, deps: ModuleDeps): Promise<void
   const auth = new SubsonicAuth(keys, passwords, credentialLimits(deps.config));
   const subsonic = createSubsonicDeps(deps);
   // One group per area of the API (methods/*.methods.ts); each is a table of methods by name.
-  const groups = [browsingMethods(subsonic), searchMethods(subsonic), playlistsMethods(subsonic)];
+  const groups = [
+    browsingMethods(subsonic),
+    searchMethods(subsonic),
+    playlistsMethods(subsonic),
+    mediaMethods(subsonic),
+    activityMethods(subsonic),
+  ];
   await subsonicRoutes(app, new SubsonicService(auth, groups), SERVER_VERSION);
 }

@@ -1,0 +1,176 @@
+import { mayDownload, SubsonicMessages } from '@tonearm/contract';
+import type { UserRow } from '../../../db/schema.js';
+import { subjectOf } from '../../../http/access.js';
+import { MUSIC_FOLDER_ID, idOfKind, subsonicId } from '../subsonic-ids.js';
+import { createSubsonicCatalogueRepository } from '../subsonic-catalogue.repository.js';
+import { StarMarks } from '../subsonic-star-marks.js';
+import { createSubsonicStarsRepository } from '../subsonic-stars.repository.js';
+import { intParam, notFoundError, requiredParam, subsonicFail, type MethodTable } from '../subsonic-method.js';
+import type { SubsonicParams } from '../subsonic-params.js';
+import type { SubsonicDeps } from '../subsonic-deps.js';
+import type { SubsonicNode } from '../subsonic.response.js';
+import { createSubsonicActivityRepository } from '../subsonic-activity.repository.js';
+
+/** How long a "now playing" report counts (getNowPlaying): a song's length, give or take. */
+export const NOW_PLAYING_WINDOW_MS = 10 * 60 * 1000;
+/** Songs a saved play queue may hold. */
+export const PLAY_QUEUE_MAX = 5000;
+/** `changedBy` / `playerName` when the app did not say who it is (`c`). */
+const UNKNOWN_CLIENT = 'unknown';
+
+const isAdmin = (user: UserRow) => user.role === 'ADMIN';
+
+/** Song ids of a repeated `id` (10 when there is none, 70 for one that cannot name a song). */
+function songIdsParam(params: SubsonicParams, required: boolean): number[] {
+  const raw = params.getAll('id');
+  if (required && raw.length === 0) throw subsonicFail('missingParameter', SubsonicMessages.missingParameter('id'));
+  return raw.map((text) => {
+    const id = idOfKind(text, 'song');
+    if (id === null) throw notFoundError('Song');
+    return id;
+  });
+}
+
+/** `time` (ms since the epoch), once per id or not at all. */
+function timesParam(params: SubsonicParams, count: number): (Date | undefined)[] {
+  const raw = params.getAll('time');
+  if (raw.length === 0) return Array.from({ length: count }, () => undefined);
+  if (raw.length !== count) throw subsonicFail('generic', SubsonicMessages.timesDoNotMatch);
+  return raw.map((text) => {
+    if (!/^\d{1,15}$/.test(text)) throw subsonicFail('generic', SubsonicMessages.badNumber('time'));
+    return new Date(Number(text));
+  });
+}
+
+/**
+ * Activity: `scrobble` (plays into the web app's play history; now playing), `getNowPlaying`, the play queue saved to
+ * resume on another device (`savePlayQueue`, `getPlayQueue`) and `getUser`. Now playing and the queue live in the
+ * database (migration 012), so every instance of the server sees the same.
+ */
+export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new Date()): MethodTable {
+  const activity = createSubsonicActivityRepository(deps.db);
+  const marks = new StarMarks(createSubsonicStarsRepository(deps.db), createSubsonicCatalogueRepository(deps.db));
+
+  /** The songs of `ids` as the caller sees them, in that order (70 when one does not exist). */
+  async function childrenOf(user: UserRow, ids: readonly number[]): Promise<SubsonicNode[]> {
+    const listing = await deps.songs.listByIds(user, ids);
+    if (listing.rows.length !== ids.length) throw notFoundError('Song');
+    return marks.songs(user, listing);
+  }
+
+  return {
+    scrobble: {
+      run: async ({ params, caller }) => {
+        const ids = songIdsParam(params, true);
+        const times = timesParam(params, ids.length);
+        const submission = params.get('submission') !== 'false';
+        // Every id must name a song before anything is recorded.
+        await childrenOf(caller.user, [...new Set(ids)]);
+        if (!submission) {
+          const at = now();
+          const client = params.get('c') ?? UNKNOWN_CLIENT;
+          const songId = ids[ids.length - 1] ?? 0;
+          const staleBefore = new Date(at.getTime() - NOW_PLAYING_WINDOW_MS).toISOString();
+          await activity.setNowPlaying(caller.user.id, client, songId, at.toISOString(), staleBefore);
+          return {};
+        }
+        for (const [index, songId] of ids.entries()) await deps.plays.record(caller.user.id, songId, times[index]);
+        return {};
+      },
+    },
+    getNowPlaying: {
+      run: async ({ caller }) => {
+        const at = now();
+        const rows = await activity.nowPlayingSince(new Date(at.getTime() - NOW_PLAYING_WINDOW_MS).toISOString());
+        if (rows.length === 0) return { nowPlaying: {} };
+        const listing = await deps.songs.listByIds(caller.user, [...new Set(rows.map((row) => row.song_id))]);
+        const children = new Map(
+          (await marks.songs(caller.user, listing)).map((child, index) => [listing.rows[index]?.id, child]),
+        );
+        const entry = rows.flatMap((row) => {
+          const child = children.get(row.song_id);
+          if (child === undefined) return [];
+          const minutesAgo = Math.max(0, Math.floor((at.getTime() - Date.parse(row.reported_at)) / 60_000));
+          return [{ ...child, username: row.username, minutesAgo, playerId: row.id, playerName: row.client }];
+        });
+        return { nowPlaying: { entry } };
+      },
+    },
+    savePlayQueue: {
+      run: async ({ params, caller }) => {
+        const ids = songIdsParam(params, false);
+        if (ids.length === 0) {
+          await activity.clearPlayQueue(caller.user.id);
+          return {};
+        }
+        if (ids.length > PLAY_QUEUE_MAX) throw subsonicFail('generic', SubsonicMessages.queueTooLong(PLAY_QUEUE_MAX));
+        const current = params.get('current');
+        const currentId = current === undefined ? null : idOfKind(current, 'song');
+        if (current !== undefined && (currentId === null || !ids.includes(currentId))) {
+          throw subsonicFail('generic', SubsonicMessages.currentNotInQueue);
+        }
+        const positionMs = intParam(params, 'position', 0, 0, Number.MAX_SAFE_INTEGER);
+        await childrenOf(caller.user, [...new Set(ids)]);
+        await activity.savePlayQueue(caller.user.id, {
+          currentSongId: currentId,
+          positionMs,
+          changedAt: now().toISOString(),
+          changedBy: params.get('c') ?? UNKNOWN_CLIENT,
+          songIds: ids,
+        });
+        return {};
+      },
+    },
+    getPlayQueue: {
+      run: async ({ caller }) => {
+        const queue = await activity.playQueue(caller.user.id);
+        // OpenSubsonic servers answer an empty response when the user saved no queue.
+        if (queue === undefined) return {};
+        const listing = await deps.songs.listByIds(caller.user, queue.songIds);
+        return {
+          playQueue: {
+            current: queue.currentSongId === null ? undefined : subsonicId('song', queue.currentSongId),
+            position: queue.positionMs,
+            username: caller.user.username,
+            changed: queue.changedAt,
+            changedBy: queue.changedBy,
+            entry: await marks.songs(caller.user, listing),
+          },
+        };
+      },
+    },
+    getUser: {
+      run: async ({ params, caller }) => {
+        const username = requiredParam(params, 'username');
+        const self = username.toLowerCase() === caller.user.username.toLowerCase();
+        if (!self && !isAdmin(caller.user)) throw subsonicFail('notAuthorized', SubsonicMessages.otherUserNeedsAdmin);
+        const user = self ? caller.user : await activity.findUserByName(username);
+        if (user === undefined) throw subsonicFail('notFound', SubsonicMessages.noSuchUser(username));
+        return { user: userNode(user) };
+      },
+    },
+  };
+}
+
+/** A user as Subsonic's `user`: what Tonearm lets them do, by its roles and the access policy. */
+function userNode(user: UserRow): SubsonicNode {
+  const admin = isAdmin(user);
+  return {
+    username: user.username,
+    email: user.email,
+    scrobblingEnabled: true,
+    adminRole: admin,
+    settingsRole: true,
+    downloadRole: mayDownload(subjectOf(user)),
+    uploadRole: admin,
+    playlistRole: true,
+    coverArtRole: admin,
+    commentRole: false,
+    podcastRole: false,
+    streamRole: true,
+    jukeboxRole: false,
+    shareRole: false,
+    videoConversionRole: false,
+    folder: [MUSIC_FOLDER_ID],
+  };
+}

@@ -1,0 +1,157 @@
+import {
+  SubsonicMessages,
+  THUMBNAIL_WIDTHS,
+  TRANSCODE_BITRATE_DEFAULT,
+  TRANSCODE_BITRATE_MAX,
+  TRANSCODE_BITRATE_MIN,
+  TRANSCODE_FORMATS,
+  type TranscodeFormat,
+} from '@tonearm/contract';
+import type { UserRow } from '../../../db/schema.js';
+import { sendDownload } from '../../downloads/downloads.routes.js';
+import { IMAGE_CACHE_CONTROL } from '../../media/blob-response.js';
+import { mimeForKey } from '../../media/media.formats.js';
+import { imageKeyFor } from '../../media/media.service.js';
+import { sendBlob } from '../../media/send-blob.js';
+import type { TranscodeWish } from '../../media/transcode-query.js';
+import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
+import {
+  intParam,
+  notFoundError,
+  requiredParam,
+  SENT,
+  subsonicFail,
+  type MethodTable,
+  type SubsonicAnswer,
+} from '../subsonic-method.js';
+import type { SubsonicParams } from '../subsonic-params.js';
+import type { SubsonicDeps } from '../subsonic-deps.js';
+import { createSubsonicMediaRepository } from '../subsonic-media.repository.js';
+
+/**
+ * What `maxBitRate` alone asks for when the original is above it (or its bit rate is unknown): MP3, which every
+ * Subsonic app plays (Opus is not understood by some older ones).
+ */
+export const BITRATE_LIMIT_FORMAT: TranscodeFormat = 'mp3';
+
+const coverNotFound = () => subsonicFail('notFound', SubsonicMessages.coverArtNotFound);
+
+/** A song id (`id`), or error 70 for one that cannot name a song. */
+function songIdParam(params: SubsonicParams): number {
+  const id = idOfKind(requiredParam(params, 'id'), 'song');
+  if (id === null) throw notFoundError('Song');
+  return id;
+}
+
+/** `stream`'s `format` (absent or `raw`: the original; mp3, opus; anything else error 0) and `maxBitRate` (0 = none). */
+function streamRequest(params: SubsonicParams): { format: TranscodeFormat | 'raw' | null; maxBitRate: number } {
+  const raw = params.get('format');
+  const format = raw === undefined ? null : raw === 'raw' ? 'raw' : TRANSCODE_FORMATS.find((known) => known === raw);
+  if (format === undefined) throw subsonicFail('generic', SubsonicMessages.badStreamFormat(raw ?? ''));
+  return { format, maxBitRate: intParam(params, 'maxBitRate', 0, 0, 100_000) };
+}
+
+/** A bit rate within what the transcoder takes. */
+const clampBitrate = (kbps: number): number => Math.min(TRANSCODE_BITRATE_MAX, Math.max(TRANSCODE_BITRATE_MIN, kbps));
+
+const LARGEST_THUMBNAIL = THUMBNAIL_WIDTHS[THUMBNAIL_WIDTHS.length - 1];
+
+/** The stored thumbnail width for `size` (0: none asked): the smallest at least that wide, else the largest. */
+function thumbnailWidth(size: number) {
+  if (size === 0) return LARGEST_THUMBNAIL;
+  return THUMBNAIL_WIDTHS.find((width) => width >= size) ?? LARGEST_THUMBNAIL;
+}
+
+/**
+ * Media: `stream`, `download` and `getCoverArt` answer bytes, through the code the web app's media go through (the
+ * /media handler with its transcoder, the download route's policy and answer, the image thumbnails), so Range,
+ * conditional requests and caching headers are the same. Only a missing item is answered in the envelope (70).
+ */
+export function mediaMethods(deps: SubsonicDeps): MethodTable {
+  const media = createSubsonicMediaRepository(deps.db);
+
+  /**
+   * What to transcode to, or null for the original: always for `raw`; for no format unless `maxBitRate` is below the
+   * original's (or its rate is unknown); for a format the original already has when it is within `maxBitRate`.
+   */
+  async function streamWish(
+    params: SubsonicParams,
+    song: { id: number; audioKey: string },
+  ): Promise<TranscodeWish | null> {
+    const { format, maxBitRate } = streamRequest(params);
+    if (format === 'raw') return null;
+    const withinLimit = async () => {
+      if (maxBitRate === 0) return true;
+      const original = await media.bitrateOf(song.id);
+      return original !== null && original <= maxBitRate;
+    };
+    if (format !== null) {
+      if (song.audioKey.endsWith(`.${format}`) && (await withinLimit())) return null;
+      return { format, bitrate: maxBitRate === 0 ? TRANSCODE_BITRATE_DEFAULT : clampBitrate(maxBitRate) };
+    }
+    if (await withinLimit()) return null;
+    return { format: BITRATE_LIMIT_FORMAT, bitrate: clampBitrate(maxBitRate) };
+  }
+
+  /** The stored image key of what `id` names (`N` a song, `al-N`, `ar-N`, `pl-N`), as the caller may see it. */
+  async function imageKeyOf(user: UserRow, id: string): Promise<string | null> {
+    const parsed = parseSubsonicId(id);
+    if (parsed === null) throw coverNotFound();
+    switch (parsed.kind) {
+      case 'song':
+        return (await deps.songs.get(user, parsed.id)).row.image_key;
+      case 'album': {
+        // An album without a cover of its own shows its first track's picture, as the web app's album page does.
+        const { album, listing } = await deps.albums.get(user, parsed.id);
+        return album.image_key ?? listing.rows.find((row) => row.image_key !== null)?.image_key ?? null;
+      }
+      case 'artist':
+        return (await deps.artists.get(parsed.id)).image_key;
+      case 'playlist':
+        return (await deps.playlists.get(user, parsed.id)).row.image_key;
+    }
+  }
+
+  return {
+    stream: {
+      run: async ({ params, caller, request, reply }): Promise<SubsonicAnswer> => {
+        const id = songIdParam(params);
+        const { row } = await deps.songs.get(caller.user, id);
+        const wish = await streamWish(params, { id, audioKey: row.audio_key });
+        if (deps.media === null) throw notFoundError('Song');
+        reply.hijack();
+        deps.media.serveAudio(request.raw, reply.raw, request.id, row.audio_key, wish);
+        return SENT;
+      },
+    },
+    download: {
+      run: async ({ params, caller, request, reply }): Promise<SubsonicAnswer> => {
+        const id = songIdParam(params);
+        await sendDownload(request, reply, await deps.downloads.download(caller.user, id));
+        return SENT;
+      },
+    },
+    getCoverArt: {
+      run: async ({ params, caller, request, reply }): Promise<SubsonicAnswer> => {
+        const id = requiredParam(params, 'id');
+        const size = intParam(params, 'size', 0, 0, 100_000);
+        const original = await imageKeyOf(caller.user, id);
+        // Originals are never served (they may carry EXIF): no size means the largest thumbnail.
+        const key = original === null ? null : imageKeyFor(original, thumbnailWidth(size));
+        const store = deps.blobs;
+        const stat = key === null || store === null ? null : await store.statCached('image', key);
+        if (key === null || store === null || stat === null) throw coverNotFound();
+        const path = store.localPath('image', key);
+        await sendBlob(request, reply, {
+          ...(path === null ? { store, kind: 'image' as const } : { path }),
+          key,
+          size: stat.size,
+          mtimeMs: stat.mtimeMs,
+          mime: mimeForKey(key),
+          cacheControl: IMAGE_CACHE_CONTROL,
+        });
+        return SENT;
+      },
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import type { Kysely } from 'kysely';
+import type { DB, UserRow } from '../../db/schema.js';
+
+/** One app's report of what its user plays (getNowPlaying). */
+export interface NowPlayingRow {
+  /** The entry's `playerId`. */
+  id: number;
+  username: string;
+  client: string;
+  song_id: number;
+  reported_at: string;
+}
+
+/** A user's saved play queue. */
+export interface PlayQueueRow {
+  currentSongId: number | null;
+  positionMs: number;
+  changedAt: string;
+  changedBy: string;
+  /** In queue order. */
+  songIds: number[];
+}
+
+export interface NewPlayQueue {
+  currentSongId: number | null;
+  positionMs: number;
+  changedAt: string;
+  changedBy: string;
+  songIds: readonly number[];
+}
+
+/**
+ * What Subsonic apps report of their listening (migration 012): now playing per user and app, and the saved play
+ * queue; and users by name, for getUser.
+ */
+export interface SubsonicActivityRepository {
+  /** Records that `client` of the user plays the song now; drops reports older than `staleBefore`. */
+  setNowPlaying(userId: number, client: string, songId: number, at: string, staleBefore: string): Promise<void>;
+  /** Reports since `since`, newest first. */
+  nowPlayingSince(since: string): Promise<NowPlayingRow[]>;
+  playQueue(userId: number): Promise<PlayQueueRow | undefined>;
+  /** Replaces the user's queue in one transaction. */
+  savePlayQueue(userId: number, queue: NewPlayQueue): Promise<void>;
+  clearPlayQueue(userId: number): Promise<void>;
+  /** Case-insensitive, as usernames are unique. */
+  findUserByName(username: string): Promise<UserRow | undefined>;
+}
+
+export function createSubsonicActivityRepository(db: Kysely<DB>): SubsonicActivityRepository {
+  return {
+    async setNowPlaying(userId, client, songId, at, staleBefore) {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('subsonic_now_playing')
+          .values({ user_id: userId, client, song_id: songId, reported_at: at })
+          .onConflict((conflict) =>
+            conflict.columns(['user_id', 'client']).doUpdateSet({ song_id: songId, reported_at: at }),
+          )
+          .execute();
+        await trx.deleteFrom('subsonic_now_playing').where('reported_at', '<', staleBefore).execute();
+      });
+    },
+
+    nowPlayingSince(since) {
+      return db
+        .selectFrom('subsonic_now_playing as n')
+        .innerJoin('users as u', 'u.id', 'n.user_id')
+        .select(['n.id', 'u.username', 'n.client', 'n.song_id', 'n.reported_at'])
+        .where('n.reported_at', '>=', since)
+        .orderBy('n.reported_at', 'desc')
+        .orderBy('n.id', 'desc')
+        .execute();
+    },
+
+    async playQueue(userId) {
+      const queue = await db.selectFrom('play_queues').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      if (queue === undefined) return undefined;
+      const songs = await db
+        .selectFrom('play_queue_songs')
+        .select('song_id')
+        .where('user_id', '=', userId)
+        .orderBy('position')
+        .execute();
+      return {
+        currentSongId: queue.current_song_id,
+        positionMs: queue.position_ms,
+        changedAt: queue.changed_at,
+        changedBy: queue.changed_by,
+        songIds: songs.map((row) => row.song_id),
+      };
+    },
+
+    async savePlayQueue(userId, queue) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('play_queues').where('user_id', '=', userId).execute();
+        await trx
+          .insertInto('play_queues')
+          .values({
+            user_id: userId,
+            current_song_id: queue.currentSongId,
+            position_ms: queue.positionMs,
+            changed_at: queue.changedAt,
+            changed_by: queue.changedBy,
+          })
+          .execute();
+        if (queue.songIds.length > 0) {
+          await trx
+            .insertInto('play_queue_songs')
+            .values(queue.songIds.map((songId, position) => ({ user_id: userId, position, song_id: songId })))
+            .execute();
+        }
+      });
+    },
+
+    async clearPlayQueue(userId) {
+      // play_queue_songs follow by cascade.
+      await db.deleteFrom('play_queues').where('user_id', '=', userId).execute();
+    },
+
+    findUserByName(username) {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])))
+        .executeTakeFirst();
+    },
+  };
+}
