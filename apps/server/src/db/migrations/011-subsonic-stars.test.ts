@@ -66,11 +66,13 @@ describeEachDialect('migration 011 (subsonic stars) on %s', { uses: 'database', 
 
   it('reverts to the schema before it, and re-applies', async () => {
     const d = t.database;
-    expect(await migrateDown(d.db)).toEqual(['011-subsonic-stars']);
+    // Down past the later migrations to this one.
+    while (!(await migrateDown(d.db)).includes('011-subsonic-stars'));
     expect(await appliedMigrations(d.db)).not.toContain('011-subsonic-stars');
     const tables = (await d.db.introspection.getTables()).map((table) => table.name);
     expect(tables).not.toContain('album_stars');
     expect(tables).not.toContain('artist_stars');
-    expect(await migrateToLatest(d.db)).toEqual(['011-subsonic-stars']);
+    expect(await migrateToLatest(d.db)).toContain('011-subsonic-stars');
+    expect(await appliedMigrations(d.db)).toContain('011-subsonic-stars');
   });
 });
