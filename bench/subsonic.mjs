@@ -6,8 +6,9 @@
 // - search3 with an empty query, a page of 100 songs in the middle of the catalogue (how Symfonium syncs a library);
 // - getAlbumList2: newest, alphabeticalByName at an offset in the middle, random, byGenre;
 // each at BENCH_CONNECTIONS (64) and at 8 connections. In the same run, the reference: a bare node:http server
-// answering a body of the same size with no work at all (bench/minimal-json-server.mjs), at the same loads; at 64
-// connections its p99 is the floor any Node server shows on this machine (see bench:node-floor).
+// answering a body of the same size (bench/minimal-json-server.mjs) with no work at all, and after 1 ms of synchronous
+// work (about what one of these calls costs), at the same loads: at 64 connections the second one's p99 is the floor
+// any Node server doing that much work per call shows on this machine (see bench:node-floor).
 // Writes the table to bench/results/subsonic.md. Bounded in time; cleans up after itself.
 //
 // Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_CONNECTIONS (64). Runs under tsx (it seeds with the
@@ -124,13 +125,16 @@ async function measure(dialect, databaseUrl) {
   return { lines, sizes };
 }
 
-/** The reference in the same run: node:http answering a body of `bytes` bytes with no work, at both loads. */
-async function reference(bytes) {
+/**
+ * The reference in the same run: node:http answering a body of `bytes` bytes after `workMs` of synchronous work (0: a
+ * server doing nothing; 1: about what one of these calls costs), at both loads.
+ */
+async function reference(bytes, workMs) {
   const port = await freePort();
   const child = startProcess(process.execPath, [
     join(root, 'bench/minimal-json-server.mjs'),
     String(port),
-    '0',
+    String(workMs),
     String(bytes),
   ]);
   try {
@@ -139,7 +143,7 @@ async function reference(bytes) {
     return Object.entries(results)
       .reverse()
       .map(([connections, result]) =>
-        rowOf(`reference: bare node:http, ${fmt(bytes / 1024, 1)} KB, no work`, connections, result),
+        rowOf(`reference: bare node:http, ${fmt(bytes / 1024, 1)} KB after ${workMs} ms of work`, connections, result),
       );
   } finally {
     await stopProcess(child);
@@ -178,7 +182,8 @@ async function main() {
     '',
     ...header,
     ...sqlite.lines,
-    ...(await reference(median)),
+    ...(await reference(median, 0)),
+    ...(await reference(median, 1)),
   ];
   const postgres = await throwawayPostgres();
   if (postgres !== null) {

@@ -93,7 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
-  await registerSecurity(app, config);
+  registerSecurity(app, config);
   await app.register(cookie);
   // Compressible text only (JSON, HTML, JS, CSS); audio and images are already compressed. Media routes opt out with
   // `compress: false` so Range answers are never re-encoded.
