@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { OFFLINE_SHELL_META } from '../lib/offline-start.js';
 import { installFakeCaches } from '../test/fake-caches.js';
 import {
+  markShellOffline,
   downloadKeyOf,
   readSignedInUser,
   routeFor,
@@ -42,6 +44,19 @@ describe('service worker routes', () => {
     expect(shellCacheName(entries)).not.toBe(shellCacheName([{ url: 'index.html', revision: 'b' }, script]));
     expect([...shellPathsOf(entries, `${origin}/`)]).toEqual(['/index.html', '/assets/index-abc.js']);
     expect(uniqueEntries([...entries, { url: '/index.html', revision: 'a' }], `${origin}/`)).toHaveLength(2);
+  });
+});
+
+describe('the shell answered offline', () => {
+  it('carries a mark in its head, whatever attributes the head has', () => {
+    const mark = `<meta name="${OFFLINE_SHELL_META}" content="1">`;
+    expect(markShellOffline('<!doctype html><html><head><title>T</title></head><body></body></html>')).toBe(
+      `<!doctype html><html><head>${mark}<title>T</title></head><body></body></html>`,
+    );
+    expect(markShellOffline('<html><HEAD lang="en"><title>T</title></HEAD></html>')).toBe(
+      `<html><HEAD lang="en">${mark}<title>T</title></HEAD></html>`,
+    );
+    expect(markShellOffline('<html><header></header></html>')).toBe('<html><header></header></html>');
   });
 });
 

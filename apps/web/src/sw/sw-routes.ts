@@ -1,3 +1,5 @@
+import { OFFLINE_SHELL_META } from '../lib/offline-start.js';
+
 /** Caches of the app shell: one per build, named after a digest of its file list. */
 export const SHELL_CACHE_PREFIX = 'tonearm-shell-';
 export const SHELL_INDEX = '/index.html';
@@ -17,6 +19,11 @@ export type RouteDecision =
   | 'shell-asset'
   /** Audio or a cover that may be downloaded: from the download cache (with Range support), else the network. */
   | 'download';
+
+/** The shell's HTML with the offline mark as the first element of its head. */
+export function markShellOffline(html: string): string {
+  return html.replace(/<head(\s[^>]*)?>/i, (head) => `${head}<meta name="${OFFLINE_SHELL_META}" content="1">`);
+}
 
 const SERVER_PATH = /^\/(api|media|artists|healthz)(\/|$)/;
 

@@ -5,6 +5,7 @@ import { cachedPaths, fetchIntoCache, offlineAudioCache } from '../lib/offline-a
 import { isWorkerRequest, type DownloadReply } from '../lib/sw-messages.js';
 import {
   downloadKeyOf,
+  markShellOffline,
   readSignedInUser,
   routeFor,
   writeSignedInUser,
@@ -79,14 +80,17 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-/** Pages come from the network so the server decides (session, deploys); the cached shell only stands in offline. */
+/**
+ * Pages come from the network so the server decides (session, deploys); the cached shell only stands in offline,
+ * marked so the page knows it started without a connection.
+ */
 async function navigation(request: Request): Promise<Response> {
   try {
     return await fetch(request);
   } catch (error) {
     const shell = await caches.match(SHELL_INDEX, { cacheName: SHELL_CACHE });
-    if (shell) return shell;
-    throw error;
+    if (!shell) throw error;
+    return new Response(markShellOffline(await shell.text()), { status: 200, headers: shell.headers });
   }
 }
 

@@ -5,12 +5,13 @@ import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../app/query-client.js';
 import { api as client } from '../../lib/api.js';
+import { OFFLINE_SHELL_META } from '../../lib/offline-start.js';
 import { errorResponse, jsonResponse, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure } from '../../test/mock-api.js';
 import { advance, flush } from '../../test/timers.js';
 import { createAlertStore } from '../alerts/alert-store.js';
 import { AlertProvider } from '../alerts/AlertProvider.js';
-import { AuthProvider } from './AuthProvider.js';
+import { AuthProvider, RECONNECT_CHECK_MS } from './AuthProvider.js';
 import { useAuth, type AuthState } from './useAuth.js';
 
 let auth: AuthState | undefined;
@@ -119,6 +120,55 @@ describe('current user', () => {
     expect(api.calls()).toEqual(['GET /api/users/id/7']);
     expect(shown()).toBe('ada2');
     onLine.mockRestore();
+  });
+
+  describe('a page the service worker answered with the offline shell (navigator.onLine may still say true)', () => {
+    const markOffline = () => {
+      const meta = document.createElement('meta');
+      meta.name = OFFLINE_SHELL_META;
+      meta.content = '1';
+      document.head.append(meta);
+      return () => meta.remove();
+    };
+
+    it('keeps the stored user, and no answer is no reason to log out: it asks again until the server answers', async () => {
+      storeSession();
+      const unmark = markOffline();
+      let answer: () => Promise<Response> | User = networkFailure;
+      const api = mockApi({ 'users.byId': () => answer() });
+      renderAuth();
+      await flush();
+      expect(shown()).toBe('ada');
+      expect(api.calls()).toEqual([]);
+      await advance(RECONNECT_CHECK_MS);
+      expect(api.calls()).toEqual(['GET /api/users/id/7']);
+      expect(shown()).toBe('ada');
+      expect(localStorage.getItem('userdata')).not.toBeNull();
+      // Once the server answers, the user is replaced and the page stops asking.
+      answer = () => ({ ...stored, username: 'ada3' });
+      await advance(RECONNECT_CHECK_MS);
+      expect(shown()).toBe('ada3');
+      const calls = api.calls().length;
+      await advance(RECONNECT_CHECK_MS);
+      expect(api.calls()).toHaveLength(calls);
+      unmark();
+    });
+
+    it('logs out when the server, once reached, says the session is gone', async () => {
+      storeSession();
+      const unmark = markOffline();
+      const api = mockApi({
+        'users.byId': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
+        'auth.logout': () => new Response(null, { status: 204 }),
+      });
+      renderAuth();
+      await flush();
+      expect(shown()).toBe('ada');
+      await advance(RECONNECT_CHECK_MS);
+      expectLoggedOut();
+      expect(api.calls()).toContain('POST /api/auth/logout');
+      unmark();
+    });
   });
 
   it('checks GET /api/auth/me every 5 minutes and logs out when it is not ok', async () => {

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { isApiError, UNAUTHORIZED_EVENT } from '../../lib/api-client.js';
 import { api } from '../../lib/api.js';
 import { downloadsSignedIn, downloadsSignedOut } from '../../lib/download-session.js';
+import { servedOfflineShell, serverReached } from '../../lib/offline-start.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { clearSessionStorage, readStoredUser, storeUser } from './stored-user.js';
 import { AuthContext, type AuthState } from './useAuth.js';
@@ -12,21 +13,35 @@ function isOffline(): boolean {
   return typeof navigator !== 'undefined' && !navigator.onLine;
 }
 
+/**
+ * Whether this page started without a connection: the browser says so, or the service worker answered it with the
+ * cached shell because the network failed (lib/offline-start.ts; `navigator.onLine` may still say true there).
+ */
+function startedOffline(): boolean {
+  return isOffline() || servedOfflineShell();
+}
+
+/** While a page that started offline waits for the server, it asks again this often (and on the `online` event). */
+export const RECONNECT_CHECK_MS = 15_000;
+
 /** Unknown while the stored user is re-checked; offline the stored user is trusted until the connection returns. */
 function initialUser(): User | null | undefined {
   const stored = readStoredUser();
   if (!stored) return null;
-  return isOffline() ? stored : undefined;
+  return startedOffline() ? stored : undefined;
 }
 
 /**
  * SPEC §4/§7 current user: undefined → null or the user. A stored user is re-read from the server on start
- * (401/403, a deleted account or no network → logged out), and the session is re-checked every 5 minutes.
+ * (401/403, a deleted account or no network → logged out; a page that started offline waits for the server instead),
+ * and the session is re-checked every 5 minutes.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const alerts = useAlerts();
   const [user, setUser] = useState<User | null | undefined>(initialUser);
+  // True from an offline start until the server answers: the 5-minute check waits for that too.
+  const [waitingForServer, setWaitingForServer] = useState(startedOffline);
 
   const logout = useCallback(async () => {
     clearSessionStorage();
@@ -79,17 +94,49 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         },
       );
     };
-    if (!isOffline()) {
+    if (!startedOffline()) {
       check();
       return () => {
         cancelled = true;
       };
     }
-    // Started without a connection: the stored user stays (downloads play offline) and is checked once it is back.
-    window.addEventListener('online', check, { once: true });
+    // Started without a connection: the stored user stays (downloads play offline) and is checked once the server
+    // answers. Until then no answer is no reason to log out; the server saying no (401, 403, 404) is.
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const reconnect = (): void => {
+      clearTimeout(retry);
+      // `navigator.onLine` false is to be believed (true is not): no request until it changes.
+      if (isOffline()) {
+        retry = setTimeout(reconnect, RECONNECT_CHECK_MS);
+        return;
+      }
+      api.users.byId({ id: stored.id }).then(
+        (fresh) => {
+          if (cancelled) return;
+          window.removeEventListener('online', reconnect);
+          serverReached();
+          setWaitingForServer(false);
+          replaceUser(fresh);
+        },
+        (error: unknown) => {
+          if (cancelled) return;
+          if (isApiError(error) && error.status < 500) {
+            window.removeEventListener('online', reconnect);
+            serverReached();
+            setWaitingForServer(false);
+            void logout();
+            return;
+          }
+          retry = setTimeout(reconnect, RECONNECT_CHECK_MS);
+        },
+      );
+    };
+    window.addEventListener('online', reconnect);
+    retry = setTimeout(reconnect, RECONNECT_CHECK_MS);
     return () => {
       cancelled = true;
-      window.removeEventListener('online', check);
+      clearTimeout(retry);
+      window.removeEventListener('online', reconnect);
     };
   }, [logout, replaceUser]);
 
@@ -108,7 +155,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [userId, logout, alerts]);
 
   useEffect(() => {
-    if (userId === undefined) return;
+    if (userId === undefined || waitingForServer) return;
     const timer = setInterval(() => {
       // Offline the check cannot succeed; it is no reason to log out of downloaded music.
       if (isOffline()) return;
@@ -123,11 +170,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => {
       clearInterval(timer);
     };
-  }, [userId, logout, replaceUser]);
+  }, [userId, waitingForServer, logout, replaceUser]);
 
   const login = useCallback(
     async (credentials: Parameters<AuthState['login']>[0]) => {
       const loggedIn = await api.auth.login({ body: credentials });
+      serverReached();
+      setWaitingForServer(false);
       queryClient.clear();
       downloadsSignedIn(loggedIn.id);
       replaceUser(loggedIn);
