@@ -17,7 +17,6 @@
 // Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_CONNECTIONS (64). Runs under tsx (it seeds with the
 // server's TypeScript: apps/server/src/demo/synthetic-library.ts, which the large-library e2e test uses too).
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAGE_LIMIT_MAX } from '@tonearm/contract';
@@ -36,6 +35,7 @@ import {
   treeMiB,
   wrk,
 } from './support.mjs';
+import { throwawayPostgres } from './postgres.mjs';
 
 const SONGS = Number(process.env.BENCH_SONGS ?? '100000');
 const DURATION = process.env.BENCH_DURATION ?? '10s';
@@ -55,7 +55,6 @@ const WHOLE_FETCHES = 4;
 const WATCHDOG_MS = (2 * (12 * (parseDuration(DURATION) + 20) + 300) + 120) * 1000;
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-catalogue-'));
-const require = createRequire(join(root, 'apps/server/package.json'));
 
 /** Registers the administrator and a listener through the API (so the passwords are hashed the server's way). */
 async function makeAccounts(base) {
@@ -204,25 +203,6 @@ async function measure(dialect, databaseUrl) {
   return { lines, figures };
 }
 
-/** PostgreSQL when its server binaries are installed (a throwaway cluster, removed afterwards); null otherwise. */
-async function throwawayPostgres() {
-  const { startThrowawayPostgres } = await import('../apps/server/test/postgres-server.ts');
-  try {
-    const postgres = await startThrowawayPostgres();
-    const pg = require('pg');
-    const admin = new pg.Client({ connectionString: postgres.adminUrl });
-    await admin.connect();
-    await admin.query('create database tonearm_bench');
-    await admin.end();
-    const url = new URL(postgres.adminUrl);
-    url.pathname = '/tonearm_bench';
-    return { url: url.toString(), version: postgres.version, stop: postgres.stop };
-  } catch (error) {
-    console.log(`PostgreSQL is not measured: ${error.message}`);
-    return null;
-  }
-}
-
 async function main() {
   for (const ensureBuilt of [ensureWebBuilt, ensureServerBuilt]) {
     const build = await ensureBuilt();
@@ -238,7 +218,7 @@ async function main() {
     ...header,
     ...sqlite.lines,
   ];
-  const postgres = await throwawayPostgres();
+  const postgres = await throwawayPostgres('tonearm_bench');
   if (postgres !== null) {
     try {
       const pgRun = await measure('postgres', postgres.url);

@@ -14,7 +14,6 @@
 // Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_CONNECTIONS (64). Runs under tsx (it seeds with the
 // server's TypeScript: apps/server/src/demo/synthetic-library.ts).
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedSyntheticLibraryAt } from '../apps/server/src/demo/synthetic-library.ts';
@@ -34,6 +33,7 @@ import {
   waitFor,
   wrk,
 } from './support.mjs';
+import { throwawayPostgres } from './postgres.mjs';
 
 const SONGS = Number(process.env.BENCH_SONGS ?? '100000');
 const DURATION = process.env.BENCH_DURATION ?? '10s';
@@ -45,7 +45,6 @@ const CALLS = 8;
 const WATCHDOG_MS = (2 * (CALLS * 2 * (parseDuration(DURATION) + 20) + 300) + 240) * 1000;
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-subsonic-'));
-const require = createRequire(join(root, 'apps/server/package.json'));
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
 /** The calls measured, as paths with their own parameters (the credentials are added). */
@@ -150,25 +149,6 @@ async function reference(bytes, workMs) {
   }
 }
 
-/** PostgreSQL when its server binaries are installed (a throwaway cluster, removed afterwards); null otherwise. */
-async function throwawayPostgres() {
-  const { startThrowawayPostgres } = await import('../apps/server/test/postgres-server.ts');
-  try {
-    const postgres = await startThrowawayPostgres();
-    const pg = require('pg');
-    const admin = new pg.Client({ connectionString: postgres.adminUrl });
-    await admin.connect();
-    await admin.query('create database tonearm_bench');
-    await admin.end();
-    const url = new URL(postgres.adminUrl);
-    url.pathname = '/tonearm_bench';
-    return { url: url.toString(), version: postgres.version, stop: postgres.stop };
-  } catch (error) {
-    console.log(`PostgreSQL is not measured: ${error.message}`);
-    return null;
-  }
-}
-
 async function main() {
   const build = await ensureServerBuilt();
   if (build.code !== 0) throw new Error('the server did not build');
@@ -185,7 +165,7 @@ async function main() {
     ...(await reference(median, 0)),
     ...(await reference(median, 1)),
   ];
-  const postgres = await throwawayPostgres();
+  const postgres = await throwawayPostgres('tonearm_bench');
   if (postgres !== null) {
     try {
       const pgRun = await measure('postgres', postgres.url);

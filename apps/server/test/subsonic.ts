@@ -167,6 +167,13 @@ export function queryString(query: SubsonicQuery): string {
   return search.toString();
 }
 
+/** A new API key of `user`, made through the API as that user. */
+export async function apiKeyOf(t: Pick<TestApp, 'as'>, user: { id: number; cookie?: string }): Promise<string> {
+  const created = await t.as(user).post(`/api/users/${user.id}/api-keys`, { name: 'Player' });
+  expect(created.statusCode, created.body).toBe(201);
+  return z.object({ key: z.string() }).parse(created.json()).key;
+}
+
 export interface SubsonicApi {
   /** GET /rest/<method> with the credentials, the query and f=json; the response as it came. */
   raw(method: string, query?: SubsonicQuery): Promise<LightMyRequestResponse>;

@@ -1,9 +1,9 @@
-import { CreatedApiKey, RecentPlaysResponse } from '@tonearm/contract';
+import { RecentPlaysResponse } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect, type AppSuite } from '../../../../test/dialects.js';
 import { insertSongs, makeAdmin, makeUser, type TestSong, type TestUser } from '../../../../test/factories.js';
-import { Child, subsonicApi, type SubsonicApi } from '../../../../test/subsonic.js';
+import { Child, apiKeyOf, subsonicApi, type SubsonicApi } from '../../../../test/subsonic.js';
 
 /**
  * The Subsonic activity methods (issue 13): scrobble into the web app's play history, now playing, the saved play
@@ -60,9 +60,7 @@ const UserAnswer = z.strictObject({ user: User });
 const Empty = z.strictObject({});
 
 async function apiOf(t: AppSuite, user: TestUser): Promise<SubsonicApi> {
-  const created = await t.as(user).post(`/api/users/${user.id}/api-keys`, { name: 'Player' });
-  expect(created.statusCode, created.body).toBe(201);
-  return subsonicApi(t, { apiKey: CreatedApiKey.parse(created.json()).key });
+  return subsonicApi(t, { apiKey: await apiKeyOf(t, user) });
 }
 
 describeEachDialect('Subsonic activity methods (%s)', (t) => {

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { CreatedApiKey } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../../../test/dialects.js';
 import { makeUser, type TestUser } from '../../../../test/factories.js';
-import { AlbumID3, ArtistID3, Child, subsonicApi, type SubsonicApi } from '../../../../test/subsonic.js';
+import { AlbumID3, ArtistID3, Child, apiKeyOf, subsonicApi, type SubsonicApi } from '../../../../test/subsonic.js';
 import { pickRandom } from '../subsonic-browse.repository.js';
 import { byLetter, indexLetter, sortKey } from './artist-index.js';
 
@@ -215,9 +214,7 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
   beforeAll(async () => {
     alice = await makeUser(t);
     const bob = await makeUser(t);
-    const created = await t.as(alice).post(`/api/users/${alice.id}/api-keys`, { name: 'Phone' });
-    expect(created.statusCode).toBe(201);
-    api = subsonicApi(t, { apiKey: CreatedApiKey.parse(created.json()).key });
+    api = subsonicApi(t, { apiKey: await apiKeyOf(t, alice) });
 
     const beatlesImage = `${'ab'.repeat(32)}.png`;
     const artists = {

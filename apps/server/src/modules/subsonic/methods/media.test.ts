@@ -1,14 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CreatedApiKey } from '@tonearm/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect, type AppSuite } from '../../../../test/dialects.js';
 import { makeAdmin, makeArtist, makePlaylist, makeSong, makeUser, type TestUser } from '../../../../test/factories.js';
 import { ffmpegTone, requireFfmpeg } from '../../../../test/ffmpeg.js';
 import { picture, toneWav } from '../../../../test/media.js';
-import { queryString, subsonicApi, type SubsonicApi, type SubsonicQuery } from '../../../../test/subsonic.js';
+import { queryString, apiKeyOf, subsonicApi, type SubsonicApi, type SubsonicQuery } from '../../../../test/subsonic.js';
 import { IMAGE_CACHE_CONTROL } from '../../media/blob-response.js';
 
 /**
@@ -19,12 +18,6 @@ import { IMAGE_CACHE_CONTROL } from '../../media/blob-response.js';
 beforeAll(async () => {
   await requireFfmpeg();
 });
-
-async function apiKeyOf(t: AppSuite, user: TestUser): Promise<string> {
-  const created = await t.as(user).post(`/api/users/${user.id}/api-keys`, { name: 'Player' });
-  expect(created.statusCode, created.body).toBe(201);
-  return CreatedApiKey.parse(created.json()).key;
-}
 
 /** A binary answer of `method` with request headers (Range, If-None-Match). */
 const restBytes = (t: AppSuite, apiKey: string, method: string, query: SubsonicQuery, headers = {}) =>

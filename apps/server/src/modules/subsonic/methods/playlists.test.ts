@@ -1,4 +1,4 @@
-import { CreatedApiKey, type Playlist } from '@tonearm/contract';
+import { type Playlist } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../../../test/dialects.js';
@@ -10,7 +10,7 @@ import {
   type TestSong,
   type TestUser,
 } from '../../../../test/factories.js';
-import { Child, subsonicApi, type SubsonicApi, type SubsonicQuery } from '../../../../test/subsonic.js';
+import { Child, apiKeyOf, subsonicApi, type SubsonicApi, type SubsonicQuery } from '../../../../test/subsonic.js';
 
 const IsoDate = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'an ISO 8601 date');
 const int = z.number().int();
@@ -59,11 +59,7 @@ describeEachDialect('Subsonic playlists (%s)', { env: { PLAYLISTS_PER_USER: Stri
   let song: (index: number) => number;
   const id = { mine: 0, shared: 0, hidden: 0 };
 
-  const keyOf = async (user: TestUser) => {
-    const created = await t.as(user).post(`/api/users/${user.id}/api-keys`, { name: 'Phone' });
-    expect(created.statusCode).toBe(201);
-    return CreatedApiKey.parse(created.json()).key;
-  };
+  const keyOf = (user: TestUser) => apiKeyOf(t, user);
   const webPlaylist = async (user: TestUser, playlistId: number) => {
     const response = await t.as(user).get(`/api/playlists/${playlistId}`);
     expect(response.statusCode, response.body).toBe(200);

@@ -1,9 +1,8 @@
-import { CreatedApiKey } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../../../test/dialects.js';
 import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../../test/factories.js';
-import { AlbumID3, ArtistID3, Child, subsonicApi, type SubsonicApi } from '../../../../test/subsonic.js';
+import { AlbumID3, ArtistID3, Child, apiKeyOf, subsonicApi, type SubsonicApi } from '../../../../test/subsonic.js';
 
 const IsoDate = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'an ISO 8601 date');
 
@@ -61,11 +60,7 @@ describeEachDialect('Subsonic search and stars (%s)', (t) => {
   let bobApi: SubsonicApi;
   const id = { portishead: 0, massive: 0, glory: 0, roads: 0, teardrop: 0, dummy: 0, mezzanine: 0 };
 
-  const keyOf = async (user: TestUser) => {
-    const created = await t.as(user).post(`/api/users/${user.id}/api-keys`, { name: 'Phone' });
-    expect(created.statusCode).toBe(201);
-    return CreatedApiKey.parse(created.json()).key;
-  };
+  const keyOf = (user: TestUser) => apiKeyOf(t, user);
   const makeAlbum = async (name: string, artistId: number, songIds: number[]) => {
     const response = await t.as(admin).post('/api/albums', { name, artistId, year: 1994 });
     expect(response.statusCode, response.body).toBe(201);
