@@ -90,7 +90,11 @@ async function navigation(request: Request): Promise<Response> {
   } catch (error) {
     const shell = await caches.match(SHELL_INDEX, { cacheName: SHELL_CACHE });
     if (!shell) throw error;
-    return new Response(markShellOffline(await shell.text()), { status: 200, headers: shell.headers });
+    // The body grows by the mark: the stored length (and any encoding of the stored bytes) no longer applies.
+    const headers = new Headers(shell.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    return new Response(markShellOffline(await shell.text()), { status: 200, headers });
   }
 }
 

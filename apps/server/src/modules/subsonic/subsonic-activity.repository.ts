@@ -92,17 +92,20 @@ export function createSubsonicActivityRepository(db: Kysely<DB>): SubsonicActivi
 
     async savePlayQueue(userId, queue) {
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('play_queues').where('user_id', '=', userId).execute();
+        // One statement for the queue's row, which also locks it: two saves at once (two devices) take turns.
+        const row = {
+          current_song_id: queue.currentSongId,
+          position_ms: queue.positionMs,
+          changed_at: queue.changedAt,
+          changed_by: queue.changedBy,
+        };
         await trx
           .insertInto('play_queues')
-          .values({
-            user_id: userId,
-            current_song_id: queue.currentSongId,
-            position_ms: queue.positionMs,
-            changed_at: queue.changedAt,
-            changed_by: queue.changedBy,
-          })
+          .values({ user_id: userId, ...row })
+          .onConflict((conflict) => conflict.column('user_id').doUpdateSet(row))
           .execute();
+        // The row is now this transaction's (a second save waits here on PostgreSQL): its songs are replaced.
+        await trx.deleteFrom('play_queue_songs').where('user_id', '=', userId).execute();
         if (queue.songIds.length > 0) {
           await trx
             .insertInto('play_queue_songs')

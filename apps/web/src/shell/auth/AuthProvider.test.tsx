@@ -154,6 +154,45 @@ describe('current user', () => {
       unmark();
     });
 
+    it('stops waiting when the user logs out meanwhile: the server answering later signs nobody back in', async () => {
+      storeSession();
+      const unmark = markOffline();
+      const api = mockApi({ 'users.byId': () => stored, 'auth.logout': networkFailure });
+      renderAuth();
+      await flush();
+      expect(shown()).toBe('ada');
+      await act(async () => {
+        await auth?.logout();
+      });
+      expectLoggedOut();
+      await advance(RECONNECT_CHECK_MS * 3);
+      expect(api.calls().filter((call) => call.startsWith('GET'))).toEqual([]);
+      expectLoggedOut();
+      unmark();
+    });
+
+    it('keeps waiting through answers that do not end a session (429, 5xx)', async () => {
+      storeSession();
+      const unmark = markOffline();
+      let call = 0;
+      mockApi({
+        'users.byId': () => {
+          call += 1;
+          if (call === 1) return errorResponse(429, 'too-many-requests', 'Slow down');
+          if (call === 2) return errorResponse(503, 'unavailable', 'Busy');
+          return { ...stored, username: 'ada4' };
+        },
+      });
+      renderAuth();
+      await flush();
+      await advance(RECONNECT_CHECK_MS);
+      await advance(RECONNECT_CHECK_MS);
+      expect(shown()).toBe('ada');
+      await advance(RECONNECT_CHECK_MS);
+      expect(shown()).toBe('ada4');
+      unmark();
+    });
+
     it('logs out when the server, once reached, says the session is gone', async () => {
       storeSession();
       const unmark = markOffline();

@@ -21,6 +21,9 @@ function startedOffline(): boolean {
   return isOffline() || servedOfflineShell();
 }
 
+/** What the server answers when the session or the account is gone: the only answers that log out a waiting page. */
+const SESSION_GONE: ReadonlySet<number> = new Set([401, 403, 404]);
+
 /** While a page that started offline waits for the server, it asks again this often (and on the `online` event). */
 export const RECONNECT_CHECK_MS = 15_000;
 
@@ -103,25 +106,40 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // Started without a connection: the stored user stays (downloads play offline) and is checked once the server
     // answers. Until then no answer is no reason to log out; the server saying no (401, 403, 404) is.
     let retry: ReturnType<typeof setTimeout> | undefined;
+    let asking = false;
+    const stop = (): void => {
+      clearTimeout(retry);
+      window.removeEventListener('online', reconnect);
+    };
+    // Whoever is stored now: a logout (or another login) meanwhile ends this wait; its answer is no longer wanted.
+    const stillWaiting = (): boolean => !cancelled && readStoredUser()?.id === stored.id;
     const reconnect = (): void => {
       clearTimeout(retry);
+      if (asking) return;
+      if (!stillWaiting()) {
+        stop();
+        return;
+      }
       // `navigator.onLine` false is to be believed (true is not): no request until it changes.
       if (isOffline()) {
         retry = setTimeout(reconnect, RECONNECT_CHECK_MS);
         return;
       }
+      asking = true;
       api.users.byId({ id: stored.id }).then(
         (fresh) => {
-          if (cancelled) return;
-          window.removeEventListener('online', reconnect);
+          asking = false;
+          if (!stillWaiting()) return;
+          stop();
           serverReached();
           setWaitingForServer(false);
           replaceUser(fresh);
         },
         (error: unknown) => {
-          if (cancelled) return;
-          if (isApiError(error) && error.status < 500) {
-            window.removeEventListener('online', reconnect);
+          asking = false;
+          if (!stillWaiting()) return;
+          if (isApiError(error) && SESSION_GONE.has(error.status)) {
+            stop();
             serverReached();
             setWaitingForServer(false);
             void logout();
@@ -135,8 +153,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     retry = setTimeout(reconnect, RECONNECT_CHECK_MS);
     return () => {
       cancelled = true;
-      clearTimeout(retry);
-      window.removeEventListener('online', reconnect);
+      stop();
     };
   }, [logout, replaceUser]);
 

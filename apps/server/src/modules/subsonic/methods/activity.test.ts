@@ -175,6 +175,23 @@ describeEachDialect('Subsonic activity methods (%s)', (t) => {
       expect(await aliceApi.shape('getPlayQueue', {}, PlayQueueAnswer)).toEqual({});
     });
 
+    it('takes saves from two devices at once: one of them wins whole, none fails', async () => {
+      const first = [song(0).id, song(1).id];
+      const second = [song(2).id, song(3).id, song(0).id];
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          premiumApi.json('savePlayQueue', { id: i % 2 === 0 ? first : second, c: `Device ${i}` }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill('ok'));
+      const { playQueue } = await premiumApi.shape('getPlayQueue', {}, PlayQueueAnswer);
+      const saved = playQueue?.entry?.map((entry) => Number(entry.id));
+      expect([first, second]).toContainEqual(saved);
+      // The queue the next tests find, as the test before this one saved it.
+      const ids = [song(2).id, song(0).id, song(2).id];
+      await premiumApi.shape('savePlayQueue', { id: ids, current: song(0).id, position: 83_500, c: 'Phone' }, Empty);
+    });
+
     it('refuses unknown songs and a current song outside the queue, keeping the saved queue', async () => {
       await premiumApi.error('savePlayQueue', { id: [song(1).id, 999_999] }, 70);
       await premiumApi.error('savePlayQueue', { id: [song(1).id], current: song(3).id }, 0);
