@@ -11,6 +11,8 @@ export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
 export class LoginAttempts {
   private readonly failures = new Map<string, number[]>();
+  /** Attempts begun and not yet ended (begin/end): each counts as a failure until it is known not to be one. */
+  private readonly pending = new Map<string, number>();
 
   constructor(
     private readonly maxFailures: number,
@@ -21,7 +23,22 @@ export class LoginAttempts {
 
   /** Whether the account may try now. */
   allowed(account: string): boolean {
-    return this.recent(account).length < this.maxFailures;
+    return this.recent(account).length + (this.pending.get(account) ?? 0) < this.maxFailures;
+  }
+
+  /**
+   * An attempt that will be decided after an await: until `end`, it takes a place in the count, so attempts sent all
+   * at once cannot all pass `allowed` before the first failure is recorded.
+   */
+  begin(account: string): void {
+    this.pending.set(account, (this.pending.get(account) ?? 0) + 1);
+  }
+
+  /** The attempt of `begin` is decided (record its failure or success as well). */
+  end(account: string): void {
+    const left = (this.pending.get(account) ?? 1) - 1;
+    if (left > 0) this.pending.set(account, left);
+    else this.pending.delete(account);
   }
 
   /** Seconds until the account may try again (0 when it may now). */

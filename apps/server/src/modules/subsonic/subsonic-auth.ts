@@ -58,12 +58,22 @@ export class SubsonicAuth {
     if (key !== undefined && legacy) throw fail('conflictingAuth', SubsonicMessages.conflictingAuth);
     if (key === undefined) this.checkShape(params);
 
-    const { addresses, accounts } = this.limits;
+    const { addresses } = this.limits;
     const byAddress = `ip:${address}`;
     if (!addresses.allowed(byAddress)) {
       throw new SubsonicRateLimited(ServerMessages.rateLimited, addresses.retryAfterSeconds(byAddress));
     }
+    // Counted from here until decided, so calls sent at once cannot all pass the check above before one fails.
+    addresses.begin(byAddress);
+    try {
+      return await this.check(params, key, byAddress);
+    } finally {
+      addresses.end(byAddress);
+    }
+  }
 
+  private async check(params: SubsonicParams, key: string | undefined, byAddress: string): Promise<SubsonicCaller> {
+    const { addresses, accounts } = this.limits;
     if (key !== undefined) {
       const user = await this.apiKeys.userOfKey(key);
       if (user === null) {
@@ -80,6 +90,21 @@ export class SubsonicAuth {
     if (!accounts.allowed(account)) {
       throw new SubsonicRateLimited(ServerMessages.accountLocked, accounts.retryAfterSeconds(account));
     }
+    accounts.begin(account);
+    try {
+      return await this.checkAppPassword(params, user, account, byAddress);
+    } finally {
+      accounts.end(account);
+    }
+  }
+
+  private async checkAppPassword(
+    params: SubsonicParams,
+    user: Awaited<ReturnType<AppPasswordsService['findUser']>>,
+    account: string,
+    byAddress: string,
+  ): Promise<SubsonicCaller> {
+    const { addresses, accounts } = this.limits;
     const token = params.get('t');
     const password = params.get('p');
     const via = token === undefined ? 'password' : 'token';

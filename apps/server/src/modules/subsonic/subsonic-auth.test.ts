@@ -1,0 +1,69 @@
+import { SubsonicErrorCodes } from '@tonearm/contract';
+import { describe, expect, it } from 'vitest';
+import type { UserRow } from '../../db/schema.js';
+import type { ApiKeysService } from './api-keys.service.js';
+import type { AppPasswordsService } from './app-passwords.service.js';
+import { credentialLimits, SubsonicAuth } from './subsonic-auth.js';
+import { SubsonicError, SubsonicRateLimited } from './subsonic.response.js';
+import { SubsonicParams } from './subsonic-params.js';
+
+const later = <T>(value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), 5));
+const alice = { id: 1, username: 'alice' } as UserRow;
+
+/** How many of the calls failed with each outcome: a Subsonic error code, or 'limited'. */
+async function outcomes(calls: Promise<unknown>[]): Promise<Record<string, number>> {
+  const counted: Record<string, number> = {};
+  for (const result of await Promise.allSettled(calls)) {
+    const reason: unknown = result.status === 'rejected' ? result.reason : null;
+    const key =
+      reason instanceof SubsonicRateLimited ? 'limited' : reason instanceof SubsonicError ? String(reason.code) : 'ok';
+    counted[key] = (counted[key] ?? 0) + 1;
+  }
+  return counted;
+}
+
+describe('Subsonic sign-in limits, for calls sent all at once', () => {
+  it('an address gets no more failed API-key attempts than its limit, however many are in flight', async () => {
+    const keys = { userOfKey: () => later(null) } as unknown as ApiKeysService;
+    const auth = new SubsonicAuth(
+      keys,
+      {} as unknown as AppPasswordsService,
+      credentialLimits({ loginFailuresPerAccount: 100, authRateLimitPerMinute: 3 }),
+    );
+    const calls = Array.from({ length: 10 }, () =>
+      auth.authenticate(new SubsonicParams({ apiKey: 'guess' }), '10.0.0.1'),
+    );
+    expect(await outcomes(calls)).toEqual({ [SubsonicErrorCodes.invalidApiKey]: 3, limited: 7 });
+  });
+
+  it('an account gets no more failed password attempts than its limit, from any number of addresses', async () => {
+    const passwords = {
+      findUser: () => later(alice),
+      checkPassword: () => later(false),
+    } as unknown as AppPasswordsService;
+    const auth = new SubsonicAuth(
+      {} as unknown as ApiKeysService,
+      passwords,
+      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 }),
+    );
+    const calls = Array.from({ length: 10 }, (_, i) =>
+      auth.authenticate(new SubsonicParams({ u: 'alice', p: 'guess' }), `10.0.0.${i}`),
+    );
+    expect(await outcomes(calls)).toEqual({ [SubsonicErrorCodes.wrongCredentials]: 3, limited: 7 });
+  });
+
+  it('a right password after the in-flight attempts ended is still let in', async () => {
+    const passwords = {
+      findUser: () => later(alice),
+      checkPassword: (_user: UserRow, password: string) => later(password === 'right'),
+    } as unknown as AppPasswordsService;
+    const auth = new SubsonicAuth(
+      {} as unknown as ApiKeysService,
+      passwords,
+      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 }),
+    );
+    await outcomes([auth.authenticate(new SubsonicParams({ u: 'alice', p: 'wrong' }), '10.0.0.1')]);
+    const caller = await auth.authenticate(new SubsonicParams({ u: 'alice', p: 'right' }), '10.0.0.1');
+    expect(caller).toEqual({ user: alice, via: 'password' });
+  });
+});
