@@ -17,6 +17,12 @@ import type { ModuleDeps } from '../shared-deps.js';
 import type { SongPagesService } from '../songs/song-pages.service.js';
 import { createSongPagesService, createSongsService } from '../songs/songs.module.js';
 import type { SongsService } from '../songs/songs.service.js';
+import {
+  createSubsonicCatalogueRepository,
+  type SubsonicCatalogueRepository,
+} from './subsonic-catalogue.repository.js';
+import { StarMarks } from './subsonic-star-marks.js';
+import { createSubsonicStarsRepository, type SubsonicStarsRepository } from './subsonic-stars.repository.js';
 
 /**
  * What the Subsonic methods work through: the same services the web API's routes call, so that a Subsonic app sees
@@ -35,12 +41,19 @@ export interface SubsonicDeps extends ModuleDeps {
   /** The full-text index itself, for search2/search3's offsets (SearchService pages by cursor). */
   searchIndex: SearchIndexRepository;
   downloads: DownloadsService;
+  /** Subsonic's own SQL: the catalogue pages and lookups, and the album and artist stars. */
+  catalogue: SubsonicCatalogueRepository;
+  stars: SubsonicStarsRepository;
+  /** The caller's `starred` dates on every song, album and artist an answer lists. */
+  marks: StarMarks;
 }
 
 export function createSubsonicDeps(deps: ModuleDeps): SubsonicDeps {
   const { db, dialect } = deps;
   const songs = createSongsService(deps);
   const searchIndex = createSearchIndexRepository(db, dialect);
+  const catalogue = createSubsonicCatalogueRepository(db);
+  const stars = createSubsonicStarsRepository(db);
   return {
     ...deps,
     songs,
@@ -62,5 +75,8 @@ export function createSubsonicDeps(deps: ModuleDeps): SubsonicDeps {
     ),
     searchIndex,
     downloads: new DownloadsService(createDownloadsRepository(db), deps.blobs),
+    catalogue,
+    stars,
+    marks: new StarMarks(stars, catalogue),
   };
 }

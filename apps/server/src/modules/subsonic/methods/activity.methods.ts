@@ -2,9 +2,6 @@ import { mayDownload, SubsonicMessages } from '@tonearm/contract';
 import type { UserRow } from '../../../db/schema.js';
 import { subjectOf } from '../../../http/access.js';
 import { MUSIC_FOLDER_ID, idOfKind, subsonicId } from '../subsonic-ids.js';
-import { createSubsonicCatalogueRepository } from '../subsonic-catalogue.repository.js';
-import { StarMarks } from '../subsonic-star-marks.js';
-import { createSubsonicStarsRepository } from '../subsonic-stars.repository.js';
 import { intParam, notFoundError, requiredParam, subsonicFail, type MethodTable } from '../subsonic-method.js';
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
@@ -49,7 +46,7 @@ function timesParam(params: SubsonicParams, count: number): (Date | undefined)[]
  */
 export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new Date()): MethodTable {
   const activity = createSubsonicActivityRepository(deps.db);
-  const marks = new StarMarks(createSubsonicStarsRepository(deps.db), createSubsonicCatalogueRepository(deps.db));
+  const { marks } = deps;
 
   /** The songs of `ids` as the caller sees them, in that order (70 when one does not exist). */
   async function childrenOf(user: UserRow, ids: readonly number[]): Promise<SubsonicNode[]> {

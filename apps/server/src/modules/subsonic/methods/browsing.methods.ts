@@ -4,9 +4,7 @@ import type { AlbumListRow } from '../../albums/albums.repository.js';
 import { imageUrl } from '../../media/media.service.js';
 import { MUSIC_FOLDER_ID, idOfKind, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
 import { artistID3 } from '../subsonic.mappers.js';
-import { createSubsonicCatalogueRepository } from '../subsonic-catalogue.repository.js';
-import { StarMarks } from '../subsonic-star-marks.js';
-import { createSubsonicStarsRepository, type SubsonicStarsRepository } from '../subsonic-stars.repository.js';
+import type { SubsonicStarsRepository } from '../subsonic-stars.repository.js';
 import {
   intParam,
   notFoundError,
@@ -90,8 +88,7 @@ function origin(request: FastifyRequest, publicUrl: string | null): string {
 /** Browsing by folders and by tags (ID3), and the album and song lists: what an app shows before anyone searches. */
 export function browsingMethods(deps: SubsonicDeps): MethodTable {
   const browse = createSubsonicBrowseRepository(deps.db);
-  const stars = createSubsonicStarsRepository(deps.db);
-  const marks = new StarMarks(stars, createSubsonicCatalogueRepository(deps.db));
+  const { stars, marks } = deps;
   const types = albumListTypes(browse, stars);
 
   /** The page of albums a getAlbumList(2) call asks for. */

@@ -2,14 +2,12 @@ import { isAdmin, PAGE_LIMIT_MAX, PlaylistFormFields, SubsonicMessages } from '@
 import type { UserRow } from '../../../db/schema.js';
 import { HttpError } from '../../../http/errors.js';
 import type { PlaylistView } from '../../playlists/playlists.service.js';
-import { createSubsonicCatalogueRepository, type PlaylistSummary } from '../subsonic-catalogue.repository.js';
+import type { PlaylistSummary } from '../subsonic-catalogue.repository.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import { idOfKind, subsonicId } from '../subsonic-ids.js';
 import { notFoundError, requiredParam, subsonicFail, type MethodTable } from '../subsonic-method.js';
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicNode } from '../subsonic.response.js';
-import { StarMarks } from '../subsonic-star-marks.js';
-import { createSubsonicStarsRepository } from '../subsonic-stars.repository.js';
 
 const seconds = (ms: number): number => Math.round(ms / 1000);
 
@@ -62,8 +60,7 @@ async function songsMustExist<T>(write: () => Promise<T>): Promise<T> {
  * song once (as in the web app): a song added again stays where it is.
  */
 export function playlistsMethods(deps: SubsonicDeps): MethodTable {
-  const catalogue = createSubsonicCatalogueRepository(deps.db);
-  const marks = new StarMarks(createSubsonicStarsRepository(deps.db), catalogue);
+  const { catalogue, marks } = deps;
 
   /** Playlists as Subsonic `Playlist`s: owner names and song totals in one query each. */
   async function playlistNodes(views: readonly PlaylistView[]): Promise<SubsonicNode[]> {

@@ -2,14 +2,13 @@ import { SubsonicMessages } from '@tonearm/contract';
 import type { UserRow } from '../../../db/schema.js';
 import { createAlbumsRepository } from '../../albums/albums.repository.js';
 import { searchTerms } from '../../search-index/search-terms.js';
-import { createSubsonicCatalogueRepository } from '../subsonic-catalogue.repository.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
 import { intParam, notFoundError, subsonicFail, type MethodTable, type SubsonicCall } from '../subsonic-method.js';
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicNode } from '../subsonic.response.js';
-import { createSubsonicStarsRepository, type StarKind } from '../subsonic-stars.repository.js';
-import { inOrder, StarMarks } from '../subsonic-star-marks.js';
+import type { StarKind } from '../subsonic-stars.repository.js';
+import { inOrder } from '../subsonic-star-marks.js';
 
 /** search2/search3: each part's `xxxCount` defaults to 20 and is capped at this. */
 export const SEARCH_COUNT_DEFAULT = 20;
@@ -72,10 +71,8 @@ const WHAT = { song: 'Song', album: 'Album', artist: 'Artist' } as const;
 
 /** Searching (search2, search3) and stars (star, unstar, getStarred, getStarred2). */
 export function searchMethods(deps: SubsonicDeps): MethodTable {
-  const catalogue = createSubsonicCatalogueRepository(deps.db);
-  const stars = createSubsonicStarsRepository(deps.db);
+  const { catalogue, stars, marks } = deps;
   const albums = createAlbumsRepository(deps.db);
-  const marks = new StarMarks(stars, catalogue);
 
   /** One page of each part: the whole catalogue by id for an empty query, else Tonearm's search ranking. */
   async function find(user: UserRow, params: SubsonicParams) {
