@@ -208,6 +208,17 @@ describe('loadConfig', () => {
     });
   });
 
+  it('sends media itself by default; MEDIA_OFFLOAD=nginx hands them to nginx under MEDIA_OFFLOAD_PREFIX', () => {
+    expect(loadConfig({}, cwd).mediaOffload).toBeNull();
+    expect(loadConfig({ MEDIA_OFFLOAD: 'off', MEDIA_OFFLOAD_PREFIX: '/x/' }, cwd).mediaOffload).toBeNull();
+    expect(loadConfig({ MEDIA_OFFLOAD: 'nginx' }, cwd).mediaOffload).toEqual({ via: 'nginx', prefix: '/_tonearm_blobs/' });
+    expect(loadConfig({ MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_PREFIX: '/internal/blobs/' }, cwd).mediaOffload).toEqual({
+      via: 'nginx',
+      prefix: '/internal/blobs/',
+    });
+    expect(loadConfig({ MEDIA_OFFLOAD: 'nginx', STORAGE: 'local' }, cwd).mediaOffload).not.toBeNull();
+  });
+
   it('is silent by default under NODE_ENV=test', () => {
     expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('silent');
   });
@@ -237,6 +248,15 @@ describe('loadConfig', () => {
     [{ IMAGE_CONCURRENCY: '0' }, 'IMAGE_CONCURRENCY must be at least 1'],
     [{ TRANSCODE_CACHE_MB: 'lots' }, 'TRANSCODE_CACHE_MB must be a whole number between 1 and 10000000'],
     [{ TRANSCODE_CONCURRENCY: '0' }, 'TRANSCODE_CONCURRENCY must be at least 1'],
+    [{ MEDIA_OFFLOAD: 'apache' }, 'MEDIA_OFFLOAD must be off or nginx (got "apache")'],
+    [{ MEDIA_OFFLOAD_PREFIX: 'blobs/' }, 'MEDIA_OFFLOAD_PREFIX must be a URL path that starts and ends with /'],
+    [{ MEDIA_OFFLOAD_PREFIX: '/blobs' }, 'MEDIA_OFFLOAD_PREFIX must be a URL path that starts and ends with /'],
+    [{ MEDIA_OFFLOAD_PREFIX: '/a b/' }, 'MEDIA_OFFLOAD_PREFIX must be a URL path that starts and ends with /'],
+    [{ MEDIA_OFFLOAD_PREFIX: '/x/../' }, 'MEDIA_OFFLOAD_PREFIX must not contain . or .. segments'],
+    [
+      { MEDIA_OFFLOAD: 'nginx', STORAGE: 's3' },
+      'Invalid configuration: MEDIA_OFFLOAD nginx needs STORAGE=local (nginx sends files from DATA_DIR/blobs)',
+    ],
     [{ WEB_DIST: 'nowhere' }, 'WEB_DIST has no index.html (/srv/tonearm/nowhere)'],
   ])('rejects %j with a one-line message naming the variable', (env, expected) => {
     const error = errorOf(env);
