@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
 const cwd = '/srv/tonearm';
 
@@ -277,5 +278,14 @@ describe('loadConfig', () => {
     expect(errorOf({ SECRET_KEY: 'x'.repeat(31) }).message).toBe(
       'Invalid configuration: SECRET_KEY must be at least 32 characters (e.g. openssl rand -hex 32)',
     );
+  });
+
+  it('has every variable documented in the README and in the example environment file of docs/deploy', () => {
+    const repo = new URL('../../../', import.meta.url);
+    const readme = readFileSync(new URL('README.md', repo), 'utf8');
+    const envFile = readFileSync(new URL('docs/deploy/tonearm.env', repo), 'utf8');
+    expect(CONFIG_VARIABLES).toContain('MEDIA_OFFLOAD');
+    expect(CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+    expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^#?${name}=`, 'm').test(envFile))).toEqual([]);
   });
 });

@@ -281,6 +281,9 @@ const EnvSchema = z.object({
 
 type Env = Record<string, string | undefined>;
 
+/** Every environment variable the server reads (the README's table and docs/deploy/tonearm.env list them all). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
 /** Never echoed in error messages: they may carry passwords. */
 const SECRET_VARIABLES = new Set(['DATABASE_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SECRET_KEY']);
 
