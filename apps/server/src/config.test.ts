@@ -212,7 +212,10 @@ describe('loadConfig', () => {
   it('sends media itself by default; MEDIA_OFFLOAD=nginx hands them to nginx under MEDIA_OFFLOAD_PREFIX', () => {
     expect(loadConfig({}, cwd).mediaOffload).toBeNull();
     expect(loadConfig({ MEDIA_OFFLOAD: 'off', MEDIA_OFFLOAD_PREFIX: '/x/' }, cwd).mediaOffload).toBeNull();
-    expect(loadConfig({ MEDIA_OFFLOAD: 'nginx' }, cwd).mediaOffload).toEqual({ via: 'nginx', prefix: '/_tonearm_blobs/' });
+    expect(loadConfig({ MEDIA_OFFLOAD: 'nginx' }, cwd).mediaOffload).toEqual({
+      via: 'nginx',
+      prefix: '/_tonearm_blobs/',
+    });
     expect(loadConfig({ MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_PREFIX: '/internal/blobs/' }, cwd).mediaOffload).toEqual({
       via: 'nginx',
       prefix: '/internal/blobs/',

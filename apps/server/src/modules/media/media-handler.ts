@@ -76,9 +76,11 @@ const OPEN_FILES_MAX = 256;
  * 256 KiB buffers (open-files.ts, file-pump.ts), stopping as soon as the client goes away. Errors are the app's JSON
  * errors: 401 without a session (before the key is looked at), 404 for an unknown or invalid key, 400 for a bad `w`.
  * Audio with `?format=` goes to the transcoder when there is one (transcode-response.ts; 400 for a bad format or
- * bitrate, after the session check), else gets the original. Anything else (other paths, other methods) is left to
- * Fastify. Successful requests are logged at debug level only: at info, two log lines per range request cost
- * measurable throughput; failures are logged as errors.
+ * bitrate, after the session check), else gets the original. With MEDIA_OFFLOAD=nginx a stored blob that passed these
+ * checks is answered with an empty X-Accel-Redirect instead, and nginx sends it (nginx-offload.ts); transcodes are
+ * still sent from here. Anything else (other paths, other methods) is left to Fastify. Successful requests are logged
+ * at debug level only: at info, two log lines per range request cost measurable throughput; failures are logged as
+ * errors.
  */
 export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const { store, sessions, securityHeaders, log } = options;

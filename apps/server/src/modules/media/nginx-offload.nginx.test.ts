@@ -123,7 +123,7 @@ async function waitUntil(what: string, child: ChildProcess, ready: () => Promise
 }
 
 async function stop(child: ChildProcess | null): Promise<void> {
-  if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+  if (child?.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);

@@ -45,7 +45,10 @@ export type SendBlobOptions = BlobSource & {
  */
 export function sendBlob(request: FastifyRequest, reply: FastifyReply, options: SendBlobOptions): FastifyReply {
   if ('accelRedirect' in options) {
-    return reply.code(200).headers(accelRedirectHeaders(options.accelRedirect, options.mime, options.cacheControl)).send();
+    return reply
+      .code(200)
+      .headers(accelRedirectHeaders(options.accelRedirect, options.mime, options.cacheControl))
+      .send();
   }
   const answer = answerBlob(request.method, request.headers, {
     size: options.size,
