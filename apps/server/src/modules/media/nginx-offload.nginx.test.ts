@@ -177,6 +177,11 @@ let songId: number;
 
 beforeAll(async () => {
   await requireFfmpeg();
+  await run(NGINX, ['-v']).catch((error: unknown) => {
+    throw new Error(`This test needs nginx (${NGINX}): apt-get install nginx-light, or set NGINX_PATH.`, {
+      cause: error,
+    });
+  });
   work = await mkdtemp(path.join(tmpdir(), 'tonearm-nginx-'));
   // nginx's worker runs as an unprivileged user when the test runs as root: it must reach the blobs.
   await chmod(work, 0o755);
