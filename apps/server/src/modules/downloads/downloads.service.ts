@@ -26,7 +26,7 @@ export class DownloadsService {
     /** Null only in tests that do not touch media: nothing can be downloaded then. */
     private readonly store: BlobStore | null,
     /** MEDIA_OFFLOAD=nginx: the file is then sent by nginx, after the checks here. */
-    private readonly offload: NginxOffload | null = null,
+    private readonly offload: NginxOffload | null,
   ) {}
 
   async download(user: UserRow, songId: number): Promise<DownloadFile> {

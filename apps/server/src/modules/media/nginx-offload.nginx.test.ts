@@ -278,6 +278,11 @@ describe('docs/deploy/nginx.conf in front of Tonearm with MEDIA_OFFLOAD=nginx', 
     });
     expect(response.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
     expect(response.headers['last-modified']).toMatch(/GMT$/);
+
+    const head = await through('HEAD', audioPath, { cookie });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(wav.length));
+    expect(head.body).toHaveLength(0);
   });
 
   it("carries Tonearm's request id and security headers on the bytes nginx sends", async () => {
