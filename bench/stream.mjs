@@ -1,12 +1,13 @@
 // `npm run bench:stream`: the same 8 MB audio file and ~30 KB cover served by Tonearm (the built server, through its
 // real, authenticated routes), by nginx (sendfile, 1 worker) and by a minimal node:http + fs.createReadStream range
-// server (the Node ceiling), each driven in turn by wrk (2 threads, 64 connections, 10 s) on loopback. Before any
+// server (the Node ceiling), and by nginx in front of a second Tonearm with MEDIA_OFFLOAD=nginx (Tonearm checks the
+// session, nginx sends the file: the internal location of docs/deploy/nginx.conf), each driven in turn by wrk (2 threads, 64 connections, 10 s) on loopback. Before any
 // load, each server must answer 200 and 206 with exactly the right bytes (and Tonearm 401 without a session); the
 // servers run side by side and each scenario is run on each server in turn, so drift on a shared machine hits all.
 // Prints req/s, MiB/s, p50/p99 latency, non-2xx answers and RSS for each, and Tonearm's ratios. Bounded in time (a
 // watchdog stops everything); cleans up after itself, also on Ctrl-C.
 //
-// Environment: BENCH_DURATION (10s), BENCH_CONNECTIONS (64), BENCH_SERVERS (tonearm,nginx,node: a subset to run),
+// Environment: BENCH_DURATION (10s), BENCH_CONNECTIONS (64), BENCH_SERVERS (tonearm,nginx,node,offload: a subset),
 // BENCH_ROUNDS (1: with more, each figure is the run with the median req/s), BENCH_BASELINE (a git ref, e.g. a commit
 // before a change: its server is built in a temporary worktree and measured beside the current one, as "Tonearm
 // baseline", so the cost of the change shows as a ratio from one run), BENCH_TRANSCODE (1: the transcoding row, see
@@ -28,6 +29,7 @@ import {
 } from './transcode.mjs';
 import {
   addWorktree,
+  offloadLocation,
   parseDuration,
   removeWorktree,
   runBench,
@@ -42,18 +44,24 @@ import {
 
 const DURATION = process.env.BENCH_DURATION ?? '10s';
 const CONNECTIONS = process.env.BENCH_CONNECTIONS ?? '64';
-const SERVERS = (process.env.BENCH_SERVERS ?? 'tonearm,nginx,node').split(',').map((s) => s.trim());
+const SERVERS = (process.env.BENCH_SERVERS ?? 'tonearm,nginx,node,offload').split(',').map((s) => s.trim());
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '1');
 const BASELINE = process.env.BENCH_BASELINE?.trim() || null;
 const AUDIO_BYTES = 8 * 1024 * 1024;
 const RANGE_BYTES = 256 * 1024;
 const SCENARIOS = ['full', 'range', 'cover'];
 const TRANSCODE = (process.env.BENCH_TRANSCODE ?? '1') !== '0' && SERVERS.includes('tonearm');
+const OFFLOAD_NAME = 'Tonearm behind nginx (offload)';
+/** The issue's target for the offload row: its Range req/s at least this share of plain nginx's. */
+const OFFLOAD_RANGE_TARGET = 0.8;
 
 const durationSeconds = parseDuration(DURATION);
 // Every run, plus start-up, upload and checks; anything past this is a hang.
 const WATCHDOG_MS =
-  ((SERVERS.length + (BASELINE ? 1 : 0)) * (ROUNDS * SCENARIOS.length * (durationSeconds + 15) + 90) + 60) * 1000 +
+  ((SERVERS.length + (BASELINE ? 1 : 0) + (SERVERS.includes('offload') ? 1 : 0)) *
+    (ROUNDS * SCENARIOS.length * (durationSeconds + 15) + 90) +
+    60) *
+    1000 +
   (TRANSCODE ? transcodeWatchdogMs() : 0);
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-bench-'));
@@ -98,16 +106,17 @@ function buildBaseline(ref) {
 
 let baselineWorktree = null;
 
-async function startTonearm(audio, cover, { name = 'Tonearm', entry = null } = {}) {
+async function startTonearm(audio, cover, { name = 'Tonearm', entry = null, env = {} } = {}) {
   if (entry === null) {
     const build = await ensureServerBuilt();
     if (build.code !== 0) throw new Error('the server did not build');
   }
+  const dataDir = join(work, `data-${name.replaceAll(' ', '-')}`);
   const { base, server } = await startBuiltServer({
-    dataDir: join(work, `data-${name.replaceAll(' ', '-')}`),
+    dataDir,
     entry,
     // The transcoding row measures the machine, not the limit: every stream of its largest step runs at once.
-    env: { TRANSCODE_CONCURRENCY: String(Math.max(TRANSCODE_MAX_K, 1)) },
+    env: { TRANSCODE_CONCURRENCY: String(Math.max(TRANSCODE_MAX_K, 1)), ...env },
   });
   const credentials = { username: 'bench', email: 'bench@example.com', password: 'bench-password-1' };
   await json(
@@ -144,6 +153,7 @@ async function startTonearm(audio, cover, { name = 'Tonearm', entry = null } = {
   return {
     name,
     process: server,
+    dataDir,
     headers: { cookie },
     audioUrl: new URL(song.link, base).href,
     coverUrl: new URL(song.imgLink, base).href,
@@ -170,6 +180,44 @@ async function startNginx(dir) {
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/audio.wav`, nginx);
   return { name: 'nginx', process: nginx, headers: {}, audioUrl: `${base}/audio.wav`, coverUrl: `${base}/cover.img` };
+}
+
+/**
+ * nginx (1 worker, like the plain nginx row, no TLS either) in front of `backend`, a Tonearm started with
+ * MEDIA_OFFLOAD=nginx: every request goes through Tonearm's session check, and the bytes come from the internal
+ * location of docs/deploy/nginx.conf. Its figures cover both processes.
+ */
+async function startOffloadNginx(backend) {
+  const port = await freePort();
+  const prefix = join(work, 'nginx-offload');
+  mkdirSync(prefix, { recursive: true });
+  const conf = join(prefix, 'nginx.conf');
+  writeFileSync(
+    conf,
+    `worker_processes 1;\ndaemon off;\npid ${prefix}/nginx.pid;\nerror_log ${prefix}/error.log warn;\n` +
+      `events { worker_connections 1024; }\nhttp {\n  access_log off;\n  keepalive_requests 100000;\n` +
+      `  client_body_temp_path ${prefix}/body;\n  proxy_temp_path ${prefix}/proxy;\n` +
+      `  fastcgi_temp_path ${prefix}/fastcgi;\n  uwsgi_temp_path ${prefix}/uwsgi;\n  scgi_temp_path ${prefix}/scgi;\n` +
+      // As many idle connections to Tonearm as wrk keeps to nginx, and never closed for their count: no reconnects.
+      `  upstream tonearm {\n    server ${new URL(backend.audioUrl).host};\n    keepalive ${Number(CONNECTIONS) * 2};\n` +
+      `    keepalive_requests 1000000;\n  }\n` +
+      `  server {\n    listen 127.0.0.1:${port};\n    proxy_http_version 1.1;\n    proxy_set_header Connection "";\n` +
+      `    proxy_set_header Host $host;\n    proxy_set_header X-Forwarded-For $remote_addr;\n` +
+      `    location / {\n      proxy_pass http://tonearm;\n      proxy_buffering off;\n    }\n` +
+      `${offloadLocation(join(backend.dataDir, 'blobs'))}  }\n}\n`,
+  );
+  const nginx = startProcess('nginx', ['-c', conf, '-p', prefix]);
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/healthz`, nginx);
+  const viaNginx = (url) => `${base}${new URL(url).pathname}${new URL(url).search}`;
+  return {
+    ...backend,
+    name: OFFLOAD_NAME,
+    process: nginx,
+    backend: backend.process,
+    audioUrl: viaNginx(backend.audioUrl),
+    coverUrl: viaNginx(backend.coverUrl),
+  };
 }
 
 async function startMinimalNode(dir) {
@@ -215,14 +263,18 @@ async function verify(target, audio, coverBytes) {
 
 async function stop(target) {
   await stopProcess(target.process);
+  if (target.backend) await stopProcess(target.backend);
 }
+
+/** Every process a target runs on (the offload row: nginx and its Tonearm). */
+const pidsOf = (target) => [target.process.pid, ...(target.backend ? [target.backend.pid] : [])];
+const sumMiB = (target, field) => pidsOf(target).reduce((sum, pid) => sum + treeMiB(pid, field), 0);
 
 /** Memory before the load, then resets the peak so that what follows measures the load alone. */
 function memoryBeforeLoad(target) {
-  const pid = target.process.pid;
-  const beforeLoadPeakMiB = treeMiB(pid, 'VmHWM');
-  const idleMiB = treeMiB(pid, 'VmRSS');
-  return { idleMiB, beforeLoadPeakMiB, peakReset: resetPeak(pid) };
+  const beforeLoadPeakMiB = sumMiB(target, 'VmHWM');
+  const idleMiB = sumMiB(target, 'VmRSS');
+  return { idleMiB, beforeLoadPeakMiB, peakReset: pidsOf(target).every((pid) => resetPeak(pid)) };
 }
 
 /** The run whose req/s is the median of the rounds (the whole row, so its latencies belong to it). */
@@ -255,7 +307,7 @@ async function measureAll(targets, audio, coverBytes) {
   }
   const results = [];
   for (const target of targets) {
-    const loadPeakMiB = treeMiB(target.process.pid, 'VmHWM');
+    const loadPeakMiB = sumMiB(target, 'VmHWM');
     // Still alive and still right after the load.
     await verify(target, audio, coverBytes);
     const rows = Object.fromEntries(SCENARIOS.map((s) => [s, medianRun(runs.get(target)[s])]));
@@ -320,11 +372,24 @@ function baselineLines(results) {
   });
 }
 
+/** Issue 14: the offload row's Range req/s at least 0.8× plain nginx's, measured in the same run. */
+function offloadLines(results) {
+  const offload = results.find((r) => r.name === OFFLOAD_NAME);
+  const nginx = results.find((r) => r.name === 'nginx');
+  if (!offload || !nginx) return [];
+  const ratio = offload.rows.range.rps / nginx.rows.range.rps;
+  const verdict = ratio >= OFFLOAD_RANGE_TARGET ? 'met   ' : 'MISSED';
+  return [
+    `${verdict} range: ${OFFLOAD_NAME} ${fmt(offload.rows.range.rps)} req/s = ${fmt(ratio, 2)}× plain nginx ` +
+      `(target ≥ ${OFFLOAD_RANGE_TARGET})`,
+  ];
+}
+
 /** The issue's target: at or above the minimal Node server on range and full, peak RSS under 150 MB. */
 function targetLines(results) {
   const tonearm = results.find((r) => r.name === 'Tonearm');
   const node = results.find((r) => r.name === 'minimal Node');
-  if (!tonearm || !node) return baselineLines(results);
+  if (!tonearm || !node) return [...baselineLines(results), ...offloadLines(results)];
   const lines = ['range', 'full'].map((s) => {
     const ratio = tonearm.rows[s].rps / node.rows[s].rps;
     const verdict = ratio >= 1 ? 'met   ' : 'MISSED';
@@ -332,12 +397,12 @@ function targetLines(results) {
   });
   const peak = Math.max(tonearm.loadPeakMiB, tonearm.beforeLoadPeakMiB);
   lines.push(`${peak < 150 ? 'met   ' : 'MISSED'} memory: Tonearm peak RSS ${fmt(peak)} MiB (target < 150)`);
-  return [...lines, ...baselineLines(results)];
+  return [...lines, ...baselineLines(results), ...offloadLines(results)];
 }
 
 async function main() {
   requireTool('wrk', 'wrk');
-  if (SERVERS.includes('nginx')) requireTool('nginx', 'nginx-light');
+  if (SERVERS.includes('nginx') || SERVERS.includes('offload')) requireTool('nginx', 'nginx-light');
   if (TRANSCODE) requireFfmpeg();
   let results;
   let transcoding = null;
@@ -358,6 +423,12 @@ async function main() {
       servers.push(await startTonearm(audio, cover, { name: 'Tonearm baseline', entry: buildBaseline(BASELINE) }));
     if (SERVERS.includes('nginx')) servers.push(await startNginx(files));
     if (SERVERS.includes('node')) servers.push(await startMinimalNode(files));
+    if (SERVERS.includes('offload')) {
+      const backend = await startTonearm(audio, cover, { name: 'Tonearm offload', env: { MEDIA_OFFLOAD: 'nginx' } });
+      // Listed at once, so a failure to start nginx still stops this Tonearm; then replaced by the pair.
+      servers.push(backend);
+      servers[servers.length - 1] = await startOffloadNginx(backend);
+    }
     const measured = SERVERS.includes('tonearm') ? servers : servers.slice(1);
     console.log(`measuring ${measured.map((t) => t.name).join(', ')} (${DURATION} per run, ${ROUNDS} round(s))…`);
     results = await measureAll(measured, audio, tonearm.coverBytes);

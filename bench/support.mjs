@@ -81,6 +81,20 @@ export async function startBuiltServer({ dataDir, databaseUrl = null, entry = nu
   return { base, server };
 }
 
+/**
+ * The `internal` location of docs/deploy/nginx.conf (MEDIA_OFFLOAD=nginx), taken from the example itself so that what
+ * is measured is what is documented, with its alias pointed at `blobsDir`.
+ */
+export function offloadLocation(blobsDir) {
+  const example = readFileSync(join(root, 'docs/deploy/nginx.conf'), 'utf8');
+  const block = /^ *location \/_tonearm_blobs\/ \{\n[\s\S]*?^ {4}\}\n/m.exec(example)?.[0];
+  const alias = 'alias /var/lib/tonearm/blobs/;';
+  if (block === undefined || !block.includes(alias)) {
+    throw new Error('docs/deploy/nginx.conf has no location /_tonearm_blobs/ { … alias /var/lib/tonearm/blobs/; … }');
+  }
+  return block.replace(alias, `alias ${blobsDir}/;`);
+}
+
 /** POSTs `body` as JSON; throws unless the answer is 2xx. */
 export async function post(url, body, headers = {}) {
   const response = await fetch(url, {

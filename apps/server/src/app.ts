@@ -17,6 +17,7 @@ import { generateRequestId, loggerOptions } from './logger.js';
 import { registerModules } from './modules/index.js';
 import { createImageWork, type ImageWork } from './modules/media/image-work.js';
 import { registerMedia } from './modules/media/media.module.js';
+import { nginxOffloadFor } from './modules/media/nginx-offload.js';
 import type { AppDeps } from './modules/shared-deps.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerHealth } from './plugins/health.js';
@@ -58,6 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     db: options.db,
     dialect: options.dialect,
     blobs: options.blobs ?? null,
+    offload: nginxOffloadFor(config, options.blobs ?? null),
     images: options.images ?? createImageWork(config.limits),
     setupCode: options.setupCode ?? new SetupCode(),
     sessions: new SessionStore(createSessionsRepository(options.db), {

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
 const cwd = '/srv/tonearm';
 
@@ -208,6 +209,20 @@ describe('loadConfig', () => {
     });
   });
 
+  it('sends media itself by default; MEDIA_OFFLOAD=nginx hands them to nginx under MEDIA_OFFLOAD_PREFIX', () => {
+    expect(loadConfig({}, cwd).mediaOffload).toBeNull();
+    expect(loadConfig({ MEDIA_OFFLOAD: 'off', MEDIA_OFFLOAD_PREFIX: '/x/' }, cwd).mediaOffload).toBeNull();
+    expect(loadConfig({ MEDIA_OFFLOAD: 'nginx' }, cwd).mediaOffload).toEqual({
+      via: 'nginx',
+      prefix: '/_tonearm_blobs/',
+    });
+    expect(loadConfig({ MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_PREFIX: '/internal/blobs/' }, cwd).mediaOffload).toEqual({
+      via: 'nginx',
+      prefix: '/internal/blobs/',
+    });
+    expect(loadConfig({ MEDIA_OFFLOAD: 'nginx', STORAGE: 'local' }, cwd).mediaOffload).not.toBeNull();
+  });
+
   it('is silent by default under NODE_ENV=test', () => {
     expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('silent');
   });
@@ -237,6 +252,15 @@ describe('loadConfig', () => {
     [{ IMAGE_CONCURRENCY: '0' }, 'IMAGE_CONCURRENCY must be at least 1'],
     [{ TRANSCODE_CACHE_MB: 'lots' }, 'TRANSCODE_CACHE_MB must be a whole number between 1 and 10000000'],
     [{ TRANSCODE_CONCURRENCY: '0' }, 'TRANSCODE_CONCURRENCY must be at least 1'],
+    [{ MEDIA_OFFLOAD: 'apache' }, 'MEDIA_OFFLOAD must be off or nginx (got "apache")'],
+    [{ MEDIA_OFFLOAD_PREFIX: 'blobs/' }, 'MEDIA_OFFLOAD_PREFIX must be a URL path that starts and ends with /'],
+    [{ MEDIA_OFFLOAD_PREFIX: '/blobs' }, 'MEDIA_OFFLOAD_PREFIX must be a URL path that starts and ends with /'],
+    [{ MEDIA_OFFLOAD_PREFIX: '/a b/' }, 'MEDIA_OFFLOAD_PREFIX must be a URL path that starts and ends with /'],
+    [{ MEDIA_OFFLOAD_PREFIX: '/x/../' }, 'MEDIA_OFFLOAD_PREFIX must not contain . or .. segments'],
+    [
+      { MEDIA_OFFLOAD: 'nginx', STORAGE: 's3' },
+      'Invalid configuration: MEDIA_OFFLOAD nginx needs STORAGE=local (nginx sends files from DATA_DIR/blobs)',
+    ],
     [{ WEB_DIST: 'nowhere' }, 'WEB_DIST has no index.html (/srv/tonearm/nowhere)'],
   ])('rejects %j with a one-line message naming the variable', (env, expected) => {
     const error = errorOf(env);
@@ -257,5 +281,14 @@ describe('loadConfig', () => {
     expect(errorOf({ SECRET_KEY: 'x'.repeat(31) }).message).toBe(
       'Invalid configuration: SECRET_KEY must be at least 32 characters (e.g. openssl rand -hex 32)',
     );
+  });
+
+  it('has every variable documented in the README and in the example environment file of docs/deploy', () => {
+    const repo = new URL('../../../', import.meta.url);
+    const readme = readFileSync(new URL('README.md', repo), 'utf8');
+    const envFile = readFileSync(new URL('docs/deploy/tonearm.env', repo), 'utf8');
+    expect(CONFIG_VARIABLES).toContain('MEDIA_OFFLOAD');
+    expect(CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+    expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^#?${name}=`, 'm').test(envFile))).toEqual([]);
   });
 });

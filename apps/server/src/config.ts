@@ -48,6 +48,12 @@ export interface Config {
    * means a random key kept in `${dataDir}/secret.key`, made on first use.
    */
   secretKey: string | null;
+  /**
+   * MEDIA_OFFLOAD=nginx: stored media are answered with `X-Accel-Redirect` to `prefix` (MEDIA_OFFLOAD_PREFIX, an
+   * `internal` nginx location aliased to DATA_DIR/blobs) after the access checks, and nginx sends the bytes; null
+   * (the default) means Tonearm sends them itself.
+   */
+  mediaOffload: { via: 'nginx'; prefix: string } | null;
   /** Songs per read when the whole catalogue is streamed (modules/songs/songs.stream.ts); tests set a small one. */
   catalogueChunkRows?: number;
 }
@@ -119,6 +125,8 @@ const TIMEOUT_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h:
 const DAY_MS = 86_400_000;
 /** 32 characters: the 64 hex digits of `openssl rand -hex 32` pass, a short word does not. */
 const SECRET_KEY_MIN_LENGTH = 32;
+/** The internal nginx location of MEDIA_OFFLOAD=nginx (docs/deploy/nginx.conf). */
+export const DEFAULT_MEDIA_OFFLOAD_PREFIX = '/_tonearm_blobs/';
 
 const optionalText = z
   .string()
@@ -254,6 +262,15 @@ const EnvSchema = z.object({
   // One ffmpeg per core: a transcode keeps one core busy until it is done.
   TRANSCODE_CONCURRENCY: integer(availableParallelism(), 1, 256),
   REGISTRATION: optionalText.pipe(z.enum(['open', 'closed'], { error: 'must be open or closed' }).optional()),
+  MEDIA_OFFLOAD: optionalText.pipe(z.enum(['off', 'nginx'], { error: 'must be off or nginx' }).optional()),
+  MEDIA_OFFLOAD_PREFIX: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\/[A-Za-z0-9._~/-]*\/$/, 'must be a URL path that starts and ends with / such as /_tonearm_blobs/')
+      .refine((v) => !v.split('/').some((part) => part === '.' || part === '..'), 'must not contain . or .. segments')
+      .optional()
+      .transform((v) => v ?? DEFAULT_MEDIA_OFFLOAD_PREFIX),
+  ),
   SECRET_KEY: optionalText.pipe(
     z
       .string()
@@ -263,6 +280,9 @@ const EnvSchema = z.object({
 });
 
 type Env = Record<string, string | undefined>;
+
+/** Every environment variable the server reads (the README's table and docs/deploy/tonearm.env list them all). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
 
 /** Never echoed in error messages: they may carry passwords. */
 const SECRET_VARIABLES = new Set(['DATABASE_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SECRET_KEY']);
@@ -331,6 +351,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (paymentProvider === 'stripe' && e.STRIPE_WEBHOOK_SECRET === undefined) {
     throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when PAYMENT_PROVIDER is stripe');
   }
+  // nginx can only send a file it can open: blobs on a remote store have none (S3_PRESIGN is their offload).
+  if (e.MEDIA_OFFLOAD === 'nginx' && env.STORAGE?.trim().toLowerCase() === 's3') {
+    throw new ConfigError('MEDIA_OFFLOAD', 'nginx needs STORAGE=local (nginx sends files from DATA_DIR/blobs)');
+  }
   // Node refuses a headers timeout longer than the whole-request one.
   if (e.HEADERS_TIMEOUT > e.UPLOAD_TIMEOUT) throw new ConfigError('HEADERS_TIMEOUT', 'must not exceed UPLOAD_TIMEOUT');
   return {
@@ -376,6 +400,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     },
     registration: e.REGISTRATION ?? 'open',
     secretKey: e.SECRET_KEY ?? null,
+    mediaOffload: e.MEDIA_OFFLOAD === 'nginx' ? { via: 'nginx', prefix: e.MEDIA_OFFLOAD_PREFIX } : null,
     transcode: {
       ffmpegPath: e.FFMPEG_PATH,
       cacheBytes: e.TRANSCODE_CACHE_MB * 1024 * 1024,

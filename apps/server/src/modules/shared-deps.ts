@@ -12,6 +12,7 @@ import { createUploadQuotaRepository } from './limits/upload-quota.repository.js
 import { UploadQuota } from './limits/upload-quota.service.js';
 import type { ImageWork } from './media/image-work.js';
 import type { MediaHandler } from './media/media-handler.js';
+import type { NginxOffload } from './media/nginx-offload.js';
 
 /** What buildApp hands to the modules. */
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   dialect: Dialect;
   /** Null only in tests that do not touch media. */
   blobs: BlobStore | null;
+  /** MEDIA_OFFLOAD=nginx over the local blob store: nginx sends stored media once access is checked; else null. */
+  offload: NginxOffload | null;
   /** The pixel ceiling and the one gate every uploaded image of this app is decoded through. */
   images: ImageWork;
   /** The one-time code that claims the server while it has no administrator. */

@@ -3,7 +3,8 @@ import type { UserRow } from '../../db/schema.js';
 import { subjectOf } from '../../http/access.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import type { BlobSource } from '../media/send-blob.js';
+import type { NginxOffload } from '../media/nginx-offload.js';
+import { storedBlobSource, type BlobSource } from '../media/send-blob.js';
 import { downloadFilename } from './download-filename.js';
 import type { DownloadsRepository } from './downloads.repository.js';
 
@@ -24,6 +25,8 @@ export class DownloadsService {
     private readonly songs: DownloadsRepository,
     /** Null only in tests that do not touch media: nothing can be downloaded then. */
     private readonly store: BlobStore | null,
+    /** MEDIA_OFFLOAD=nginx: the file is then sent by nginx, after the checks here. */
+    private readonly offload: NginxOffload | null,
   ) {}
 
   async download(user: UserRow, songId: number): Promise<DownloadFile> {
@@ -32,9 +35,8 @@ export class DownloadsService {
     const store = this.store;
     const stat = song && store ? await store.stat('audio', song.audioKey) : null;
     if (!song || !store || !stat) throw notFound(ServerMessages.notFound);
-    const path = store.localPath('audio', song.audioKey);
     return {
-      source: path === null ? { store, kind: 'audio' } : { path },
+      source: storedBlobSource(store, { kind: 'audio', key: song.audioKey }, this.offload),
       key: song.audioKey,
       size: stat.size,
       mtimeMs: stat.mtimeMs,

@@ -12,6 +12,7 @@ import { answerBlob, AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, type BlobHeaders 
 import { BufferPool, PUMP_CHUNK_BYTES, pumpFile } from './file-pump.js';
 import { OpenFiles } from './open-files.js';
 import { ImageMessages, mimeForKey } from './media.formats.js';
+import { accelRedirectHeaders, type NginxOffload } from './nginx-offload.js';
 import { MediaError } from './media-error.js';
 import { imageKeyFor } from './media.service.js';
 import { parseTranscodeQuery, type TranscodeWish } from './transcode-query.js';
@@ -49,6 +50,8 @@ export interface MediaHandlerOptions {
   openFileTtlMs?: number;
   /** Answers `?format=` on audio; without it (no ffmpeg) such requests get the original file. */
   transcoder?: Transcoder | null;
+  /** MEDIA_OFFLOAD=nginx: stored blobs are handed to nginx by X-Accel-Redirect once access is checked. */
+  offload?: NginxOffload | null;
 }
 
 interface MediaRequest {
@@ -73,15 +76,18 @@ const OPEN_FILES_MAX = 256;
  * 256 KiB buffers (open-files.ts, file-pump.ts), stopping as soon as the client goes away. Errors are the app's JSON
  * errors: 401 without a session (before the key is looked at), 404 for an unknown or invalid key, 400 for a bad `w`.
  * Audio with `?format=` goes to the transcoder when there is one (transcode-response.ts; 400 for a bad format or
- * bitrate, after the session check), else gets the original. Anything else (other paths, other methods) is left to
- * Fastify. Successful requests are logged at debug level only: at info, two log lines per range request cost
- * measurable throughput; failures are logged as errors.
+ * bitrate, after the session check), else gets the original. With MEDIA_OFFLOAD=nginx a stored blob that passed these
+ * checks is answered with an empty X-Accel-Redirect instead, and nginx sends it (nginx-offload.ts); transcodes are
+ * still sent from here. Anything else (other paths, other methods) is left to Fastify. Successful requests are logged
+ * at debug level only: at info, two log lines per range request cost measurable throughput; failures are logged as
+ * errors.
  */
 export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const { store, sessions, securityHeaders, log } = options;
   const buffers = new BufferPool(PUMP_CHUNK_BYTES, POOLED_BUFFERS);
   const files = new OpenFiles(OPEN_FILES_MAX, options.openFileTtlMs);
   const transcoder = options.transcoder ?? null;
+  const offload = options.offload ?? null;
 
   function respond(response: ServerResponse, requestId: string, status: number, headers: BlobHeaders): void {
     response.writeHead(status, { ...securityHeaders, ...headers, 'x-request-id': requestId });
@@ -127,12 +133,20 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       await transcodes(request, response, requestId, { key: blobKey, ...wish });
       return;
     }
+    const cacheControl = kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL;
+    // nginx answers Range and conditional requests from the file itself, so the request goes to it untouched.
+    const accel = offload?.uriFor(kind, blobKey) ?? null;
+    if (accel !== null) {
+      respond(response, requestId, 200, accelRedirectHeaders(accel, mimeForKey(blobKey), cacheControl));
+      response.end();
+      return;
+    }
     answerFile(request, response, requestId, {
       source: { kind, key: blobKey },
       stat,
       mime: mimeForKey(blobKey),
       etag: `"${blobKey}"`,
-      cacheControl: kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL,
+      cacheControl,
       onGone: () => {
         store.forget(kind, blobKey);
       },

@@ -6,6 +6,7 @@ import type { SessionStore } from '../../sessions/session-store.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
+import type { NginxOffload } from './nginx-offload.js';
 import { capabilitiesRoute, mediaRoutes } from './media.routes.js';
 import { TranscodeCache } from './transcode-cache.js';
 import { Transcoder } from './transcoder.js';
@@ -26,12 +27,17 @@ const probes = new Map<string, Promise<string | null>>();
  */
 export async function registerMedia(
   app: App,
-  { blobs, sessions, config }: { blobs: BlobStore | null; sessions: SessionStore; config: Config },
+  {
+    blobs,
+    sessions,
+    config,
+    offload,
+  }: { blobs: BlobStore | null; sessions: SessionStore; config: Config; offload: NginxOffload | null },
 ): Promise<MediaHandler | null> {
   const transcoder = blobs === null ? null : await startTranscoding(app, config);
   capabilitiesRoute(app, transcoder !== null);
   if (blobs === null) return null;
-  const handler = mediaHandler(app, blobs, sessions, config, transcoder);
+  const handler = mediaHandler(app, { store: blobs, sessions, config, transcoder, offload });
   mediaRoutes(app, handler);
   return handler;
 }
@@ -61,11 +67,15 @@ async function startTranscoding(app: App, config: Config): Promise<Transcoder | 
 /** The lean /media handler over the app's blob store, session cache, security headers and logger. */
 function mediaHandler(
   app: App,
-  store: BlobStore,
-  sessions: SessionStore,
-  config: Config,
-  transcoder: Transcoder | null,
+  parts: {
+    store: BlobStore;
+    sessions: SessionStore;
+    config: Config;
+    transcoder: Transcoder | null;
+    offload: NginxOffload | null;
+  },
 ): MediaHandler {
+  const { store, sessions, config, transcoder, offload } = parts;
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -78,6 +88,7 @@ function mediaHandler(
     log: app.log,
     isClosing: () => closing,
     transcoder,
+    offload,
   });
   app.addHook('onClose', (_instance, done) => {
     handler.close();

@@ -3,11 +3,27 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobKind, BlobStore } from '../../storage/blob-store.js';
 import { READ_HIGH_WATER_MARK } from '../../storage/local-blob-store.js';
 import { answerBlob } from './blob-response.js';
+import { accelRedirectHeaders, type NginxOffload } from './nginx-offload.js';
 
 export { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE } from './blob-response.js';
 
-/** Where the bytes come from: a file on this machine, or a blob store (which may be remote). */
-export type BlobSource = { path: string } | { store: BlobStore; kind: BlobKind };
+/**
+ * Where the bytes come from: a file on this machine, a blob store (which may be remote), or nginx, which sends the file
+ * at an internal URI (MEDIA_OFFLOAD=nginx, nginx-offload.ts).
+ */
+export type BlobSource = { path: string } | { store: BlobStore; kind: BlobKind } | { accelRedirect: string };
+
+/** Where a stored blob's bytes come from: nginx when the offload is on, else its local file, else the store. */
+export function storedBlobSource(
+  store: BlobStore,
+  blob: { kind: BlobKind; key: string },
+  offload: NginxOffload | null,
+): BlobSource {
+  const accelRedirect = offload?.uriFor(blob.kind, blob.key) ?? null;
+  if (accelRedirect !== null) return { accelRedirect };
+  const path = store.localPath(blob.kind, blob.key);
+  return path === null ? { store, kind: blob.kind } : { path };
+}
 
 export type SendBlobOptions = BlobSource & {
   /** The blob key; the default strong ETag is derived from it (keys are content hashes). */
@@ -24,9 +40,16 @@ export type SendBlobOptions = BlobSource & {
  * Answers GET or HEAD for one immutable blob from a Fastify route (the download route; `/media` is served by the lean
  * handler in media-handler.ts), with the semantics of answerBlob: 304, 206/416, If-Range, HEAD. The body is streamed
  * from disk in 64 KiB reads, never buffered; Fastify destroys the file stream when the client goes away. Returns the
- * reply, so a handler can `return sendBlob(...)`.
+ * reply, so a handler can `return sendBlob(...)`. With an `accelRedirect` source the answer is empty and nginx sends
+ * the file, Range and conditional requests included (headers set earlier, like Content-Disposition, are kept).
  */
 export function sendBlob(request: FastifyRequest, reply: FastifyReply, options: SendBlobOptions): FastifyReply {
+  if ('accelRedirect' in options) {
+    return reply
+      .code(200)
+      .headers(accelRedirectHeaders(options.accelRedirect, options.mime, options.cacheControl))
+      .send();
+  }
   const answer = answerBlob(request.method, request.headers, {
     size: options.size,
     mtimeMs: options.mtimeMs,
@@ -40,7 +63,8 @@ export function sendBlob(request: FastifyRequest, reply: FastifyReply, options: 
   return reply.send(openBody(options, answer.body.start, answer.body.end));
 }
 
-function openBody(options: SendBlobOptions, start: number, end: number) {
+/** The bytes of a blob Tonearm sends itself (any source but nginx's). */
+function openBody(options: Exclude<SendBlobOptions, { accelRedirect: string }>, start: number, end: number) {
   if ('path' in options) return createReadStream(options.path, { start, end, highWaterMark: READ_HIGH_WATER_MARK });
   return options.store.openRead(options.kind, options.key, { start, end });
 }

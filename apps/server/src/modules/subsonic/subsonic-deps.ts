@@ -74,7 +74,7 @@ export function createSubsonicDeps(deps: ModuleDeps): SubsonicDeps {
       createAlbumsRepository(db),
     ),
     searchIndex,
-    downloads: new DownloadsService(createDownloadsRepository(db), deps.blobs),
+    downloads: new DownloadsService(createDownloadsRepository(db), deps.blobs, deps.offload),
     catalogue,
     stars,
     marks: new StarMarks(stars, catalogue),

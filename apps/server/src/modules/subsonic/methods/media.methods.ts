@@ -12,7 +12,7 @@ import { sendDownload } from '../../downloads/downloads.routes.js';
 import { IMAGE_CACHE_CONTROL } from '../../media/blob-response.js';
 import { mimeForKey } from '../../media/media.formats.js';
 import { imageKeyFor } from '../../media/media.service.js';
-import { sendBlob } from '../../media/send-blob.js';
+import { sendBlob, storedBlobSource } from '../../media/send-blob.js';
 import type { TranscodeWish } from '../../media/transcode-query.js';
 import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
 import {
@@ -141,9 +141,8 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
         const store = deps.blobs;
         const stat = key === null || store === null ? null : await store.statCached('image', key);
         if (key === null || store === null || stat === null) throw coverNotFound();
-        const path = store.localPath('image', key);
         await sendBlob(request, reply, {
-          ...(path === null ? { store, kind: 'image' as const } : { path }),
+          ...storedBlobSource(store, { kind: 'image', key }, deps.offload),
           key,
           size: stat.size,
           mtimeMs: stat.mtimeMs,

@@ -1,0 +1,367 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect as connectHttp2 } from 'node:http2';
+import { Agent, request as httpsRequest } from 'node:https';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../../../scripts/free-port.mjs';
+import { requireFfmpeg } from '../../../test/ffmpeg.js';
+import { multipartBody, picture, toneWav } from '../../../test/media.js';
+
+/**
+ * docs/deploy/nginx.conf in front of the built server with MEDIA_OFFLOAD=nginx, as an operator would run them: the
+ * example passes `nginx -t` and is what the nginx of this test runs (only its host-specific paths and ports are
+ * swapped for temporary ones), over TLS and HTTP/2. Tonearm checks the session, nginx sends the bytes: 200, 206 and
+ * 304 with the right bytes, 401 without a session, and the internal location cannot be asked for directly.
+ */
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
+const EXAMPLE = path.join(ROOT, 'docs/deploy/nginx.conf');
+const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+const PASSWORD = 'offload-password-1';
+const run = promisify(execFile);
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+let work: string;
+let tonearm: ChildProcess | null = null;
+let nginx: ChildProcess | null = null;
+const output: string[] = [];
+let cert: Buffer;
+let agent: Agent;
+let base: string;
+let tonearmBase: string;
+
+/** `example` with each `[from, to]` swapped; a `from` that is not there means the example changed under the test. */
+function swapped(example: string, swaps: [string, string][]): string {
+  return swaps.reduce((text, [from, to]) => {
+    if (!text.includes(from)) throw new Error(`docs/deploy/nginx.conf no longer contains ${JSON.stringify(from)}`);
+    return text.replaceAll(from, to);
+  }, example);
+}
+
+async function selfSignedCertificate(dir: string): Promise<{ cert: string; key: string }> {
+  const files = { cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem') };
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    files.key,
+    '-out',
+    files.cert,
+  ]);
+  return files;
+}
+
+/** The example as this test's nginx runs it, inside a main configuration of its own (pid, logs, temp paths). */
+async function nginxConfiguration(ports: { http: number; https: number; tonearm: number }): Promise<string> {
+  const tls = await selfSignedCertificate(work);
+  const site = swapped(await readFile(EXAMPLE, 'utf8'), [
+    ['    listen [::]:80;\n', ''],
+    ['    listen [::]:443 ssl http2;\n', ''],
+    ['listen 80;', `listen 127.0.0.1:${ports.http};`],
+    ['listen 443 ssl http2;', `listen 127.0.0.1:${ports.https} ssl http2;`],
+    ['server 127.0.0.1:4000;', `server 127.0.0.1:${ports.tonearm};`],
+    ['/etc/letsencrypt/live/music.example.org/fullchain.pem', tls.cert],
+    ['/etc/letsencrypt/live/music.example.org/privkey.pem', tls.key],
+    ['/var/cache/nginx/tonearm', path.join(work, 'nginx/cache')],
+    ['alias /var/lib/tonearm/blobs/;', `alias ${path.join(work, 'data/blobs')}/;`],
+  ]);
+  const prefix = path.join(work, 'nginx');
+  await writeFile(path.join(prefix, 'tonearm.conf'), site);
+  const main = [
+    'worker_processes 1;',
+    'daemon off;',
+    `pid ${prefix}/nginx.pid;`,
+    `error_log ${prefix}/error.log warn;`,
+    'events { worker_connections 256; }',
+    'http {',
+    '  access_log off;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((temp) => `  ${temp}_temp_path ${prefix}/${temp};`),
+    `  include ${prefix}/tonearm.conf;`,
+    '}',
+    '',
+  ].join('\n');
+  const file = path.join(prefix, 'nginx.conf');
+  await writeFile(file, main);
+  return file;
+}
+
+function collect(child: ChildProcess): ChildProcess {
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return child;
+}
+
+async function waitUntil(what: string, child: ChildProcess, ready: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited early:\n${output.join('')}`);
+    if (await ready().catch(() => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`${what} did not start:\n${output.join('')}`);
+}
+
+async function stop(child: ChildProcess | null): Promise<void> {
+  if (child?.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** One HTTPS request through nginx (HTTP/1.1, this test's certificate). */
+function through(
+  method: string,
+  url: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+): Promise<Answer> {
+  return send(httpsRequest(`${base}${url}`, { method, headers, agent }), body);
+}
+
+/** One plain HTTP request straight to Tonearm. */
+function direct(url: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return send(httpRequest(`${tonearmBase}${url}`, { headers }));
+}
+
+function send(request: ReturnType<typeof httpRequest>, body?: Buffer | string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    request.on('error', reject);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) });
+      });
+      response.on('error', reject);
+    });
+    request.end(body);
+  });
+}
+
+function json(body: Record<string, string>) {
+  return [{ 'content-type': 'application/json' }, JSON.stringify(body)] as const;
+}
+
+function form(fields: Parameters<typeof multipartBody>[0]) {
+  const { payload, headers } = multipartBody(fields);
+  return [headers, payload] as const;
+}
+
+let cookie: string;
+let wav: Buffer;
+let audioPath: string;
+let songId: number;
+
+beforeAll(async () => {
+  await requireFfmpeg();
+  await run(NGINX, ['-v']).catch((error: unknown) => {
+    throw new Error(`This test needs nginx (${NGINX}): apt-get install nginx-light, or set NGINX_PATH.`, {
+      cause: error,
+    });
+  });
+  work = await mkdtemp(path.join(tmpdir(), 'tonearm-nginx-'));
+  // nginx's worker runs as an unprivileged user when the test runs as root: it must reach the blobs.
+  await chmod(work, 0o755);
+  await mkdir(path.join(work, 'data'), { mode: 0o755 });
+  await mkdir(path.join(work, 'nginx'), { mode: 0o755 });
+  const ports = { http: await freePort(), https: await freePort(), tonearm: await freePort() };
+  const conf = await nginxConfiguration(ports);
+  // Fails with nginx's own message (and this test) when the example is not valid nginx.
+  await run(NGINX, ['-t', '-q', '-c', conf, '-p', path.join(work, 'nginx')]);
+
+  await run(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT });
+  tonearm = collect(
+    spawn(process.execPath, ['--enable-source-maps', path.join(ROOT, 'apps/server/dist/main.js')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(ports.tonearm),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(work, 'data'),
+        DEMO: '0',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        TRUST_PROXY: 'loopback',
+        MEDIA_OFFLOAD: 'nginx',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  tonearmBase = `http://127.0.0.1:${ports.tonearm}`;
+  await waitUntil('Tonearm', tonearm, async () => (await direct('/healthz')).status === 200);
+
+  nginx = collect(spawn(NGINX, ['-c', conf, '-p', path.join(work, 'nginx')], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  cert = await readFile(path.join(work, 'cert.pem'));
+  agent = new Agent({ ca: cert });
+  base = `https://127.0.0.1:${ports.https}`;
+  await waitUntil('nginx', nginx, async () => (await through('GET', '/healthz')).status === 200);
+
+  const account = { username: 'offloader', email: 'offloader@example.test', password: PASSWORD };
+  expect((await through('POST', '/api/auth/register', ...json(account))).status).toBe(201);
+  const login = await through('POST', '/api/auth/login', ...json({ username: 'offloader', password: PASSWORD }));
+  expect(login.status).toBe(200);
+  cookie = (login.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
+  const artist = await through('POST', '/artists', ...withCookie(form({ name: 'Through nginx' })));
+  expect(artist.status, artist.body.toString()).toBe(201);
+  const artistId = (JSON.parse(artist.body.toString()) as { id: number }).id;
+  wav = toneWav(440, 1);
+  const song = await through(
+    'POST',
+    '/api/songs',
+    ...withCookie(
+      form({
+        name: 'Offloaded',
+        genre: 'Pop',
+        artistId: String(artistId),
+        songFile: { data: wav, filename: 'song.wav', type: 'audio/wav' },
+        imageFile: { data: await picture(3), filename: 'cover.png', type: 'image/png' },
+      }),
+    ),
+  );
+  expect(song.status, song.body.toString()).toBe(201);
+  const songs = await through('GET', '/api/songs', { cookie });
+  const [first] = JSON.parse(songs.body.toString()) as { id: number; link: string }[];
+  audioPath = first?.link ?? '';
+  songId = first?.id ?? 0;
+}, 90_000);
+
+function withCookie([headers, body]: readonly [Record<string, string>, Buffer | string]) {
+  return [{ ...headers, cookie }, body] as const;
+}
+
+afterAll(async () => {
+  agent.destroy();
+  await stop(nginx);
+  await stop(tonearm);
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('docs/deploy/nginx.conf in front of Tonearm with MEDIA_OFFLOAD=nginx', () => {
+  it('has Tonearm hand the audio over, and nginx send the whole file', async () => {
+    const handedOver = await direct(audioPath, { cookie });
+    expect(handedOver.status).toBe(200);
+    expect(handedOver.body).toHaveLength(0);
+    expect(handedOver.headers['x-accel-redirect']).toMatch(/^\/_tonearm_blobs\/audio\/[0-9a-f]{2}\/[0-9a-f]{64}\.wav$/);
+
+    const response = await through('GET', audioPath, { cookie });
+    expect(response.status).toBe(200);
+    expect(response.body.equals(wav)).toBe(true);
+    expect(response.headers['x-accel-redirect']).toBeUndefined();
+    expect(response.headers).toMatchObject({
+      'content-type': 'audio/wav',
+      'content-length': String(wav.length),
+      'cache-control': 'private, max-age=31536000, immutable',
+      'accept-ranges': 'bytes',
+    });
+    expect(response.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(response.headers['last-modified']).toMatch(/GMT$/);
+
+    const head = await through('HEAD', audioPath, { cookie });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(wav.length));
+    expect(head.body).toHaveLength(0);
+  });
+
+  it("carries Tonearm's request id and security headers on the bytes nginx sends", async () => {
+    const handedOver = await direct(audioPath, { cookie });
+    expect(handedOver.headers['x-accel-redirect']).toBeDefined();
+    const response = await through('GET', audioPath, { cookie });
+    for (const name of [
+      'content-security-policy',
+      'cross-origin-opener-policy',
+      'cross-origin-resource-policy',
+      'origin-agent-cluster',
+      'referrer-policy',
+      'x-content-type-options',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-frame-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+    ]) {
+      expect(response.headers[name], name).toBe(handedOver.headers[name]);
+    }
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a Range with 206 and exactly those bytes, over HTTP/1.1 and HTTP/2', async () => {
+    const response = await through('GET', audioPath, { cookie, range: 'bytes=1000-5999' });
+    expect(response.status).toBe(206);
+    expect(response.headers['content-range']).toBe(`bytes 1000-5999/${wav.length}`);
+    expect(response.body.equals(wav.subarray(1000, 6000))).toBe(true);
+
+    const session = connectHttp2(base, { ca: cert });
+    try {
+      const stream = session.request({ ':path': audioPath, cookie, range: 'bytes=-100' });
+      const [status, body] = await new Promise<[number, Buffer]>((resolve, reject) => {
+        let code = 0;
+        const chunks: Buffer[] = [];
+        stream.on('response', (headers) => (code = Number(headers[':status'])));
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => resolve([code, Buffer.concat(chunks)]));
+        stream.on('error', reject);
+      });
+      expect(status).toBe(206);
+      expect(body.equals(wav.subarray(wav.length - 100))).toBe(true);
+    } finally {
+      session.close();
+    }
+  });
+
+  it('answers 304 to If-None-Match with the ETag nginx gave', async () => {
+    const first = await through('GET', audioPath, { cookie });
+    // nginx's own validator (mtime-size), not Tonearm's "<key>": nginx answered.
+    expect(first.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    const again = await through('GET', audioPath, { cookie, 'if-none-match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.body).toHaveLength(0);
+  });
+
+  it("refuses without a session with Tonearm's 401, and never serves the internal location to a client", async () => {
+    const refused = await through('GET', audioPath);
+    expect(refused.status).toBe(401);
+    expect(refused.headers['content-type']).toMatch(/^application\/json/);
+    expect(refused.body.includes(Buffer.from('RIFF'))).toBe(false);
+
+    const handedOver = await direct(audioPath, { cookie });
+    const internal = await through('GET', String(handedOver.headers['x-accel-redirect']), { cookie });
+    expect(internal.status).toBe(404);
+    expect(internal.body.includes(Buffer.from('RIFF'))).toBe(false);
+  });
+
+  it('sends downloads as attachments, and transcodes through Tonearm', async () => {
+    const download = await through('GET', `/api/songs/${songId}/download`, { cookie });
+    expect(download.status).toBe(200);
+    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="Through nginx - Offloaded.wav"/);
+    expect(download.body.equals(wav)).toBe(true);
+
+    const transcode = await through('GET', `${audioPath}?format=mp3&bitrate=64`, { cookie });
+    expect(transcode.status).toBe(200);
+    expect(transcode.headers['content-type']).toBe('audio/mpeg');
+    expect(transcode.headers['cache-control']).toBe('no-store');
+    expect(transcode.body.length).toBeGreaterThan(1000);
+  });
+});

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import type { Config } from '../../config.js';
+import { isValidBlobKey, type BlobKind, type BlobStore } from '../../storage/blob-store.js';
+import { LocalBlobStore } from '../../storage/local-blob-store.js';
+
+/** The internal URI characters a blob's path may have: nginx takes the X-Accel-Redirect URI as it is, undecoded. */
+const SAFE_URI_PATH = /^[A-Za-z0-9._/-]+$/;
+
+/**
+ * MEDIA_OFFLOAD=nginx (docs/deploy/nginx.conf): once a request has passed the access checks, a stored blob is
+ * answered with an empty response whose `X-Accel-Redirect` names the blob inside nginx's `internal` location aliased
+ * to the blob directory, and nginx sends the bytes itself (sendfile, Range, conditional requests). Only files of the
+ * local blob store qualify; transcodes and remote stores are still sent by Tonearm.
+ */
+export class NginxOffload {
+  constructor(
+    /** The internal location, starting and ending with `/` (MEDIA_OFFLOAD_PREFIX). */
+    readonly prefix: string,
+    private readonly store: LocalBlobStore,
+  ) {}
+
+  /**
+   * The X-Accel-Redirect URI of a stored blob: the prefix, then its path under the blob directory. Null for a key that
+   * names no blob or a path that would leave the directory (then nothing is offloaded; Tonearm answers as usual).
+   */
+  uriFor(kind: BlobKind, key: string): string | null {
+    if (!isValidBlobKey(key)) return null;
+    const relative = path.relative(this.store.rootDir, this.store.localPath(kind, key));
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
+    const uriPath = relative.split(path.sep).join('/');
+    return SAFE_URI_PATH.test(uriPath) ? `${this.prefix}${uriPath}` : null;
+  }
+}
+
+/** The offload MEDIA_OFFLOAD asks for, over the app's blob store; null when it is off or the store is not on disk. */
+export function nginxOffloadFor(config: Pick<Config, 'mediaOffload'>, store: BlobStore | null): NginxOffload | null {
+  if (config.mediaOffload === null || !(store instanceof LocalBlobStore)) return null;
+  return new NginxOffload(config.mediaOffload.prefix, store);
+}
+
+/** The empty answer that hands a blob to nginx, with what nginx keeps of it (type, caching, disposition). */
+export function accelRedirectHeaders(uri: string, mime: string, cacheControl: string): Record<string, string | number> {
+  return {
+    'x-accel-redirect': uri,
+    'content-type': mime,
+    'cache-control': cacheControl,
+    'x-content-type-options': 'nosniff',
+    'content-length': 0,
+  };
+}
