@@ -6,6 +6,7 @@ import type { SessionStore } from '../../sessions/session-store.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
+import type { MediaMeters, StreamMeter, TranscodeMeter } from './media-meters.js';
 import { capabilitiesRoute, mediaRoutes } from './media.routes.js';
 import { TranscodeCache } from './transcode-cache.js';
 import { Transcoder } from './transcoder.js';
@@ -26,18 +27,23 @@ const probes = new Map<string, Promise<string | null>>();
  */
 export async function registerMedia(
   app: App,
-  { blobs, sessions, config }: { blobs: BlobStore | null; sessions: SessionStore; config: Config },
+  {
+    blobs,
+    sessions,
+    config,
+    meters,
+  }: { blobs: BlobStore | null; sessions: SessionStore; config: Config; meters: MediaMeters },
 ): Promise<MediaHandler | null> {
-  const transcoder = blobs === null ? null : await startTranscoding(app, config);
+  const transcoder = blobs === null ? null : await startTranscoding(app, config, meters.transcodes);
   capabilitiesRoute(app, transcoder !== null);
   if (blobs === null) return null;
-  const handler = mediaHandler(app, blobs, sessions, config, transcoder);
+  const handler = mediaHandler(app, blobs, sessions, config, transcoder, meters.streams);
   mediaRoutes(app, handler);
   return handler;
 }
 
 /** The transcoder when ffmpeg answers (FFMPEG_PATH), with its cache opened; null, said once in the log, when not. */
-async function startTranscoding(app: App, config: Config): Promise<Transcoder | null> {
+async function startTranscoding(app: App, config: Config, meter: TranscodeMeter): Promise<Transcoder | null> {
   const { ffmpegPath, cacheBytes, concurrency } = config.transcode;
   let probe = probes.get(ffmpegPath);
   if (probe === undefined) {
@@ -55,16 +61,17 @@ async function startTranscoding(app: App, config: Config): Promise<Transcoder | 
   const cache = new TranscodeCache(path.join(config.dataDir, TRANSCODE_CACHE_DIR), cacheBytes);
   await cache.open();
   app.log.info({ ffmpeg: version, concurrency, cacheBytes }, 'transcoding is on');
-  return new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: KILL_GRACE_MS, log: app.log });
+  return new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: KILL_GRACE_MS, log: app.log, meter });
 }
 
-/** The lean /media handler over the app's blob store, session cache, security headers and logger. */
+/** The lean /media handler over the app's blob store, session cache, security headers, logger and stream meter. */
 function mediaHandler(
   app: App,
   store: BlobStore,
   sessions: SessionStore,
   config: Config,
   transcoder: Transcoder | null,
+  streams: StreamMeter,
 ): MediaHandler {
   let closing = false;
   app.addHook('preClose', (done) => {
@@ -78,6 +85,7 @@ function mediaHandler(
     log: app.log,
     isClosing: () => closing,
     transcoder,
+    streams,
   });
   app.addHook('onClose', (_instance, done) => {
     handler.close();
