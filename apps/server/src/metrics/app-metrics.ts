@@ -1,47 +1,14 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { PoolUse } from '../db/database.js';
 import type { MediaMeters, StreamMeter, TranscodeMeter, TranscodeOutcome } from '../modules/media/media-meters.js';
 import { processRegistry } from './process-metrics.js';
+import { RequestLatency } from './request-latency.js';
 
 /** Seconds: from a small JSON answer (about a millisecond) to a whole song sent to a slow client. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** The label of requests no route matched (any URL at all): one series, however many URLs are tried. */
 export const UNMATCHED_ROUTE = '(unmatched)';
-
-type RouteLabel = 'route' | 'method' | 'status_code';
-interface Series {
-  observe(seconds: number): void;
-}
-
-/**
- * Request latency per route pattern, method and status. The labelled series are kept in nested maps, so recording a
- * request makes no key string and no label object: only prom-client's own observe runs.
- */
-export class RequestMetrics {
-  private readonly series = new Map<string, Map<string, Map<number, Series>>>();
-
-  constructor(private readonly histogram: Histogram<RouteLabel>) {}
-
-  observe(route: string, method: string, status: number, seconds: number): void {
-    let byMethod = this.series.get(route);
-    if (byMethod === undefined) {
-      byMethod = new Map();
-      this.series.set(route, byMethod);
-    }
-    let byStatus = byMethod.get(method);
-    if (byStatus === undefined) {
-      byStatus = new Map();
-      byMethod.set(method, byStatus);
-    }
-    let series = byStatus.get(status);
-    if (series === undefined) {
-      series = this.histogram.labels({ route, method, status_code: String(status) });
-      byStatus.set(status, series);
-    }
-    series.observe(seconds);
-  }
-}
 
 /** Plain sums the media code adds to on every chunk; prom-client reads them only when /metrics is scraped. */
 class StreamTally implements StreamMeter {
@@ -92,21 +59,17 @@ export interface MetricsSources {
  * never share or clash, plus the process's runtime metrics (event-loop lag, memory, CPU), which are one per process.
  */
 export class AppMetrics {
-  readonly requests: RequestMetrics;
+  readonly requests: RequestLatency;
   readonly meters: MediaMeters;
   private readonly registry = new Registry();
 
   constructor(sources: MetricsSources) {
-    const registers = [this.registry];
-    this.requests = new RequestMetrics(
-      new Histogram({
-        name: 'tonearm_http_request_duration_seconds',
-        help: 'Time from a request to the end of its response, per route pattern, method and status code.',
-        labelNames: ['route', 'method', 'status_code'],
-        buckets: LATENCY_BUCKETS,
-        registers,
-      }),
+    this.requests = new RequestLatency(
+      'tonearm_http_request_duration_seconds',
+      'Time from a request to the end of its response, per route pattern, method and status code.',
+      LATENCY_BUCKETS,
     );
+    this.requests.registerIn(this.registry);
     const streams = new StreamTally();
     const transcodes = new TranscodeTally();
     this.meters = { streams, transcodes };

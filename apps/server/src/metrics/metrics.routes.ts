@@ -4,7 +4,7 @@ import type { MetricsConfig } from '../config.js';
 import type { App } from '../http/app-types.js';
 import { unauthorized } from '../http/errors.js';
 import type { RawHandler } from '../http/server-factory.js';
-import { UNMATCHED_ROUTE, type AppMetrics, type RequestMetrics } from './app-metrics.js';
+import { UNMATCHED_ROUTE, type AppMetrics } from './app-metrics.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -20,7 +20,7 @@ export function registerMetrics(app: App, config: MetricsConfig, metrics: AppMet
   // (`/api/songs/:id`), never the URL, so the series stay as few as the routes.
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
-    requests.observe(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    requests.record(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   const wanted = config.token === null ? null : digest(config.token);
@@ -41,13 +41,13 @@ export function registerMetrics(app: App, config: MetricsConfig, metrics: AppMet
  */
 export function timedFront(handle: RawHandler | null, metrics: AppMetrics | null): RawHandler | null {
   if (handle === null || metrics === null) return handle;
-  const requests: RequestMetrics = metrics.requests;
+  const { requests } = metrics;
   return (request, response) => {
     const started = performance.now();
     if (!handle(request, response)) return false;
     const route = request.url?.startsWith(AUDIO_PREFIX) ? endpoints.media.audio.path : endpoints.media.image.path;
     response.once('finish', () => {
-      requests.observe(route, request.method ?? 'GET', response.statusCode, (performance.now() - started) / 1000);
+      requests.record(route, request.method ?? 'GET', response.statusCode, (performance.now() - started) / 1000);
     });
     return true;
   };
