@@ -24,7 +24,9 @@ describe('the request log', () => {
     // JSON: one object per line; pretty: no JSON line at all, the level and message as words.
     if (format === 'json') {
       const lines = logged.split('\n').filter(Boolean);
-      expect(lines.map((line) => JSON.parse(line) as object)).toContainEqual(expect.objectContaining({ msg: 'incoming request' }));
+      expect(lines.map((line) => JSON.parse(line) as object)).toContainEqual(
+        expect.objectContaining({ msg: 'incoming request' }),
+      );
     } else {
       expect(logged).toMatch(/INFO.*incoming request/);
       expect(logged.split('\n').some((line) => line.startsWith('{'))).toBe(false);

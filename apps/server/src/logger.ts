@@ -38,8 +38,13 @@ export interface LogOutput {
 }
 
 /** LOG_FORMAT, else pretty for a person at a terminal and JSON lines for everything else (journald, collectors). */
-export function logFormatOf(config: Pick<Config, 'logFormat'>, isTTY: boolean = process.stdout.isTTY === true): LogFormat {
+export function logFormatOf(config: Pick<Config, 'logFormat'>, isTTY: boolean = stdoutIsTerminal()): LogFormat {
   return config.logFormat ?? (isTTY ? 'pretty' : 'json');
+}
+
+/** Node leaves `isTTY` undefined, not false, on a pipe or a file, whatever its type says. */
+function stdoutIsTerminal(): boolean {
+  return (process.stdout as { isTTY?: boolean }).isTTY === true;
 }
 
 /**

@@ -14,7 +14,7 @@ export interface AppDatabase {
   dialect: Dialect;
   destroy(): Promise<void>;
   /** The PostgreSQL pool's connections now; null on SQLite, which has one connection and no pool. */
-  poolUse(): PoolUse | null;
+  poolUse: () => PoolUse | null;
 }
 
 /** A connection pool at one moment (pg's own counts, read without a query). */

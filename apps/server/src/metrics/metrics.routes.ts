@@ -46,7 +46,8 @@ export function timedFront(handle: RawHandler | null, metrics: AppMetrics | null
     const started = performance.now();
     if (!handle(request, response)) return false;
     const route = request.url?.startsWith(AUDIO_PREFIX) ? endpoints.media.audio.path : endpoints.media.image.path;
-    response.once('finish', () => {
+    // `on`, not `once`: the response is used once, and once would wrap the listener in another.
+    response.on('finish', () => {
       requests.record(route, request.method ?? 'GET', response.statusCode, (performance.now() - started) / 1000);
     });
     return true;

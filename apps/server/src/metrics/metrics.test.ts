@@ -41,30 +41,34 @@ describeEachDialect('/metrics without METRICS (%s)', (t) => {
   });
 });
 
-describeEachDialect('/metrics with METRICS_TOKEN (%s)', { env: { METRICS_TOKEN: 'scrape-me-0123456789abcdef' } }, (t) => {
-  it.each([
-    ['no Authorization', undefined],
-    ['a wrong token', 'Bearer scrape-me-0123456789abcdeX'],
-    ['the token in another scheme', 'Basic scrape-me-0123456789abcdef'],
-    ['a prefix of the token', 'Bearer scrape-me'],
-  ])('refuses %s with 401', async (_what, authorization) => {
-    const response = await t.app.inject({
-      url: '/metrics',
-      ...(authorization === undefined ? {} : { headers: { authorization } }),
+describeEachDialect(
+  '/metrics with METRICS_TOKEN (%s)',
+  { env: { METRICS_TOKEN: 'scrape-me-0123456789abcdef' } },
+  (t) => {
+    it.each([
+      ['no Authorization', undefined],
+      ['a wrong token', 'Bearer scrape-me-0123456789abcdeX'],
+      ['the token in another scheme', 'Basic scrape-me-0123456789abcdef'],
+      ['a prefix of the token', 'Bearer scrape-me'],
+    ])('refuses %s with 401', async (_what, authorization) => {
+      const response = await t.app.inject({
+        url: '/metrics',
+        ...(authorization === undefined ? {} : { headers: { authorization } }),
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+      expect(errorOf(response.body)).toEqual({
+        code: ErrorCodes.unauthorized,
+        message: ServerMessages.metricsTokenRequired,
+      });
     });
-    expect(response.statusCode).toBe(401);
-    expect(response.headers['www-authenticate']).toBe('Bearer realm="metrics"');
-    expect(errorOf(response.body)).toEqual({
-      code: ErrorCodes.unauthorized,
-      message: ServerMessages.metricsTokenRequired,
-    });
-  });
 
-  it('answers the exposition with the token', async () => {
-    const samples = await scrape(t.app, 'Bearer scrape-me-0123456789abcdef');
-    expect(samplesOf(samples, BYTES)).toHaveLength(1);
-  });
-});
+    it('answers the exposition with the token', async () => {
+      const samples = await scrape(t.app, 'Bearer scrape-me-0123456789abcdef');
+      expect(samplesOf(samples, BYTES)).toHaveLength(1);
+    });
+  },
+);
 
 describeEachDialect('/metrics with METRICS=1 (%s)', { env: { METRICS: '1', FFMPEG_PATH: FFMPEG } }, (t) => {
   let user: TestUser;
@@ -128,9 +132,9 @@ describeEachDialect('/metrics with METRICS=1 (%s)', { env: { METRICS: '1', FFMPE
     const injected = await t.as(user).get(`/media/audio/${key}`, { headers: { range: 'bytes=-1234' } });
     expect(injected.statusCode).toBe(206);
     // A 304 and a HEAD send no body.
-    expect((await fetch(`${baseUrl}/media/audio/${key}`, { method: 'HEAD', headers: { cookie: user.cookie } })).status).toBe(
-      200,
-    );
+    expect(
+      (await fetch(`${baseUrl}/media/audio/${key}`, { method: 'HEAD', headers: { cookie: user.cookie } })).status,
+    ).toBe(200);
     const after = await scrapeUntil(t.app, (samples) => valueOf(samples, ACTIVE) === 0);
 
     expect(valueOf(after, BYTES) - valueOf(before, BYTES)).toBe(audio.length + 300_000 + 1234);
