@@ -64,6 +64,8 @@ export class AppMetrics {
   private readonly registry = new Registry();
 
   constructor(sources: MetricsSources) {
+    // Now rather than at the first scrape: the event-loop monitor then covers the time before it too.
+    processRegistry();
     this.requests = new RequestLatency(
       'tonearm_http_request_duration_seconds',
       'Time from a request to the end of its response, per route pattern, method and status code.',

@@ -153,7 +153,13 @@ describeEachDialect('/metrics with METRICS=1 (%s)', { env: { METRICS: '1', FFMPE
 
     const { response, cut } = await startStream(`${baseUrl}/media/audio/${key}`, user.cookie);
     expect(response.statusCode).toBe(200);
-    await new Promise((resolve) => response.once('data', resolve));
+    // One chunk, then no more reading: the server waits on the full socket with the stream open.
+    await new Promise<void>((resolve) => {
+      response.once('data', () => {
+        response.pause();
+        resolve();
+      });
+    });
     expect(valueOf(await scrape(t.app), ACTIVE)).toBe(1);
     cut();
 
