@@ -14,8 +14,8 @@ import { installRouteTable } from './http/route-table.js';
 import { serverWithFront, type RawHandler } from './http/server-factory.js';
 import { installAuth } from './http/session.js';
 import { generateRequestId, loggerOptions } from './logger.js';
-import { AppMetrics } from './metrics/app-metrics.js';
-import { registerMetrics, timedFront } from './metrics/metrics.routes.js';
+import { createMetrics, registerMetrics } from './metrics/metrics.module.js';
+import { timedFront } from './metrics/request-timing.js';
 import { registerModules } from './modules/index.js';
 import { createImageWork, type ImageWork } from './modules/media/image-work.js';
 import { NO_MEDIA_METERS } from './modules/media/media-meters.js';
@@ -58,7 +58,7 @@ function trustProxyOption(value: Config['trustProxy']): boolean | string | ((add
 /** Builds the whole HTTP app without listening: main.ts listens, tests use app.inject(). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
-  const metrics = config.metrics.enabled ? new AppMetrics({ poolUse: options.poolUse ?? (() => null) }) : null;
+  const metrics = createMetrics(config, options.poolUse ?? (() => null));
   const deps: AppDeps = {
     config,
     db: options.db,
@@ -110,12 +110,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Before any route: every route declares its access and the guard enforces it (after the cookie parser).
   installAccessPolicy(app);
   await registerOpenApi(app);
-  if (metrics !== null) registerMetrics(app, config.metrics, metrics);
+  registerMetrics(app, config, metrics);
 
   registerHealth(app, options.db, options.dialect);
   // Before the modules: the Subsonic API's stream answers through the same /media handler.
   const mediaHandler = await registerMedia(app, deps);
-  media = timedFront(mediaHandler?.handle ?? null, metrics);
+  media = timedFront(mediaHandler?.handle ?? null, metrics?.requests ?? null);
   await registerModules(app, deps, mediaHandler);
   await registerWebApp(app, config.webDist);
   return app;

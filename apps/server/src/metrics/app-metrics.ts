@@ -7,9 +7,6 @@ import { RequestLatency } from './request-latency.js';
 /** Seconds: from a small JSON answer (about a millisecond) to a whole song sent to a slow client. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-/** The label of requests no route matched (any URL at all): one series, however many URLs are tried. */
-export const UNMATCHED_ROUTE = '(unmatched)';
-
 /** Plain sums the media code adds to on every chunk; prom-client reads them only when /metrics is scraped. */
 class StreamTally implements StreamMeter {
   bytes = 0;

@@ -10,7 +10,7 @@ import { FFMPEG, requireFfmpeg } from '../../test/ffmpeg.js';
 import { errorOf } from '../../test/harness.js';
 import { toneWav } from '../../test/media.js';
 import { parseExposition, samplesOf, scrape, valueOf, type Sample } from '../../test/metrics.js';
-import { UNMATCHED_ROUTE } from './app-metrics.js';
+import { UNMATCHED_ROUTE } from './request-timing.js';
 
 const LATENCY = 'tonearm_http_request_duration_seconds';
 const BYTES = 'tonearm_audio_streamed_bytes_total';
