@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { CreatedApiKey, ErrorCodes, ServerMessages } from '@tonearm/contract';
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/dialects.js';
 import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../test/factories.js';
-import { FFMPEG, requireFfmpeg } from '../../test/ffmpeg.js';
+import { FFMPEG, ffmpegTone, realTimeFfmpeg, requireFfmpeg } from '../../test/ffmpeg.js';
 import { errorOf } from '../../test/harness.js';
 import { toneWav } from '../../test/media.js';
 import { parseExposition, samplesOf, scrape, valueOf, type Sample } from '../../test/metrics.js';
@@ -253,6 +256,51 @@ describeEachDialect('/metrics with METRICS=1 (%s)', { env: { METRICS: '1', FFMPE
     expect(valueOf(busy, 'tonearm_db_pool_waiting_queries')).toBe(2);
     expect(valueOf(busy, 'tonearm_db_pool_connections')).toBe(4);
     expect(valueOf(busy, 'tonearm_db_pool_idle_connections')).toBe(0);
+  });
+});
+
+// ffmpeg reading at real-time speed, one transcode at a time: a transcode stays in progress while the test looks.
+let slowDir = '';
+const slowFfmpeg = async () => {
+  slowDir = await mkdtemp(path.join(tmpdir(), 'tonearm-metrics-ffmpeg-'));
+  const env = { METRICS: '1', FFMPEG_PATH: await realTimeFfmpeg(slowDir), TRANSCODE_CONCURRENCY: '1' };
+  return { env };
+};
+
+describeEachDialect('/metrics of slow transcodes (%s)', { prepare: slowFfmpeg }, (t) => {
+  afterAll(async () => {
+    await rm(slowDir, { recursive: true, force: true });
+  });
+
+  it('counts one in progress, one refused beyond the concurrency, and one cancelled when its listener left', async () => {
+    await requireFfmpeg();
+    const user = await makeUser(t);
+    const keys = [`${'e'.repeat(64)}.flac`, `${'f'.repeat(64)}.flac`];
+    for (const [index, key] of keys.entries()) {
+      await (await t.blobs?.stage('audio', await ffmpegTone(slowDir, 3, 'flac', 300 + index * 100)))?.commit(key);
+    }
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const value = (samples: Sample[], name: string) => valueOf(samples, `tonearm_transcodes_${name}`);
+
+    const { response, cut } = await startStream(`${base}/media/audio/${keys[0]}?format=opus`, user.cookie);
+    expect(response.statusCode).toBe(200);
+    const running = await scrape(t.app);
+    expect(value(running, 'in_progress')).toBe(1);
+    expect(value(running, 'started_total')).toBe(1);
+    expect(valueOf(running, ACTIVE)).toBe(1);
+
+    const refused = await fetch(`${base}/media/audio/${keys[1]}?format=opus`, { headers: { cookie: user.cookie } });
+    expect(refused.status).toBe(503);
+    cut();
+
+    const after = await scrapeUntil(t.app, (samples) => value(samples, 'in_progress') === 0);
+    expect(value(after, 'refused_total')).toBe(1);
+    expect(value(after, 'cancelled_total')).toBe(1);
+    expect(value(after, 'started_total')).toBe(1);
+    expect(value(after, 'failed_total')).toBe(0);
+    expect(value(after, 'in_progress')).toBe(0);
+    expect(valueOf(after, ACTIVE)).toBe(0);
   });
 });
 
