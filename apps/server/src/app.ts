@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
-import type { Dialect } from './db/database.js';
+import type { Dialect, PoolUse } from './db/database.js';
 import type { DB } from './db/schema.js';
 import { installAccessPolicy } from './http/access.js';
 import type { App } from './http/app-types.js';
@@ -14,8 +14,11 @@ import { installRouteTable } from './http/route-table.js';
 import { serverWithFront, type RawHandler } from './http/server-factory.js';
 import { installAuth } from './http/session.js';
 import { generateRequestId, loggerOptions } from './logger.js';
+import { createMetrics, registerMetrics } from './metrics/metrics.module.js';
+import { timedFront } from './metrics/request-timing.js';
 import { registerModules } from './modules/index.js';
 import { createImageWork, type ImageWork } from './modules/media/image-work.js';
+import { NO_MEDIA_METERS } from './modules/media/media-meters.js';
 import { registerMedia } from './modules/media/media.module.js';
 import { nginxOffloadFor } from './modules/media/nginx-offload.js';
 import type { AppDeps } from './modules/shared-deps.js';
@@ -41,6 +44,8 @@ export interface BuildAppOptions {
   images?: ImageWork;
   /** The server's one-time setup code (main.ts prints it); a fresh random one by default. */
   setupCode?: SetupCode;
+  /** The database pool's use, for /metrics (createDatabase's poolUse); none by default. */
+  poolUse?: () => PoolUse | null;
 }
 
 /** JSON bodies only; uploads go through multipart with their own limits. */
@@ -54,6 +59,7 @@ function trustProxyOption(value: Config['trustProxy']): boolean | string | ((add
 /** Builds the whole HTTP app without listening: main.ts listens, tests use app.inject(). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
+  const metrics = createMetrics(config, options.poolUse ?? (() => null));
   const deps: AppDeps = {
     config,
     db: options.db,
@@ -67,6 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       idleSeconds: config.sessionIdleSeconds,
       maxPerUser: config.limits.sessionsPerUser,
     }),
+    meters: metrics?.meters ?? NO_MEDIA_METERS,
   };
   // Made once the logger exists; requests only arrive after listen, when it is set.
   let media: RawHandler | null = null;
@@ -105,11 +112,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Before any route: every route declares its access and the guard enforces it (after the cookie parser).
   installAccessPolicy(app);
   await registerOpenApi(app);
+  registerMetrics(app, config, metrics);
 
   registerHealth(app, options.db, options.dialect);
   // Before the modules: the Subsonic API's stream answers through the same /media handler.
   const mediaHandler = await registerMedia(app, deps);
-  media = mediaHandler?.handle ?? null;
+  media = timedFront(mediaHandler?.handle ?? null, metrics?.requests ?? null);
   await registerModules(app, deps, mediaHandler);
   await registerWebApp(app, config.webDist);
   return app;

@@ -42,6 +42,8 @@ describe('loadConfig', () => {
         keepAliveMs: 72_000,
       },
       registration: 'open',
+      logFormat: null,
+      metrics: { enabled: false, token: null },
     });
   });
 
@@ -261,6 +263,14 @@ describe('loadConfig', () => {
       { MEDIA_OFFLOAD: 'nginx', STORAGE: 's3' },
       'Invalid configuration: MEDIA_OFFLOAD nginx needs STORAGE=local (nginx sends files from DATA_DIR/blobs)',
     ],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT must be pretty or json (got "xml")'],
+    [{ METRICS: 'maybe' }, 'METRICS must be one of 1, 0, true, false, yes, no, on, off'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN must be at least 16 characters of A-Z, a-z, 0-9'],
+    [{ METRICS_TOKEN: 'has spaces in it, too many' }, 'METRICS_TOKEN must be at least 16 characters'],
+    [
+      { METRICS: '0', METRICS_TOKEN: 'a'.repeat(32) },
+      'Invalid configuration: METRICS is off, but METRICS_TOKEN is set: unset one of them',
+    ],
     [{ WEB_DIST: 'nowhere' }, 'WEB_DIST has no index.html (/srv/tonearm/nowhere)'],
   ])('rejects %j with a one-line message naming the variable', (env, expected) => {
     const error = errorOf(env);
@@ -272,6 +282,7 @@ describe('loadConfig', () => {
   it('never echoes a secret in the message', () => {
     expect(errorOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' }).message).not.toContain('hunter2');
     expect(errorOf({ SECRET_KEY: 'hunter2' }).message).not.toContain('hunter2');
+    expect(errorOf({ METRICS_TOKEN: 'hunter2 secret' }).message).not.toContain('hunter2');
   });
 
   it('reads SECRET_KEY of at least 32 characters; without it, null (a key file in DATA_DIR)', () => {
@@ -290,5 +301,19 @@ describe('loadConfig', () => {
     expect(CONFIG_VARIABLES).toContain('MEDIA_OFFLOAD');
     expect(CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
     expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^#?${name}=`, 'm').test(envFile))).toEqual([]);
+  });
+
+  it('reads LOG_FORMAT; unset, the logger decides by whether stdout is a terminal', () => {
+    expect(loadConfig({}, cwd).logFormat).toBeNull();
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }, cwd).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, cwd).logFormat).toBe('json');
+  });
+
+  it('opens /metrics with METRICS=1, puts it behind METRICS_TOKEN when one is set, and keeps it off otherwise', () => {
+    const token = 'b'.repeat(64);
+    expect(loadConfig({ METRICS: '0' }, cwd).metrics).toEqual({ enabled: false, token: null });
+    expect(loadConfig({ METRICS: '1' }, cwd).metrics).toEqual({ enabled: true, token: null });
+    expect(loadConfig({ METRICS_TOKEN: token }, cwd).metrics).toEqual({ enabled: true, token });
+    expect(loadConfig({ METRICS: 'yes', METRICS_TOKEN: token }, cwd).metrics).toEqual({ enabled: true, token });
   });
 });

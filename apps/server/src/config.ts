@@ -7,6 +7,8 @@ import { z } from 'zod';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** LOG_FORMAT: 'pretty' for people at a terminal, 'json' lines for log collectors. */
+export type LogFormat = 'pretty' | 'json';
 export type PaymentProviderName = 'demo' | 'stripe' | 'none';
 
 export interface Config {
@@ -24,6 +26,8 @@ export interface Config {
   sessionIdleSeconds: number;
   nodeEnv: NodeEnv;
   logLevel: LogLevel;
+  /** LOG_FORMAT; null lets the logger decide: pretty when stdout is a terminal, JSON lines otherwise. */
+  logFormat: LogFormat | null;
   /** Seed the demo catalogue on first start. */
   demo: boolean;
   paymentProvider: PaymentProviderName;
@@ -54,6 +58,7 @@ export interface Config {
    * (the default) means Tonearm sends them itself.
    */
   mediaOffload: { via: 'nginx'; prefix: string } | null;
+  metrics: MetricsConfig;
   /** Songs per read when the whole catalogue is streamed (modules/songs/songs.stream.ts); tests set a small one. */
   catalogueChunkRows?: number;
 }
@@ -80,6 +85,14 @@ export interface TranscodeConfig {
   cacheBytes: number;
   /** ffmpeg processes running at once; past this a new transcode is answered 503 (TRANSCODE_CONCURRENCY). */
   concurrency: number;
+}
+
+/** `GET /metrics` (docs/operations.md): off, open, or behind a bearer token. */
+export interface MetricsConfig {
+  /** METRICS=1, or a METRICS_TOKEN: the route exists (404 otherwise, like any unknown path). */
+  enabled: boolean;
+  /** METRICS_TOKEN: when set, a scrape must send `Authorization: Bearer <token>` (401 otherwise). */
+  token: string | null;
 }
 
 /** What one user may create, and how much image work the process takes on at once (issue 9: safe by default). */
@@ -123,6 +136,8 @@ const FOURTEEN_DAYS_SECONDS = 14 * 24 * 60 * 60;
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 const TIMEOUT_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const DAY_MS = 86_400_000;
+/** A bearer token (RFC 6750 token68 characters), long enough not to be guessed. */
+const METRICS_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,}$/;
 /** 32 characters: the 64 hex digits of `openssl rand -hex 32` pass, a short word does not. */
 const SECRET_KEY_MIN_LENGTH = 32;
 /** The internal nginx location of MEDIA_OFFLOAD=nginx (docs/deploy/nginx.conf). */
@@ -143,6 +158,16 @@ const flag = (fallback: boolean) =>
       .optional()
       .transform((v) => (v === undefined ? fallback : ['1', 'true', 'yes', 'on'].includes(v))),
   );
+
+/** A flag that may be left unset (undefined), for variables whose default depends on another. */
+const optionalFlag = optionalText.pipe(
+  z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], {
+      error: 'must be one of 1, 0, true, false, yes, no, on, off',
+    })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : ['1', 'true', 'yes', 'on'].includes(v))),
+);
 
 const integer = (fallback: number, min: number, max: number) =>
   optionalText.pipe(
@@ -219,6 +244,7 @@ const EnvSchema = z.object({
       })
       .optional(),
   ),
+  LOG_FORMAT: optionalText.pipe(z.enum(['pretty', 'json'], { error: 'must be pretty or json' }).optional()),
   DEMO: flag(true),
   PAYMENT_PROVIDER: optionalText.pipe(
     z.enum(['demo', 'stripe', 'none'], { error: 'must be demo, stripe or none' }).optional(),
@@ -277,6 +303,16 @@ const EnvSchema = z.object({
       .min(SECRET_KEY_MIN_LENGTH, `must be at least ${SECRET_KEY_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`)
       .optional(),
   ),
+  METRICS: optionalFlag,
+  METRICS_TOKEN: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        METRICS_TOKEN_PATTERN,
+        'must be at least 16 characters of A-Z, a-z, 0-9 and - . _ ~ + / = (e.g. openssl rand -hex 32)',
+      )
+      .optional(),
+  ),
 });
 
 type Env = Record<string, string | undefined>;
@@ -285,7 +321,13 @@ type Env = Record<string, string | undefined>;
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
 
 /** Never echoed in error messages: they may carry passwords. */
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SECRET_KEY']);
+const SECRET_VARIABLES = new Set([
+  'DATABASE_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'SECRET_KEY',
+  'METRICS_TOKEN',
+]);
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined) return false;
@@ -332,6 +374,14 @@ function resolveWebDist(raw: string | undefined, cwd: string): string | null {
   return existsSync(path.join(DEFAULT_WEB_DIST, 'index.html')) ? DEFAULT_WEB_DIST : null;
 }
 
+/** METRICS=1 opens /metrics, a METRICS_TOKEN puts it behind that token (whatever METRICS says, unless it says off). */
+function metricsConfig(flag: boolean | undefined, token: string | undefined): MetricsConfig {
+  if (flag === false && token !== undefined) {
+    throw new ConfigError('METRICS', 'is off, but METRICS_TOKEN is set: unset one of them');
+  }
+  return { enabled: flag === true || token !== undefined, token: token ?? null };
+}
+
 /** Reads the configuration from environment variables; throws ConfigError on the first bad value. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -367,6 +417,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     sessionIdleSeconds: Math.min(e.SESSION_IDLE, e.SESSION_TTL),
     nodeEnv,
     logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    logFormat: e.LOG_FORMAT ?? null,
     demo: e.DEMO,
     paymentProvider,
     prices: { monthlyCents: e.PRICE_MONTHLY_CENTS, yearlyCents: e.PRICE_YEARLY_CENTS, currency: e.CURRENCY },
@@ -406,5 +457,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       cacheBytes: e.TRANSCODE_CACHE_MB * 1024 * 1024,
       concurrency: e.TRANSCODE_CONCURRENCY,
     },
+    metrics: metricsConfig(e.METRICS, e.METRICS_TOKEN),
   };
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loggedUrl, loggerOptions } from './logger.js';
+import { loggedUrl, loggerOptions, logFormatOf } from './logger.js';
 
 describe('the request log', () => {
   it('keeps no Subsonic credentials from the URL, and every other URL as it came', () => {
@@ -16,22 +16,55 @@ describe('the request log', () => {
     expect(loggedUrl('/api/search?q=p&s=1')).toBe('/api/search?q=p&s=1');
   });
 
-  it('is written through it by a real Fastify logger', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const options = loggerOptions({ logLevel: 'info' });
-    const app = Fastify({ logger: { ...(options as object), stream } });
-    app.get('/rest/ping', () => ({ ok: true }));
-    await app.inject({ url: '/rest/ping?u=alice&p=hunter2-app-password&apiKey=k3y' });
-    await app.close();
-    const logged = lines.join('');
-    expect(logged).toContain('"url":"/rest/ping?u=alice&p=%5Bredacted%5D&apiKey=%5Bredacted%5D"');
+  it.each(['json', 'pretty'] as const)('is written through it by a real Fastify logger, as %s', async (format) => {
+    const logged = await logOneRequest(format, '/rest/ping?u=alice&p=hunter2-app-password&apiKey=k3y');
+    expect(logged).toContain('/rest/ping?u=alice&p=%5Bredacted%5D&apiKey=%5Bredacted%5D');
     expect(logged).not.toContain('hunter2');
     expect(logged).not.toContain('k3y');
+    // JSON: one object per line; pretty: no JSON line at all, the level and message as words.
+    if (format === 'json') {
+      const lines = logged.split('\n').filter(Boolean);
+      expect(lines.map((line) => JSON.parse(line) as object)).toContainEqual(
+        expect.objectContaining({ msg: 'incoming request' }),
+      );
+    } else {
+      expect(logged).toMatch(/INFO.*incoming request/);
+      expect(logged.split('\n').some((line) => line.startsWith('{'))).toBe(false);
+    }
   });
 });
+
+describe('the log format', () => {
+  it('is pretty at a terminal and JSON lines otherwise, unless LOG_FORMAT says which', () => {
+    expect(logFormatOf({ logFormat: null }, true)).toBe('pretty');
+    expect(logFormatOf({ logFormat: null }, false)).toBe('json');
+    expect(logFormatOf({ logFormat: 'json' }, true)).toBe('json');
+    expect(logFormatOf({ logFormat: 'pretty' }, false)).toBe('pretty');
+  });
+
+  it('follows whether stdout is a terminal when LOG_FORMAT is unset', async () => {
+    const atTerminal = await logOneRequest(null, '/api/ping', true);
+    const piped = await logOneRequest(null, '/api/ping', false);
+    expect(atTerminal).toMatch(/INFO.*request completed/);
+    expect(() => {
+      JSON.parse(atTerminal.split('\n')[0] ?? '');
+    }).toThrow();
+    expect(JSON.parse(piped.split('\n')[0] ?? '')).toMatchObject({ level: 30, msg: 'incoming request' });
+  });
+});
+
+/** What a Fastify app with loggerOptions writes for one request to `url`. */
+async function logOneRequest(format: 'json' | 'pretty' | null, url: string, isTTY = false): Promise<string> {
+  const chunks: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  const app = Fastify({ logger: loggerOptions({ logLevel: 'info', logFormat: format }, { destination, isTTY }) });
+  app.get(url.split('?')[0] ?? url, () => ({ ok: true }));
+  await app.inject({ url });
+  await app.close();
+  return chunks.join('');
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyServerOptions } from 'fastify';
-import type { Config } from './config.js';
+import PinoPretty from 'pino-pretty';
+import type { Config, LogFormat } from './config.js';
 
 /**
  * Query parameters that carry a Subsonic app's credentials (`/rest/…?u=&p=` or `t`+`s`, `apiKey`): an app signs every
@@ -28,9 +29,33 @@ interface LoggedRequest {
   socket?: { remotePort?: number } | null;
 }
 
-/** Pino options for Fastify: JSON lines, every request line carries `reqId`, secrets redacted. */
-export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
-  return {
+/** Where the log goes, and what decides its format when LOG_FORMAT does not. */
+export interface LogOutput {
+  /** Stdout when absent. */
+  destination?: NodeJS.WritableStream;
+  /** Whether stdout is a terminal; read from the process when absent. */
+  isTTY?: boolean;
+}
+
+/** LOG_FORMAT, else pretty for a person at a terminal and JSON lines for everything else (journald, collectors). */
+export function logFormatOf(config: Pick<Config, 'logFormat'>, isTTY: boolean = stdoutIsTerminal()): LogFormat {
+  return config.logFormat ?? (isTTY ? 'pretty' : 'json');
+}
+
+/** Node leaves `isTTY` undefined, not false, on a pipe or a file, whatever its type says. */
+function stdoutIsTerminal(): boolean {
+  return (process.stdout as { isTTY?: boolean }).isTTY === true;
+}
+
+/**
+ * Pino options for Fastify: every request line carries `reqId`, secrets redacted, as JSON lines or pretty text (the
+ * serializers and redaction run before either, so both formats keep the same secrets out).
+ */
+export function loggerOptions(
+  config: Pick<Config, 'logLevel' | 'logFormat'>,
+  output: LogOutput = {},
+): FastifyServerOptions['logger'] {
+  const options = {
     level: config.logLevel,
     redact: {
       paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
@@ -47,6 +72,21 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOp
       }),
     },
   };
+  if (logFormatOf(config, output.isTTY) === 'json') {
+    return output.destination === undefined ? options : { ...options, stream: output.destination };
+  }
+  return { ...options, stream: prettyStream(output.destination) };
+}
+
+/** pino-pretty in this thread (no worker): synchronous, so the last lines before an exit are not lost. */
+function prettyStream(destination: NodeJS.WritableStream | undefined): NodeJS.WritableStream {
+  return PinoPretty({
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    sync: true,
+    // Colours only on a terminal (pino-pretty's own check), never into a stream of the caller's.
+    ...(destination === undefined ? {} : { destination, colorize: false }),
+  });
 }
 
 /** Request ids are ours, not the client's: a client-chosen id could forge or collide with other log lines. */

@@ -29,7 +29,14 @@ async function main(): Promise<void> {
   const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
 
   const setupCode = new SetupCode();
-  const app = await buildApp({ config, db: database.db, dialect: database.dialect, blobs, setupCode });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    blobs,
+    setupCode,
+    poolUse: database.poolUse,
+  });
   // Before listen: the sweep must not race live uploads, and a new install opens with music.
   await prepareCatalogueStorage({
     db: database.db,

@@ -143,6 +143,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       dialect,
       blobs,
       setupCode,
+      poolUse: database.poolUse,
       ...(overrides.images === undefined ? {} : { images: overrides.images }),
       ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
     });

@@ -52,6 +52,7 @@ export const ServerMessages = {
   cardDeclined: 'Your card was declined. No payment was taken.',
   invalidSignature: 'Invalid webhook signature',
   referenceGone: 'Something this refers to was just deleted. Reload and try again.',
+  metricsTokenRequired: 'The metrics need the token: send Authorization: Bearer <METRICS_TOKEN>',
 } as const;
 
 /**

@@ -13,6 +13,19 @@ export interface AppDatabase {
   db: Kysely<DB>;
   dialect: Dialect;
   destroy(): Promise<void>;
+  /** The PostgreSQL pool's connections now; null on SQLite, which has one connection and no pool. */
+  poolUse: () => PoolUse | null;
+}
+
+/** A connection pool at one moment (pg's own counts, read without a query). */
+export interface PoolUse {
+  /** Open connections, idle or busy. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection: the pool is exhausted while this is above 0. */
+  waiting: number;
+  /** The most connections the pool opens. */
+  max: number;
 }
 
 export interface DatabaseOptions {
@@ -25,6 +38,8 @@ export interface DatabaseOptions {
 }
 
 export const SQLITE_FILE_NAME = 'tonearm.db';
+
+const DEFAULT_POOL_SIZE = 10;
 
 /** How long an SQLite statement waits for another connection's write lock before SQLITE_BUSY. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -66,7 +81,7 @@ export function createDatabase(options: DatabaseOptions): AppDatabase {
     const postgres = loadPg();
     const pool = new postgres.Pool({
       connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
       types: pgTypesOf(postgres),
     });
     // An idle pooled connection that the server ends (restart, failover, an admin's terminate) is reported here; without
@@ -75,10 +90,12 @@ export function createDatabase(options: DatabaseOptions): AppDatabase {
       console.error(`PostgreSQL connection lost (the pool will reconnect): ${error.message}`);
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const max = options.poolSize ?? DEFAULT_POOL_SIZE;
+    const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
     // Kysely's destroy() ends the pool.
-    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+    return { db, dialect: 'postgres', destroy: () => db.destroy(), poolUse };
   }
   const sqlite = openSqlite(options.dataDir);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  return { db, dialect: 'sqlite', destroy: () => db.destroy(), poolUse: () => null };
 }

@@ -13,6 +13,7 @@ import { UploadQuota } from './limits/upload-quota.service.js';
 import type { ImageWork } from './media/image-work.js';
 import type { MediaHandler } from './media/media-handler.js';
 import type { NginxOffload } from './media/nginx-offload.js';
+import type { MediaMeters } from './media/media-meters.js';
 
 /** What buildApp hands to the modules. */
 export interface AppDeps {
@@ -29,6 +30,8 @@ export interface AppDeps {
   setupCode: SetupCode;
   /** The app's sessions (the same store the access guard and /media read). */
   sessions: SessionStore;
+  /** Where audio streams and transcodes are counted for /metrics (no-ops when metrics are off). */
+  meters: MediaMeters;
 }
 
 /**

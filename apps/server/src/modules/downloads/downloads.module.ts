@@ -6,5 +6,9 @@ import { DownloadsService } from './downloads.service.js';
 
 /** Songs as files to keep (`/api/songs/{id}/download`). */
 export function registerDownloads(app: App, deps: ModuleDeps): void {
-  downloadsRoutes(app, new DownloadsService(createDownloadsRepository(deps.db), deps.blobs, deps.offload));
+  downloadsRoutes(
+    app,
+    new DownloadsService(createDownloadsRepository(deps.db), deps.blobs, deps.offload),
+    deps.meters.streams,
+  );
 }

@@ -1,5 +1,6 @@
 import { read } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import type { StreamMeter } from './media-meters.js';
 
 /**
  * Read buffers used over and over: allocating a fresh buffer per read (what fs streams do) makes garbage at the rate
@@ -33,18 +34,21 @@ export const PUMP_CHUNK_BYTES = 256 * 1024;
  * so a connection holds one buffer at most and a slow client is never read ahead of. Stops as soon as the response
  * is destroyed (the client went away). Calls `done` exactly once, with an error when the file could not be read
  * (the caller then cuts the response off: its headers are already out); `fd` stays open for the caller to close.
+ * Each write the socket took is told to `meter` (a write dropped with a vanished client is not).
  */
 export function pumpFile(
   fd: number,
   response: ServerResponse,
   range: { start: number; end: number },
   pool: BufferPool,
+  meter: Pick<StreamMeter, 'sent'>,
   done: (error: Error | null) => void,
 ): void {
   const buffer = pool.take();
   const last = range.end;
   let position = range.start;
   let writing = false;
+  let chunkBytes = 0;
   let finished = false;
 
   const finish = (error: Error | null, reuseBuffer: boolean) => {
@@ -64,6 +68,7 @@ export function pumpFile(
 
   const afterWrite = (error: Error | null | undefined) => {
     writing = false;
+    if (!error) meter.sent(chunkBytes);
     if (finished) return;
     // A failed write means the connection is gone: nothing to report.
     if (error || position > last) finish(null, true);
@@ -79,6 +84,7 @@ export function pumpFile(
       finish(null, true);
     } else {
       position += bytesRead;
+      chunkBytes = bytesRead;
       writing = true;
       response.write(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead), afterWrite);
       if (position > last) response.end();

@@ -6,6 +6,7 @@ import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { TranscodeFormat } from '@tonearm/contract';
+import type { StreamMeter } from './media-meters.js';
 
 const openFile = promisify(open);
 const readFile = promisify(read);
@@ -108,12 +109,12 @@ export class LiveTranscode {
     };
   }
 
-  /** Streams the whole transcode to `response` (whose head is already written) as it is made. */
-  async follow(response: ServerResponse): Promise<void> {
+  /** Streams the whole transcode to `response` (whose head is already written) as it is made; `meter` counts it. */
+  async follow(response: ServerResponse, meter?: Pick<StreamMeter, 'sent'>): Promise<void> {
     const release = this.hold();
     response.once('close', release);
     try {
-      await this.copyTo(response);
+      await this.copyTo(response, meter);
     } catch (error) {
       response.destroy(error instanceof Error ? error : undefined);
     } finally {
@@ -122,7 +123,7 @@ export class LiveTranscode {
     }
   }
 
-  private async copyTo(response: ServerResponse): Promise<void> {
+  private async copyTo(response: ServerResponse, meter: Pick<StreamMeter, 'sent'> | undefined): Promise<void> {
     let position = 0;
     while (!response.destroyed) {
       const fd = this.fd;
@@ -130,7 +131,10 @@ export class LiveTranscode {
         const buffer = Buffer.allocUnsafe(Math.min(FOLLOW_CHUNK_BYTES, this.written - position));
         const { bytesRead } = await readFile(fd, buffer, 0, buffer.length, position);
         position += bytesRead;
-        if (!response.write(buffer.subarray(0, bytesRead))) await drainedOrClosed(response);
+        const flowing = response.write(buffer.subarray(0, bytesRead));
+        // Handed to the response (a cut-off client may miss the last chunk): the follower has no write callbacks.
+        meter?.sent(bytesRead);
+        if (!flowing) await drainedOrClosed(response);
       } else if (this.state === 'done') {
         response.end();
         return;

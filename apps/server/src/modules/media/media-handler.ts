@@ -10,6 +10,7 @@ import { sessionTokenOf } from '../../http/session.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { answerBlob, AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, type BlobHeaders } from './blob-response.js';
 import { BufferPool, PUMP_CHUNK_BYTES, pumpFile } from './file-pump.js';
+import { meterPipe, NO_MEDIA_METERS, type StreamMeter } from './media-meters.js';
 import { OpenFiles } from './open-files.js';
 import { ImageMessages, mimeForKey } from './media.formats.js';
 import { accelRedirectHeaders, type NginxOffload } from './nginx-offload.js';
@@ -52,6 +53,8 @@ export interface MediaHandlerOptions {
   transcoder?: Transcoder | null;
   /** MEDIA_OFFLOAD=nginx: stored blobs are handed to nginx by X-Accel-Redirect once access is checked. */
   offload?: NginxOffload | null;
+  /** Told about every audio body sent (originals and transcodes, not images); nothing by default. */
+  streams?: StreamMeter;
 }
 
 interface MediaRequest {
@@ -88,6 +91,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const files = new OpenFiles(OPEN_FILES_MAX, options.openFileTtlMs);
   const transcoder = options.transcoder ?? null;
   const offload = options.offload ?? null;
+  const streams = options.streams ?? NO_MEDIA_METERS.streams;
 
   function respond(response: ServerResponse, requestId: string, status: number, headers: BlobHeaders): void {
     response.writeHead(status, { ...securityHeaders, ...headers, 'x-request-id': requestId });
@@ -204,8 +208,15 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       pumpLocal(request, response, requestId, { ...file, path }, writeHead);
     } else if ('kind' in source) {
       writeHead();
-      send(request, response, requestId, store.openRead(source.kind, source.key, range));
+      const body = store.openRead(source.kind, source.key, range);
+      if (source.kind === 'audio') meterPipe(streams, response);
+      send(request, response, requestId, body);
     }
+  }
+
+  /** Audio bodies are metered, images not: a source by path is a finished transcode, so audio too. */
+  function isAudio(source: ServedFile['source']): boolean {
+    return !('kind' in source) || source.kind === 'audio';
   }
 
   function pumpLocal(
@@ -220,7 +231,10 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       file.stat,
       (opened) => {
         writeHead();
-        pumpFile(opened.fd, response, file.range, buffers, (error) => {
+        const meter = isAudio(file.source) ? streams : NO_MEDIA_METERS.streams;
+        meter.started();
+        pumpFile(opened.fd, response, file.range, buffers, meter, (error) => {
+          meter.ended();
           files.release(opened);
           if (error) streamFailed(request, response, requestId, error);
         });
@@ -248,7 +262,9 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   }
 
   const transcodes =
-    transcoder === null ? null : createTranscodeResponder({ transcoder, store, answerFile, respond: respondLive });
+    transcoder === null
+      ? null
+      : createTranscodeResponder({ transcoder, store, answerFile, respond: respondLive, streams });
 
   function respondLive(response: ServerResponse, requestId: string, headers: BlobHeaders): void {
     respond(response, requestId, 200, headers);

@@ -7,6 +7,7 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import type { NginxOffload } from './nginx-offload.js';
+import type { MediaMeters, StreamMeter, TranscodeMeter } from './media-meters.js';
 import { capabilitiesRoute, mediaRoutes } from './media.routes.js';
 import { TranscodeCache } from './transcode-cache.js';
 import { Transcoder } from './transcoder.js';
@@ -32,18 +33,25 @@ export async function registerMedia(
     sessions,
     config,
     offload,
-  }: { blobs: BlobStore | null; sessions: SessionStore; config: Config; offload: NginxOffload | null },
+    meters,
+  }: {
+    blobs: BlobStore | null;
+    sessions: SessionStore;
+    config: Config;
+    offload: NginxOffload | null;
+    meters: MediaMeters;
+  },
 ): Promise<MediaHandler | null> {
-  const transcoder = blobs === null ? null : await startTranscoding(app, config);
+  const transcoder = blobs === null ? null : await startTranscoding(app, config, meters.transcodes);
   capabilitiesRoute(app, transcoder !== null);
   if (blobs === null) return null;
-  const handler = mediaHandler(app, { store: blobs, sessions, config, transcoder, offload });
+  const handler = mediaHandler(app, { store: blobs, sessions, config, transcoder, offload, streams: meters.streams });
   mediaRoutes(app, handler);
   return handler;
 }
 
 /** The transcoder when ffmpeg answers (FFMPEG_PATH), with its cache opened; null, said once in the log, when not. */
-async function startTranscoding(app: App, config: Config): Promise<Transcoder | null> {
+async function startTranscoding(app: App, config: Config, meter: TranscodeMeter): Promise<Transcoder | null> {
   const { ffmpegPath, cacheBytes, concurrency } = config.transcode;
   let probe = probes.get(ffmpegPath);
   if (probe === undefined) {
@@ -61,10 +69,10 @@ async function startTranscoding(app: App, config: Config): Promise<Transcoder | 
   const cache = new TranscodeCache(path.join(config.dataDir, TRANSCODE_CACHE_DIR), cacheBytes);
   await cache.open();
   app.log.info({ ffmpeg: version, concurrency, cacheBytes }, 'transcoding is on');
-  return new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: KILL_GRACE_MS, log: app.log });
+  return new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: KILL_GRACE_MS, log: app.log, meter });
 }
 
-/** The lean /media handler over the app's blob store, session cache, security headers and logger. */
+/** The lean /media handler over the app's blob store, session cache, security headers, logger and stream meter. */
 function mediaHandler(
   app: App,
   parts: {
@@ -73,9 +81,10 @@ function mediaHandler(
     config: Config;
     transcoder: Transcoder | null;
     offload: NginxOffload | null;
+    streams: StreamMeter;
   },
 ): MediaHandler {
-  const { store, sessions, config, transcoder, offload } = parts;
+  const { store, sessions, config, transcoder, offload, streams } = parts;
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -89,6 +98,7 @@ function mediaHandler(
     isClosing: () => closing,
     transcoder,
     offload,
+    streams,
   });
   app.addHook('onClose', (_instance, done) => {
     handler.close();

@@ -4,6 +4,7 @@ import type { BlobKind, BlobStore } from '../../storage/blob-store.js';
 import { READ_HIGH_WATER_MARK } from '../../storage/local-blob-store.js';
 import { answerBlob } from './blob-response.js';
 import { accelRedirectHeaders, type NginxOffload } from './nginx-offload.js';
+import { meterPipe, type StreamMeter } from './media-meters.js';
 
 export { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE } from './blob-response.js';
 
@@ -34,6 +35,8 @@ export type SendBlobOptions = BlobSource & {
   /** A quoted strong entity tag; defaults to `"<key>"`. */
   etag?: string;
   cacheControl: string;
+  /** Told about the body when one is sent (audio downloads); none for images. */
+  meter?: StreamMeter;
 };
 
 /**
@@ -60,6 +63,7 @@ export function sendBlob(request: FastifyRequest, reply: FastifyReply, options: 
   reply.code(answer.status).headers(answer.headers);
   if (answer.body === null) return reply.send();
   if ('json' in answer.body) return reply.type('application/json; charset=utf-8').send(answer.body.json);
+  if (options.meter !== undefined) meterPipe(options.meter, reply.raw);
   return reply.send(openBody(options, answer.body.start, answer.body.end));
 }
 

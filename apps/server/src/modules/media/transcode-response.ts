@@ -3,6 +3,7 @@ import { ErrorCodes, TranscodeMessages } from '@tonearm/contract';
 import type { BlobKind, BlobStat, BlobStore } from '../../storage/blob-store.js';
 import { AUDIO_CACHE_CONTROL, type BlobHeaders } from './blob-response.js';
 import type { TranscodeJob } from './live-transcode.js';
+import type { StreamMeter } from './media-meters.js';
 import { mimeForKey } from './media.formats.js';
 import { MediaError } from './media-error.js';
 import { parseRange } from './range.js';
@@ -34,6 +35,8 @@ export interface TranscodeResponderDeps {
   answerFile: (request: IncomingMessage, response: ServerResponse, requestId: string, file: ServedFile) => void;
   /** Writes a 200 head with the app's headers. */
   respond: (response: ServerResponse, requestId: string, headers: BlobHeaders) => void;
+  /** Told about each live stream of a transcode as it is made (finished ones go through answerFile). */
+  streams: StreamMeter;
 }
 
 /** Clients wait this long, then try again, when every transcoding slot is taken. */
@@ -50,7 +53,7 @@ export const BUSY_RETRY_AFTER_SECONDS = 5;
  * - a new transcode while all slots are busy: 503 with Retry-After.
  */
 export function createTranscodeResponder(deps: TranscodeResponderDeps): TranscodeResponder {
-  const { transcoder, store, answerFile, respond } = deps;
+  const { transcoder, store, answerFile, respond, streams } = deps;
 
   function answerCached(
     request: IncomingMessage,
@@ -84,7 +87,12 @@ export function createTranscodeResponder(deps: TranscodeResponderDeps): Transcod
     if (running === null) throw busy();
     if (wantsLiveStream(request.headers)) {
       respond(response, requestId, liveHeaders(target));
-      await running.live.follow(response);
+      streams.started();
+      try {
+        await running.live.follow(response, streams);
+      } finally {
+        streams.ended();
+      }
       return;
     }
     const release = running.live.hold();

@@ -2,6 +2,7 @@ import { unlink } from 'node:fs/promises';
 import type { TranscodeFormat } from '@tonearm/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { LiveTranscode, type TranscodeJob } from './live-transcode.js';
+import { NO_MEDIA_METERS, type TranscodeMeter } from './media-meters.js';
 import type { CachedTranscode, TranscodeCache } from './transcode-cache.js';
 
 /** One transcode of one stored audio blob: the cache key. */
@@ -25,6 +26,8 @@ export interface TranscoderOptions {
   concurrency: number;
   killGraceMs: number;
   log: Pick<FastifyBaseLogger, 'warn'>;
+  /** Told when a transcode starts, ends or is refused; nothing by default. */
+  meter?: TranscodeMeter;
 }
 
 /** The cache entry's file name: `<audio key>.<bitrate>k.<format>` (audio keys are [a-z0-9._-], safe on any disk). */
@@ -38,8 +41,11 @@ export function transcodeName(target: TranscodeTarget): string {
  */
 export class Transcoder {
   private readonly running = new Map<string, RunningTranscode>();
+  private readonly meter: TranscodeMeter;
 
-  constructor(private readonly options: TranscoderOptions) {}
+  constructor(private readonly options: TranscoderOptions) {
+    this.meter = options.meter ?? NO_MEDIA_METERS.transcodes;
+  }
 
   cached(target: TranscodeTarget): CachedTranscode | null {
     return this.options.cache.lookup(transcodeName(target));
@@ -59,6 +65,7 @@ export class Transcoder {
   start(target: TranscodeTarget, input: TranscodeJob['input']): RunningTranscode | null {
     if (this.running.size >= this.options.concurrency) {
       if ('stream' in input) input.stream.destroy();
+      this.meter.refused();
       return null;
     }
     const name = transcodeName(target);
@@ -72,6 +79,7 @@ export class Transcoder {
       tempPath,
       killGraceMs,
     });
+    this.meter.started();
     const entry: RunningTranscode = { live, finished: this.settle(name, live, tempPath) };
     this.running.set(name, entry);
     return entry;
@@ -91,8 +99,10 @@ export class Transcoder {
     try {
       await live.done;
       await this.options.cache.add(name, tempPath);
+      this.meter.ended('finished');
       return this.options.cache.lookup(name);
     } catch (error) {
+      this.meter.ended(live.wasKilled ? 'cancelled' : 'failed');
       if (!live.wasKilled) this.options.log.warn({ err: error, transcode: name }, 'transcode failed');
       await unlink(tempPath).catch(() => undefined);
       return null;

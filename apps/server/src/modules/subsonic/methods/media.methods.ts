@@ -127,7 +127,7 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
     download: {
       run: async ({ params, caller, request, reply }): Promise<SubsonicAnswer> => {
         const id = songIdParam(params);
-        await sendDownload(request, reply, await deps.downloads.download(caller.user, id));
+        await sendDownload(request, reply, await deps.downloads.download(caller.user, id), deps.meters.streams);
         return SENT;
       },
     },
