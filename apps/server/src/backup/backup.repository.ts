@@ -17,9 +17,9 @@ export function createBackupRepository(db: Kysely<DB>): BackupRepository {
   return {
     async appliedMigrations() {
       if (!(await tableNames()).includes(DEFAULT_MIGRATION_TABLE)) return [];
-      const rows = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)} order by name`.execute(
-        db,
-      );
+      const rows = await sql<{
+        name: string;
+      }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)} order by name`.execute(db);
       return rows.rows.map((row) => row.name);
     },
     tableNames,

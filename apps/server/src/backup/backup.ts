@@ -5,14 +5,13 @@ import path from 'node:path';
 import { KEY_FILE_NAME } from '../modules/subsonic/secret-box.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { BackupError } from './backup-error.js';
+import { BackupManifest, blobEntry, MANIFEST_ENTRY, SECRET_KEY_ENTRY, type BlobItem } from './backup-manifest.js';
 import {
-  BackupManifest,
-  blobEntry,
-  MANIFEST_ENTRY,
-  SECRET_KEY_ENTRY,
-  type BlobItem,
-} from './backup-manifest.js';
-import { takeSnapshot, type DatabaseLocation, type DatabaseSnapshot, type SnapshotObserver } from './database-snapshot.js';
+  takeSnapshot,
+  type DatabaseLocation,
+  type DatabaseSnapshot,
+  type SnapshotObserver,
+} from './database-snapshot.js';
 import type { BlobRef } from './referenced-blobs.js';
 import { TarWriter } from './tar.js';
 
@@ -112,7 +111,11 @@ export async function createBackup(file: string, options: BackupOptions): Promis
   }
 }
 
-async function writeArchive(tar: TarWriter, work: string, options: BackupOptions): Promise<Omit<BackupResult, 'bytes'>> {
+async function writeArchive(
+  tar: TarWriter,
+  work: string,
+  options: BackupOptions,
+): Promise<Omit<BackupResult, 'bytes'>> {
   const include = storesBlobsLocally(options.store);
   const copied = new Map<string, BlobItem>();
   let missingBefore = new Set<string>();

@@ -69,7 +69,11 @@ async function sqliteSnapshot(dataDir: string, file: string, observe?: SnapshotO
  * pg_dump in the snapshot of a read-only repeatable-read transaction of our own (pg_export_snapshot): the dump and the
  * list of referenced blobs see exactly the same committed rows, whatever the server writes meanwhile.
  */
-async function postgresSnapshot(databaseUrl: string, file: string, observe?: SnapshotObserver): Promise<DatabaseSnapshot> {
+async function postgresSnapshot(
+  databaseUrl: string,
+  file: string,
+  observe?: SnapshotObserver,
+): Promise<DatabaseSnapshot> {
   const database = createDatabase({ dataDir: '', databaseUrl, poolSize: 1 });
   try {
     return await database.db

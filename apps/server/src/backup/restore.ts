@@ -106,7 +106,9 @@ async function verifyListedBlobs(store: BlobStore, items: readonly BlobItem[]): 
   for (const item of items) {
     const found = await store.stat(item.kind, item.key);
     if (found === null || found.size !== item.size) {
-      throw new BackupError(`The blob store lacks ${item.kind}/${item.key}, which this backup lists but does not hold.`);
+      throw new BackupError(
+        `The blob store lacks ${item.kind}/${item.key}, which this backup lists but does not hold.`,
+      );
     }
     if ((await sha256Of(store.openRead(item.kind, item.key))) !== item.sha256) {
       throw new BackupError(`The blob store's ${item.kind}/${item.key} does not match its sha256 in manifest.json.`);
@@ -121,7 +123,9 @@ function checkCompatible(manifest: BackupManifest, options: RestoreOptions): voi
       manifest.database.kind === 'sqlite'
         ? 'leave DATABASE_URL unset to restore it into DATA_DIR'
         : 'set DATABASE_URL to an empty PostgreSQL database';
-    throw new BackupError(`This backup holds a${manifest.database.kind === 'sqlite' ? 'n SQLite' : ' PostgreSQL'} database: ${hint}.`);
+    throw new BackupError(
+      `This backup holds a${manifest.database.kind === 'sqlite' ? 'n SQLite' : ' PostgreSQL'} database: ${hint}.`,
+    );
   }
   const unknown = manifest.database.migrations.filter((name) => !(name in migrations));
   if (unknown.length > 0) {
@@ -252,5 +256,6 @@ async function emptyDirectory(dir: string, keepDir: boolean): Promise<void> {
     await rm(dir, { recursive: true, force: true });
     return;
   }
-  for (const name of await readdir(dir).catch(() => [])) await rm(path.join(dir, name), { recursive: true, force: true });
+  for (const name of await readdir(dir).catch(() => []))
+    await rm(path.join(dir, name), { recursive: true, force: true });
 }

@@ -147,7 +147,10 @@ export class TarWriter {
 }
 
 function readOctal(block: Buffer, offset: number, length: number): number {
-  const text = block.toString('ascii', offset, offset + length).replace(/[\0 ]+$/, '').trim();
+  const text = block
+    .toString('ascii', offset, offset + length)
+    .replace(/[\0 ]+$/, '')
+    .trim();
   if (!/^[0-7]*$/.test(text)) throw new DamagedArchiveError('The archive has a damaged tar header');
   return text === '' ? 0 : Number.parseInt(text, 8);
 }
