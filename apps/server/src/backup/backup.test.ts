@@ -121,8 +121,9 @@ function startTraffic(t: AppSuite, admin: TestUser, listener: TestUser, artistId
     expect(status, `${op} ${name}`).toBeLessThan(300);
     acked.push({ op, name });
   }
+  const stopRequested = () => stopped;
   const done = (async () => {
-    for (let i = 0; !stopped; i++) await step(i);
+    for (let i = 0; !stopRequested(); i++) await step(i);
   })();
   return {
     acked,
@@ -184,6 +185,11 @@ describeEachDialect('backup and restore (%s)', (t) => {
     await rm(work, { recursive: true, force: true });
   });
 
+  function liveStore(): LocalBlobStore {
+    if (t.blobs === null) throw new Error('the test app has no blob store');
+    return t.blobs;
+  }
+
   async function target(): Promise<Target> {
     const made = await emptyTarget(t);
     targets.push(made);
@@ -201,7 +207,7 @@ describeEachDialect('backup and restore (%s)', (t) => {
     const result = await createBackup(file, {
       dataDir: t.dataDir,
       databaseUrl: t.config.databaseUrl,
-      store: t.blobs as BlobStore,
+      store: liveStore(),
       onSnapshot: async (db) => {
         snapshotRows = await everyRow(db);
         // The server goes on writing between the snapshot and the copy of the blobs.
@@ -231,7 +237,7 @@ describeEachDialect('backup and restore (%s)', (t) => {
       expect(hashes).toEqual(listed);
       const references = await referencedBlobs(createBlobReferencesRepository(server.db));
       expect(new Set(references.map((ref) => `${ref.kind}/${ref.key}`))).toEqual(new Set(listed.keys()));
-      const live = await blobHashes(t.blobs as LocalBlobStore);
+      const live = await blobHashes(liveStore());
       for (const [id, hash] of hashes) if (live.has(id)) expect(live.get(id)).toBe(hash);
       expect(server.swept).toEqual({ tempFiles: 0, audio: 0, images: 0 });
 
@@ -258,7 +264,7 @@ describeEachDialect('backup and restore (%s)', (t) => {
     const result = await createBackup(file, {
       dataDir: t.dataDir,
       databaseUrl: t.config.databaseUrl,
-      store: t.blobs as BlobStore,
+      store: liveStore(),
       onSnapshot: async (db) => {
         const row = await db.selectFrom('songs').select('id').where('id', '=', victim).executeTakeFirst();
         seen.push(row !== undefined);
@@ -274,7 +280,7 @@ describeEachDialect('backup and restore (%s)', (t) => {
 
   it('refuses a target that is not empty, and touches nothing', async () => {
     const file = path.join(work, `refuse-${t.dialect}.tar`);
-    await createBackup(file, { dataDir: t.dataDir, databaseUrl: t.config.databaseUrl, store: t.blobs as BlobStore });
+    await createBackup(file, { dataDir: t.dataDir, databaseUrl: t.config.databaseUrl, store: liveStore() });
     const used = await target();
     await mkdir(used.dataDir, { recursive: true });
     await writeFile(path.join(used.dataDir, 'notes.txt'), 'mine');
@@ -300,7 +306,7 @@ describeEachDialect('backup and restore (%s)', (t) => {
     const { manifest } = await createBackup(file, {
       dataDir: t.dataDir,
       databaseUrl: t.config.databaseUrl,
-      store: t.blobs as BlobStore,
+      store: liveStore(),
     });
     const item = manifest.blobs.items.find((blob) => blob.kind === 'audio');
     const entry = (await readTarIndex(file)).find((e) => e.name === `blobs/audio/${item?.key ?? ''}`);
@@ -325,7 +331,7 @@ describeEachDialect('backup and restore (%s)', (t) => {
   });
 
   it('lists the blobs of a remote store instead of copying them, and a restore checks the store holds them', async () => {
-    const local = t.blobs as LocalBlobStore;
+    const local = liveStore();
     // A store that is not on this disk, as S3 is: localPath answers null, everything else is the live store's.
     const remote: BlobStore = Object.assign(Object.create(local) as LocalBlobStore, { localPath: () => null });
     const file = path.join(work, `remote-${t.dialect}.tar`);
@@ -365,14 +371,22 @@ describe('npm run backup / npm run restore', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  const cli = (script: 'backup' | 'restore', file: string, dataDir: string) =>
+  const cli = (script: 'backup' | 'restore', file: string, dataDir: string): Promise<{ code: number; out: string }> =>
     run('npm', ['run', '--silent', script, '--', path.join(work, file)], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
     }).then(
       ({ stdout }) => ({ code: 0, out: stdout }),
-      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, out: error.stderr }),
+      (error: unknown) => {
+        const failed = error as { code: number; stderr: string };
+        return { code: failed.code, out: failed.stderr };
+      },
     );
+
+  function expectOutcome(outcome: { code: number; out: string }, code: number, out: RegExp): void {
+    expect(outcome.out).toMatch(out);
+    expect(outcome.code).toBe(code);
+  }
 
   it('round-trips a DATA_DIR through a tar that GNU tar reads, and refuses to overwrite or to restore twice', async () => {
     const source = path.join(work, 'source');
@@ -390,24 +404,12 @@ describe('npm run backup / npm run restore', () => {
     const manifest = JSON.parse(stdout) as BackupManifest;
     expect(manifest.database.migrations.at(-1)).toMatch(/^\d{3}-/);
 
-    expect(await cli('backup', 'nightly.tar', source)).toMatchObject({
-      code: 1,
-      out: expect.stringMatching(/already exists/),
-    });
+    expectOutcome(await cli('backup', 'nightly.tar', source), 1, /already exists/);
 
     const target = path.join(work, 'target');
-    expect(await cli('restore', 'nightly.tar', target)).toMatchObject({
-      code: 0,
-      out: expect.stringMatching(/^Restored/),
-    });
+    expectOutcome(await cli('restore', 'nightly.tar', target), 0, /^Restored/);
     expect(await readFile(path.join(target, 'secret.key'), 'utf8')).toBe('k'.repeat(64));
-    expect(await cli('restore', 'nightly.tar', target)).toMatchObject({
-      code: 1,
-      out: expect.stringMatching(/is not empty/),
-    });
-    expect(await cli('restore', 'missing.tar', path.join(work, 'other'))).toMatchObject({
-      code: 1,
-      out: expect.stringMatching(/does not exist/),
-    });
+    expectOutcome(await cli('restore', 'nightly.tar', target), 1, /is not empty/);
+    expectOutcome(await cli('restore', 'missing.tar', path.join(work, 'other')), 1, /does not exist/);
   }, 120_000);
 });

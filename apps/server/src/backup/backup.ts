@@ -69,8 +69,8 @@ async function copyBlob(tar: TarWriter, store: BlobStore, ref: BlobRef, include:
 }
 
 async function fileOrNull(file: string): Promise<Buffer | null> {
-  return readFile(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
+  return readFile(file).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   });
 }

@@ -105,7 +105,7 @@ async function verifyArchive(archive: Archive): Promise<void> {
 async function verifyListedBlobs(store: BlobStore, items: readonly BlobItem[]): Promise<void> {
   for (const item of items) {
     const found = await store.stat(item.kind, item.key);
-    if (found === null || found.size !== item.size) {
+    if (found?.size !== item.size) {
       throw new BackupError(
         `The blob store lacks ${item.kind}/${item.key}, which this backup lists but does not hold.`,
       );
