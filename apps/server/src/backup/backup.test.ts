@@ -405,6 +405,7 @@ describe('npm run backup / npm run restore', () => {
     expect(manifest.database.migrations.at(-1)).toMatch(/^\d{3}-/);
 
     expectOutcome(await cli('backup', 'nightly.tar', source), 1, /already exists/);
+    expectOutcome(await cli('backup', 'nowhere/nightly.tar', source), 1, /nowhere does not exist/);
 
     const target = path.join(work, 'target');
     expectOutcome(await cli('restore', 'nightly.tar', target), 0, /^Restored/);

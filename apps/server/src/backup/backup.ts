@@ -91,7 +91,11 @@ export async function createBackup(file: string, options: BackupOptions): Promis
   if (await stat(file).catch(() => null)) {
     throw new BackupError(`${file} already exists: choose a new name (a backup never overwrites another).`);
   }
-  const work = await mkdtemp(path.join(path.dirname(file), '.tonearm-backup-'));
+  const folder = path.dirname(file);
+  if (!(await stat(folder).catch(() => null))?.isDirectory())
+    throw new BackupError(`The folder ${folder} does not exist.`);
+  // Beside the archive, not in /tmp (often a small tmpfs): the database snapshot can be large.
+  const work = await mkdtemp(path.join(folder, '.tonearm-backup-'));
   try {
     const partial = path.join(work, 'archive.tar');
     const tar = await TarWriter.create(partial);
