@@ -17,7 +17,7 @@ import { TarWriter } from './tar.js';
 
 export interface BackupOptions extends DatabaseLocation {
   store: BlobStore;
-  /** Sees the database exactly as each snapshot holds it (the CLI counts songs with it; tests read every row). */
+  /** Sees the database exactly as each snapshot holds it, while the backup runs (the tests read every row with it). */
   onSnapshot?: SnapshotObserver;
   /** Snapshots tried before giving up when blobs keep disappearing under the backup (see createBackup). */
   maxAttempts?: number;
@@ -108,7 +108,10 @@ export async function createBackup(file: string, options: BackupOptions): Promis
       throw error;
     }
     // A hard link, not a rename: it fails instead of replacing a file that appeared at `file` meanwhile.
-    await link(partial, file);
+    await link(partial, file).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      throw new BackupError(`${file} appeared while the backup ran: the backup was not written.`);
+    });
     return { ...result, bytes: (await stat(file)).size };
   } finally {
     await rm(work, { recursive: true, force: true });
