@@ -210,25 +210,29 @@ export async function restoreBackup(file: string, options: RestoreOptions): Prom
   }
 }
 
+/** The bytes of entry `name`, failing at the end unless they hash to `sha256` (and failing with a read error). */
+function checkedEntry(archive: Archive, name: string, sha256: string): Readable {
+  const entry = archive.entries.get(name);
+  if (entry === undefined) throw new BackupError(`The archive is incomplete: ${name} is missing.`);
+  const source = openEntry(archive.file, entry);
+  const checked = verifying(sha256, name);
+  source.once('error', (error) => checked.destroy(error));
+  return source.pipe(checked);
+}
+
 async function restoreBlob(archive: Archive, store: BlobStore, item: BlobItem): Promise<void> {
-  const entry = archive.entries.get(blobEntry(item.kind, item.key));
-  if (entry === undefined) throw new BackupError(`The archive is incomplete: ${blobEntry(item.kind, item.key)}`);
-  const staged = await store.stage(item.kind, openEntry(archive.file, entry).pipe(verifying(item.sha256, entry.name)));
+  const staged = await store.stage(item.kind, checkedEntry(archive, blobEntry(item.kind, item.key), item.sha256));
   await staged.commit(item.key);
 }
 
 async function readEntry(archive: Archive, name: string, sha256: string): Promise<Buffer> {
-  const entry = archive.entries.get(name);
-  if (entry === undefined) throw new BackupError(`The archive is incomplete: ${name} is missing.`);
   const chunks: Buffer[] = [];
-  for await (const chunk of openEntry(archive.file, entry).pipe(verifying(sha256, name))) chunks.push(chunk as Buffer);
+  for await (const chunk of checkedEntry(archive, name, sha256)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
 async function extractEntry(archive: Archive, name: string, sha256: string, target: string): Promise<void> {
-  const entry = archive.entries.get(name);
-  if (entry === undefined) throw new BackupError(`The archive is incomplete: ${name} is missing.`);
-  await pipeline(openEntry(archive.file, entry), verifying(sha256, name), createWriteStream(target, { flags: 'wx' }));
+  await pipeline(checkedEntry(archive, name, sha256), createWriteStream(target, { flags: 'wx' }));
 }
 
 /** The database last: a restore cut short leaves no database that a server could start on half-filled. */
