@@ -285,7 +285,7 @@ describeEachDialect('kill -9 (%s)', { uses: 'nothing' }, (t) => {
       answers.push(status);
     };
     // Slow uploads are mid-body at the kill; fast ones keep the server hashing, resizing and committing.
-    const slow = [1, 2, 3].map(() => upload(40));
+    const slow = [1, 2, 3].map(() => upload(100));
     let stop = false;
     const fast = [0, 1, 2].map(async () => {
       while (!stop) await upload(0);
