@@ -85,14 +85,18 @@ async function freshDatabase(
   if (dialect === 'sqlite') {
     return { database: createDatabase({ dataDir }), databaseUrl: null, drop: () => Promise.resolve() };
   }
+  const { databaseUrl, drop } = await emptyPostgresDatabase();
+  return { database: createDatabase({ dataDir, databaseUrl, poolSize: 4 }), databaseUrl, drop };
+}
+
+/** A new PostgreSQL database of the run with no tables at all (not even migrated), and the means to drop it. */
+export async function emptyPostgresDatabase(): Promise<{ databaseUrl: string; drop: () => Promise<void> }> {
   const adminUrl = inject('pgAdminUrl');
   if (adminUrl === null) throw new Error('PostgreSQL is not available in this run (see the banner at the start)');
   const name = `t_${randomBytes(6).toString('hex')}`;
   await adminQuery(adminUrl, `create database ${name}`);
-  const databaseUrl = withDatabase(adminUrl, name);
   return {
-    database: createDatabase({ dataDir, databaseUrl, poolSize: 4 }),
-    databaseUrl,
+    databaseUrl: withDatabase(adminUrl, name),
     drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
   };
 }

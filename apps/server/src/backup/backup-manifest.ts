@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { BLOB_KINDS } from '../storage/blob-store.js';
+
+/** Archive entry names. Blobs sit at `blobs/<kind>/<key>`, as under a local store's root (without its shards). */
+export const MANIFEST_ENTRY = 'manifest.json';
+export const SQLITE_ENTRY = 'database/tonearm.db';
+export const POSTGRES_ENTRY = 'database/tonearm.pgdump';
+export const SECRET_KEY_ENTRY = 'data/secret.key';
+export const blobEntry = (kind: string, key: string) => `blobs/${kind}/${key}`;
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+const StoredFile = z.object({ entry: z.string(), size: z.number().int().nonnegative(), sha256: Sha256 });
+
+export const BlobItem = z.object({
+  kind: z.enum(BLOB_KINDS),
+  key: z.string(),
+  size: z.number().int().nonnegative(),
+  sha256: Sha256,
+});
+export type BlobItem = z.infer<typeof BlobItem>;
+
+/**
+ * manifest.json, the last entry of a backup archive: what the database snapshot is, and every blob it references with
+ * its size and sha256. `blobs.included` says whether the blob bytes are in the archive (a local store) or only listed
+ * (a remote store such as S3, whose objects stay where they are).
+ */
+export const BackupManifest = z.object({
+  format: z.literal('tonearm-backup'),
+  version: z.literal(1),
+  createdAt: z.string(),
+  database: StoredFile.extend({
+    kind: z.enum(['sqlite', 'postgres']),
+    /** The migrations applied in the snapshot, in order; the last one is its schema version. */
+    migrations: z.array(z.string()),
+  }),
+  /** The key file of SECRET_KEY-less installs (`DATA_DIR/secret.key`), when there is one. */
+  secretKey: StoredFile.nullable(),
+  blobs: z.object({ included: z.boolean(), items: z.array(BlobItem) }),
+});
+export type BackupManifest = z.infer<typeof BackupManifest>;

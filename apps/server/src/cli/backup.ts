@@ -1,0 +1,56 @@
+// `npm run backup -- <file>`: writes a consistent backup of the configured database and blobs (the same environment
+// variables as the server) to <file>, a tar archive, while the server keeps running. See README, "Backup and restore".
+import path from 'node:path';
+import { BackupError } from '../backup/backup-error.js';
+import { createBackup, storesBlobsLocally } from '../backup/backup.js';
+import { PostgresToolError } from '../backup/postgres-tools.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
+
+const USAGE = 'Usage: npm run backup -- <file>';
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+async function main(): Promise<number> {
+  const [target, ...extra] = process.argv.slice(2);
+  if (target === undefined || extra.length > 0 || target.startsWith('-')) {
+    console.error(USAGE);
+    return 2;
+  }
+  // Paths are meant from where the user typed the command (npm runs workspace scripts in apps/server).
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const file = path.resolve(cwd, target);
+  const config = loadConfig(process.env, cwd);
+  // The same blob location as the server (main.ts).
+  const store = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const started = Date.now();
+  const result = await createBackup(file, { dataDir: config.dataDir, databaseUrl: config.databaseUrl, store });
+  const { database, blobs } = result.manifest;
+  const blobBytes = blobs.items.reduce((sum, item) => sum + item.size, 0);
+  console.log(
+    `Backed up the ${database.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database (schema ` +
+      `${database.migrations.at(-1) ?? 'empty'}) and ${blobs.items.length} blobs (${mebibytes(blobBytes)}` +
+      `${storesBlobsLocally(store) ? '' : ', listed only: they stay in the remote store'}) to ${file} ` +
+      `(${mebibytes(result.bytes)}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exitCode = 2;
+      return;
+    }
+    const known = error instanceof BackupError || error instanceof PostgresToolError;
+    console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (!known && error instanceof Error && error.stack) console.error(error.stack);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,342 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile, mkdtemp, rm, utimes } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { THUMBNAIL_WIDTHS } from '@tonearm/contract';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freePort } from '../../../../scripts/free-port.mjs';
+import { describeEachDialect } from '../../test/dialects.js';
+import { emptyPostgresDatabase } from '../../test/harness.js';
+import { multipartBody, picture, toneWav } from '../../test/media.js';
+import { collect, tempFiles } from '../../test/stored.js';
+import { writeImportCorpus } from '../cli/import-corpus.js';
+import { createDatabase } from '../db/database.js';
+import { imageKeyFor, isOriginalImageKey } from '../modules/media/media.service.js';
+import { BLOB_KINDS } from '../storage/blob-store.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { SWEEP_GRACE_MS } from './blob-sweep.js';
+
+/*
+ * The built server (apps/server/dist) is killed with SIGKILL while several uploads are in flight, and, separately,
+ * with the import CLI while it adds a folder. After a restart on the same DATA_DIR and database: no half rows (every
+ * song has its audio and its cover with thumbnails, byte for byte; no row names a missing blob), no temp files, and no
+ * blob that no row references, once the sweep's grace period is over (it spares young unreferenced blobs, which another
+ * process may be about to reference: the test shows them young, ages them, and restarts).
+ */
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
+const IMPORT_CLI = path.join(ROOT, 'apps/server/src/cli/import.ts');
+const PASSWORD = 'kill-nine-password-1';
+const IMAGE_TABLES = ['songs', 'artists', 'users', 'playlists', 'albums'] as const;
+
+interface Place {
+  dataDir: string;
+  databaseUrl: string | null;
+  drop(): Promise<void>;
+}
+
+/** A process and everything it printed. */
+interface Running {
+  child: ChildProcess;
+  output: string[];
+}
+
+function launch(command: string, args: string[], place: Place, env: Record<string, string> = {}): Running {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: place.dataDir,
+      DATABASE_URL: place.databaseUrl ?? '',
+      DEMO: '0',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      UPLOAD_RATE_LIMIT: '100000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return { child, output };
+}
+
+async function killHard({ child }: Running): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+async function stopGently(running: Running): Promise<void> {
+  const { child } = running;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** The built server on `place`, answering at the returned base URL. */
+async function startServer(place: Place): Promise<{ base: string; server: Running }> {
+  const port = await freePort();
+  const server = launch(process.execPath, [SERVER], place, { PORT: String(port), HOST: '127.0.0.1' });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output.join('')}`);
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { base, server };
+    await sleep(100);
+  }
+  await killHard(server);
+  throw new Error(`server did not start:\n${server.output.join('')}`);
+}
+
+/** POSTs a multipart form, `pace` ms between 16 KiB pieces of the body (0: all at once); answers the status. */
+function postForm(url: string, cookie: string, fields: Parameters<typeof multipartBody>[0], pace = 0): Promise<number> {
+  const { payload, headers } = multipartBody(fields);
+  return new Promise((resolve) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, cookie, 'content-length': payload.length } });
+    req.on('response', (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    // The server killed mid-request: no answer.
+    req.on('error', () => resolve(0));
+    void (async () => {
+      for (let at = 0; at < payload.length; at += 16 * 1024) {
+        if (req.destroyed) return;
+        req.write(payload.subarray(at, at + 16 * 1024));
+        if (pace > 0) await sleep(pace);
+      }
+      req.end();
+    })();
+  });
+}
+
+async function signIn(base: string): Promise<string> {
+  const register = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'killadmin', email: 'kill@example.test', password: PASSWORD }),
+  });
+  expect(register.status).toBe(201);
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'killadmin', password: PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  return (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** What the store holds after a restart, checked against every row. */
+interface Findings {
+  songs: number;
+  /** Blobs no row references (with their thumbnails): what the sweep has not removed (yet). */
+  unreferenced: { id: string; ageMs: number }[];
+}
+
+/**
+ * No half rows: every song's audio is there with its size and hash, and every image a row names is there with its
+ * thumbnails. No temp files. Answers the song count and the blobs no row references.
+ */
+async function inspect(place: Place): Promise<Findings> {
+  const store = new LocalBlobStore(path.join(place.dataDir, 'blobs'));
+  expect(await tempFiles(store.rootDir)).toEqual([]);
+  const database = createDatabase({ dataDir: place.dataDir, databaseUrl: place.databaseUrl, poolSize: 1 });
+  const referenced = new Set<string>();
+  try {
+    const songs = await database.db
+      .selectFrom('songs')
+      .select(['audio_key', 'audio_sha256', 'size_bytes', 'image_key'])
+      .execute();
+    for (const song of songs) {
+      const audio = await readFile(store.localPath('audio', song.audio_key));
+      expect(audio.length).toBe(song.size_bytes);
+      expect(sha256(audio)).toBe(song.audio_sha256);
+      referenced.add(`audio/${song.audio_key}`);
+      // Every song the upload form and the import make has a cover.
+      expect(song.image_key).not.toBeNull();
+    }
+    for (const table of IMAGE_TABLES) {
+      const rows = await database.db.selectFrom(table).select('image_key').where('image_key', 'is not', null).execute();
+      for (const { image_key: key } of rows) {
+        if (key === null) continue;
+        const keys = [key, ...THUMBNAIL_WIDTHS.map((width) => imageKeyFor(key, width) ?? key)];
+        expect(isOriginalImageKey(key)).toBe(true);
+        for (const k of keys) {
+          expect(await store.stat('image', k), `${table} image ${k}`).not.toBeNull();
+          referenced.add(`image/${k}`);
+        }
+      }
+    }
+    const unreferenced: Findings['unreferenced'] = [];
+    for (const kind of BLOB_KINDS) {
+      for (const key of await collect(store.list(kind))) {
+        if (referenced.has(`${kind}/${key}`)) continue;
+        const found = await store.stat(kind, key);
+        unreferenced.push({ id: `${kind}/${key}`, ageMs: Date.now() - (found?.mtimeMs ?? 0) });
+      }
+    }
+    return { songs: songs.length, unreferenced };
+  } finally {
+    await database.destroy();
+  }
+}
+
+/** Moves every blob's time back past the sweep's grace period, as if the server had stayed down that long. */
+async function ageBlobs(dataDir: string): Promise<void> {
+  const store = new LocalBlobStore(path.join(dataDir, 'blobs'));
+  const past = new Date(Date.now() - SWEEP_GRACE_MS - 60_000);
+  for (const kind of BLOB_KINDS) {
+    for (const key of await collect(store.list(kind))) await utimes(store.localPath(kind, key), past, past);
+  }
+}
+
+/**
+ * After the crash: restart and inspect (unreferenced blobs are all young, spared by the grace period), then age the
+ * blobs, restart again and inspect (none left). Answers the final findings.
+ */
+async function restartTwiceAndInspect(place: Place): Promise<Findings> {
+  const first = await startServer(place);
+  await stopGently(first.server);
+  const young = await inspect(place);
+  for (const blob of young.unreferenced) expect(blob.ageMs, blob.id).toBeLessThan(SWEEP_GRACE_MS);
+  await ageBlobs(place.dataDir);
+  const second = await startServer(place);
+  await stopGently(second.server);
+  const settled = await inspect(place);
+  expect(settled.unreferenced).toEqual([]);
+  expect(settled.songs).toBe(young.songs);
+  return settled;
+}
+
+beforeAll(() => {
+  // The bundle the operators run (npm start), rebuilt when its sources changed.
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+}, 120_000);
+
+describeEachDialect('kill -9 (%s)', { uses: 'nothing' }, (t) => {
+  const places: Place[] = [];
+  const running: Running[] = [];
+
+  async function newPlace(): Promise<Place> {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-kill9-'));
+    const pg = t.dialect === 'postgres' ? await emptyPostgresDatabase() : null;
+    const place = {
+      dataDir,
+      databaseUrl: pg?.databaseUrl ?? null,
+      async drop() {
+        await pg?.drop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+    places.push(place);
+    return place;
+  }
+
+  afterAll(async () => {
+    for (const process of running) await killHard(process);
+    for (const place of places) await place.drop();
+  });
+
+  it('during several uploads leaves no half row and, after the grace period, no orphaned blob', async () => {
+    const place = await newPlace();
+    const { base, server } = await startServer(place);
+    running.push(server);
+    const cookie = await signIn(base);
+    const artist = new FormData();
+    artist.set('name', 'Crash Test');
+    const made = await fetch(`${base}/artists`, { method: 'POST', headers: { cookie }, body: artist });
+    expect(made.status).toBe(201);
+    const { id: artistId } = (await made.json()) as { id: number };
+
+    let sent = 0;
+    const answers: number[] = [];
+    const upload = async (pace: number) => {
+      sent += 1;
+      const n = sent;
+      const status = await postForm(
+        `${base}/api/songs`,
+        cookie,
+        {
+          name: `Crash ${n}`,
+          genre: 'Pop',
+          artistId: String(artistId),
+          songFile: { data: toneWav(200 + n * 5, 4, 22_050), filename: `crash-${n}.wav`, type: 'audio/wav' },
+          imageFile: { data: await picture(n, 'png', 400), filename: 'cover.png', type: 'image/png' },
+        },
+        pace,
+      );
+      answers.push(status);
+    };
+    // Slow uploads are mid-body at the kill; fast ones keep the server hashing, resizing and committing.
+    const slow = [1, 2, 3].map(() => upload(100));
+    let stop = false;
+    const fast = [0, 1, 2].map(async () => {
+      while (!stop) await upload(0);
+    });
+    const store = new LocalBlobStore(path.join(place.dataDir, 'blobs'));
+    while (answers.filter((status) => status === 201).length < 3 || (await tempFiles(store.rootDir)).length < 2) {
+      await sleep(10);
+    }
+    await killHard(server);
+    stop = true;
+    await Promise.all([...slow, ...fast]);
+    const created = answers.filter((status) => status === 201).length;
+    expect(answers.filter((status) => status === 0).length).toBeGreaterThanOrEqual(3);
+
+    const settled = await restartTwiceAndInspect(place);
+    // Every upload answered 201 survived; an upload cut off after its commit may have survived too.
+    expect(settled.songs).toBeGreaterThanOrEqual(created);
+    expect(settled.songs).toBeLessThanOrEqual(sent);
+  }, 120_000);
+
+  it('during an import leaves no half row and no orphaned blob, and the import then finishes', async () => {
+    const place = await newPlace();
+    const { server } = await startServer(place);
+    running.push(server);
+    const folder = await mkdtemp(path.join(tmpdir(), 'tonearm-kill9-music-'));
+    places.push({ dataDir: folder, databaseUrl: null, drop: () => rm(folder, { recursive: true, force: true }) });
+    const files = 20;
+    await writeImportCorpus(folder, files, { seconds: 1, artists: 4 });
+
+    const args = ['--import', 'tsx', IMPORT_CLI, folder, '--batch-size', '4', '--concurrency', '2'];
+    const importer = launch(process.execPath, args, place, { INIT_CWD: ROOT });
+    running.push(importer);
+    const done = () => Number(/\[\s*(\d+)\/\d+\][^[]*$/.exec(importer.output.join(''))?.[1] ?? 0);
+    while (done() < 8) {
+      if (importer.child.exitCode !== null) throw new Error(`the import ended first:\n${importer.output.join('')}`);
+      await sleep(5);
+    }
+    // Both at once, as a power cut would.
+    await Promise.all([killHard(importer), killHard(server)]);
+    expect(done()).toBeLessThan(files);
+
+    const settled = await restartTwiceAndInspect(place);
+    expect(settled.songs).toBeGreaterThan(0);
+    expect(settled.songs).toBeLessThan(files);
+
+    const again = launch(process.execPath, args, place, { INIT_CWD: ROOT });
+    running.push(again);
+    const code = await new Promise((resolve) => again.child.once('exit', resolve));
+    expect(code, again.output.join('')).toBe(0);
+    const final = await inspect(place);
+    expect(final.songs).toBe(files);
+    expect(final.unreferenced).toEqual([]);
+  }, 180_000);
+});
