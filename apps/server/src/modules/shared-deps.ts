@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import type { CounterStore } from '../counters/counter-store.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { App } from '../http/app-types.js';
@@ -26,6 +27,8 @@ export interface AppDeps {
   setupCode: SetupCode;
   /** The app's sessions (the same store the access guard and /media read). */
   sessions: SessionStore;
+  /** Rate limits and sign-in failure counts: in the database on PostgreSQL, so instances sharing it count together. */
+  counters: CounterStore;
 }
 
 /**

@@ -1,17 +1,20 @@
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import { LimitMessages, ServerMessages } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
+import type { CounterStore } from '../counters/counter-store.js';
+import { rateLimitStoreOver } from '../counters/rate-limit-store.js';
 import type { App } from '../http/app-types.js';
 import { tooManyRequests } from '../http/errors.js';
 import { currentUser } from '../http/session.js';
 
 /**
- * Rate limiting is off globally and switched on per route (`config: { rateLimit: ... }`). Counters live in this
- * process's memory: behind N instances each instance counts on its own, which still bounds guessing per instance.
+ * Rate limiting is off globally and switched on per route (`config: { rateLimit: ... }`). Counts go to `counters`: the
+ * database on PostgreSQL, so that instances sharing it count together (countersFor).
  */
-export async function registerRateLimit(app: App): Promise<void> {
+export async function registerRateLimit(app: App, counters: CounterStore): Promise<void> {
   await app.register(rateLimit, {
     global: false,
+    store: rateLimitStoreOver(counters),
     errorResponseBuilder: () => tooManyRequests(ServerMessages.rateLimited),
   });
 }
