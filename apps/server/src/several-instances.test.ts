@@ -61,7 +61,11 @@ async function register(base: string, username: string): Promise<number> {
 }
 
 /** Signs in; answers the status and the session cookie (`name=value`) when there is one. */
-async function signIn(base: string, username: string, password = PASSWORD): Promise<{ status: number; cookie: string }> {
+async function signIn(
+  base: string,
+  username: string,
+  password = PASSWORD,
+): Promise<{ status: number; cookie: string }> {
   const answer = await call(base, 'POST', '/api/auth/login', { json: { username, password } });
   await answer.arrayBuffer();
   const cookie = answer.headers.getSetCookie().find((line) => line.startsWith('tonearm_session=')) ?? '';
@@ -115,9 +119,12 @@ describe('two instances behind nginx on one PostgreSQL and one blob store', () =
     };
     // Together, as an operator's service manager starts them: migrations and the start-up sweep meet.
     [one, other] = await Promise.all([startInstance(env), startInstance(env)]);
-    cleanups.push(() => stopProcess(one), () => stopProcess(other));
+    cleanups.push(
+      () => stopProcess(one),
+      () => stopProcess(other),
+    );
     nginx = await startNginx([one.base, other.base]);
-    cleanups.push(nginx.stop);
+    cleanups.push(() => nginx.stop());
     ways = [nginx.base, one.base, other.base];
   });
 
@@ -136,7 +143,8 @@ describe('two instances behind nginx on one PostgreSQL and one blob store', () =
         const session = await signIn(base, name);
         expect(session.status).toBe(200);
         const me = await call(base, 'GET', '/api/auth/me', { cookie: session.cookie });
-        if (((await me.json()) as { role: string }).role === 'ADMIN') admins.push({ base, name, cookie: session.cookie });
+        if (((await me.json()) as { role: string }).role === 'ADMIN')
+          admins.push({ base, name, cookie: session.cookie });
       }
     }
     expect(new Set(admins.map((found) => found.name)).size).toBe(1);
@@ -165,7 +173,8 @@ describe('two instances behind nginx on one PostgreSQL and one blob store', () =
     const link = await uploadSong(nginx.base, toneWav(784, 0.5));
     const { cookie } = await signIn(one.base, 'first_1_a');
     // Streaming through the other instance and nginx (both instances now hold the session in their cache).
-    for (const base of [other.base, nginx.base, nginx.base]) expect((await streamStart(base, link, cookie)).status).toBe(206);
+    for (const base of [other.base, nginx.base, nginx.base])
+      expect((await streamStart(base, link, cookie)).status).toBe(206);
     const loggedOut = Date.now();
     expect((await call(one.base, 'POST', '/api/auth/logout', { cookie })).status).toBe(204);
     expect(await msUntilRefused(other.base, link, cookie, loggedOut)).toBeLessThan(1000);

@@ -37,7 +37,7 @@ describeEachDialect('start-up of instances sharing a database (%s)', { uses: 'da
     // Another instance's upload, being staged right now.
     await writeFile(path.join(root, 'tmp', 'audio-live.tmp'), 'half an upload');
 
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const sweeping = withAdvisoryLock(t.db, t.dialect, AdvisoryLocks.blobSweep, 'try', async () => {
       await new Promise<void>((resolve) => {
         release = resolve;

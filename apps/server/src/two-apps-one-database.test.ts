@@ -40,9 +40,7 @@ describeEachDialect('two instances on one database (%s)', { uses: 'nothing' }, (
     await suite.withApp({}, async (t) => {
       await secondInstance(t, async (other) => {
         const names = ['first_a', 'first_b', 'first_c', 'first_d', 'first_e', 'first_f'];
-        const answers = await Promise.all(
-          names.map((name, i) => registerOn((i % 2 === 0 ? t : other).as(null), name)),
-        );
+        const answers = await Promise.all(names.map((name, i) => registerOn((i % 2 === 0 ? t : other).as(null), name)));
         expect(answers.map((answer) => answer.statusCode)).toEqual(names.map(() => 201));
         const admins = await t.db.selectFrom('users').select('username').where('role', '=', 'ADMIN').execute();
         expect(admins).toHaveLength(1);

@@ -24,25 +24,28 @@ export interface Started {
 function startProcess(command: string, args: string[], env: Record<string, string>): Started {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(String(chunk)));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(String(chunk)));
+  child.stdout.on('data', (chunk: Buffer) => output.push(String(chunk)));
+  child.stderr.on('data', (chunk: Buffer) => output.push(String(chunk)));
   return { child, output };
 }
 
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
 /** SIGTERM by pid, then SIGKILL after 5 s. */
 export async function stopProcess({ child }: Started): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const { pid } = child;
+  if (hasExited(child) || pid === undefined) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(child.pid, 'SIGTERM');
+  process.kill(pid, 'SIGTERM');
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-  if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+  if (!hasExited(child)) process.kill(pid, 'SIGKILL');
 }
 
 /** Waits until `url` answers below 500, failing with the process's output when it exits or 30 s pass. */
 async function waitForAnswer(url: string, started: Started): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (started.child.exitCode !== null) throw new Error(`process exited early:\n${started.output.join('')}`);
+    if (hasExited(started.child)) throw new Error(`process exited early:\n${started.output.join('')}`);
     try {
       const response = await fetch(url);
       await response.arrayBuffer();

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { createRateCountersRepository, type CounterHit, type RateCountersRepository } from './rate-counters.repository.js';
+import {
+  createRateCountersRepository,
+  type CounterHit,
+  type RateCountersRepository,
+} from './rate-counters.repository.js';
 
 export type { CounterHit } from './rate-counters.repository.js';
 
@@ -44,7 +48,7 @@ export class MemoryCounterStore implements CounterStore {
 
   takeBack(key: string, hit: CounterHit): Promise<void> {
     const entry = this.counts.get(key);
-    if (entry !== undefined && entry.resetsAtMs === hit.resetsAtMs && entry.count > 0) entry.count -= 1;
+    if (entry?.resetsAtMs === hit.resetsAtMs && entry.count > 0) entry.count -= 1;
     return Promise.resolve();
   }
 

@@ -33,10 +33,10 @@ function onHit(windowMs: number, nowMs: number) {
   };
 }
 
-/** pg answers bigint columns as numbers (database.ts), SQLite too; Number() keeps a string from ever leaking. */
+/** pg answers bigint columns as numbers (database.ts), as SQLite does. */
 const asHit = (row: { count: number; resets_at: number }): CounterHit => ({
-  count: Number(row.count),
-  resetsAtMs: Number(row.resets_at),
+  count: row.count,
+  resetsAtMs: row.resets_at,
 });
 
 export function createRateCountersRepository(db: Kysely<DB>): RateCountersRepository {

@@ -1,14 +1,19 @@
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { CounterStore } from './counter-store.js';
 
-type Result = { current: number; ttl: number };
+interface Result {
+  current: number;
+  ttl: number;
+}
 type Callback = (error: Error | null, result?: Result) => void;
 
 /**
  * What the plugin really hands `child` (its types say otherwise): the merged limit options, with the route in
  * `routeInfo` (empty for a limit made by app.rateLimit).
  */
-type ChildOptions = { routeInfo?: { method?: string | string[]; url?: string } };
+interface ChildOptions {
+  routeInfo?: { method?: string | string[]; url?: string };
+}
 
 /** The key prefix of a route's counters: its method and URL, or `shared` for a limit several routes use. */
 function scopeOf(options: ChildOptions): string {
@@ -38,7 +43,7 @@ export function rateLimitStoreOver(counters: CounterStore): FastifyRateLimitStor
     }
 
     child(options: object): FastifyRateLimitStore {
-      return new CounterRateLimitStore({}, `route:${scopeOf(options as ChildOptions)}:`);
+      return new CounterRateLimitStore({}, `route:${scopeOf(options)}:`);
     }
 
     private answer(pending: Promise<{ count: number; resetsAtMs: number }>, callback: Callback): void {

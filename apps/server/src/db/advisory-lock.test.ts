@@ -4,7 +4,7 @@ import { AdvisoryLocks, withAdvisoryLock } from './advisory-lock.js';
 
 /** A promise and the function that settles it. */
 function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => undefined as void;
+  let open: () => void = () => undefined;
   const opened = new Promise<void>((resolve) => {
     open = resolve;
   });
@@ -43,9 +43,9 @@ describeEachDialect('advisory locks (%s)', { uses: 'database' }, (t) => {
     ]);
     expect(order).toEqual(['a in', 'a out', 'b in', 'b out']);
 
-    await expect(withAdvisoryLock(t.db, t.dialect, key, 'wait', () => Promise.reject(new Error('boom')))).rejects.toThrow(
-      'boom',
-    );
+    await expect(
+      withAdvisoryLock(t.db, t.dialect, key, 'wait', () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom');
     expect((await withAdvisoryLock(t.db, t.dialect, key, 'try', () => Promise.resolve(1))).ran).toBe(true);
   });
 });

@@ -31,7 +31,9 @@ export async function withAdvisoryLock<T>(
   return db.connection().execute(async (connection) => {
     if (mode === 'wait') await sql`select pg_advisory_lock(${key})`.execute(connection);
     else {
-      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${key}) as locked`.execute(connection);
+      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${key}) as locked`.execute(
+        connection,
+      );
       if (rows[0]?.locked !== true) return { ran: false };
     }
     try {
