@@ -13,12 +13,13 @@ type Callback = (error: Error | null, result?: Result) => void;
  */
 interface ChildOptions {
   routeInfo?: { method?: string | string[]; url?: string };
+  groupId?: string;
 }
 
-/** The key prefix of a route's counters: its method and URL, or `shared` for a limit several routes use. */
+/** The key prefix of a route's counters: its method and URL, or the group of a limit several routes use. */
 function scopeOf(options: ChildOptions): string {
   const { method, url } = options.routeInfo ?? {};
-  if (url === undefined) return 'shared';
+  if (url === undefined) return `group:${options.groupId ?? 'shared'}`;
   return `${Array.isArray(method) ? method.join(',') : (method ?? '')}${url}`;
 }
 

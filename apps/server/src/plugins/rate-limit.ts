@@ -58,7 +58,9 @@ export type SharedRateLimit = ReturnType<App['rateLimit']>;
  * Runs before the body is read, so a refused upload costs no disk and no decoding.
  */
 export function uploadRateLimit(app: App, perMinute: number): SharedRateLimit {
-  return app.rateLimit(
-    perUserPerMinute(perMinute, LimitMessages.tooManyUploads, (request) => request.isMultipart()).rateLimit,
+  const { rateLimit: options } = perUserPerMinute(perMinute, LimitMessages.tooManyUploads, (request) =>
+    request.isMultipart(),
   );
+  // Names its counters in the store (a limit of no one route has no route to be named by).
+  return app.rateLimit({ ...options, groupId: 'uploads' });
 }
