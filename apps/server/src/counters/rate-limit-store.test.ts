@@ -35,6 +35,6 @@ describe('the rate-limit store over counters', () => {
     expect(shared).toEqual([200, 200, 200, 429]);
     expect((await counters.read('route:GET/a:127.0.0.1')).count).toBe(3);
     expect((await counters.read('route:group:uploads:127.0.0.1')).count).toBe(4);
-    await Promise.all(apps.map((app) => app?.close()));
+    await Promise.all(apps.map((app) => app.close()));
   });
 });
