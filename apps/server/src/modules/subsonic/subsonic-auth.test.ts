@@ -67,4 +67,24 @@ describe('Subsonic sign-in limits, for calls sent all at once', () => {
     const caller = await auth.authenticate(new SubsonicParams({ u: 'alice', p: 'right' }), '10.0.0.1');
     expect(caller).toEqual({ user: alice, via: 'password' });
   });
+
+  it('the right password clears the failures of the account; the address keeps counting only failures', async () => {
+    const passwords = {
+      findUser: () => later(alice),
+      checkPassword: (_user: UserRow, password: string) => later(password === 'right'),
+    } as unknown as AppPasswordsService;
+    const auth = new SubsonicAuth(
+      {} as unknown as ApiKeysService,
+      passwords,
+      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 5 }, new MemoryCounterStore()),
+    );
+    const call = (p: string) => auth.authenticate(new SubsonicParams({ u: 'alice', p }), '10.0.0.1');
+    expect(await outcomes([call('wrong'), call('wrong')])).toEqual({ [SubsonicErrorCodes.wrongCredentials]: 2 });
+    for (let i = 0; i < 3; i += 1) expect(await outcomes([call('right')])).toEqual({ ok: 1 });
+    // The account starts again from nothing; the address has 2 failures of its 5 left to spend.
+    expect(await outcomes([call('wrong'), call('wrong'), call('wrong'), call('wrong')])).toEqual({
+      [SubsonicErrorCodes.wrongCredentials]: 3,
+      limited: 1,
+    });
+  });
 });

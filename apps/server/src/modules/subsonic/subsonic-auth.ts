@@ -75,11 +75,15 @@ export class SubsonicAuth {
     return this.keepingFailures(addresses, start.place, () => this.check(params, key));
   }
 
-  /** Runs `check`; its place in `limits` stays taken only when it fails as a sign-in (isFailedSignIn). */
+  /**
+   * Runs `check`; its place in `limits` stays taken only when it fails as a sign-in (isFailedSignIn). On success
+   * `succeeded` runs instead of giving the place back (by default it gives it back).
+   */
   private async keepingFailures(
     limits: LoginAttempts,
     place: AttemptPlace,
     check: () => Promise<SubsonicCaller>,
+    succeeded: () => Promise<void> = () => limits.giveBack(place),
   ): Promise<SubsonicCaller> {
     let caller: SubsonicCaller;
     try {
@@ -88,7 +92,7 @@ export class SubsonicAuth {
       if (!isFailedSignIn(error)) await limits.giveBack(place);
       throw error;
     }
-    await limits.giveBack(place);
+    await succeeded();
     return caller;
   }
 
@@ -105,10 +109,13 @@ export class SubsonicAuth {
     // Keyed as the web login keys its count: by id when the account exists, by the lower-cased name otherwise.
     const start = await accounts.begin(user === undefined ? `name:${username.toLowerCase()}` : `user:${user.id}`);
     if (!start.allowed) throw new SubsonicRateLimited(ServerMessages.accountLocked, start.retryAfterSeconds);
-    const caller = await this.keepingFailures(accounts, start.place, () => this.checkAppPassword(params, user));
     // The right credentials clear the account's failures, as a web sign-in does.
-    await accounts.succeeded(start.place);
-    return caller;
+    return this.keepingFailures(
+      accounts,
+      start.place,
+      () => this.checkAppPassword(params, user),
+      () => accounts.succeeded(start.place),
+    );
   }
 
   private async checkAppPassword(
