@@ -26,12 +26,14 @@ import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerHealth } from './plugins/health.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
+import { countersFor } from './counters/counters-for.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
-import { SessionStore } from './sessions/session-store.js';
+import { SessionStore, sessionCacheMsFor } from './sessions/session-store.js';
 import { createSessionsRepository } from './sessions/sessions.repository.js';
 import { SetupCode } from './setup-code.js';
 import type { BlobStore } from './storage/blob-store.js';
+import type { CounterStore } from './counters/counter-store.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -46,6 +48,8 @@ export interface BuildAppOptions {
   setupCode?: SetupCode;
   /** The database pool's use, for /metrics (createDatabase's poolUse); none by default. */
   poolUse?: () => PoolUse | null;
+  /** Where rate limits and sign-in failures are counted; by default chosen by the dialect (countersFor). */
+  counters?: CounterStore;
 }
 
 /** JSON bodies only; uploads go through multipart with their own limits. */
@@ -72,8 +76,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       ttlSeconds: config.sessionTtlSeconds,
       idleSeconds: config.sessionIdleSeconds,
       maxPerUser: config.limits.sessionsPerUser,
+      cacheMs: sessionCacheMsFor(options.dialect),
     }),
     meters: metrics?.meters ?? NO_MEDIA_METERS,
+    counters: options.counters ?? countersFor(options.db, options.dialect),
   };
   // Made once the logger exists; requests only arrive after listen, when it is set.
   let media: RawHandler | null = null;
@@ -107,7 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Compressible text only (JSON, HTML, JS, CSS); audio and images are already compressed. Media routes opt out with
   // `compress: false` so Range answers are never re-encoded.
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
-  await registerRateLimit(app);
+  await registerRateLimit(app, deps.counters);
   installAuth(app, deps.sessions);
   // Before any route: every route declares its access and the guard enforces it (after the cookie parser).
   installAccessPolicy(app);

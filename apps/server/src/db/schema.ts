@@ -210,6 +210,15 @@ export interface PlayQueueSongsTable {
   song_id: number;
 }
 
+/** Rate-limit and sign-in failure counters shared by every instance (migration 013). */
+export interface RateCountersTable {
+  /** What is counted and for whom, e.g. `login:user:7` or `route:POST/api/auth/login:127.0.0.1`. */
+  key: string;
+  count: number;
+  /** When the window ends, in epoch milliseconds. */
+  resets_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -231,6 +240,7 @@ export interface DB {
   subsonic_now_playing: SubsonicNowPlayingTable;
   play_queues: PlayQueuesTable;
   play_queue_songs: PlayQueueSongsTable;
+  rate_counters: RateCountersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

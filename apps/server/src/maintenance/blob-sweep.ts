@@ -15,6 +15,11 @@ export interface SweepResult {
 
 export interface SweepOptions {
   graceMs?: number;
+  /**
+   * Temp files younger than this are kept (default 0: all go, safe while no upload runs). With several instances on
+   * one store another instance may be staging an upload right now: the start-up sweep then keeps young ones.
+   */
+  tempGraceMs?: number;
   now?: () => number;
 }
 
@@ -24,7 +29,12 @@ const HASH_PREFIX = /^([0-9a-f]{64})[.-]/;
 /**
  * The start-up sweep (DESIGN §6): removes every temp file left by a crash or a killed upload, then every committed
  * blob no row references (older than the grace period). An image counts as referenced together with its thumbnails.
- * Run before the server accepts requests.
+ * Run before the server accepts requests, and by one instance at a time (startup.ts takes an advisory lock).
+ *
+ * The grace period is what keeps a blob another instance has just committed but not yet referenced: a commit sets the
+ * blob's time (a new blob is written then, an existing one is touched), so such a blob is young for `graceMs`, far
+ * longer than an upload takes from commit to its row. The one window left is a commit that touches an old orphan
+ * between this sweep's stat and its delete (milliseconds); the upload's row then points at a missing blob.
  */
 export async function sweepBlobs(
   store: BlobStore,
@@ -33,7 +43,7 @@ export async function sweepBlobs(
 ): Promise<SweepResult> {
   const graceMs = options.graceMs ?? SWEEP_GRACE_MS;
   const now = options.now ?? Date.now;
-  const tempFiles = await store.sweepTemp(0);
+  const tempFiles = await store.sweepTemp(options.tempGraceMs ?? 0);
 
   const audioKeys = await references.audioKeys();
   const audio = await sweepKind(store, 'audio', (key) => audioKeys.has(key), now() - graceMs);

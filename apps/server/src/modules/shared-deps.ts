@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import type { CounterStore } from '../counters/counter-store.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { App } from '../http/app-types.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   sessions: SessionStore;
   /** Where audio streams and transcodes are counted for /metrics (no-ops when metrics are off). */
   meters: MediaMeters;
+  /** Rate limits and sign-in failure counts: in the database on PostgreSQL, so instances sharing it count together. */
+  counters: CounterStore;
 }
 
 /**

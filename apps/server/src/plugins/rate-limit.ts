@@ -1,17 +1,20 @@
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import { LimitMessages, ServerMessages } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
+import type { CounterStore } from '../counters/counter-store.js';
+import { rateLimitStoreOver } from '../counters/rate-limit-store.js';
 import type { App } from '../http/app-types.js';
 import { tooManyRequests } from '../http/errors.js';
 import { currentUser } from '../http/session.js';
 
 /**
- * Rate limiting is off globally and switched on per route (`config: { rateLimit: ... }`). Counters live in this
- * process's memory: behind N instances each instance counts on its own, which still bounds guessing per instance.
+ * Rate limiting is off globally and switched on per route (`config: { rateLimit: ... }`). Counts go to `counters`: the
+ * database on PostgreSQL, so that instances sharing it count together (countersFor).
  */
-export async function registerRateLimit(app: App): Promise<void> {
+export async function registerRateLimit(app: App, counters: CounterStore): Promise<void> {
   await app.register(rateLimit, {
     global: false,
+    store: rateLimitStoreOver(counters),
     errorResponseBuilder: () => tooManyRequests(ServerMessages.rateLimited),
   });
 }
@@ -55,7 +58,9 @@ export type SharedRateLimit = ReturnType<App['rateLimit']>;
  * Runs before the body is read, so a refused upload costs no disk and no decoding.
  */
 export function uploadRateLimit(app: App, perMinute: number): SharedRateLimit {
-  return app.rateLimit(
-    perUserPerMinute(perMinute, LimitMessages.tooManyUploads, (request) => request.isMultipart()).rateLimit,
+  const { rateLimit: options } = perUserPerMinute(perMinute, LimitMessages.tooManyUploads, (request) =>
+    request.isMultipart(),
   );
+  // Names its counters in the store (a limit of no one route has no route to be named by).
+  return app.rateLimit({ ...options, groupId: 'uploads' });
 }

@@ -4,7 +4,13 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/dialects.js';
 import { insertUser } from '../../test/factories.js';
 import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_FILE_NAME } from '../db/database.js';
-import { SessionStore, hashToken } from './session-store.js';
+import {
+  SESSION_CACHE_MS,
+  SHARED_SESSION_CACHE_MS,
+  SessionStore,
+  hashToken,
+  sessionCacheMsFor,
+} from './session-store.js';
 import { createSessionsRepository } from './sessions.repository.js';
 
 describeEachDialect('SessionStore on %s', { uses: 'database' }, (t) => {
@@ -72,6 +78,23 @@ describeEachDialect('SessionStore on %s', { uses: 'database' }, (t) => {
     expect(await store.resolveUserId(token)).toBe(userId);
     now += 5001;
     expect(await store.resolveUserId(token)).toBeNull();
+  });
+
+  it('with the cache of the dialect, another instance sees a revocation within 1 s on PostgreSQL', async () => {
+    const cacheMs = sessionCacheMsFor(t.dialect);
+    const repository = createSessionsRepository(t.db);
+    const [here, there] = [0, 1].map(
+      () => new SessionStore(repository, { ttlSeconds: 3600, cacheMs, clock: () => now }),
+    );
+    if (here === undefined || there === undefined) throw new Error('two stores expected');
+    const { token } = await here.create(userId);
+    expect(await there.resolveUserId(token)).toBe(userId);
+    await here.revoke(token);
+    expect(await here.resolveUserId(token)).toBeNull();
+    now += cacheMs;
+    expect(await there.resolveUserId(token)).toBeNull();
+    expect(cacheMs).toBe(t.dialect === 'postgres' ? SHARED_SESSION_CACHE_MS : SESSION_CACHE_MS);
+    expect(SHARED_SESSION_CACHE_MS).toBeLessThan(1000);
   });
 
   it('forgets a revoked token at once', async () => {

@@ -5,8 +5,18 @@ import type { SessionsRepository } from './sessions.repository.js';
 /** A 32-byte token in base64url is 43 characters; anything else cannot be ours and costs no query. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const CACHE_MAX_ENTRIES = 10_000;
-/** How long resolveUserId trusts a database check. */
+/** How long resolveUserId trusts a database check, on SQLite (one process: revocations clear the cache at once). */
 export const SESSION_CACHE_MS = 5000;
+/**
+ * The same on PostgreSQL, where other instances may revoke a session: a logout or password change anywhere must stop
+ * /media everywhere within 1 s (issue 14), and this bounds how long another instance's cache can still say yes.
+ */
+export const SHARED_SESSION_CACHE_MS = 500;
+
+/** The session cache lifetime for a database: short where several instances may share it. */
+export function sessionCacheMsFor(dialect: 'sqlite' | 'postgres'): number {
+  return dialect === 'postgres' ? SHARED_SESSION_CACHE_MS : SESSION_CACHE_MS;
+}
 
 interface CachedSession {
   userId: number;
@@ -97,7 +107,8 @@ export class SessionStore {
   /**
    * The user id of a live session, answered from memory for up to `cacheMs` after a database check, for requests
    * that only need "who is this" many times a second (audio range requests). revoke() and revokeAllOfUser() clear
-   * the entries of this process at once; another instance may still accept a revoked token for up to `cacheMs`.
+   * the entries of this process at once; another instance may still accept a revoked token for up to `cacheMs`
+   * (SHARED_SESSION_CACHE_MS on PostgreSQL, where instances share the sessions).
    */
   async resolveUserId(token: string): Promise<number | null> {
     if (!TOKEN_PATTERN.test(token)) return null;

@@ -12,6 +12,7 @@ import { searchGenreTagsMigration } from './009-search-genre-tags.js';
 import { subsonicApiKeysMigration } from './010-subsonic-api-keys.js';
 import { subsonicStarsMigration } from './011-subsonic-stars.js';
 import { subsonicActivityMigration } from './012-subsonic-activity.js';
+import { sharedLimitsMigration } from './013-shared-limits.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '010-subsonic-api-keys': subsonicApiKeysMigration,
   '011-subsonic-stars': subsonicStarsMigration,
   '012-subsonic-activity': subsonicActivityMigration,
+  '013-shared-limits': sharedLimitsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -8,7 +8,12 @@ import { LOGIN_FAILURE_WINDOW_MS, LoginAttempts } from './login-attempts.js';
 
 /** Sign-up, sign-in and sign-out (`/api/auth`). Accounts themselves are the users module's. */
 export function registerAuth(app: App, deps: ModuleDeps): void {
-  const attempts = new LoginAttempts(deps.config.loginFailuresPerAccount, LOGIN_FAILURE_WINDOW_MS);
+  const attempts = new LoginAttempts(
+    deps.counters,
+    'login',
+    deps.config.loginFailuresPerAccount,
+    LOGIN_FAILURE_WINDOW_MS,
+  );
   const users = createUsersRepository(deps.db, deps.dialect);
   authRoutes(app, deps, new AuthService(users, createUsersService(deps), deps.sessions, attempts));
 }

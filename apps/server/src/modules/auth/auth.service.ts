@@ -51,16 +51,22 @@ export class AuthService {
     const user = await this.users.findByLogin(input.username);
     // Counted per account (by id, so username and email share one count), and per unknown name alike.
     const account = user === undefined ? `name:${input.username.toLowerCase()}` : `user:${user.id}`;
-    if (!this.attempts.allowed(account)) throw accountLocked(this.attempts.retryAfterSeconds(account));
-    const valid =
-      user === undefined
-        ? await verifyAgainstDummy(input.password)
-        : await verifyPassword(user.password_hash, input.password);
-    if (user === undefined || !valid) {
-      this.attempts.recordFailure(account);
-      throw unauthorized(ServerMessages.invalidCredentials);
+    const start = await this.attempts.begin(account);
+    if (!start.allowed) throw accountLocked(start.retryAfterSeconds);
+    let valid: boolean;
+    try {
+      valid =
+        user === undefined
+          ? await verifyAgainstDummy(input.password)
+          : await verifyPassword(user.password_hash, input.password);
+    } catch (error) {
+      // An error while checking is no failed attempt.
+      await this.attempts.giveBack(start.place);
+      throw error;
     }
-    this.attempts.recordSuccess(account);
+    // A failure keeps the place begin() took: it is counted.
+    if (user === undefined || !valid) throw unauthorized(ServerMessages.invalidCredentials);
+    await this.attempts.succeeded(start.place);
     if (previousToken !== undefined) await this.sessions.revoke(previousToken);
     const { token, expiresAt } = await this.sessions.create(user.id);
     return { user, token, expiresAt };

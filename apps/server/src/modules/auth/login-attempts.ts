@@ -1,71 +1,57 @@
-/**
- * Failed sign-ins per account (issue 9): the per-address rate limit stops one machine from guessing, this stops many
- * machines from guessing one account's password. After `maxFailures` failures within `windowMs` the account refuses
- * further attempts until the oldest failure leaves the window; a successful sign-in clears its count.
- *
- * Counts live in this process's memory, bounded in size: behind several instances each counts on its own, which still
- * bounds guessing per instance (the per-address limit behaves the same way).
- */
+import type { CounterHit, CounterStore } from '../../counters/counter-store.js';
+
 /** The window of the per-account count (the 429 carries Retry-After). */
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
-export class LoginAttempts {
-  private readonly failures = new Map<string, number[]>();
-  /** Attempts begun and not yet ended (begin/end): each counts as a failure until it is known not to be one. */
-  private readonly pending = new Map<string, number>();
+/** A place taken by `begin`: the attempt may go ahead, and counts as a failure unless given back. */
+export interface AttemptPlace {
+  readonly key: string;
+  readonly hit: CounterHit;
+}
 
+export type AttemptStart = { allowed: true; place: AttemptPlace } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Failed sign-ins per key (issue 9): the per-address rate limit stops one machine from guessing, a per-account count
+ * stops many machines from guessing one account's password. After `maxFailures` failures within a window (which starts
+ * with the first failure and lasts `windowMs`) the key refuses further attempts until the window ends; a successful
+ * sign-in clears its count.
+ *
+ * An attempt takes its place in the count when it begins (`begin`), before the password is checked, and keeps it when
+ * it fails: attempts sent all at once cannot all pass before the first failure is recorded, on one instance or on
+ * several. One that turns out not to be a failure gives its place back (`giveBack`) or clears the count (`succeeded`).
+ * The counts live in a CounterStore: the database's when several instances share it, so they count together.
+ */
+export class LoginAttempts {
   constructor(
+    private readonly counters: CounterStore,
+    /** Keeps this count apart from others in the same store (`login`, `subsonic-account`, ...). */
+    private readonly name: string,
     private readonly maxFailures: number,
     private readonly windowMs: number,
     private readonly clock: () => number = Date.now,
-    private readonly maxAccounts = 100_000,
   ) {}
 
-  /** Whether the account may try now. */
-  allowed(account: string): boolean {
-    return this.recent(account).length + (this.pending.get(account) ?? 0) < this.maxFailures;
+  /** Takes a place for an attempt at `key`, or says how long to wait when the key has used up its failures. */
+  async begin(key: string): Promise<AttemptStart> {
+    const stored = this.stored(key);
+    const hit = await this.counters.hitBelow(stored, this.maxFailures, this.windowMs);
+    if (hit !== null) return { allowed: true, place: { key: stored, hit } };
+    const { resetsAtMs } = await this.counters.read(stored);
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAtMs - this.clock()) / 1000)) };
   }
 
-  /**
-   * An attempt that will be decided after an await: until `end`, it takes a place in the count, so attempts sent all
-   * at once cannot all pass `allowed` before the first failure is recorded.
-   */
-  begin(account: string): void {
-    this.pending.set(account, (this.pending.get(account) ?? 0) + 1);
+  /** The attempt was no failure (the right credentials, or a refusal for another reason): its place is freed. */
+  giveBack(place: AttemptPlace): Promise<void> {
+    return this.counters.takeBack(place.key, place.hit);
   }
 
-  /** The attempt of `begin` is decided (record its failure or success as well). */
-  end(account: string): void {
-    const left = (this.pending.get(account) ?? 1) - 1;
-    if (left > 0) this.pending.set(account, left);
-    else this.pending.delete(account);
+  /** The right credentials: the key's failures are forgotten. */
+  succeeded(place: AttemptPlace): Promise<void> {
+    return this.counters.clear(place.key);
   }
 
-  /** Seconds until the account may try again (0 when it may now). */
-  retryAfterSeconds(account: string): number {
-    const recent = this.recent(account);
-    if (recent.length < this.maxFailures) return 0;
-    const oldest = recent[recent.length - this.maxFailures] ?? this.clock();
-    return Math.max(1, Math.ceil((oldest + this.windowMs - this.clock()) / 1000));
-  }
-
-  recordFailure(account: string): void {
-    const recent = this.recent(account);
-    recent.push(this.clock());
-    this.failures.delete(account);
-    if (this.failures.size >= this.maxAccounts) {
-      const oldest = this.failures.keys().next();
-      if (oldest.done !== true) this.failures.delete(oldest.value);
-    }
-    this.failures.set(account, recent.slice(-this.maxFailures));
-  }
-
-  recordSuccess(account: string): void {
-    this.failures.delete(account);
-  }
-
-  private recent(account: string): number[] {
-    const since = this.clock() - this.windowMs;
-    return (this.failures.get(account) ?? []).filter((at) => at > since);
+  private stored(key: string): string {
+    return `${this.name}:${key}`;
   }
 }

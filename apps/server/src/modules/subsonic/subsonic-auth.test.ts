@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserRow } from '../../db/schema.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import type { AppPasswordsService } from './app-passwords.service.js';
+import { MemoryCounterStore } from '../../counters/counter-store.js';
 import { credentialLimits, SubsonicAuth } from './subsonic-auth.js';
 import { SubsonicError, SubsonicRateLimited } from './subsonic.response.js';
 import { SubsonicParams } from './subsonic-params.js';
@@ -28,7 +29,7 @@ describe('Subsonic sign-in limits, for calls sent all at once', () => {
     const auth = new SubsonicAuth(
       keys,
       {} as unknown as AppPasswordsService,
-      credentialLimits({ loginFailuresPerAccount: 100, authRateLimitPerMinute: 3 }),
+      credentialLimits({ loginFailuresPerAccount: 100, authRateLimitPerMinute: 3 }, new MemoryCounterStore()),
     );
     const calls = Array.from({ length: 10 }, () =>
       auth.authenticate(new SubsonicParams({ apiKey: 'guess' }), '10.0.0.1'),
@@ -44,7 +45,7 @@ describe('Subsonic sign-in limits, for calls sent all at once', () => {
     const auth = new SubsonicAuth(
       {} as unknown as ApiKeysService,
       passwords,
-      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 }),
+      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 }, new MemoryCounterStore()),
     );
     const calls = Array.from({ length: 10 }, (_, i) =>
       auth.authenticate(new SubsonicParams({ u: 'alice', p: 'guess' }), `10.0.0.${i}`),
@@ -60,10 +61,30 @@ describe('Subsonic sign-in limits, for calls sent all at once', () => {
     const auth = new SubsonicAuth(
       {} as unknown as ApiKeysService,
       passwords,
-      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 }),
+      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 }, new MemoryCounterStore()),
     );
     await outcomes([auth.authenticate(new SubsonicParams({ u: 'alice', p: 'wrong' }), '10.0.0.1')]);
     const caller = await auth.authenticate(new SubsonicParams({ u: 'alice', p: 'right' }), '10.0.0.1');
     expect(caller).toEqual({ user: alice, via: 'password' });
+  });
+
+  it('the right password clears the failures of the account; the address keeps counting only failures', async () => {
+    const passwords = {
+      findUser: () => later(alice),
+      checkPassword: (_user: UserRow, password: string) => later(password === 'right'),
+    } as unknown as AppPasswordsService;
+    const auth = new SubsonicAuth(
+      {} as unknown as ApiKeysService,
+      passwords,
+      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 5 }, new MemoryCounterStore()),
+    );
+    const call = (p: string) => auth.authenticate(new SubsonicParams({ u: 'alice', p }), '10.0.0.1');
+    expect(await outcomes([call('wrong'), call('wrong')])).toEqual({ [SubsonicErrorCodes.wrongCredentials]: 2 });
+    for (let i = 0; i < 3; i += 1) expect(await outcomes([call('right')])).toEqual({ ok: 1 });
+    // The account starts again from nothing; the address has 2 failures of its 5 left to spend.
+    expect(await outcomes([call('wrong'), call('wrong'), call('wrong'), call('wrong')])).toEqual({
+      [SubsonicErrorCodes.wrongCredentials]: 3,
+      limited: 1,
+    });
   });
 });

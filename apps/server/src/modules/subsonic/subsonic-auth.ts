@@ -1,10 +1,11 @@
-import { ServerMessages, SubsonicMessages } from '@tonearm/contract';
-import { LoginAttempts, LOGIN_FAILURE_WINDOW_MS } from '../auth/login-attempts.js';
+import { ServerMessages, SubsonicErrorCodes, SubsonicMessages } from '@tonearm/contract';
+import type { CounterStore } from '../../counters/counter-store.js';
+import { LoginAttempts, LOGIN_FAILURE_WINDOW_MS, type AttemptPlace } from '../auth/login-attempts.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import type { AppPasswordsService } from './app-passwords.service.js';
 import { subsonicFail as fail, type SubsonicCaller } from './subsonic-method.js';
 import type { SubsonicParams } from './subsonic-params.js';
-import { SubsonicRateLimited } from './subsonic.response.js';
+import { SubsonicError, SubsonicRateLimited } from './subsonic.response.js';
 
 /** The per-address count runs over a minute, like the web login's per-address limit (AUTH_RATE_LIMIT a minute). */
 const ADDRESS_WINDOW_MS = 60_000;
@@ -17,14 +18,23 @@ export interface CredentialLimits {
   readonly addresses: LoginAttempts;
 }
 
-export function credentialLimits(config: {
-  loginFailuresPerAccount: number;
-  authRateLimitPerMinute: number;
-}): CredentialLimits {
+/** Both limits, counted in `counters` (the app's: shared by every instance on PostgreSQL). */
+export function credentialLimits(
+  config: { loginFailuresPerAccount: number; authRateLimitPerMinute: number },
+  counters: CounterStore,
+): CredentialLimits {
   return {
-    accounts: new LoginAttempts(config.loginFailuresPerAccount, LOGIN_FAILURE_WINDOW_MS),
-    addresses: new LoginAttempts(config.authRateLimitPerMinute, ADDRESS_WINDOW_MS),
+    accounts: new LoginAttempts(counters, 'subsonic-account', config.loginFailuresPerAccount, LOGIN_FAILURE_WINDOW_MS),
+    addresses: new LoginAttempts(counters, 'subsonic-address', config.authRateLimitPerMinute, ADDRESS_WINDOW_MS),
   };
+}
+
+/** The failures the limits count: wrong credentials and unknown API keys (not malformed calls nor refusals). */
+function isFailedSignIn(error: unknown): boolean {
+  return (
+    error instanceof SubsonicError &&
+    (error.code === SubsonicErrorCodes.wrongCredentials || error.code === SubsonicErrorCodes.invalidApiKey)
+  );
 }
 
 /** `enc:` + hex of the UTF-8 password (Subsonic's light obfuscation of `p`); anything else is the password as it is. */
@@ -59,52 +69,59 @@ export class SubsonicAuth {
     if (key === undefined) this.checkShape(params);
 
     const { addresses } = this.limits;
-    const byAddress = `ip:${address}`;
-    if (!addresses.allowed(byAddress)) {
-      throw new SubsonicRateLimited(ServerMessages.rateLimited, addresses.retryAfterSeconds(byAddress));
-    }
-    // Counted from here until decided, so calls sent at once cannot all pass the check above before one fails.
-    addresses.begin(byAddress);
-    try {
-      return await this.check(params, key, byAddress);
-    } finally {
-      addresses.end(byAddress);
-    }
+    // The place is taken before the check, so calls sent at once cannot all pass before one fails.
+    const start = await addresses.begin(`ip:${address}`);
+    if (!start.allowed) throw new SubsonicRateLimited(ServerMessages.rateLimited, start.retryAfterSeconds);
+    return this.keepingFailures(addresses, start.place, () => this.check(params, key));
   }
 
-  private async check(params: SubsonicParams, key: string | undefined, byAddress: string): Promise<SubsonicCaller> {
-    const { addresses, accounts } = this.limits;
+  /**
+   * Runs `check`; its place in `limits` stays taken only when it fails as a sign-in (isFailedSignIn). On success
+   * `succeeded` runs instead of giving the place back (by default it gives it back).
+   */
+  private async keepingFailures(
+    limits: LoginAttempts,
+    place: AttemptPlace,
+    check: () => Promise<SubsonicCaller>,
+    succeeded: () => Promise<void> = () => limits.giveBack(place),
+  ): Promise<SubsonicCaller> {
+    let caller: SubsonicCaller;
+    try {
+      caller = await check();
+    } catch (error) {
+      if (!isFailedSignIn(error)) await limits.giveBack(place);
+      throw error;
+    }
+    await succeeded();
+    return caller;
+  }
+
+  private async check(params: SubsonicParams, key: string | undefined): Promise<SubsonicCaller> {
+    const { accounts } = this.limits;
     if (key !== undefined) {
       const user = await this.apiKeys.userOfKey(key);
-      if (user === null) {
-        addresses.recordFailure(byAddress);
-        throw fail('invalidApiKey', SubsonicMessages.invalidApiKey);
-      }
+      if (user === null) throw fail('invalidApiKey', SubsonicMessages.invalidApiKey);
       return { user, via: 'apiKey' };
     }
 
     const username = params.get('u') ?? '';
     const user = await this.appPasswords.findUser(username);
     // Keyed as the web login keys its count: by id when the account exists, by the lower-cased name otherwise.
-    const account = user === undefined ? `name:${username.toLowerCase()}` : `user:${user.id}`;
-    if (!accounts.allowed(account)) {
-      throw new SubsonicRateLimited(ServerMessages.accountLocked, accounts.retryAfterSeconds(account));
-    }
-    accounts.begin(account);
-    try {
-      return await this.checkAppPassword(params, user, account, byAddress);
-    } finally {
-      accounts.end(account);
-    }
+    const start = await accounts.begin(user === undefined ? `name:${username.toLowerCase()}` : `user:${user.id}`);
+    if (!start.allowed) throw new SubsonicRateLimited(ServerMessages.accountLocked, start.retryAfterSeconds);
+    // The right credentials clear the account's failures, as a web sign-in does.
+    return this.keepingFailures(
+      accounts,
+      start.place,
+      () => this.checkAppPassword(params, user),
+      () => accounts.succeeded(start.place),
+    );
   }
 
   private async checkAppPassword(
     params: SubsonicParams,
     user: Awaited<ReturnType<AppPasswordsService['findUser']>>,
-    account: string,
-    byAddress: string,
   ): Promise<SubsonicCaller> {
-    const { addresses, accounts } = this.limits;
     const token = params.get('t');
     const password = params.get('p');
     const via = token === undefined ? 'password' : 'token';
@@ -116,12 +133,7 @@ export class SubsonicAuth {
         valid = plain !== null && (await this.appPasswords.checkPassword(user, plain));
       }
     }
-    if (user === undefined || !valid) {
-      accounts.recordFailure(account);
-      addresses.recordFailure(byAddress);
-      throw fail('wrongCredentials', SubsonicMessages.wrongCredentials);
-    }
-    accounts.recordSuccess(account);
+    if (user === undefined || !valid) throw fail('wrongCredentials', SubsonicMessages.wrongCredentials);
     return { user, via };
   }
 

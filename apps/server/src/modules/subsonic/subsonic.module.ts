@@ -28,7 +28,7 @@ export async function registerSubsonic(app: App, deps: ModuleDeps): Promise<void
   const box = new SecretBox(deps.config.secretKey, deps.config.dataDir);
   const passwords = new AppPasswordsService(createAppPasswordsRepository(deps.db), box);
   appPasswordRoutes(app, passwords);
-  const auth = new SubsonicAuth(keys, passwords, credentialLimits(deps.config));
+  const auth = new SubsonicAuth(keys, passwords, credentialLimits(deps.config, deps.counters));
   const subsonic = createSubsonicDeps(deps);
   // One group per area of the API (methods/*.methods.ts); each is a table of methods by name.
   const groups = [

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { AdvisoryLocks } from '../../db/advisory-lock.js';
 import type { Dialect } from '../../db/database.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
@@ -44,9 +45,6 @@ export interface UsersRepository {
    */
   withRoleLock<T>(work: (users: UsersRepository) => Promise<T>): Promise<T>;
 }
-
-/** Arbitrary constant naming the advisory lock; only needs to be unique within this application. */
-const ROLE_LOCK_KEY = 7_415_001;
 
 /** Each sort's expression (text on both dialects; migration 004 indexes each with the id). */
 const SORT_COLUMNS = {
@@ -177,7 +175,7 @@ export function createUsersRepository(db: Kysely<DB>, dialect: Dialect): UsersRe
 
     withRoleLock(work) {
       return db.transaction().execute(async (trx) => {
-        if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${ROLE_LOCK_KEY})`.execute(trx);
+        if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${AdvisoryLocks.userRoles})`.execute(trx);
         return work(createUsersRepository(trx, dialect));
       });
     },

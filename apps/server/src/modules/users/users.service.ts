@@ -214,7 +214,8 @@ export class UsersService {
    * Registration. While the server has no administrator, the account becomes its administrator when registered from
    * the machine itself or with the one-time setup code (which is then used up); otherwise it is a plain USER. A wrong
    * setup code, or one sent once an administrator exists, is refused. With REGISTRATION=closed only such a claim gets
-   * through. Decided under the role lock, so racing registrations make at most one administrator.
+   * through. Decided under the role lock, a database lock, so racing registrations make at most one administrator
+   * even when they reach different instances of the server.
    */
   async register(input: RegisterRequest, context: RegistrationContext): Promise<UserRow> {
     const { setupCode } = this.policy;
