@@ -208,6 +208,28 @@ describe('loadConfig', () => {
     });
   });
 
+  it('keeps blobs on the local disk by default, and reads the S3 settings with STORAGE=s3', () => {
+    expect(loadConfig({ S3_BUCKET: 'ignored' }, cwd).storage).toEqual({ kind: 'local' });
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'tonearm-media', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SK' };
+    expect(loadConfig(s3, cwd).storage).toEqual({
+      kind: 's3',
+      endpoint: null,
+      region: 'us-east-1',
+      bucket: 'tonearm-media',
+      accessKeyId: 'AK',
+      secretAccessKey: 'SK',
+      forcePathStyle: false,
+      presign: false,
+    });
+    const minio = { S3_ENDPOINT: 'http://minio:9000', S3_REGION: 'eu-west-3', S3_FORCE_PATH_STYLE: '1', S3_PRESIGN: 'yes' };
+    expect(loadConfig({ ...s3, ...minio }, cwd).storage).toMatchObject({
+      endpoint: 'http://minio:9000',
+      region: 'eu-west-3',
+      forcePathStyle: true,
+      presign: true,
+    });
+  });
+
   it('is silent by default under NODE_ENV=test', () => {
     expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('silent');
   });
@@ -238,6 +260,13 @@ describe('loadConfig', () => {
     [{ TRANSCODE_CACHE_MB: 'lots' }, 'TRANSCODE_CACHE_MB must be a whole number between 1 and 10000000'],
     [{ TRANSCODE_CONCURRENCY: '0' }, 'TRANSCODE_CONCURRENCY must be at least 1'],
     [{ WEB_DIST: 'nowhere' }, 'WEB_DIST has no index.html (/srv/tonearm/nowhere)'],
+    [{ STORAGE: 'ftp' }, 'STORAGE must be local or s3 (got "ftp")'],
+    [{ STORAGE: 's3' }, 'S3_BUCKET is required when STORAGE is s3'],
+    [{ STORAGE: 's3', S3_BUCKET: 'media' }, 'S3_ACCESS_KEY_ID is required when STORAGE is s3'],
+    [{ STORAGE: 's3', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'AK' }, 'S3_SECRET_ACCESS_KEY is required when STORAGE'],
+    [{ S3_BUCKET: 'My_Bucket' }, 'S3_BUCKET must be a bucket name'],
+    [{ S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must be an http:// or https:// URL'],
+    [{ S3_PRESIGN: 'sometimes' }, 'S3_PRESIGN must be one of 1, 0, true, false, yes, no, on, off'],
   ])('rejects %j with a one-line message naming the variable', (env, expected) => {
     const error = errorOf(env);
     expect(error.message).toContain(expected);
@@ -248,6 +277,7 @@ describe('loadConfig', () => {
   it('never echoes a secret in the message', () => {
     expect(errorOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' }).message).not.toContain('hunter2');
     expect(errorOf({ SECRET_KEY: 'hunter2' }).message).not.toContain('hunter2');
+    expect(errorOf({ STORAGE: 's3', S3_SECRET_ACCESS_KEY: 'hunter2' }).message).not.toContain('hunter2');
   });
 
   it('reads SECRET_KEY of at least 32 characters; without it, null (a key file in DATA_DIR)', () => {

@@ -48,8 +48,27 @@ export interface Config {
    * means a random key kept in `${dataDir}/secret.key`, made on first use.
    */
   secretKey: string | null;
+  /** Where blobs (audio, images) live: `${dataDir}/blobs`, or an S3-compatible bucket (STORAGE=s3). */
+  storage: StorageConfig;
   /** Songs per read when the whole catalogue is streamed (modules/songs/songs.stream.ts); tests set a small one. */
   catalogueChunkRows?: number;
+}
+
+export type StorageConfig = { kind: 'local' } | S3StorageConfig;
+
+/** STORAGE=s3 (docs/design.md, "S3 storage"). */
+export interface S3StorageConfig {
+  kind: 's3';
+  /** S3_ENDPOINT: an S3-compatible service (MinIO, Garage, …); null means AWS itself. */
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** S3_FORCE_PATH_STYLE: `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>` (MinIO needs it). */
+  forcePathStyle: boolean;
+  /** S3_PRESIGN: /media answers a redirect to a short-lived signed URL of the bucket instead of relaying the bytes. */
+  presign: boolean;
 }
 
 /** HTTP timeouts, in milliseconds (README, "Configuration"). */
@@ -260,12 +279,31 @@ const EnvSchema = z.object({
       .min(SECRET_KEY_MIN_LENGTH, `must be at least ${SECRET_KEY_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`)
       .optional(),
   ),
+  STORAGE: optionalText.pipe(z.enum(['local', 's3'], { error: 'must be local or s3' }).optional()),
+  S3_ENDPOINT: optionalText.pipe(httpUrl('an http:// or https:// URL such as https://s3.example.org').optional()),
+  S3_REGION: optionalText.transform((v) => v ?? 'us-east-1'),
+  S3_BUCKET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 of a-z, 0-9, dots and hyphens)')
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: flag(false),
+  S3_PRESIGN: flag(false),
 });
 
 type Env = Record<string, string | undefined>;
 
 /** Never echoed in error messages: they may carry passwords. */
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SECRET_KEY']);
+const SECRET_VARIABLES = new Set([
+  'DATABASE_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'SECRET_KEY',
+  'S3_SECRET_ACCESS_KEY',
+]);
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (raw === undefined) return false;
@@ -310,6 +348,26 @@ function resolveWebDist(raw: string | undefined, cwd: string): string | null {
     return dir;
   }
   return existsSync(path.join(DEFAULT_WEB_DIST, 'index.html')) ? DEFAULT_WEB_DIST : null;
+}
+
+type ParsedEnv = z.infer<typeof EnvSchema>;
+
+/** STORAGE=s3 needs a bucket and both keys; the S3_ settings are ignored with local storage. */
+function storageOf(e: ParsedEnv): StorageConfig {
+  if (e.STORAGE !== 's3') return { kind: 'local' };
+  const required = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+  const missing = required.find((name) => e[name] === undefined);
+  if (missing !== undefined) throw new ConfigError(missing, 'is required when STORAGE is s3');
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT ?? null,
+    region: e.S3_REGION,
+    bucket: e.S3_BUCKET ?? '',
+    accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    presign: e.S3_PRESIGN,
+  };
 }
 
 /** Reads the configuration from environment variables; throws ConfigError on the first bad value. */
@@ -376,6 +434,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     },
     registration: e.REGISTRATION ?? 'open',
     secretKey: e.SECRET_KEY ?? null,
+    storage: storageOf(e),
     transcode: {
       ffmpegPath: e.FFMPEG_PATH,
       cacheBytes: e.TRANSCODE_CACHE_MB * 1024 * 1024,

@@ -49,6 +49,8 @@ export interface MediaHandlerOptions {
   openFileTtlMs?: number;
   /** Answers `?format=` on audio; without it (no ffmpeg) such requests get the original file. */
   transcoder?: Transcoder | null;
+  /** S3_PRESIGN: a GET of an original blob is answered 302 to a presigned URL when the store has them. */
+  presign?: boolean;
 }
 
 interface MediaRequest {
@@ -64,6 +66,8 @@ const IMAGE_PREFIX = '/media/images/';
 const POOLED_BUFFERS = 64;
 /** Blob files kept open at once (see OpenFiles). */
 const OPEN_FILES_MAX = 256;
+/** How long a presigned URL works: enough to start and seek through a long track, short if it leaks. */
+export const PRESIGN_SECONDS = 15 * 60;
 
 /**
  * `GET|HEAD /media/audio/:key` (session required) and `GET|HEAD /media/images/:key?w=64|300|640` (public), answered
@@ -82,6 +86,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const buffers = new BufferPool(PUMP_CHUNK_BYTES, POOLED_BUFFERS);
   const files = new OpenFiles(OPEN_FILES_MAX, options.openFileTtlMs);
   const transcoder = options.transcoder ?? null;
+  const presign = options.presign === true && store.presign !== undefined;
 
   function respond(response: ServerResponse, requestId: string, status: number, headers: BlobHeaders): void {
     response.writeHead(status, { ...securityHeaders, ...headers, 'x-request-id': requestId });
@@ -127,6 +132,10 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       await transcodes(request, response, requestId, { key: blobKey, ...wish });
       return;
     }
+    if (presign && request.method === 'GET') {
+      await redirectToPresigned(response, requestId, kind, blobKey);
+      return;
+    }
     answerFile(request, response, requestId, {
       source: { kind, key: blobKey },
       stat,
@@ -137,6 +146,16 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
         store.forget(kind, blobKey);
       },
     });
+  }
+
+  /** 302 to a signed URL of the bucket, which then answers GET and Range itself (HEAD stays here: URLs sign one method). */
+  async function redirectToPresigned(response: ServerResponse, requestId: string, kind: BlobKind, key: string) {
+    const mime = mimeForKey(key);
+    const cacheControl = kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL;
+    const url = await store.presign?.(kind, key, { expiresInSeconds: PRESIGN_SECONDS, contentType: mime, cacheControl });
+    // The redirect itself must not be cached: the URL it names stops working.
+    respond(response, requestId, 302, { location: url ?? '', 'cache-control': 'no-store', 'content-length': 0 });
+    response.end();
   }
 
   /** GET or HEAD of one immutable file, with the semantics of answerBlob (304, 206/416, If-Range). */
@@ -189,8 +208,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     if (path !== null) {
       pumpLocal(request, response, requestId, { ...file, path }, writeHead);
     } else if ('kind' in source) {
-      writeHead();
-      send(request, response, requestId, store.openRead(source.kind, source.key, range));
+      sendRemote(request, response, requestId, { ...file, body: store.openRead(source.kind, source.key, range) }, writeHead);
     }
   }
 
@@ -224,13 +242,33 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     response.destroy(error);
   }
 
-  /** A remote store's stream: piped, closed when the client goes away, cut off when it fails. */
-  function send(request: IncomingMessage, response: ServerResponse, requestId: string, file: Readable): void {
-    file.on('error', (error) => {
-      streamFailed(request, response, requestId, error);
+  /**
+   * A remote store's stream: the status line waits for its first bytes, so a blob deleted elsewhere since it was
+   * cached is an honest 404 (and is forgotten); then piped, closed when the client goes away, cut off when it fails.
+   */
+  function sendRemote(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    file: ServedFile & { body: Readable },
+    writeHead: () => void,
+  ): void {
+    const { body } = file;
+    let started = false;
+    body.on('error', (error: NodeJS.ErrnoException) => {
+      if (started) {
+        streamFailed(request, response, requestId, error);
+        return;
+      }
+      if (error.code === 'ENOENT') file.onGone();
+      fail(request, response, requestId, notFoundOr(error));
     });
-    response.once('close', () => file.destroy());
-    file.pipe(response);
+    response.once('close', () => body.destroy());
+    body.once('readable', () => {
+      started = true;
+      writeHead();
+      body.pipe(response);
+    });
   }
 
   const transcodes =

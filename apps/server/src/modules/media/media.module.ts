@@ -78,6 +78,7 @@ function mediaHandler(
     log: app.log,
     isClosing: () => closing,
     transcoder,
+    presign: config.storage.kind === 's3' && config.storage.presign,
   });
   app.addHook('onClose', (_instance, done) => {
     handler.close();
