@@ -221,7 +221,12 @@ describe('loadConfig', () => {
       forcePathStyle: false,
       presign: false,
     });
-    const minio = { S3_ENDPOINT: 'http://minio:9000', S3_REGION: 'eu-west-3', S3_FORCE_PATH_STYLE: '1', S3_PRESIGN: 'yes' };
+    const minio = {
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_REGION: 'eu-west-3',
+      S3_FORCE_PATH_STYLE: '1',
+      S3_PRESIGN: 'yes',
+    };
     expect(loadConfig({ ...s3, ...minio }, cwd).storage).toMatchObject({
       endpoint: 'http://minio:9000',
       region: 'eu-west-3',

@@ -76,7 +76,9 @@ export function describeBlobStoreContract(name: string, make: () => Promise<Cont
       expect(staged.size).toBe(192 * 64 * 1024);
       await staged.commit('big.bin');
       expect((await store.stat('audio', 'big.bin'))?.size).toBe(192 * 64 * 1024);
-      const tail = await buffer(store.openRead('audio', 'big.bin', { start: 191 * 64 * 1024 - 1, end: 192 * 64 * 1024 - 1 }));
+      const tail = await buffer(
+        store.openRead('audio', 'big.bin', { start: 191 * 64 * 1024 - 1, end: 192 * 64 * 1024 - 1 }),
+      );
       expect(tail.length).toBe(64 * 1024 + 1);
       expect(tail[0]).toBe(191 % 251);
       expect(tail[tail.length - 1]).toBe(192 % 251);

@@ -88,7 +88,8 @@ function whenReady(child: ChildProcess): Promise<void> {
 }
 
 async function stopProcess(child: ChildProcess | null): Promise<void> {
-  if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+  if (child === null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
   await exited;

@@ -29,28 +29,32 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await s3?.stop();
+  await s3.stop();
   await rm(music, { recursive: true, force: true });
 });
 
-describeEachDialect('importing a folder into S3 (%s)', { prepare: async () => ({ env: await freshBucketEnv(s3) }) }, (t) => {
-  it('puts the audio and covers in the bucket, and a re-run adds nothing', async () => {
-    if (t.store === null) throw new Error('the test app has no blob store');
-    const store = t.store;
-    const summary = await importFolder(createCatalogue(t, store), store, music);
-    expect(summary).toMatchObject({ total: 4, added: 4, failed: 0 });
+describeEachDialect(
+  'importing a folder into S3 (%s)',
+  { prepare: async () => ({ env: await freshBucketEnv(s3) }) },
+  (t) => {
+    it('puts the audio and covers in the bucket, and a re-run adds nothing', async () => {
+      if (t.store === null) throw new Error('the test app has no blob store');
+      const store = t.store;
+      const summary = await importFolder(createCatalogue(t, store), store, music);
+      expect(summary).toMatchObject({ total: 4, added: 4, failed: 0 });
 
-    const audio = await collect(store.list('audio'));
-    expect(audio).toHaveLength(4);
-    const songs = await t.db.selectFrom('songs').select('audio_key').execute();
-    expect(songs.map((song) => song.audio_key).sort()).toEqual(audio.sort());
-    expect((await collect(store.list('image'))).length).toBeGreaterThan(0);
-    expect(await filesUnder(path.join(t.dataDir, 'blobs'))).toEqual([]);
+      const audio = await collect(store.list('audio'));
+      expect(audio).toHaveLength(4);
+      const songs = await t.db.selectFrom('songs').select('audio_key').execute();
+      expect(songs.map((song) => song.audio_key).sort()).toEqual(audio.sort());
+      expect((await collect(store.list('image'))).length).toBeGreaterThan(0);
+      expect(await filesUnder(path.join(t.dataDir, 'blobs'))).toEqual([]);
 
-    expect(await importFolder(createCatalogue(t, store), store, music)).toMatchObject({ added: 0, skipped: 4 });
-    expect(await collect(store.list('audio'))).toHaveLength(4);
-  });
-});
+      expect(await importFolder(createCatalogue(t, store), store, music)).toMatchObject({ added: 0, skipped: 4 });
+      expect(await collect(store.list('audio'))).toHaveLength(4);
+    });
+  },
+);
 
 describe('npm run import with STORAGE=s3', () => {
   it('imports into the bucket the server would use', { timeout: 60_000 }, async () => {

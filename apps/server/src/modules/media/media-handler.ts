@@ -152,7 +152,11 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   async function redirectToPresigned(response: ServerResponse, requestId: string, kind: BlobKind, key: string) {
     const mime = mimeForKey(key);
     const cacheControl = kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL;
-    const url = await store.presign?.(kind, key, { expiresInSeconds: PRESIGN_SECONDS, contentType: mime, cacheControl });
+    const url = await store.presign?.(kind, key, {
+      expiresInSeconds: PRESIGN_SECONDS,
+      contentType: mime,
+      cacheControl,
+    });
     // The redirect itself must not be cached: the URL it names stops working.
     respond(response, requestId, 302, { location: url ?? '', 'cache-control': 'no-store', 'content-length': 0 });
     response.end();
@@ -208,7 +212,13 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     if (path !== null) {
       pumpLocal(request, response, requestId, { ...file, path }, writeHead);
     } else if ('kind' in source) {
-      sendRemote(request, response, requestId, { ...file, body: store.openRead(source.kind, source.key, range) }, writeHead);
+      sendRemote(
+        request,
+        response,
+        requestId,
+        { ...file, body: store.openRead(source.kind, source.key, range) },
+        writeHead,
+      );
     }
   }
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await s3?.stop();
+  await s3.stop();
 });
 
 const silent = { info: () => undefined, warn: () => undefined };
