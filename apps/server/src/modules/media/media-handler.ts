@@ -49,7 +49,7 @@ export interface MediaHandlerOptions {
   openFileTtlMs?: number;
   /** Answers `?format=` on audio; without it (no ffmpeg) such requests get the original file. */
   transcoder?: Transcoder | null;
-  /** S3_PRESIGN: a GET of an original blob is answered 302 to a presigned URL when the store has them. */
+  /** S3_PRESIGN: a GET of original audio is answered 302 to a presigned URL when the store has them. */
   presign?: boolean;
 }
 
@@ -132,8 +132,9 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       await transcodes(request, response, requestId, { key: blobKey, ...wish });
       return;
     }
-    if (presign && request.method === 'GET') {
-      await redirectToPresigned(response, requestId, kind, blobKey);
+    // Audio only: images are small, public and cached as they are, where a redirect would cost a round trip each time.
+    if (presign && kind === 'audio' && request.method === 'GET') {
+      await redirectToPresigned(response, requestId, blobKey);
       return;
     }
     answerFile(request, response, requestId, {
@@ -149,13 +150,11 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   }
 
   /** 302 to a signed URL of the bucket, which then answers GET and Range itself (HEAD stays here: URLs sign one method). */
-  async function redirectToPresigned(response: ServerResponse, requestId: string, kind: BlobKind, key: string) {
-    const mime = mimeForKey(key);
-    const cacheControl = kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL;
-    const url = await store.presign?.(kind, key, {
+  async function redirectToPresigned(response: ServerResponse, requestId: string, key: string) {
+    const url = await store.presign?.('audio', key, {
       expiresInSeconds: PRESIGN_SECONDS,
-      contentType: mime,
-      cacheControl,
+      contentType: mimeForKey(key),
+      cacheControl: AUDIO_CACHE_CONTROL,
     });
     // The redirect itself must not be cached: the URL it names stops working.
     respond(response, requestId, 302, { location: url ?? '', 'cache-control': 'no-store', 'content-length': 0 });

@@ -141,8 +141,10 @@ describeEachDialect(
         const part = await fetch(location, { headers: { range: 'bytes=44-143' } });
         expect(part.status).toBe(206);
         expect(Buffer.from(await part.arrayBuffer()).equals(wav.subarray(44, 144))).toBe(true);
-        // HEAD is answered here: a presigned URL is signed for GET only.
+        // HEAD is answered here: a presigned URL is signed for GET only. Images are served as they are.
         expect((await p.as(padmin).inject({ method: 'HEAD', url })).statusCode).toBe(200);
+        const image = await p.db.selectFrom('songs').select('image_key').where('id', '=', id).executeTakeFirstOrThrow();
+        expect((await p.as(null).get(`/media/images/${String(image.image_key)}?w=64`)).statusCode).toBe(200);
       });
     });
   },
