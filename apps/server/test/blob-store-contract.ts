@@ -146,6 +146,21 @@ export function describeBlobStoreContract(name: string, make: () => Promise<Cont
       await expect(text(store.openRead('audio', 'dd.wav'))).rejects.toMatchObject({ code: 'ENOENT' });
     });
 
+    it('lets a reader go before the first byte without an error left behind, even for a missing blob', async () => {
+      await (await store.stage('audio', Buffer.from('early'))).commit('ee.wav');
+      for (const key of ['ee.wav', 'missing.wav']) {
+        const reader = store.openRead('audio', key);
+        // The local store's file stream may still report the missing file: a listener is what readers have anyway.
+        reader.on('error', () => undefined);
+        const closed = new Promise((resolve) => reader.once('close', resolve));
+        reader.destroy();
+        await closed;
+      }
+      // A failure nobody listens to would surface here as an unhandled rejection, which fails the run.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await text(store.openRead('audio', 'ee.wav'))).toBe('early');
+    });
+
     it('remembers stats for statCached, and forgets them on delete, on a commit to the key, and on request', async () => {
       await (await store.stage('audio', Buffer.from('cached'))).commit('cc.wav');
       const first = await store.statCached('audio', 'cc.wav');

@@ -115,15 +115,21 @@ export class S3BlobStore implements BlobStore {
         throw isNotFound(error) ? new BlobNotFoundError(kind, key) : error;
       },
     );
+    // A reader that goes before the first read never awaits `body`: its failure must not become unhandled.
+    body.catch(() => undefined);
     async function* bytes(): AsyncGenerator<Buffer> {
-      try {
-        yield* await body;
-      } finally {
-        // The reader went away early (or the body ended): nothing more is wanted from the bucket.
-        abort.abort();
-      }
+      yield* await body;
     }
-    return Readable.from(bytes(), { objectMode: false });
+    const stream = Readable.from(bytes(), { objectMode: false });
+    // However the stream ends (read to the end, failed, or destroyed by a reader that went away), the request is done.
+    stream.once('close', () => {
+      abort.abort();
+      body.then(
+        (source) => source.destroy(),
+        () => undefined,
+      );
+    });
+    return stream;
   }
 
   async delete(kind: BlobKind, key: string): Promise<void> {
@@ -187,19 +193,28 @@ export class S3BlobStore implements BlobStore {
     await upload.done();
   }
 
-  /** Marks an existing object as just written (see MTIME_METADATA), keeping its bytes and content type. */
-  async touch(kind: BlobKind, key: string, head: HeadObjectCommandOutput): Promise<void> {
+  /**
+   * Marks an existing object as just written (see MTIME_METADATA), keeping its bytes and content type. False when it
+   * is gone (a sweep removed it since it was looked up).
+   */
+  async touch(kind: BlobKind, key: string, head: HeadObjectCommandOutput): Promise<boolean> {
     const name = objectKey(kind, key);
-    await this.client.send(
-      new CopyObjectCommand({
-        Bucket: this.bucket,
-        Key: name,
-        CopySource: `${this.bucket}/${name}`,
-        MetadataDirective: 'REPLACE',
-        ...(head.ContentType === undefined ? {} : { ContentType: head.ContentType }),
-        Metadata: { ...head.Metadata, [MTIME_METADATA]: String(Date.now()) },
-      }),
-    );
+    try {
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: name,
+          CopySource: `${this.bucket}/${name}`,
+          MetadataDirective: 'REPLACE',
+          ...(head.ContentType === undefined ? {} : { ContentType: head.ContentType }),
+          Metadata: { ...head.Metadata, [MTIME_METADATA]: String(Date.now()) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
   }
 }
 
@@ -218,16 +233,13 @@ class S3StagedBlob implements StagedBlob {
     assertValidBlobKey(key);
     // Same key means same content: keep the object readers may be streaming, and make the sweep spare it.
     const existing = await this.store.head(this.kind, key);
-    if (existing !== null) {
-      await this.store.touch(this.kind, key, existing);
-    } else {
-      // Two uploads of the same content racing here both write; the second replaces identical bytes, harmlessly.
-      await this.store.upload(this.kind, key, this.tempPath);
-    }
+    const kept = existing !== null && (await this.store.touch(this.kind, key, existing));
+    // Two uploads of the same content racing here both write; the second replaces identical bytes, harmlessly.
+    if (!kept) await this.store.upload(this.kind, key, this.tempPath);
     this.state = 'committed';
     this.store.forget(this.kind, key);
     await rm(this.tempPath, { force: true });
-    return existing === null;
+    return !kept;
   }
 
   async discard(): Promise<void> {
