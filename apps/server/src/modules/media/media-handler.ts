@@ -86,7 +86,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const buffers = new BufferPool(PUMP_CHUNK_BYTES, POOLED_BUFFERS);
   const files = new OpenFiles(OPEN_FILES_MAX, options.openFileTtlMs);
   const transcoder = options.transcoder ?? null;
-  const presign = options.presign === true && store.presign !== undefined;
+  const presign = options.presign === true && store.presign !== undefined ? store.presign.bind(store) : null;
 
   function respond(response: ServerResponse, requestId: string, status: number, headers: BlobHeaders): void {
     response.writeHead(status, { ...securityHeaders, ...headers, 'x-request-id': requestId });
@@ -133,8 +133,8 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       return;
     }
     // Audio only: images are small, public and cached as they are, where a redirect would cost a round trip each time.
-    if (presign && kind === 'audio' && request.method === 'GET') {
-      await redirectToPresigned(response, requestId, blobKey);
+    if (presign !== null && kind === 'audio' && request.method === 'GET') {
+      await redirectToPresigned(response, requestId, blobKey, presign);
       return;
     }
     answerFile(request, response, requestId, {
@@ -150,14 +150,19 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   }
 
   /** 302 to a signed URL of the bucket, which then answers GET and Range itself (HEAD stays here: URLs sign one method). */
-  async function redirectToPresigned(response: ServerResponse, requestId: string, key: string) {
-    const url = await store.presign?.('audio', key, {
+  async function redirectToPresigned(
+    response: ServerResponse,
+    requestId: string,
+    key: string,
+    signed: NonNullable<BlobStore['presign']>,
+  ) {
+    const url = await signed('audio', key, {
       expiresInSeconds: PRESIGN_SECONDS,
       contentType: mimeForKey(key),
       cacheControl: AUDIO_CACHE_CONTROL,
     });
     // The redirect itself must not be cached: the URL it names stops working.
-    respond(response, requestId, 302, { location: url ?? '', 'cache-control': 'no-store', 'content-length': 0 });
+    respond(response, requestId, 302, { location: url, 'cache-control': 'no-store', 'content-length': 0 });
     response.end();
   }
 
