@@ -3,6 +3,7 @@ import { ErrorCodes } from '@tonearm/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import { requireFfmpeg } from '../../../test/ffmpeg.js';
 import { toneWav } from '../../../test/media.js';
 import { freshBucketEnv } from '../../../test/s3-buckets.js';
 import { startS3Server, type TestS3Server } from '../../../test/s3-server.js';
@@ -76,6 +77,14 @@ describeEachDialect(
       expect(Number(head.headers['content-length'])).toBe(wav.length);
 
       expect((await t.as(null).get(url)).statusCode).toBe(401);
+    });
+
+    it('transcodes from the bucket with ffmpeg (the object streamed in, never a local file)', async () => {
+      await requireFfmpeg();
+      const response = await t.as(listener).get(`/media/audio/${key}?format=opus&bitrate=64`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('audio/ogg');
+      expect(response.rawPayload.subarray(0, 4).toString('latin1')).toBe('OggS');
     });
 
     it('answers 404 for a blob another process removed from the bucket since it was cached', async () => {
