@@ -79,6 +79,15 @@ describeEachDialect(
       expect((await t.as(null).get(url)).statusCode).toBe(401);
     });
 
+    it('serves downloads from the bucket, whole and resumed', async () => {
+      const whole = await t.as(admin).get(`/api/songs/${songId}/download`);
+      expect(whole.statusCode).toBe(200);
+      expect(whole.rawPayload.equals(wav)).toBe(true);
+      const resumed = await t.as(admin).get(`/api/songs/${songId}/download`, { headers: { range: 'bytes=1000-' } });
+      expect(resumed.statusCode).toBe(206);
+      expect(resumed.rawPayload.equals(wav.subarray(1000))).toBe(true);
+    });
+
     it('transcodes from the bucket with ffmpeg (the object streamed in, never a local file)', async () => {
       await requireFfmpeg();
       const response = await t.as(listener).get(`/media/audio/${key}?format=opus&bitrate=64`);
