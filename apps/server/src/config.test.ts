@@ -225,6 +225,33 @@ describe('loadConfig', () => {
     expect(loadConfig({ MEDIA_OFFLOAD: 'nginx', STORAGE: 'local' }, cwd).mediaOffload).not.toBeNull();
   });
 
+  it('keeps blobs on the local disk by default, and reads the S3 settings with STORAGE=s3', () => {
+    expect(loadConfig({ S3_BUCKET: 'ignored' }, cwd).storage).toEqual({ kind: 'local' });
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'tonearm-media', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SK' };
+    expect(loadConfig(s3, cwd).storage).toEqual({
+      kind: 's3',
+      endpoint: null,
+      region: 'us-east-1',
+      bucket: 'tonearm-media',
+      accessKeyId: 'AK',
+      secretAccessKey: 'SK',
+      forcePathStyle: false,
+      presign: false,
+    });
+    const minio = {
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_REGION: 'eu-west-3',
+      S3_FORCE_PATH_STYLE: '1',
+      S3_PRESIGN: 'yes',
+    };
+    expect(loadConfig({ ...s3, ...minio }, cwd).storage).toMatchObject({
+      endpoint: 'http://minio:9000',
+      region: 'eu-west-3',
+      forcePathStyle: true,
+      presign: true,
+    });
+  });
+
   it('is silent by default under NODE_ENV=test', () => {
     expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('silent');
   });
@@ -272,6 +299,13 @@ describe('loadConfig', () => {
       'Invalid configuration: METRICS is off, but METRICS_TOKEN is set: unset one of them',
     ],
     [{ WEB_DIST: 'nowhere' }, 'WEB_DIST has no index.html (/srv/tonearm/nowhere)'],
+    [{ STORAGE: 'ftp' }, 'STORAGE must be local or s3 (got "ftp")'],
+    [{ STORAGE: 's3' }, 'S3_BUCKET is required when STORAGE is s3'],
+    [{ STORAGE: 's3', S3_BUCKET: 'media' }, 'S3_ACCESS_KEY_ID is required when STORAGE is s3'],
+    [{ STORAGE: 's3', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'AK' }, 'S3_SECRET_ACCESS_KEY is required when STORAGE'],
+    [{ S3_BUCKET: 'My_Bucket' }, 'S3_BUCKET must be a bucket name'],
+    [{ S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT must be an http:// or https:// URL'],
+    [{ S3_PRESIGN: 'sometimes' }, 'S3_PRESIGN must be one of 1, 0, true, false, yes, no, on, off'],
   ])('rejects %j with a one-line message naming the variable', (env, expected) => {
     const error = errorOf(env);
     expect(error.message).toContain(expected);
@@ -283,6 +317,7 @@ describe('loadConfig', () => {
     expect(errorOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' }).message).not.toContain('hunter2');
     expect(errorOf({ SECRET_KEY: 'hunter2' }).message).not.toContain('hunter2');
     expect(errorOf({ METRICS_TOKEN: 'hunter2 secret' }).message).not.toContain('hunter2');
+    expect(errorOf({ STORAGE: 's3', S3_SECRET_ACCESS_KEY: 'hunter2' }).message).not.toContain('hunter2');
   });
 
   it('reads SECRET_KEY of at least 32 characters; without it, null (a key file in DATA_DIR)', () => {

@@ -59,8 +59,27 @@ export interface Config {
    */
   mediaOffload: { via: 'nginx'; prefix: string } | null;
   metrics: MetricsConfig;
+  /** Where blobs (audio, images) live: `${dataDir}/blobs`, or an S3-compatible bucket (STORAGE=s3). */
+  storage: StorageConfig;
   /** Songs per read when the whole catalogue is streamed (modules/songs/songs.stream.ts); tests set a small one. */
   catalogueChunkRows?: number;
+}
+
+export type StorageConfig = { kind: 'local' } | S3StorageConfig;
+
+/** STORAGE=s3 (docs/design.md, "S3 storage"). */
+export interface S3StorageConfig {
+  kind: 's3';
+  /** S3_ENDPOINT: an S3-compatible service (MinIO, Garage, …); null means AWS itself. */
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** S3_FORCE_PATH_STYLE: `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>` (MinIO needs it). */
+  forcePathStyle: boolean;
+  /** S3_PRESIGN: /media answers a redirect to a short-lived signed URL of the bucket instead of relaying the bytes. */
+  presign: boolean;
 }
 
 /** HTTP timeouts, in milliseconds (README, "Configuration"). */
@@ -313,6 +332,19 @@ const EnvSchema = z.object({
       )
       .optional(),
   ),
+  STORAGE: optionalText.pipe(z.enum(['local', 's3'], { error: 'must be local or s3' }).optional()),
+  S3_ENDPOINT: optionalText.pipe(httpUrl('an http:// or https:// URL such as https://s3.example.org').optional()),
+  S3_REGION: optionalText.transform((v) => v ?? 'us-east-1'),
+  S3_BUCKET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 of a-z, 0-9, dots and hyphens)')
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: flag(false),
+  S3_PRESIGN: flag(false),
 });
 
 type Env = Record<string, string | undefined>;
@@ -327,6 +359,7 @@ const SECRET_VARIABLES = new Set([
   'STRIPE_WEBHOOK_SECRET',
   'SECRET_KEY',
   'METRICS_TOKEN',
+  'S3_SECRET_ACCESS_KEY',
 ]);
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {
@@ -382,6 +415,26 @@ function metricsConfig(flag: boolean | undefined, token: string | undefined): Me
   return { enabled: flag === true || token !== undefined, token: token ?? null };
 }
 
+type ParsedEnv = z.infer<typeof EnvSchema>;
+
+/** STORAGE=s3 needs a bucket and both keys; the S3_ settings are ignored with local storage. */
+function storageOf(e: ParsedEnv): StorageConfig {
+  if (e.STORAGE !== 's3') return { kind: 'local' };
+  const required = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+  const missing = required.find((name) => e[name] === undefined);
+  if (missing !== undefined) throw new ConfigError(missing, 'is required when STORAGE is s3');
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT ?? null,
+    region: e.S3_REGION,
+    bucket: e.S3_BUCKET ?? '',
+    accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    presign: e.S3_PRESIGN,
+  };
+}
+
 /** Reads the configuration from environment variables; throws ConfigError on the first bad value. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -402,7 +455,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when PAYMENT_PROVIDER is stripe');
   }
   // nginx can only send a file it can open: blobs on a remote store have none (S3_PRESIGN is their offload).
-  if (e.MEDIA_OFFLOAD === 'nginx' && env.STORAGE?.trim().toLowerCase() === 's3') {
+  if (e.MEDIA_OFFLOAD === 'nginx' && e.STORAGE === 's3') {
     throw new ConfigError('MEDIA_OFFLOAD', 'nginx needs STORAGE=local (nginx sends files from DATA_DIR/blobs)');
   }
   // Node refuses a headers timeout longer than the whole-request one.
@@ -452,6 +505,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     registration: e.REGISTRATION ?? 'open',
     secretKey: e.SECRET_KEY ?? null,
     mediaOffload: e.MEDIA_OFFLOAD === 'nginx' ? { via: 'nginx', prefix: e.MEDIA_OFFLOAD_PREFIX } : null,
+    storage: storageOf(e),
     transcode: {
       ffmpegPath: e.FFMPEG_PATH,
       cacheBytes: e.TRANSCODE_CACHE_MB * 1024 * 1024,

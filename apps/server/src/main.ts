@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase } from './db/database.js';
@@ -7,7 +6,7 @@ import { prepareCatalogueStorage } from './startup.js';
 import { SetupCode, setupUrl } from './setup-code.js';
 import { catalogueIndexOf } from './modules/songs/catalogue-index.js';
 import { createUsersRepository } from './modules/users/users.repository.js';
-import { LocalBlobStore } from './storage/local-blob-store.js';
+import { createBlobStore } from './storage/create-blob-store.js';
 
 function readConfig(): Config {
   try {
@@ -26,7 +25,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   const database = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrateToLatest(database.db);
-  const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = createBlobStore(config);
 
   const setupCode = new SetupCode();
   const app = await buildApp({

@@ -136,6 +136,9 @@ function appSuite(dialect: Dialect, options: AppSuiteOptions): AppSuite {
     get blobs() {
       return app().blobs;
     },
+    get store() {
+      return app().store;
+    },
     get setupCode() {
       return app().setupCode;
     },

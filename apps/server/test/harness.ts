@@ -14,6 +14,8 @@ import { SetupCode } from '../src/setup-code.js';
 import type { DB } from '../src/db/schema.js';
 import type { App } from '../src/http/app-types.js';
 import type { ImageWork } from '../src/modules/media/image-work.js';
+import type { BlobStore } from '../src/storage/blob-store.js';
+import { createBlobStore } from '../src/storage/create-blob-store.js';
 import { LocalBlobStore } from '../src/storage/local-blob-store.js';
 import { clientOf, type Caller, type Client } from './client.js';
 import './provided-context.js';
@@ -35,8 +37,10 @@ export interface TestApp {
   config: Config;
   /** Fresh temp DATA_DIR of this app (blobs; the SQLite file on sqlite). */
   dataDir: string;
-  /** The app's blob store (`${dataDir}/blobs`), or null with `withoutBlobs`. */
+  /** The app's blob store on the local disk (`${dataDir}/blobs`); null with `withoutBlobs` or STORAGE=s3. */
   blobs: LocalBlobStore | null;
+  /** The app's blob store, whichever STORAGE the env names (`blobs`, or the S3 bucket); null with `withoutBlobs`. */
+  store: BlobStore | null;
   /** The app's one-time setup code (what main.ts would print). */
   setupCode: SetupCode;
   /** Requests as `caller` (a user's session, or null for nobody): `t.as(user).get('/api/songs')`. */
@@ -139,13 +143,14 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       ...overrides.env,
     };
     const config: Config = { ...loadConfig(env), webDist: null, ...overrides.config };
-    const blobs = overrides.withoutBlobs === true ? null : new LocalBlobStore(path.join(dataDir, 'blobs'));
+    const store = overrides.withoutBlobs === true ? null : createBlobStore(config);
+    const blobs = store instanceof LocalBlobStore ? store : null;
     const setupCode = new SetupCode();
     const app = await buildApp({
       config,
       db: database.db,
       dialect,
-      blobs,
+      blobs: store,
       setupCode,
       poolUse: database.poolUse,
       ...(overrides.images === undefined ? {} : { images: overrides.images }),
@@ -158,6 +163,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       config,
       dataDir,
       blobs,
+      store,
       setupCode,
       as: (caller) => clientOf(app, caller),
       async close() {

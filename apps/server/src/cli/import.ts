@@ -11,7 +11,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrations/index.js';
 import { createCatalogue } from '../modules/catalogue.js';
-import { LocalBlobStore } from '../storage/local-blob-store.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { createBlobStore } from '../storage/create-blob-store.js';
 import { AudioEndCheck, findFfmpeg } from './audio-check.js';
 import { matchGenre } from './genre-match.js';
 import {
@@ -170,7 +171,7 @@ async function main(): Promise<number> {
   try {
     await migrateToLatest(database.db);
     // The same blob location as the server (main.ts).
-    const store = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+    const store = createBlobStore(config);
     console.log(`Importing ${folder} into ${config.databaseUrl === null ? config.dataDir : 'PostgreSQL'}…`);
     const ffmpeg = await findFfmpeg(config.transcode.ffmpegPath);
     if (ffmpeg === null) console.log('ffmpeg was not found: truncated MP3, FLAC, Ogg and M4A files are not detected.');
@@ -196,7 +197,7 @@ async function main(): Promise<number> {
 /** `--watch`: the folder imported, then kept in step until Ctrl+C (or SIGTERM). */
 async function watchUntilStopped(
   catalogue: ReturnType<typeof createCatalogue>,
-  store: LocalBlobStore,
+  store: BlobStore,
   folder: string,
   options: ImportOptions,
 ): Promise<void> {

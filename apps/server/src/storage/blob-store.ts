@@ -53,6 +53,18 @@ export interface BlobStore {
   list(kind: BlobKind): AsyncIterable<string>;
   /** Removes temporary files older than `olderThanMs` left by a crash; answers how many were removed. */
   sweepTemp(olderThanMs: number): Promise<number>;
+  /**
+   * A URL from which anyone may GET the committed blob for a short while (S3 presigned URLs); absent when the store
+   * has no such URLs (the local disk).
+   */
+  presign?(kind: BlobKind, key: string, options: PresignOptions): Promise<string>;
+}
+
+export interface PresignOptions {
+  expiresInSeconds: number;
+  /** The Content-Type and Cache-Control the URL is answered with. */
+  contentType: string;
+  cacheControl: string;
 }
 
 export interface StagedBlob {

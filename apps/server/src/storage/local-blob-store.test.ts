@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeBlobStoreContract } from '../../test/blob-store-contract.js';
 import { collect, tempFiles } from '../../test/stored.js';
 import { InvalidBlobKeyError, isValidBlobKey } from './blob-store.js';
 import { LocalBlobStore } from './local-blob-store.js';
@@ -168,4 +169,18 @@ describe('LocalBlobStore', () => {
     expect(await tempFiles(root)).toEqual([path.basename(fresh.tempPath)]);
     expect(await new LocalBlobStore(path.join(root, 'never-used')).sweepTemp(0)).toBe(0);
   });
+});
+
+describeBlobStoreContract('LocalBlobStore', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'tonearm-blobs-'));
+  const local = new LocalBlobStore(dir);
+  return {
+    store: local,
+    async backdate(kind, key, ageMs) {
+      const then = new Date(Date.now() - ageMs);
+      await utimes(local.localPath(kind, key), then, then);
+    },
+    tempFiles: () => tempFiles(dir),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
 });

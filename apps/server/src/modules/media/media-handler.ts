@@ -55,6 +55,8 @@ export interface MediaHandlerOptions {
   offload?: NginxOffload | null;
   /** Told about every audio body sent (originals and transcodes, not images); nothing by default. */
   streams?: StreamMeter;
+  /** S3_PRESIGN: a GET of original audio is answered 302 to a presigned URL when the store has them. */
+  presign?: boolean;
 }
 
 interface MediaRequest {
@@ -70,6 +72,8 @@ const IMAGE_PREFIX = '/media/images/';
 const POOLED_BUFFERS = 64;
 /** Blob files kept open at once (see OpenFiles). */
 const OPEN_FILES_MAX = 256;
+/** How long a presigned URL works: enough to start and seek through a long track, short if it leaks. */
+export const PRESIGN_SECONDS = 15 * 60;
 
 /**
  * `GET|HEAD /media/audio/:key` (session required) and `GET|HEAD /media/images/:key?w=64|300|640` (public), answered
@@ -92,6 +96,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const transcoder = options.transcoder ?? null;
   const offload = options.offload ?? null;
   const streams = options.streams ?? NO_MEDIA_METERS.streams;
+  const presign = options.presign === true && store.presign !== undefined ? store.presign.bind(store) : null;
 
   function respond(response: ServerResponse, requestId: string, status: number, headers: BlobHeaders): void {
     response.writeHead(status, { ...securityHeaders, ...headers, 'x-request-id': requestId });
@@ -145,6 +150,11 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       response.end();
       return;
     }
+    // Audio only: images are small, public and cached as they are, where a redirect would cost a round trip each time.
+    if (presign !== null && kind === 'audio' && request.method === 'GET') {
+      await redirectToPresigned(response, requestId, blobKey, presign);
+      return;
+    }
     answerFile(request, response, requestId, {
       source: { kind, key: blobKey },
       stat,
@@ -155,6 +165,23 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
         store.forget(kind, blobKey);
       },
     });
+  }
+
+  /** 302 to a signed URL of the bucket, which then answers GET and Range itself (HEAD stays here: URLs sign one method). */
+  async function redirectToPresigned(
+    response: ServerResponse,
+    requestId: string,
+    key: string,
+    signed: NonNullable<BlobStore['presign']>,
+  ) {
+    const url = await signed('audio', key, {
+      expiresInSeconds: PRESIGN_SECONDS,
+      contentType: mimeForKey(key),
+      cacheControl: AUDIO_CACHE_CONTROL,
+    });
+    // The redirect itself must not be cached: the URL it names stops working.
+    respond(response, requestId, 302, { location: url, 'cache-control': 'no-store', 'content-length': 0 });
+    response.end();
   }
 
   /** GET or HEAD of one immutable file, with the semantics of answerBlob (304, 206/416, If-Range). */
@@ -207,10 +234,14 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     if (path !== null) {
       pumpLocal(request, response, requestId, { ...file, path }, writeHead);
     } else if ('kind' in source) {
-      writeHead();
-      const body = store.openRead(source.kind, source.key, range);
       if (source.kind === 'audio') meterPipe(streams, response);
-      send(request, response, requestId, body);
+      sendRemote(
+        request,
+        response,
+        requestId,
+        { ...file, body: store.openRead(source.kind, source.key, range) },
+        writeHead,
+      );
     }
   }
 
@@ -252,13 +283,33 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     response.destroy(error);
   }
 
-  /** A remote store's stream: piped, closed when the client goes away, cut off when it fails. */
-  function send(request: IncomingMessage, response: ServerResponse, requestId: string, file: Readable): void {
-    file.on('error', (error) => {
-      streamFailed(request, response, requestId, error);
+  /**
+   * A remote store's stream: the status line waits for its first bytes, so a blob deleted elsewhere since it was
+   * cached is an honest 404 (and is forgotten); then piped, closed when the client goes away, cut off when it fails.
+   */
+  function sendRemote(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    file: ServedFile & { body: Readable },
+    writeHead: () => void,
+  ): void {
+    const { body } = file;
+    let started = false;
+    body.on('error', (error: NodeJS.ErrnoException) => {
+      if (started) {
+        streamFailed(request, response, requestId, error);
+        return;
+      }
+      if (error.code === 'ENOENT') file.onGone();
+      fail(request, response, requestId, notFoundOr(error));
     });
-    response.once('close', () => file.destroy());
-    file.pipe(response);
+    response.once('close', () => body.destroy());
+    body.once('readable', () => {
+      started = true;
+      writeHead();
+      body.pipe(response);
+    });
   }
 
   const transcodes =

@@ -99,6 +99,7 @@ function mediaHandler(
     transcoder,
     offload,
     streams,
+    presign: config.storage.kind === 's3' && config.storage.presign,
   });
   app.addHook('onClose', (_instance, done) => {
     handler.close();
