@@ -1,5 +1,5 @@
 /**
- * Several instances (issue 14): two built Tonearm servers on one PostgreSQL database and one blob store, with nginx
+ * Several instances (issue 14): two built Tonearm servers on one PostgreSQL database and one S3 bucket, with nginx
  * round-robin in front, as an operator scales out. Each check is made through nginx and through each instance
  * directly: what one instance did, the other knows.
  */
@@ -18,19 +18,24 @@ import {
   type Nginx,
 } from '../test/cluster.js';
 import { picture, toneWav } from '../test/media.js';
+import { startS3Server } from '../test/s3-server.js';
 import '../test/provided-context.js';
 
 const PASSWORD = 'correct horse battery staple';
 /** AUTH_ACCOUNT_LIMIT of both instances: failed sign-ins per account in 15 minutes. */
 const ACCOUNT_LIMIT = 4;
 
-/**
- * The blob store both instances share: for now one local folder (a shared DATA_DIR, whose `blobs` it is). Swapping in
- * an S3 server means answering its env here instead.
- */
+/** The blob store both instances share: one bucket on a real S3-compatible server (s3rver), as a scaled-out setup has. */
 async function sharedStorage(): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-instances-'));
-  return { env: { DATA_DIR: dataDir }, stop: () => rm(dataDir, { recursive: true, force: true }) };
+  const server = await startS3Server();
+  return { env: server.env, stop: () => server.stop() };
+}
+
+/** Each instance's own DATA_DIR (its transcode cache and temp files); nothing in it is shared. */
+async function ownDataDir(cleanups: (() => Promise<void>)[]): Promise<string> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-instance-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  return dataDir;
 }
 
 interface Call {
@@ -118,7 +123,11 @@ describe('two instances behind nginx on one PostgreSQL and one blob store', () =
       AUTH_ACCOUNT_LIMIT: String(ACCOUNT_LIMIT),
     };
     // Together, as an operator's service manager starts them: migrations and the start-up sweep meet.
-    [one, other] = await Promise.all([startInstance(env), startInstance(env)]);
+    const [oneDir, otherDir] = [await ownDataDir(cleanups), await ownDataDir(cleanups)];
+    [one, other] = await Promise.all([
+      startInstance({ ...env, DATA_DIR: oneDir }),
+      startInstance({ ...env, DATA_DIR: otherDir }),
+    ]);
     cleanups.push(
       () => stopProcess(one),
       () => stopProcess(other),

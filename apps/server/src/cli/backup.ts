@@ -5,7 +5,7 @@ import { BackupError } from '../backup/backup-error.js';
 import { createBackup, storesBlobsLocally } from '../backup/backup.js';
 import { PostgresToolError } from '../backup/postgres-tools.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { createBlobStore } from '../storage/create-blob-store.js';
 
 const USAGE = 'Usage: npm run backup -- <file>';
 
@@ -24,7 +24,7 @@ async function main(): Promise<number> {
   const file = path.resolve(cwd, target);
   const config = loadConfig(process.env, cwd);
   // The same blob location as the server (main.ts).
-  const store = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const store = createBlobStore(config);
   const started = Date.now();
   const result = await createBackup(file, { dataDir: config.dataDir, databaseUrl: config.databaseUrl, store });
   const { database, blobs } = result.manifest;

@@ -5,7 +5,7 @@ import { BackupError } from '../backup/backup-error.js';
 import { PostgresToolError } from '../backup/postgres-tools.js';
 import { restoreBackup } from '../backup/restore.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { createBlobStore } from '../storage/create-blob-store.js';
 
 const USAGE = 'Usage: npm run restore -- <file>';
 
@@ -18,7 +18,7 @@ async function main(): Promise<number> {
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const file = path.resolve(cwd, source);
   const config = loadConfig(process.env, cwd);
-  const store = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const store = createBlobStore(config);
   const { manifest, blobsWritten } = await restoreBackup(file, {
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,

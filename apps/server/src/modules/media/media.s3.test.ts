@@ -1,3 +1,4 @@
+import { utimes } from 'node:fs/promises';
 import { CopyObjectCommand } from '@aws-sdk/client-s3';
 import { ErrorCodes } from '@tonearm/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { freshBucketEnv } from '../../../test/s3-buckets.js';
 import { startS3Server, type TestS3Server } from '../../../test/s3-server.js';
 import { collect, filesUnder } from '../../../test/stored.js';
 import type { Config } from '../../config.js';
+import { SWEEP_GRACE_MS } from '../../maintenance/blob-sweep.js';
 import { prepareCatalogueStorage } from '../../startup.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { createBlobStore } from '../../storage/create-blob-store.js';
@@ -127,7 +129,10 @@ describeEachDialect(
       // The start-up sweep keeps what was committed in the last 10 minutes: make the orphan older than that.
       const aged = createBlobStore(t.config);
       await backdate(t.config, orphan);
+      // A killed upload's staged file, as old as the orphan (on PostgreSQL a younger one may be another instance's).
       const pending = await store.stage('audio', Buffer.from('killed upload'));
+      const longAgo = new Date(Date.now() - SWEEP_GRACE_MS - 60_000);
+      await utimes(pending.tempPath, longAgo, longAgo);
 
       await prepareCatalogueStorage({ db: t.db, dialect: t.dialect, store: aged, demo: false, log: silent });
 
