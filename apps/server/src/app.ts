@@ -63,7 +63,7 @@ function trustProxyOption(value: Config['trustProxy']): boolean | string | ((add
 /** Builds the whole HTTP app without listening: main.ts listens, tests use app.inject(). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
-  const metrics = createMetrics(config, options.poolUse ?? (() => null));
+  const metrics = await createMetrics(config, options.poolUse ?? (() => null));
   const deps: AppDeps = {
     config,
     db: options.db,

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   const database = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrateToLatest(database.db);
-  const blobs = createBlobStore(config);
+  const blobs = await createBlobStore(config);
 
   const setupCode = new SetupCode();
   const app = await buildApp({

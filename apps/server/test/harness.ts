@@ -143,7 +143,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       ...overrides.env,
     };
     const config: Config = { ...loadConfig(env), webDist: null, ...overrides.config };
-    const store = overrides.withoutBlobs === true ? null : createBlobStore(config);
+    const store = overrides.withoutBlobs === true ? null : await createBlobStore(config);
     const blobs = store instanceof LocalBlobStore ? store : null;
     const setupCode = new SetupCode();
     const app = await buildApp({

@@ -24,7 +24,7 @@ async function main(): Promise<number> {
   const file = path.resolve(cwd, target);
   const config = loadConfig(process.env, cwd);
   // The same blob location as the server (main.ts).
-  const store = createBlobStore(config);
+  const store = await createBlobStore(config);
   const started = Date.now();
   const result = await createBackup(file, { dataDir: config.dataDir, databaseUrl: config.databaseUrl, store });
   const { database, blobs } = result.manifest;

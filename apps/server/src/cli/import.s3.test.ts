@@ -67,7 +67,7 @@ describe('npm run import with STORAGE=s3', () => {
       });
       expect(done.stdout).toMatch(/Imported 4 of 4 files/);
 
-      const store = createBlobStore(loadConfig(env));
+      const store = await createBlobStore(loadConfig(env));
       expect(await collect(store.list('audio'))).toHaveLength(4);
       expect(await filesUnder(path.join(dataDir, 'blobs'))).toEqual([]);
       const database = createDatabase({ dataDir });

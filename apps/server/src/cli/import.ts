@@ -171,7 +171,7 @@ async function main(): Promise<number> {
   try {
     await migrateToLatest(database.db);
     // The same blob location as the server (main.ts).
-    const store = createBlobStore(config);
+    const store = await createBlobStore(config);
     console.log(`Importing ${folder} into ${config.databaseUrl === null ? config.dataDir : 'PostgreSQL'}…`);
     const ffmpeg = await findFfmpeg(config.transcode.ffmpegPath);
     if (ffmpeg === null) console.log('ffmpeg was not found: truncated MP3, FLAC, Ogg and M4A files are not detected.');

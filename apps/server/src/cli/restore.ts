@@ -18,7 +18,7 @@ async function main(): Promise<number> {
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const file = path.resolve(cwd, source);
   const config = loadConfig(process.env, cwd);
-  const store = createBlobStore(config);
+  const store = await createBlobStore(config);
   const { manifest, blobsWritten } = await restoreBackup(file, {
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,

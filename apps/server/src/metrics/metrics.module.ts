@@ -1,13 +1,18 @@
 import type { Config } from '../config.js';
 import type { PoolUse } from '../db/database.js';
 import type { App } from '../http/app-types.js';
-import { AppMetrics } from './app-metrics.js';
+import type { AppMetrics } from './app-metrics.js';
 import { metricsRoute } from './metrics.routes.js';
 import { timeRequests } from './request-timing.js';
 
-/** The app's metrics when METRICS or METRICS_TOKEN turns them on; null (nothing made, nothing measured) otherwise. */
-export function createMetrics(config: Config, poolUse: () => PoolUse | null): AppMetrics | null {
-  return config.metrics.enabled ? new AppMetrics({ poolUse }) : null;
+/**
+ * The app's metrics when METRICS or METRICS_TOKEN turns them on; null (nothing made, nothing measured) otherwise.
+ * prom-client is loaded only then (its own chunk of the built server).
+ */
+export async function createMetrics(config: Config, poolUse: () => PoolUse | null): Promise<AppMetrics | null> {
+  if (!config.metrics.enabled) return null;
+  const { AppMetrics } = await import('./app-metrics.js');
+  return new AppMetrics({ poolUse });
 }
 
 /** `GET /metrics` and the timing of every request (docs/operations.md). Without metrics the path stays unknown: 404. */

@@ -117,7 +117,7 @@ describe('S3BlobStore', () => {
   it('is what createBlobStore makes for STORAGE=s3, staging under DATA_DIR/blobs/tmp', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-s3-data-'));
     try {
-      const store = createBlobStore(loadConfig({ ...s3.env, DATA_DIR: dataDir }));
+      const store = await createBlobStore(loadConfig({ ...s3.env, DATA_DIR: dataDir }));
       expect(store).toBeInstanceOf(S3BlobStore);
       const staged = await store.stage('image', Buffer.from('factory'));
       expect(path.dirname(staged.tempPath)).toBe(path.join(dataDir, 'blobs', 'tmp'));

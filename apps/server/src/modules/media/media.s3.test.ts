@@ -102,7 +102,7 @@ describeEachDialect(
       const gone = 'f'.repeat(64) + '.wav';
       await (await store.stage('audio', toneWav(990))).commit(gone);
       expect((await t.as(listener).get(`/media/audio/${gone}`)).statusCode).toBe(200);
-      await createBlobStore(t.config).delete('audio', gone);
+      await (await createBlobStore(t.config)).delete('audio', gone);
 
       const answer = await t.as(listener).get(`/media/audio/${gone}`);
       expect(answer.statusCode).toBe(404);
@@ -127,7 +127,7 @@ describeEachDialect(
       await (await store.stage('audio', toneWav(700))).commit(orphan);
       await (await store.stage('audio', toneWav(710))).commit(recent);
       // The start-up sweep keeps what was committed in the last 10 minutes: make the orphan older than that.
-      const aged = createBlobStore(t.config);
+      const aged = await createBlobStore(t.config);
       await backdate(t.config, orphan);
       // A killed upload's staged file, as old as the orphan (on PostgreSQL a younger one may be another instance's).
       const pending = await store.stage('audio', Buffer.from('killed upload'));
