@@ -1,11 +1,10 @@
 // `npm run backup -- <file>`: writes a consistent backup of the configured database and blobs (the same environment
 // variables as the server) to <file>, a tar archive, while the server keeps running. See README, "Backup and restore".
 import path from 'node:path';
-import { BackupError } from '../backup/backup-error.js';
 import { createBackup, storesBlobsLocally } from '../backup/backup.js';
-import { PostgresToolError } from '../backup/postgres-tools.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { createBlobStore } from '../storage/create-blob-store.js';
+import { runBackupCommand } from './backup-command.js';
 
 const USAGE = 'Usage: npm run backup -- <file>';
 
@@ -38,19 +37,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exitCode = 2;
-      return;
-    }
-    const known = error instanceof BackupError || error instanceof PostgresToolError;
-    console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
-    if (!known && error instanceof Error && error.stack) console.error(error.stack);
-    process.exitCode = 1;
-  },
-);
+runBackupCommand('Backup', main);

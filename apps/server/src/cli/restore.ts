@@ -1,11 +1,10 @@
 // `npm run restore -- <file>`: fills an empty DATA_DIR (and an empty PostgreSQL database when DATABASE_URL is set)
 // from a backup made by `npm run backup`, after checking every byte of it. See README, "Backup and restore".
 import path from 'node:path';
-import { BackupError } from '../backup/backup-error.js';
-import { PostgresToolError } from '../backup/postgres-tools.js';
 import { restoreBackup } from '../backup/restore.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { createBlobStore } from '../storage/create-blob-store.js';
+import { runBackupCommand } from './backup-command.js';
 
 const USAGE = 'Usage: npm run restore -- <file>';
 
@@ -33,19 +32,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exitCode = 2;
-      return;
-    }
-    const known = error instanceof BackupError || error instanceof PostgresToolError;
-    console.error(`Restore failed: ${error instanceof Error ? error.message : String(error)}`);
-    if (!known && error instanceof Error && error.stack) console.error(error.stack);
-    process.exitCode = 1;
-  },
-);
+runBackupCommand('Restore', main);
