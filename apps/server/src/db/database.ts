@@ -65,7 +65,23 @@ function loadPg(): typeof pg {
   return createRequire(import.meta.url)('pg') as typeof pg;
 }
 
+/**
+ * Why SQLite cannot run on this Node, or null. better-sqlite3 12 aborts the process on Node 24 and later when the
+ * garbage collector frees a statement (`Assertion failed: (env) != nullptr` in RemoveEnvironmentCleanupHook: Node 24's
+ * ObjectWrap change; fixed in better-sqlite3 13, which needs Node 22 or later). Refusing at once beats a crash later.
+ */
+export function sqliteUnsupportedOn(nodeVersion: string): string | null {
+  const major = Number(nodeVersion.split('.')[0]);
+  if (major < 24) return null;
+  return (
+    `SQLite (better-sqlite3 12) crashes on Node ${nodeVersion}: run Tonearm on Node 20 or 22, ` +
+    'or on PostgreSQL (DATABASE_URL)'
+  );
+}
+
 function openSqlite(dataDir: string): SqliteDatabase.Database {
+  const unsupported = sqliteUnsupportedOn(process.versions.node);
+  if (unsupported !== null) throw new Error(unsupported);
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new SqliteDatabase(path.join(dataDir, SQLITE_FILE_NAME));
   sqlite.pragma('journal_mode = WAL');
