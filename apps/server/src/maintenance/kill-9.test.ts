@@ -82,8 +82,21 @@ async function stopGently(running: Running): Promise<void> {
   await exited;
 }
 
-/** The built server on `place`, answering at the returned base URL. */
+/**
+ * The built server on `place`, answering at the returned base URL. A free port can be taken by another test's process
+ * before the server binds it: then it tries another.
+ */
 async function startServer(place: Place): Promise<{ base: string; server: Running }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(place);
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startServerOnce(place: Place): Promise<{ base: string; server: Running }> {
   const port = await freePort();
   const server = launch(process.execPath, [SERVER], place, { PORT: String(port), HOST: '127.0.0.1' });
   const base = `http://127.0.0.1:${port}`;
