@@ -7,19 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  builtServer,
-  startInstance,
-  startNginx,
-  stopProcess,
-  throwawayDatabase,
-  type Instance,
-  type Nginx,
-} from '../test/cluster.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtServer, startInstance, startNginx, stopProcess, type Instance, type Nginx } from '../test/cluster.js';
+import { emptyPostgresDatabase } from '../test/harness.js';
 import { picture, toneWav } from '../test/media.js';
 import { startS3Server } from '../test/s3-server.js';
-import '../test/provided-context.js';
 
 const PASSWORD = 'correct horse battery staple';
 /** AUTH_ACCOUNT_LIMIT of both instances: failed sign-ins per account in 15 minutes. */
@@ -102,16 +94,15 @@ describe('two instances behind nginx on one PostgreSQL and one blob store', () =
   let admin: { username: string; cookie: string };
 
   beforeAll(async () => {
-    const adminUrl = inject('pgAdminUrl');
-    if (adminUrl === null) throw new Error('This test needs PostgreSQL (see the banner at the start of the run)');
     await builtServer();
-    const database = await throwawayDatabase(adminUrl);
+    // Throws when the run has no PostgreSQL: several instances need one.
+    const database = await emptyPostgresDatabase();
     cleanups.push(database.drop);
     const storage = await sharedStorage();
     cleanups.push(storage.stop);
     const env = {
       ...storage.env,
-      DATABASE_URL: database.url,
+      DATABASE_URL: database.databaseUrl,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DEMO: '0',

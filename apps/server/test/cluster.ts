@@ -1,15 +1,13 @@
 /**
- * What a process-level test of several instances needs: a database of its own in the run's PostgreSQL, built Tonearm
- * servers started as child processes, and nginx in front of them. Everything is started on free loopback ports and
- * stopped by process id, temp dirs removed, also when a test fails.
+ * What a process-level test of several instances needs (its database comes from emptyPostgresDatabase in harness.ts):
+ * built Tonearm servers started as child processes, and nginx in front of them. Everything is started on free loopback
+ * ports and stopped by process id, temp dirs removed, also when a test fails.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { ensureServerBuilt, serverCommand } from '../../../scripts/build-server.mjs';
 import { freePort } from '../../../scripts/free-port.mjs';
 
@@ -56,25 +54,6 @@ async function waitForAnswer(url: string, started: Started): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not answer within 30 s:\n${started.output.join('')}`);
-}
-
-async function adminQuery(adminUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh database in the run's PostgreSQL, and how to drop it. */
-export async function throwawayDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `instances_${randomBytes(6).toString('hex')}`;
-  await adminQuery(adminUrl, `create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`) };
 }
 
 /** Builds the server bundle when its sources changed (seconds; nothing when it is fresh). */

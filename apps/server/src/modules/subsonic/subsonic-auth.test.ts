@@ -23,6 +23,19 @@ async function outcomes(calls: Promise<unknown>[]): Promise<Record<string, numbe
   return counted;
 }
 
+/** Sign-in for alice by app password ('right' is right, unless `always` says otherwise) under the given limits. */
+function passwordAuth(limits: { loginFailuresPerAccount: number; authRateLimitPerMinute: number }, always?: boolean) {
+  const passwords = {
+    findUser: () => later(alice),
+    checkPassword: (_user: UserRow, password: string) => later(always ?? password === 'right'),
+  } as unknown as AppPasswordsService;
+  return new SubsonicAuth(
+    {} as unknown as ApiKeysService,
+    passwords,
+    credentialLimits(limits, new MemoryCounterStore()),
+  );
+}
+
 describe('Subsonic sign-in limits, for calls sent all at once', () => {
   it('an address gets no more failed API-key attempts than its limit, however many are in flight', async () => {
     const keys = { userOfKey: () => later(null) } as unknown as ApiKeysService;
@@ -38,15 +51,7 @@ describe('Subsonic sign-in limits, for calls sent all at once', () => {
   });
 
   it('an account gets no more failed password attempts than its limit, from any number of addresses', async () => {
-    const passwords = {
-      findUser: () => later(alice),
-      checkPassword: () => later(false),
-    } as unknown as AppPasswordsService;
-    const auth = new SubsonicAuth(
-      {} as unknown as ApiKeysService,
-      passwords,
-      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 }, new MemoryCounterStore()),
-    );
+    const auth = passwordAuth({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 }, false);
     const calls = Array.from({ length: 10 }, (_, i) =>
       auth.authenticate(new SubsonicParams({ u: 'alice', p: 'guess' }), `10.0.0.${i}`),
     );
@@ -54,30 +59,14 @@ describe('Subsonic sign-in limits, for calls sent all at once', () => {
   });
 
   it('a right password after the in-flight attempts ended is still let in', async () => {
-    const passwords = {
-      findUser: () => later(alice),
-      checkPassword: (_user: UserRow, password: string) => later(password === 'right'),
-    } as unknown as AppPasswordsService;
-    const auth = new SubsonicAuth(
-      {} as unknown as ApiKeysService,
-      passwords,
-      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 }, new MemoryCounterStore()),
-    );
+    const auth = passwordAuth({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 100 });
     await outcomes([auth.authenticate(new SubsonicParams({ u: 'alice', p: 'wrong' }), '10.0.0.1')]);
     const caller = await auth.authenticate(new SubsonicParams({ u: 'alice', p: 'right' }), '10.0.0.1');
     expect(caller).toEqual({ user: alice, via: 'password' });
   });
 
   it('the right password clears the failures of the account; the address keeps counting only failures', async () => {
-    const passwords = {
-      findUser: () => later(alice),
-      checkPassword: (_user: UserRow, password: string) => later(password === 'right'),
-    } as unknown as AppPasswordsService;
-    const auth = new SubsonicAuth(
-      {} as unknown as ApiKeysService,
-      passwords,
-      credentialLimits({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 5 }, new MemoryCounterStore()),
-    );
+    const auth = passwordAuth({ loginFailuresPerAccount: 3, authRateLimitPerMinute: 5 });
     const call = (p: string) => auth.authenticate(new SubsonicParams({ u: 'alice', p }), '10.0.0.1');
     expect(await outcomes([call('wrong'), call('wrong')])).toEqual({ [SubsonicErrorCodes.wrongCredentials]: 2 });
     for (let i = 0; i < 3; i += 1) expect(await outcomes([call('right')])).toEqual({ ok: 1 });
