@@ -50,6 +50,8 @@ const RENEW_STEP_MS = 60_000;
 export class SessionStore {
   /** token hash → user id, for the audio hot path (see resolveUserId). */
   private readonly cache = new Map<string, CachedSession>();
+  /** token → hashToken(token), see memoHash. */
+  private readonly hashes = new Map<string, string>();
 
   private readonly ttlMs: number;
   private readonly idleMs: number;
@@ -112,7 +114,7 @@ export class SessionStore {
    */
   async resolveUserId(token: string): Promise<number | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
-    const id = hashToken(token);
+    const id = this.memoHash(token);
     const now = this.clock();
     const cached = this.cache.get(id);
     if (cached !== undefined && now < cached.cachedUntilMs && now < cached.expiresAtMs) return cached.userId;
@@ -161,6 +163,23 @@ export class SessionStore {
     if (target - current < Math.min(RENEW_STEP_MS, this.idleMs / 10)) return current;
     // Locked by another writer: the session keeps its expiry until a later request renews it.
     return (await this.repository.extend(session.id, new Date(target).toISOString())) ? target : current;
+  }
+
+  /**
+   * hashToken, remembered for tokens seen lately (as many as the cache holds): on a cached audio request the sha256
+   * was a tenth of Tonearm's work. The memo holds nothing the cache does not already let in.
+   */
+  private memoHash(token: string): string {
+    let id = this.hashes.get(token);
+    if (id === undefined) {
+      id = hashToken(token);
+      if (this.hashes.size >= CACHE_MAX_ENTRIES) {
+        const oldest = this.hashes.keys().next();
+        if (oldest.done !== true) this.hashes.delete(oldest.value);
+      }
+      this.hashes.set(token, id);
+    }
+    return id;
   }
 
   private async revokeHash(id: string): Promise<void> {

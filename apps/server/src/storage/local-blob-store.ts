@@ -87,8 +87,13 @@ export class LocalBlobStore implements BlobStore {
   }
 
   pathOf(kind: BlobKind, key: string): string {
+    return path.join(this.rootDir, this.relativePath(kind, key));
+  }
+
+  /** A blob's path under the root, with `/` separators: `<kind>/<first two chars of key>/<key>`. */
+  relativePath(kind: BlobKind, key: string): string {
     assertValidBlobKey(key);
-    return path.join(this.rootDir, kind, key.slice(0, 2), key);
+    return `${kind}/${key.slice(0, 2)}/${key}`;
   }
 }
 
