@@ -217,12 +217,37 @@ describe('loadConfig', () => {
     expect(loadConfig({ MEDIA_OFFLOAD: 'nginx' }, cwd).mediaOffload).toEqual({
       via: 'nginx',
       prefix: '/_tonearm_blobs/',
+      gate: null,
     });
     expect(loadConfig({ MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_PREFIX: '/internal/blobs/' }, cwd).mediaOffload).toEqual({
       via: 'nginx',
       prefix: '/internal/blobs/',
+      gate: null,
     });
     expect(loadConfig({ MEDIA_OFFLOAD: 'nginx', STORAGE: 'local' }, cwd).mediaOffload).not.toBeNull();
+  });
+
+  it('opens the offload gate at MEDIA_OFFLOAD_GATE (host:port or a socket path), only with MEDIA_OFFLOAD=nginx', () => {
+    const gateOf = (value: string) =>
+      loadConfig({ MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_GATE: value }, cwd).mediaOffload?.gate;
+    expect(gateOf('127.0.0.1:4001')).toEqual({ host: '127.0.0.1', port: 4001 });
+    expect(gateOf('[::1]:4001')).toEqual({ host: '::1', port: 4001 });
+    expect(gateOf('localhost:65535')).toEqual({ host: 'localhost', port: 65_535 });
+    expect(gateOf('/run/tonearm/gate.sock')).toEqual({ path: '/run/tonearm/gate.sock' });
+    for (const bad of [
+      '4001',
+      '127.0.0.1',
+      '127.0.0.1:0',
+      '127.0.0.1:70000',
+      'unix:/run/gate.sock',
+      'a b:1',
+      'gate.sock',
+    ]) {
+      expect(() => gateOf(bad), bad).toThrow(/MEDIA_OFFLOAD_GATE/);
+    }
+    expect(() => loadConfig({ MEDIA_OFFLOAD_GATE: '127.0.0.1:4001' }, cwd)).toThrow(
+      'MEDIA_OFFLOAD_GATE needs MEDIA_OFFLOAD=nginx',
+    );
   });
 
   it('keeps blobs on the local disk by default, and reads the S3 settings with STORAGE=s3', () => {

@@ -55,9 +55,10 @@ export interface Config {
   /**
    * MEDIA_OFFLOAD=nginx: stored media are answered with `X-Accel-Redirect` to `prefix` (MEDIA_OFFLOAD_PREFIX, an
    * `internal` nginx location aliased to DATA_DIR/blobs) after the access checks, and nginx sends the bytes; null
-   * (the default) means Tonearm sends them itself.
+   * (the default) means Tonearm sends them itself. `gate` (MEDIA_OFFLOAD_GATE): where nginx asks about `/media/`
+   * requests over the lean listener of modules/media/offload-gate.ts; null when nginx asks the HTTP server.
    */
-  mediaOffload: { via: 'nginx'; prefix: string } | null;
+  mediaOffload: { via: 'nginx'; prefix: string; gate: GateAddress | null } | null;
   metrics: MetricsConfig;
   /** Where blobs (audio, images) live: `${dataDir}/blobs`, or an S3-compatible bucket (STORAGE=s3). */
   storage: StorageConfig;
@@ -161,6 +162,15 @@ const METRICS_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,}$/;
 const SECRET_KEY_MIN_LENGTH = 32;
 /** The internal nginx location of MEDIA_OFFLOAD=nginx (docs/deploy/nginx.conf). */
 export const DEFAULT_MEDIA_OFFLOAD_PREFIX = '/_tonearm_blobs/';
+
+/** Where the media offload gate listens: a Unix socket, or a TCP host and port. */
+export type GateAddress = { path: string } | { host: string; port: number };
+
+function gateAddress(value: string): GateAddress {
+  if (value.startsWith('/')) return { path: value };
+  const colon = value.lastIndexOf(':');
+  return { host: value.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(value.slice(colon + 1)) };
+}
 
 const optionalText = z
   .string()
@@ -316,6 +326,17 @@ const EnvSchema = z.object({
       .optional()
       .transform((v) => v ?? DEFAULT_MEDIA_OFFLOAD_PREFIX),
   ),
+  MEDIA_OFFLOAD_GATE: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(\/[^\0]+|(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5})$/,
+        'must be host:port, such as 127.0.0.1:4001, or the absolute path of a Unix socket',
+      )
+      .transform(gateAddress)
+      .refine((v) => 'path' in v || (v.port >= 1 && v.port <= 65_535), 'must name a port from 1 to 65535')
+      .optional(),
+  ),
   SECRET_KEY: optionalText.pipe(
     z
       .string()
@@ -455,6 +476,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when PAYMENT_PROVIDER is stripe');
   }
   // nginx can only send a file it can open: blobs on a remote store have none (S3_PRESIGN is their offload).
+  if (e.MEDIA_OFFLOAD_GATE !== undefined && e.MEDIA_OFFLOAD !== 'nginx') {
+    throw new ConfigError('MEDIA_OFFLOAD_GATE', 'needs MEDIA_OFFLOAD=nginx (the gate hands media to nginx)');
+  }
   if (e.MEDIA_OFFLOAD === 'nginx' && e.STORAGE === 's3') {
     throw new ConfigError('MEDIA_OFFLOAD', 'nginx needs STORAGE=local (nginx sends files from DATA_DIR/blobs)');
   }
@@ -504,7 +528,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     },
     registration: e.REGISTRATION ?? 'open',
     secretKey: e.SECRET_KEY ?? null,
-    mediaOffload: e.MEDIA_OFFLOAD === 'nginx' ? { via: 'nginx', prefix: e.MEDIA_OFFLOAD_PREFIX } : null,
+    mediaOffload:
+      e.MEDIA_OFFLOAD === 'nginx'
+        ? { via: 'nginx', prefix: e.MEDIA_OFFLOAD_PREFIX, gate: e.MEDIA_OFFLOAD_GATE ?? null }
+        : null,
     storage: storageOf(e),
     transcode: {
       ffmpegPath: e.FFMPEG_PATH,

@@ -97,6 +97,17 @@ describeEachDialect('SessionStore on %s', { uses: 'database' }, (t) => {
     expect(SHARED_SESSION_CACHE_MS).toBeLessThan(1000);
   });
 
+  it('answers cachedUserId from memory alone: null for a foreign token, the cached user, else undefined', async () => {
+    const { token } = await store.create(userId);
+    expect(store.cachedUserId('x'.repeat(100))).toBeNull();
+    expect(store.cachedUserId(token)).toBeUndefined();
+    expect(await store.resolveUserId(token)).toBe(userId);
+    expect(store.cachedUserId(token)).toBe(userId);
+    await store.revoke(token);
+    expect(store.cachedUserId(token)).toBeUndefined();
+    expect(await store.resolveUserId(token)).toBeNull();
+  });
+
   it('forgets a revoked token at once', async () => {
     const { token } = await store.create(userId);
     expect(await store.resolveUserId(token)).toBe(userId);

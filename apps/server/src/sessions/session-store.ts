@@ -113,11 +113,10 @@ export class SessionStore {
    * (SHARED_SESSION_CACHE_MS on PostgreSQL, where instances share the sessions).
    */
   async resolveUserId(token: string): Promise<number | null> {
-    if (!TOKEN_PATTERN.test(token)) return null;
+    const known = this.cachedUserId(token);
+    if (known !== undefined) return known;
     const id = this.memoHash(token);
     const now = this.clock();
-    const cached = this.cache.get(id);
-    if (cached !== undefined && now < cached.cachedUntilMs && now < cached.expiresAtMs) return cached.userId;
     this.cache.delete(id);
     const session = await this.repository.find(id);
     if (session === undefined) return null;
@@ -132,6 +131,17 @@ export class SessionStore {
     }
     this.cache.set(id, { userId: session.user_id, expiresAtMs, cachedUntilMs: now + this.cacheMs });
     return session.user_id;
+  }
+
+  /**
+   * resolveUserId's answer when it needs no database: null for a token that is not ours, the user of a live cached
+   * entry, else undefined (then ask resolveUserId).
+   */
+  cachedUserId(token: string): number | null | undefined {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const cached = this.cache.get(this.memoHash(token));
+    const now = this.clock();
+    return cached !== undefined && now < cached.cachedUntilMs && now < cached.expiresAtMs ? cached.userId : undefined;
   }
 
   async revoke(token: string): Promise<void> {

@@ -41,6 +41,8 @@ export interface BlobStore {
    * made by another process are not seen here: a reader that finds the blob gone calls `forget`.
    */
   statCached(kind: BlobKind, key: string): Promise<BlobStat | null>;
+  /** What `statCached` remembers of a blob, without a lookup: undefined when it has nothing yet. */
+  rememberedStat(kind: BlobKind, key: string): BlobStat | undefined;
   /** Drops the memory of `statCached` for one blob. */
   forget(kind: BlobKind, key: string): void;
   /** A local file path for zero-copy serving, or null when the store is remote. */

@@ -90,6 +90,10 @@ export class S3BlobStore implements BlobStore {
     return this.stats.get(kind, key, () => this.stat(kind, key));
   }
 
+  rememberedStat(kind: BlobKind, key: string): BlobStat | undefined {
+    return this.stats.peek(kind, key);
+  }
+
   forget(kind: BlobKind, key: string): void {
     this.stats.forget(kind, key);
   }

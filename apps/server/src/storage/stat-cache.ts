@@ -22,6 +22,11 @@ export class StatCache {
     return found;
   }
 
+  /** The remembered stat, or undefined: no lookup. */
+  peek(kind: BlobKind, key: string): BlobStat | undefined {
+    return this.stats.get(`${kind}/${key}`);
+  }
+
   forget(kind: BlobKind, key: string): void {
     this.stats.delete(`${kind}/${key}`);
   }

@@ -50,7 +50,8 @@ beforeAll(async () => {
   const log = pino({ level: 'error' }, { write: (line: string) => logged.push(JSON.parse(line)) });
   media = createMediaHandler({
     store,
-    sessions: { resolveUserId },
+    // Never from memory here: every request asks resolveUserId, which the tests count.
+    sessions: { resolveUserId, cachedUserId: () => undefined },
     securityHeaders: SECURITY_HEADERS,
     log,
     isClosing: () => closing,

@@ -34,14 +34,27 @@ export interface MediaHandler {
     key: string,
     wish: TranscodeWish | null,
   ): void;
+  /**
+   * What `/media` would hand to nginx for a request (MEDIA_OFFLOAD=nginx), decided without a response: the blob's
+   * internal URI with its type and caching, or null whenever Tonearm must answer itself (a refusal, an unknown blob, a
+   * transcode, another method or path, offload off, shutting down). The offload gate's question (offload-gate.ts).
+   */
+  handOver: (method: string, url: string, cookie: string | undefined) => HandOver | null | Promise<HandOver | null>;
   /** Closes the files it keeps open (once their readers are done); call when the app closes. */
   close(): void;
+}
+
+/** A blob nginx may send: its X-Accel-Redirect URI and the headers nginx keeps from the hand-over. */
+export interface HandOver {
+  uri: string;
+  mime: string;
+  cacheControl: string;
 }
 
 export interface MediaHandlerOptions {
   store: BlobStore;
   /** The app's session store: the same cache, so a logout in this process takes effect here at once. */
-  sessions: Pick<SessionStore, 'resolveUserId'>;
+  sessions: Pick<SessionStore, 'resolveUserId' | 'cachedUserId'>;
   /** Headers every response of the app carries (helmet's, see plugins/security.ts). */
   securityHeaders: Readonly<Record<string, string>>;
   log: FastifyBaseLogger;
@@ -123,7 +136,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   }
 
   async function serve(request: IncomingMessage, response: ServerResponse, media: MediaRequest, requestId: string) {
-    const blobKey = media.kind === 'audio' ? await audioKeyOf(request, media) : imageKeyOf(media);
+    const blobKey = media.kind === 'audio' ? await audioKeyOf(request.headers.cookie, media) : imageKeyOf(media);
     const wish = media.kind === 'audio' ? parseTranscodeQuery(media.query) : null;
     await serveBlob(request, response, requestId, { kind: media.kind, key: blobKey, wish });
   }
@@ -142,7 +155,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       await transcodes(request, response, requestId, { key: blobKey, ...wish });
       return;
     }
-    const cacheControl = kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL;
+    const cacheControl = cacheControlOf(kind);
     // nginx answers Range and conditional requests from the file itself, so the request goes to it untouched.
     const accel = offload?.uriFor(kind, blobKey) ?? null;
     if (accel !== null) {
@@ -215,8 +228,8 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     }
   }
 
-  async function audioKeyOf(request: IncomingMessage, media: MediaRequest): Promise<string | null> {
-    const token = sessionTokenOf(request.headers.cookie);
+  async function audioKeyOf(cookie: string | undefined, media: MediaRequest): Promise<string | null> {
+    const token = sessionTokenOf(cookie);
     const userId = token === undefined ? null : await sessions.resolveUserId(token);
     if (userId === null) throw new MediaError(401, ErrorCodes.unauthorized, ServerMessages.notAuthenticated);
     return decodeSegment(media.segment);
@@ -325,6 +338,44 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     respond(response, requestId, 200, headers);
   }
 
+  function handOver(
+    method: string,
+    url: string,
+    cookie: string | undefined,
+  ): HandOver | null | Promise<HandOver | null> {
+    if (offload === null || (method !== 'GET' && method !== 'HEAD') || options.isClosing?.() === true) return null;
+    const media = matchMediaUrl(url);
+    if (media === null) return null;
+    try {
+      const key = media.kind === 'audio' ? decodeSegment(media.segment) : imageKeyOf(media);
+      const transcode = media.kind === 'audio' && transcoder !== null && parseTranscodeQuery(media.query) !== null;
+      const token = media.kind === 'audio' ? sessionTokenOf(cookie) : null;
+      if (key === null || transcode || token === undefined) return null;
+      // From memory when it can: after a stream's first request, its Range requests find the session and blob there.
+      const userId = token === null ? 0 : sessions.cachedUserId(token);
+      const stat = store.rememberedStat(media.kind, key);
+      if (userId !== undefined && stat !== undefined) return handOverOf(offload, media.kind, key, userId);
+      return lookedUp(offload, media.kind, key, token);
+    } catch (error) {
+      // A refusal (400 for a bad width or format): Tonearm answers it, with its JSON error.
+      if (error instanceof MediaError) return null;
+      throw error;
+    }
+  }
+
+  /** handOver once the database and the disk have answered what memory did not know. */
+  async function lookedUp(to: NginxOffload, kind: BlobKind, key: string, token: string | null) {
+    const userId = token === null ? 0 : await sessions.resolveUserId(token);
+    const stat = userId === null ? null : await store.statCached(kind, key);
+    return stat === null ? null : handOverOf(to, kind, key, userId);
+  }
+
+  /** The hand-over of a stored blob to a caller who may have it (a user id, or 0 for public images); null for none. */
+  function handOverOf(to: NginxOffload, kind: BlobKind, key: string, userId: number | null): HandOver | null {
+    const uri = userId === null ? null : to.uriFor(kind, key);
+    return uri === null ? null : { uri, mime: mimeForKey(key), cacheControl: cacheControlOf(kind) };
+  }
+
   const handle: RawHandler = (request, response) => {
     const url = request.url;
     if (!url?.startsWith('/media/')) return false;
@@ -353,11 +404,16 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
         fail(request, response, requestId, error);
       });
     },
+    handOver,
     close: () => {
       files.closeAll();
       transcoder?.close();
     },
   };
+}
+
+function cacheControlOf(kind: BlobKind): string {
+  return kind === 'audio' ? AUDIO_CACHE_CONTROL : IMAGE_CACHE_CONTROL;
 }
 
 /** `/media/audio/<key>` or `/media/images/<key>`, optionally with a trailing slash (Fastify's ignoreTrailingSlash). */

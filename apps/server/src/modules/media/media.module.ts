@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../../config.js';
+import type { Config, GateAddress } from '../../config.js';
 import type { App } from '../../http/app-types.js';
 import { securityHeaders } from '../../plugins/security.js';
 import type { SessionStore } from '../../sessions/session-store.js';
@@ -7,6 +7,7 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import type { NginxOffload } from './nginx-offload.js';
+import { startOffloadGate, type OffloadGate } from './offload-gate.js';
 import type { MediaMeters, StreamMeter, TranscodeMeter } from './media-meters.js';
 import { capabilitiesRoute, mediaRoutes } from './media.routes.js';
 import { TranscodeCache } from './transcode-cache.js';
@@ -47,7 +48,20 @@ export async function registerMedia(
   if (blobs === null) return null;
   const handler = mediaHandler(app, { store: blobs, sessions, config, transcoder, offload, streams: meters.streams });
   mediaRoutes(app, handler);
+  const gate = config.mediaOffload?.gate ?? null;
+  if (gate !== null && offload !== null) openGate(app, gate, handler);
   return handler;
+}
+
+/** MEDIA_OFFLOAD_GATE: listens when the app is ready (a taken port fails the start), closes with the app. */
+function openGate(app: App, address: GateAddress, handler: MediaHandler): void {
+  let gate: OffloadGate | null = null;
+  app.addHook('onReady', async () => {
+    gate = await startOffloadGate({ address, handOver: handler.handOver, log: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await gate?.close();
+  });
 }
 
 /** The transcoder when ffmpeg answers (FFMPEG_PATH), with its cache opened; null, said once in the log, when not. */

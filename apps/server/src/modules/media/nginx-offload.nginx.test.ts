@@ -15,7 +15,8 @@ import { multipartBody, picture, toneWav } from '../../../test/media.js';
 import { securityHeaders } from '../../plugins/security.js';
 
 /**
- * docs/deploy/nginx.conf in front of the built server with MEDIA_OFFLOAD=nginx, as an operator would run them: the
+ * docs/deploy/nginx.conf in front of the built server with MEDIA_OFFLOAD=nginx and its gate (MEDIA_OFFLOAD_GATE: nginx
+ * asks it about /media/, and what it does not hand over goes to @tonearm), as an operator would run them: the
  * example passes `nginx -t` and is what the nginx of this test runs (only its host-specific paths and ports are
  * swapped for temporary ones), over TLS and HTTP/2. Tonearm checks the session, nginx sends the bytes: 200, 206 and
  * 304 with the right bytes, 401 without a session, and the internal location cannot be asked for directly.
@@ -74,7 +75,12 @@ async function selfSignedCertificate(dir: string): Promise<{ cert: string; key: 
 }
 
 /** The example as this test's nginx runs it, inside a main configuration of its own (pid, logs, temp paths). */
-async function nginxConfiguration(ports: { http: number; https: number; tonearm: number }): Promise<string> {
+async function nginxConfiguration(ports: {
+  http: number;
+  https: number;
+  tonearm: number;
+  gate: number;
+}): Promise<string> {
   const tls = await selfSignedCertificate(work);
   const site = swapped(await readFile(EXAMPLE, 'utf8'), [
     ['    listen [::]:80;\n', ''],
@@ -82,6 +88,7 @@ async function nginxConfiguration(ports: { http: number; https: number; tonearm:
     ['listen 80;', `listen 127.0.0.1:${ports.http};`],
     ['listen 443 ssl http2;', `listen 127.0.0.1:${ports.https} ssl http2;`],
     ['server 127.0.0.1:4000;', `server 127.0.0.1:${ports.tonearm};`],
+    ['server 127.0.0.1:4001;', `server 127.0.0.1:${ports.gate};`],
     ['/etc/letsencrypt/live/music.example.org/fullchain.pem', tls.cert],
     ['/etc/letsencrypt/live/music.example.org/privkey.pem', tls.key],
     ['/var/cache/nginx/tonearm', path.join(work, 'nginx/cache')],
@@ -188,7 +195,7 @@ beforeAll(async () => {
   await chmod(work, 0o755);
   await mkdir(path.join(work, 'data'), { mode: 0o755 });
   await mkdir(path.join(work, 'nginx'), { mode: 0o755 });
-  const ports = { http: await freePort(), https: await freePort(), tonearm: await freePort() };
+  const ports = { http: await freePort(), https: await freePort(), tonearm: await freePort(), gate: await freePort() };
   const conf = await nginxConfiguration(ports);
   // Fails with nginx's own message (and this test) when the example is not valid nginx.
   await run(NGINX, ['-t', '-q', '-c', conf, '-p', path.join(work, 'nginx')]);
@@ -207,6 +214,7 @@ beforeAll(async () => {
         NODE_ENV: 'production',
         TRUST_PROXY: 'loopback',
         MEDIA_OFFLOAD: 'nginx',
+        MEDIA_OFFLOAD_GATE: `127.0.0.1:${ports.gate}`,
         // As the example's deployment says (https): the security headers nginx adds are the https ones.
         PUBLIC_URL: `https://127.0.0.1:${ports.https}`,
       },
@@ -340,6 +348,10 @@ describe('docs/deploy/nginx.conf in front of Tonearm with MEDIA_OFFLOAD=nginx', 
     expect(refused.status).toBe(401);
     expect(refused.headers['content-type']).toMatch(/^application\/json/);
     expect(refused.body.includes(Buffer.from('RIFF'))).toBe(false);
+
+    const unknown = await through('GET', `/media/audio/${'a'.repeat(64)}.wav`, { cookie });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers['content-type']).toMatch(/^application\/json/);
 
     const handedOver = await direct(audioPath, { cookie });
     const internal = await through('GET', String(handedOver.headers['x-accel-redirect']), { cookie });

@@ -52,10 +52,10 @@ describe('NginxOffload.uriFor', () => {
   it('is made only when MEDIA_OFFLOAD asks for it and the blobs are on this disk', () => {
     const store = new LocalBlobStore(root);
     expect(nginxOffloadFor({ mediaOffload: null }, store)).toBeNull();
-    expect(nginxOffloadFor({ mediaOffload: { via: 'nginx', prefix: PREFIX } }, null)).toBeNull();
-    expect(nginxOffloadFor({ mediaOffload: { via: 'nginx', prefix: '/x/' } }, store)?.uriFor('audio', KEY)).toBe(
-      `/x/audio/aa/${KEY}`,
-    );
+    expect(nginxOffloadFor({ mediaOffload: { via: 'nginx', prefix: PREFIX, gate: null } }, null)).toBeNull();
+    expect(
+      nginxOffloadFor({ mediaOffload: { via: 'nginx', prefix: '/x/', gate: null } }, store)?.uriFor('audio', KEY),
+    ).toBe(`/x/audio/aa/${KEY}`);
   });
 });
 

@@ -48,7 +48,7 @@ async function startServer(ffmpegPath: string, concurrency: number, name: string
   const transcoder = new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: 500, log });
   const media = createMediaHandler({
     store,
-    sessions: { resolveUserId: (token) => Promise.resolve(token === TOKEN ? 7 : null) },
+    sessions: { resolveUserId: (token) => Promise.resolve(token === TOKEN ? 7 : null), cachedUserId: () => undefined },
     securityHeaders: {},
     log,
     transcoder,

@@ -1,0 +1,338 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../../../scripts/free-port.mjs';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import { requireFfmpeg } from '../../../test/ffmpeg.js';
+import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
+import { imageKeyFor } from './media.service.js';
+import { APP_LOCATION, gateAnswer, MAX_HEAD_BYTES, parseRequestHead, startOffloadGate } from './offload-gate.js';
+
+/**
+ * MEDIA_OFFLOAD_GATE: the lean listener nginx asks about /media requests. It hands a blob over only when the media
+ * handler's checks pass, sends everything else back to Tonearm's HTTP server (@tonearm), answers the heads of one
+ * connection in order, and refuses (and closes on) what nginx never sends.
+ */
+const PREFIX = '/_tonearm_blobs/';
+const head = (text: string) => Buffer.from(text, 'latin1');
+
+describe('parseRequestHead', () => {
+  it('waits for a whole head, then reads the method, target, cookies and keep-alive', () => {
+    expect(parseRequestHead(head('GET /media/audio/a.wav HTTP/1.1\r\nHost: x\r\n'))).toBeNull();
+    const text = 'GET /media/audio/a.wav?x=1 HTTP/1.1\r\nHost: x\r\nCookie: a=1\r\ncookie: b=2\r\n\r\nGET /next';
+    expect(parseRequestHead(head(text))).toEqual({
+      head: { method: 'GET', target: '/media/audio/a.wav?x=1', cookie: 'a=1; b=2', keepAlive: true },
+      length: text.indexOf('GET /next'),
+    });
+  });
+
+  it('keeps HTTP/1.1 connections open unless told to close, and HTTP/1.0 ones only when asked', () => {
+    const keepAlive = (text: string) => {
+      const parsed = parseRequestHead(head(text));
+      return parsed !== null && 'head' in parsed ? parsed.head.keepAlive : null;
+    };
+    expect(keepAlive('HEAD / HTTP/1.1\r\n\r\n')).toBe(true);
+    expect(keepAlive('HEAD / HTTP/1.1\r\nConnection: Close\r\n\r\n')).toBe(false);
+    expect(keepAlive('HEAD / HTTP/1.0\r\n\r\n')).toBe(false);
+    expect(keepAlive('HEAD / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n')).toBe(true);
+  });
+
+  it('refuses bodies, malformed lines and headers, and heads over the limit', () => {
+    for (const text of [
+      'GET /a HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello',
+      'GET /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n',
+      'GET /a HTTP/2\r\n\r\n',
+      'get /a HTTP/1.1\r\n\r\n',
+      'GET a HTTP/1.1\r\n\r\n',
+      'GET /a b HTTP/1.1\r\n\r\n',
+      'GET /a HTTP/1.1\r\nNo colon\r\n\r\n',
+      'GET /a HTTP/1.1\r\nHost: x\r\n folded: value\r\n\r\n',
+      'GET /a HTTP/1.1\r\n: empty name\r\n\r\n',
+    ]) {
+      expect(parseRequestHead(head(text)), text).toEqual({ refuse: 400 });
+    }
+    expect(parseRequestHead(head('GET /a HTTP/1.1\r\nContent-Length: 0\r\n\r\n'))).not.toEqual({ refuse: 400 });
+    const cookie = `Cookie: ${'a'.repeat(MAX_HEAD_BYTES)}\r\n`;
+    expect(parseRequestHead(head(`GET /a HTTP/1.1\r\n${cookie}`))).toEqual({ refuse: 431 });
+    expect(parseRequestHead(head(`GET /a HTTP/1.1\r\n${cookie}\r\n`))).toEqual({ refuse: 431 });
+  });
+});
+
+describe('gateAnswer', () => {
+  it('names the blob with its type, caching and a request id, or @tonearm; says when it closes', () => {
+    const blob = { uri: `${PREFIX}audio/ab/ab.wav`, mime: 'audio/wav', cacheControl: AUDIO_CACHE_CONTROL };
+    expect(gateAnswer(blob, true)).toMatch(
+      new RegExp(
+        `^HTTP/1\\.1 200 OK\\r\\nX-Accel-Redirect: ${blob.uri}\\r\\nContent-Type: audio/wav\\r\\n` +
+          `Cache-Control: ${AUDIO_CACHE_CONTROL}\\r\\nX-Request-Id: [0-9a-f-]{36}\\r\\nContent-Length: 0\\r\\n\\r\\n$`,
+      ),
+    );
+    expect(gateAnswer(null, false)).toBe(
+      `HTTP/1.1 200 OK\r\nX-Accel-Redirect: ${APP_LOCATION}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    );
+  });
+});
+
+/** A raw connection to the gate that reads answers (heads only: the gate never sends a body). */
+class GateClient {
+  private received = '';
+  private closed = false;
+  private readonly waiters: (() => void)[] = [];
+
+  private constructor(private readonly socket: Socket) {
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      this.received += chunk;
+      this.wake();
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+    socket.on('error', () => undefined);
+  }
+
+  static open(to: number | string): Promise<GateClient> {
+    const address = typeof to === 'number' ? { host: '127.0.0.1', port: to } : { path: to };
+    return new Promise((resolve, reject) => {
+      const socket = connect(address, () => resolve(new GateClient(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  send(text: string): void {
+    this.socket.write(text, 'latin1');
+  }
+
+  /** The next `count` answers, in order. */
+  async answers(count: number): Promise<string[]> {
+    const found: string[] = [];
+    while (found.length < count) {
+      const end = this.received.indexOf('\r\n\r\n');
+      if (end !== -1) {
+        found.push(this.received.slice(0, end + 4));
+        this.received = this.received.slice(end + 4);
+      } else if (this.closed) {
+        throw new Error(`the gate closed the connection after ${found.length} of ${count} answers`);
+      } else {
+        await new Promise<void>((resolve) => this.waiters.push(resolve));
+      }
+    }
+    return found;
+  }
+
+  async answer(text: string): Promise<string> {
+    this.send(text);
+    const [answer] = await this.answers(1);
+    return answer ?? '';
+  }
+
+  /** Resolves once the gate has closed the connection. */
+  async closedByGate(): Promise<void> {
+    while (!this.closed) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private wake(): void {
+    for (const waiter of this.waiters.splice(0)) waiter();
+  }
+}
+
+describe('the offload gate on a Unix socket', () => {
+  let dir: string;
+  const handOver = (_method: string, target: string) =>
+    Promise.resolve(
+      target === '/media/audio/ab.wav'
+        ? { uri: `${PREFIX}audio/ab/ab.wav`, mime: 'audio/wav', cacheControl: AUDIO_CACHE_CONTROL }
+        : null,
+    );
+  const start = (socketPath: string) =>
+    startOffloadGate({ address: { path: socketPath }, handOver, log: pino({ level: 'silent' }) });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'tonearm-gate-'));
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers there, open to every local user, and removes the socket when it closes', async () => {
+    const socketPath = path.join(dir, 'gate.sock');
+    const gate = await start(socketPath);
+    try {
+      expect((await stat(socketPath)).mode & 0o777).toBe(0o666);
+      const client = await GateClient.open(socketPath);
+      expect(accelOf(await client.answer(request('GET', '/media/audio/ab.wav')))).toBe(`${PREFIX}audio/ab/ab.wav`);
+      expect(accelOf(await client.answer(request('GET', '/media/audio/cd.wav')))).toBe(APP_LOCATION);
+      client.destroy();
+    } finally {
+      await gate.close();
+    }
+    await expect(stat(socketPath)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('replaces the socket of a process that died, but not one in use, nor a file that is not a socket', async () => {
+    // What a kill -9 leaves: the socket file, and no process behind it.
+    const stale = path.join(dir, 'stale.sock');
+    const child = spawn(process.execPath, [
+      '-e',
+      `require('node:net').createServer().listen(${JSON.stringify(stale)})`,
+    ]);
+    while (
+      !(await stat(stale).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await sleep(20);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    expect((await stat(stale)).isSocket()).toBe(true);
+    const gate = await start(stale);
+    const client = await GateClient.open(stale);
+    expect(accelOf(await client.answer(request('GET', '/media/audio/ab.wav')))).toBe(`${PREFIX}audio/ab/ab.wav`);
+    client.destroy();
+    await gate.close();
+
+    const inUse = path.join(dir, 'in-use.sock');
+    const other = createServer();
+    await new Promise<void>((resolve) => other.listen(inUse, resolve));
+    try {
+      await expect(start(inUse)).rejects.toThrow(`MEDIA_OFFLOAD_GATE: cannot listen on ${inUse}: another process`);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+
+    const file = path.join(dir, 'file.sock');
+    await writeFile(file, 'not a socket');
+    await expect(start(file)).rejects.toThrow('a file that is not a socket is in the way');
+  });
+});
+
+const request = (method: string, target: string, cookie?: string) =>
+  `${method} ${target} HTTP/1.1\r\nHost: music.example.org\r\n${cookie === undefined ? '' : `Cookie: ${cookie}\r\n`}\r\n`;
+const accelOf = (answer: string) => /\r\nX-Accel-Redirect: ([^\r]*)\r\n/.exec(answer)?.[1];
+
+let gatePort = 0;
+
+describeEachDialect(
+  'MEDIA_OFFLOAD_GATE (%s)',
+  {
+    env: { MEDIA_OFFLOAD: 'nginx' },
+    prepare: async () => {
+      gatePort = await freePort();
+      return { env: { MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_GATE: `127.0.0.1:${gatePort}` } };
+    },
+  },
+  (t) => {
+    let listener: TestUser;
+    let audioKey: string;
+    let imageKey: string;
+    const clients: GateClient[] = [];
+    const open = async () => {
+      const client = await GateClient.open(gatePort);
+      clients.push(client);
+      return client;
+    };
+
+    beforeAll(async () => {
+      await requireFfmpeg();
+      await t.app.ready();
+      const admin = await makeAdmin(t);
+      listener = await makeUser(t);
+      const songId = await makeSong(t, admin, { artistId: await makeArtist(t, admin, 'Gated') });
+      const row = await t.db
+        .selectFrom('songs')
+        .select(['audio_key', 'image_key'])
+        .where('id', '=', songId)
+        .executeTakeFirstOrThrow();
+      audioKey = row.audio_key;
+      imageKey = row.image_key ?? '';
+    });
+
+    afterEach(() => {
+      for (const client of clients.splice(0)) client.destroy();
+    });
+
+    it("hands a signed-in listener's audio to nginx, for GET and HEAD, with its type and caching", async () => {
+      const client = await open();
+      for (const method of ['GET', 'HEAD']) {
+        const answer = await client.answer(request(method, `/media/audio/${audioKey}`, listener.cookie));
+        expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+        expect(accelOf(answer)).toBe(`${PREFIX}audio/${audioKey.slice(0, 2)}/${audioKey}`);
+        expect(answer).toContain('\r\nContent-Type: audio/wav\r\n');
+        expect(answer).toContain(`\r\nCache-Control: ${AUDIO_CACHE_CONTROL}\r\n`);
+      }
+    });
+
+    it('hands the public thumbnails over without a session', async () => {
+      const client = await open();
+      const answer = await client.answer(request('GET', `/media/images/${imageKey}?w=300`));
+      const key = imageKeyFor(imageKey, 300) ?? '';
+      expect(accelOf(answer)).toBe(`${PREFIX}image/${key.slice(0, 2)}/${key}`);
+      expect(answer).toContain(`\r\nCache-Control: ${IMAGE_CACHE_CONTROL}\r\n`);
+    });
+
+    it("sends everything else back to Tonearm's HTTP server, which answers it as without the gate", async () => {
+      const client = await open();
+      const signedOut = `tonearm_session=${'x'.repeat(43)}`;
+      for (const [method, target, cookie] of [
+        ['GET', `/media/audio/${audioKey}`, undefined],
+        ['GET', `/media/audio/${audioKey}`, signedOut],
+        ['GET', `/media/audio/${'a'.repeat(64)}.wav`, listener.cookie],
+        ['GET', `/media/audio/..%2F${audioKey}`, listener.cookie],
+        ['GET', `/media/audio/${audioKey}?format=mp3`, listener.cookie],
+        ['GET', `/media/audio/${audioKey}?format=flac`, listener.cookie],
+        ['GET', `/media/images/${imageKey}?w=13`, undefined],
+        ['DELETE', `/media/audio/${audioKey}`, listener.cookie],
+        ['GET', '/api/songs', listener.cookie],
+      ] as const) {
+        expect(accelOf(await client.answer(request(method, target, cookie))), target).toBe(APP_LOCATION);
+      }
+    });
+
+    it('stops handing over audio once the session is revoked', async () => {
+      const user = await makeUser(t);
+      const client = await open();
+      const ask = () => client.answer(request('GET', `/media/audio/${audioKey}`, user.cookie));
+      expect(accelOf(await ask())).not.toBe(APP_LOCATION);
+      expect((await t.as(user).post('/api/auth/logout')).statusCode).toBe(204);
+      expect(accelOf(await ask())).toBe(APP_LOCATION);
+    });
+
+    it('answers the heads of one connection in order, pipelined ones too, and closes when asked', async () => {
+      const client = await open();
+      const audio = request('GET', `/media/audio/${audioKey}`, listener.cookie);
+      client.send(`${request('GET', '/media/audio/none.wav', listener.cookie)}${audio}${audio}`);
+      const answers = await client.answers(3);
+      expect(answers.map(accelOf)).toEqual([APP_LOCATION, expect.stringContaining(audioKey), expect.any(String)]);
+      const last = await client.answer(audio.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
+      expect(last).toContain('\r\nConnection: close\r\n');
+      await client.closedByGate();
+    });
+
+    it('refuses what nginx never sends, and closes the connection', async () => {
+      for (const [text, status] of [
+        ['GET /media/x HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc', 400],
+        ['NOT HTTP\r\n\r\n', 400],
+        [`GET /media/x HTTP/1.1\r\nCookie: ${'a'.repeat(MAX_HEAD_BYTES)}`, 431],
+      ] as const) {
+        const client = await open();
+        const answer = await client.answer(text);
+        expect(answer, text.slice(0, 40)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+        await client.closedByGate();
+      }
+    });
+  },
+);
