@@ -1,7 +1,7 @@
 // `npm run bench:stream`: the same 8 MB audio file and ~30 KB cover served by Tonearm (the built server, through its
 // real, authenticated routes), by nginx (sendfile, 1 worker) and by a minimal node:http + fs.createReadStream range
-// server (the Node ceiling), and by nginx in front of a second Tonearm with MEDIA_OFFLOAD=nginx (Tonearm checks the
-// session, nginx sends the file: the internal location of docs/deploy/nginx.conf), each driven in turn by wrk (2 threads, 64 connections, 10 s) on loopback. Before any
+// server (the Node ceiling), and by nginx in front of a second Tonearm with MEDIA_OFFLOAD=nginx and its gate (Tonearm
+// checks the session, nginx sends the file: the media locations of docs/deploy/nginx.conf), each driven in turn by wrk (2 threads, 64 connections, 10 s) on loopback. Before any
 // load, each server must answer 200 and 206 with exactly the right bytes (and Tonearm 401 without a session); the
 // servers run side by side and each scenario is run on each server in turn, so drift on a shared machine hits all.
 // Prints req/s, MiB/s, p50/p99 latency, non-2xx answers and RSS for each, and Tonearm's ratios. Bounded in time (a
@@ -29,7 +29,7 @@ import {
 } from './transcode.mjs';
 import {
   addWorktree,
-  offloadLocation,
+  offloadLocations,
   parseDuration,
   removeWorktree,
   runBench,
@@ -184,8 +184,9 @@ async function startNginx(dir) {
 
 /**
  * nginx (1 worker, like the plain nginx row, no TLS either) in front of `backend`, a Tonearm started with
- * MEDIA_OFFLOAD=nginx: every request goes through Tonearm's session check, and the bytes come from the internal
- * location of docs/deploy/nginx.conf. Its figures cover both processes.
+ * MEDIA_OFFLOAD=nginx and MEDIA_OFFLOAD_GATE: every /media/ request goes through Tonearm's session check at its gate,
+ * and the bytes come from the internal location, with the media locations of docs/deploy/nginx.conf. Its figures
+ * cover both processes.
  */
 async function startOffloadNginx(backend) {
   const port = await freePort();
@@ -198,13 +199,15 @@ async function startOffloadNginx(backend) {
       `events { worker_connections 1024; }\nhttp {\n  access_log off;\n  keepalive_requests 100000;\n` +
       `  client_body_temp_path ${prefix}/body;\n  proxy_temp_path ${prefix}/proxy;\n` +
       `  fastcgi_temp_path ${prefix}/fastcgi;\n  uwsgi_temp_path ${prefix}/uwsgi;\n  scgi_temp_path ${prefix}/scgi;\n` +
-      // As many idle connections to Tonearm as wrk keeps to nginx, and never closed for their count: no reconnects.
+      // As many idle connections to Tonearm and its gate as wrk keeps to nginx, never closed for their count.
       `  upstream tonearm {\n    server ${new URL(backend.audioUrl).host};\n    keepalive ${Number(CONNECTIONS) * 2};\n` +
+      `    keepalive_requests 1000000;\n  }\n` +
+      `  upstream tonearm_media {\n    server ${backend.gate};\n    keepalive ${Number(CONNECTIONS) * 2};\n` +
       `    keepalive_requests 1000000;\n  }\n` +
       `  server {\n    listen 127.0.0.1:${port};\n    proxy_http_version 1.1;\n    proxy_set_header Connection "";\n` +
       `    proxy_set_header Host $host;\n    proxy_set_header X-Forwarded-For $remote_addr;\n` +
       `    location / {\n      proxy_pass http://tonearm;\n      proxy_buffering off;\n    }\n` +
-      `${offloadLocation(join(backend.dataDir, 'blobs'))}  }\n}\n`,
+      `${offloadLocations(join(backend.dataDir, 'blobs'))}  }\n}\n`,
   );
   const nginx = startProcess('nginx', ['-c', conf, '-p', prefix]);
   const base = `http://127.0.0.1:${port}`;
@@ -424,7 +427,10 @@ async function main() {
     if (SERVERS.includes('nginx')) servers.push(await startNginx(files));
     if (SERVERS.includes('node')) servers.push(await startMinimalNode(files));
     if (SERVERS.includes('offload')) {
-      const backend = await startTonearm(audio, cover, { name: 'Tonearm offload', env: { MEDIA_OFFLOAD: 'nginx' } });
+      // As docs/deploy configures it: nginx asks the gate about /media/, on a port of its own.
+      const gate = `127.0.0.1:${await freePort()}`;
+      const env = { MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_GATE: gate };
+      const backend = { ...(await startTonearm(audio, cover, { name: 'Tonearm offload', env })), gate };
       // Listed at once, so a failure to start nginx still stops this Tonearm; then replaced by the pair.
       servers.push(backend);
       servers[servers.length - 1] = await startOffloadNginx(backend);

@@ -82,17 +82,21 @@ export async function startBuiltServer({ dataDir, databaseUrl = null, entry = nu
 }
 
 /**
- * The `internal` location of docs/deploy/nginx.conf (MEDIA_OFFLOAD=nginx), taken from the example itself so that what
- * is measured is what is documented, with its alias pointed at `blobsDir`.
+ * The media locations of docs/deploy/nginx.conf with MEDIA_OFFLOAD=nginx and its gate: `/media/` (to the upstream
+ * `tonearm_media`, the gate), `@tonearm` (to the upstream `tonearm`) and the `internal` one, with its alias pointed at
+ * `blobsDir`. Taken from the example itself, so that what is measured is what is documented.
  */
-export function offloadLocation(blobsDir) {
+export function offloadLocations(blobsDir) {
   const example = readFileSync(join(root, 'docs/deploy/nginx.conf'), 'utf8');
-  const block = /^ *location \/_tonearm_blobs\/ \{\n[\s\S]*?^ {4}\}\n/m.exec(example)?.[0];
+  const block = (name) => {
+    const found = new RegExp(`^ {4}location ${name} \\{\n[\\s\\S]*?^ {4}\\}\n`, 'm').exec(example)?.[0];
+    if (found === undefined) throw new Error(`docs/deploy/nginx.conf has no location ${name} { … }`);
+    return found;
+  };
+  const internal = block('/_tonearm_blobs/');
   const alias = 'alias /var/lib/tonearm/blobs/;';
-  if (block === undefined || !block.includes(alias)) {
-    throw new Error('docs/deploy/nginx.conf has no location /_tonearm_blobs/ { … alias /var/lib/tonearm/blobs/; … }');
-  }
-  return block.replace(alias, `alias ${blobsDir}/;`);
+  if (!internal.includes(alias)) throw new Error(`docs/deploy/nginx.conf's internal location lacks ${alias}`);
+  return [block('/media/'), block('@tonearm'), internal.replace(alias, `alias ${blobsDir}/;`)].join('');
 }
 
 /** POSTs `body` as JSON; throws unless the answer is 2xx. */
