@@ -70,7 +70,7 @@ function openWithBetterSqlite3(file: string, options: OpenOptions): SqliteConnec
   return {
     driver: 'better-sqlite3',
     // Its statements already take the parameters as one array and carry `reader`: handed out as they are, for speed.
-    prepare: (sql) => sqlite.prepare(sql) as unknown as SqliteStatement,
+    prepare: (sql) => sqlite.prepare(sql),
     exec: (sql) => {
       sqlite.exec(sql);
     },
@@ -105,7 +105,7 @@ interface NodeSqliteModule {
     file: string,
     options: { readOnly: boolean; timeout: number; enableForeignKeyConstraints: boolean },
   ) => NodeSqliteDatabase;
-  backup(source: NodeSqliteDatabase, file: string, options: { rate: number }): Promise<number>;
+  backup: (source: NodeSqliteDatabase, file: string, options: { rate: number }) => Promise<number>;
 }
 
 function openWithNodeSqlite(file: string, options: OpenOptions): SqliteConnection {
