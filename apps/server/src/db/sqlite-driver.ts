@@ -7,8 +7,10 @@ import type { SqliteDatabase as KyselySqliteDatabase, SqliteStatement as KyselyS
  * The one door to SQLite. better-sqlite3 12 runs on Node 20 and 22 but aborts the process on Node 24 when the garbage
  * collector frees a statement (Node 24 changed ObjectWrap; better-sqlite3 13 fixes it but needs Node 22+), so Node 24
  * and later use Node's own `node:sqlite`. Each library is loaded only on the Node that uses it: Node 24 never loads
- * better-sqlite3's binary, Node 20 never touches node:sqlite. Both answer the same way: rows as objects, integers as
- * numbers, errors with SQLite's code name (`SQLITE_BUSY`, `SQLITE_CONSTRAINT_UNIQUE`, ...) in `code`.
+ * better-sqlite3's binary, Node 20 never touches node:sqlite. Both answer the same way: rows as objects (with a null
+ * prototype on node:sqlite), integers as numbers, errors with SQLite's code name (`SQLITE_BUSY`,
+ * `SQLITE_CONSTRAINT_UNIQUE`, ...) in `code`. Blobs come back as Uint8Array (a Buffer on better-sqlite3); the server
+ * keeps none in SQLite.
  */
 export type SqliteDriverName = 'better-sqlite3' | 'node:sqlite';
 
