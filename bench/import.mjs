@@ -20,10 +20,10 @@
 // (per-file,batched,default), BENCH_BASELINE, BENCH_PAGE (auto: /api/songs/page?limit=20 when the server has it, else
 // /api/songs?limit=20). Runs under tsx (it writes the corpus with the server's TypeScript).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeImportCorpus } from '../apps/server/src/cli/import-corpus.ts';
+import { openSqliteFile } from '../apps/server/src/db/sqlite-driver.ts';
 import { ensureServerBuilt } from '../scripts/build-server.mjs';
 import { root } from '../scripts/lib.mjs';
 import {
@@ -58,7 +58,6 @@ const runs = chosen.length + (BASELINE ? 1 : 0);
 const WATCHDOG_MS = (FILES / 50 + runs * (2 * (parseDuration(DURATION) + 20) + FILES / 2 + 120) + 120) * 1000;
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-import-bench-'));
-const require = createRequire(join(root, 'apps/server/package.json'));
 const account = { username: 'bench_listener', email: 'listener@example.com', password: 'bench-password-1' };
 let baselineDir = null;
 
@@ -104,10 +103,9 @@ async function windowsWhile(url, headers, running) {
 }
 
 function songCount(dataDir) {
-  const Database = require('better-sqlite3');
-  const db = new Database(join(dataDir, 'tonearm.db'), { readonly: true });
+  const db = openSqliteFile(join(dataDir, 'tonearm.db'), { readOnly: true, mustExist: true });
   try {
-    return db.prepare('select count(*) as n from songs').get().n;
+    return db.prepare('select count(*) as n from songs').get([]).n;
   } finally {
     db.close();
   }

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { createDatabase, SQLITE_BUSY_TIMEOUT_MS, SQLITE_FILE_NAME } from '../db/database.js';
+import { createDatabase, SQLITE_FILE_NAME } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { openSqliteFile } from '../db/sqlite-driver.js';
 import { createBlobReferencesRepository } from '../maintenance/blob-references.repository.js';
 import { BackupError } from './backup-error.js';
 import { createBackupRepository } from './backup.repository.js';
@@ -29,9 +29,6 @@ export interface DatabaseSnapshot {
 /** Called with the database exactly as the snapshot holds it, while it is being taken. */
 export type SnapshotObserver = (db: Kysely<DB>) => Promise<void>;
 
-/** sqlite3_backup_step's page count per step: everything in one step, so writers in between cannot restart it. */
-const ALL_PAGES = 0x7fffffff;
-
 /** What every snapshot reads from its own consistent view: the schema version and the referenced blobs. */
 async function describe(db: Kysely<DB>, observe: SnapshotObserver | undefined) {
   const migrations = await createBackupRepository(db).appliedMigrations();
@@ -48,15 +45,14 @@ async function describe(db: Kysely<DB>, observe: SnapshotObserver | undefined) {
 async function sqliteSnapshot(dataDir: string, file: string, observe?: SnapshotObserver): Promise<DatabaseSnapshot> {
   const live = path.join(dataDir, SQLITE_FILE_NAME);
   if (!existsSync(live)) throw new BackupError(`There is no database to back up at ${live} (check DATA_DIR).`);
-  const source = new SqliteDatabase(live, { fileMustExist: true });
+  const source = openSqliteFile(live, { mustExist: true });
   try {
-    source.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-    await source.backup(file, { progress: () => ALL_PAGES });
+    await source.backup(file);
   } finally {
     source.close();
   }
-  const copy = new SqliteDatabase(file);
-  copy.pragma('journal_mode = DELETE');
+  const copy = openSqliteFile(file);
+  copy.exec('pragma journal_mode = DELETE');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: copy }) });
   try {
     return { kind: 'sqlite', file, entry: SQLITE_ENTRY, ...(await describe(db, observe)) };

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import type { DB } from './schema.js';
+import { openSqliteFile, SQLITE_BUSY_TIMEOUT_MS, type SqliteConnection } from './sqlite-driver.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -41,8 +41,7 @@ export const SQLITE_FILE_NAME = 'tonearm.db';
 
 const DEFAULT_POOL_SIZE = 10;
 
-/** How long an SQLite statement waits for another connection's write lock before SQLITE_BUSY. */
-export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+export { SQLITE_BUSY_TIMEOUT_MS };
 
 /*
  * COUNT(*) and other bigint results come back from pg as strings; SQLite gives numbers. Parsing int8 as a number keeps
@@ -66,28 +65,15 @@ function loadPg(): typeof pg {
 }
 
 /**
- * Why SQLite cannot run on this Node, or null. better-sqlite3 12 aborts the process on Node 24 and later when the
- * garbage collector frees a statement (`Assertion failed: (env) != nullptr` in RemoveEnvironmentCleanupHook: Node 24's
- * ObjectWrap change; fixed in better-sqlite3 13, which needs Node 22 or later). Refusing at once beats a crash later.
+ * `${dataDir}/tonearm.db` (created if missing), in WAL mode with foreign keys on, through this Node's driver (which also
+ * sets the busy timeout).
  */
-export function sqliteUnsupportedOn(nodeVersion: string): string | null {
-  const major = Number(nodeVersion.split('.')[0]);
-  if (major < 24) return null;
-  return (
-    `SQLite (better-sqlite3 12) crashes on Node ${nodeVersion}: run Tonearm on Node 20 or 22, ` +
-    'or on PostgreSQL (DATABASE_URL)'
-  );
-}
-
-function openSqlite(dataDir: string): SqliteDatabase.Database {
-  const unsupported = sqliteUnsupportedOn(process.versions.node);
-  if (unsupported !== null) throw new Error(unsupported);
+function openSqlite(dataDir: string): SqliteConnection {
   mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SqliteDatabase(path.join(dataDir, SQLITE_FILE_NAME));
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('synchronous = NORMAL');
+  const sqlite = openSqliteFile(path.join(dataDir, SQLITE_FILE_NAME));
+  sqlite.exec('pragma journal_mode = WAL');
+  sqlite.exec('pragma foreign_keys = ON');
+  sqlite.exec('pragma synchronous = NORMAL');
   return sqlite;
 }
 

@@ -1,10 +1,10 @@
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteFile } from './sqlite-driver.js';
 import { withStatementCache } from './statement-cache.js';
 
 describe('the SQLite statement cache', () => {
-  const sqlite = new SqliteDatabase(':memory:');
+  const sqlite = openSqliteFile(':memory:');
   afterEach(() => {
     sqlite.exec('drop table if exists t');
   });

@@ -1,5 +1,5 @@
-import type SqliteDatabase from 'better-sqlite3';
 import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
+import type { SqliteConnection, SqliteStatement } from './sqlite-driver.js';
 
 /** Prepared statements kept: enough for every query shape the server makes, `in` lists of each length included. */
 export const STATEMENT_CACHE_SIZE = 1_000;
@@ -7,11 +7,11 @@ export const STATEMENT_CACHE_SIZE = 1_000;
 /**
  * The SQLite handle as Kysely sees it, with its prepared statements kept and reused (least recently used out first):
  * Kysely prepares every query it runs, which costs as much as running a small one (a third of a page's SQL time).
- * Reuse is safe because better-sqlite3 runs a statement to its end synchronously (`all`, `run`); nothing here iterates
- * one, and an iterating database refuses every other statement anyway.
+ * Reuse is safe because both SQLite drivers run a statement to its end synchronously (`all`, `run`); nothing here iterates
+ * one (Kysely's `stream()`), and better-sqlite3 refuses every other statement while one iterates anyway.
  */
-export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): KyselySqliteDatabase {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+export function withStatementCache(sqlite: SqliteConnection, size = STATEMENT_CACHE_SIZE): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {

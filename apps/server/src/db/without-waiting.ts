@@ -9,7 +9,7 @@ export function isLockBusy(error: unknown): boolean {
 }
 
 /**
- * Runs `work` in one transaction that never waits for another connection's write lock. On SQLite, better-sqlite3 waits
+ * Runs `work` in one transaction that never waits for another connection's write lock. On SQLite, both drivers wait
  * synchronously, holding the event loop, and an import in another process holds the lock a batch at a time; so here
  * a locked database fails the first write at once with SQLITE_BUSY (isLockBusy), and the caller does without or tries
  * later. The busy timeout is set back before the transaction ends, so no other statement ever runs without it.

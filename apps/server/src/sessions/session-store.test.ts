@@ -1,9 +1,9 @@
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/dialects.js';
 import { insertUser } from '../../test/factories.js';
 import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_FILE_NAME } from '../db/database.js';
+import { openSqliteFile } from '../db/sqlite-driver.js';
 import {
   SESSION_CACHE_MS,
   SHARED_SESSION_CACHE_MS,
@@ -194,7 +194,7 @@ describeEachDialect('SessionStore on %s', { uses: 'database' }, (t) => {
         );
       clock += 50 * 60 * 1000;
       // An import in another process, in the middle of a batch.
-      const other = new SqliteDatabase(path.join(t.database.dataDir, SQLITE_FILE_NAME));
+      const other = openSqliteFile(path.join(t.database.dataDir, SQLITE_FILE_NAME));
       other.exec('begin immediate');
       try {
         const started = performance.now();

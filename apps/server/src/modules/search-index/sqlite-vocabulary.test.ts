@@ -1,9 +1,9 @@
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { expect, it as base } from 'vitest';
 import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_FILE_NAME } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
+import { openSqliteFile } from '../../db/sqlite-driver.js';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { createSearchIndexRepository } from './search-index.repository.js';
 import { searchTerms } from './search-terms.js';
@@ -69,7 +69,7 @@ describeEachDialect('typo vocabulary upkeep (%s)', { uses: 'database', fresh: 'e
   it('never waits for another writer’s lock: a lookup reads the vocabulary as it is, the background folds later', async () => {
     await artists(t.db, 'Locked Harbour', 700);
     // An import in another process, in the middle of a batch: it holds the write lock.
-    const other = new SqliteDatabase(path.join(t.database.dataDir, SQLITE_FILE_NAME));
+    const other = openSqliteFile(path.join(t.database.dataDir, SQLITE_FILE_NAME));
     other.exec('begin immediate');
     const search = createSearchIndexRepository(t.db, t.dialect);
     try {
