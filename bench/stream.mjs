@@ -427,10 +427,10 @@ async function main() {
     if (SERVERS.includes('nginx')) servers.push(await startNginx(files));
     if (SERVERS.includes('node')) servers.push(await startMinimalNode(files));
     if (SERVERS.includes('offload')) {
-      // As docs/deploy configures it: nginx asks the gate about /media/, on a port of its own.
-      const gate = `127.0.0.1:${await freePort()}`;
+      // As docs/deploy configures it: nginx asks the gate about /media/, on a Unix socket.
+      const gate = join(work, 'gate.sock');
       const env = { MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_GATE: gate };
-      const backend = { ...(await startTonearm(audio, cover, { name: 'Tonearm offload', env })), gate };
+      const backend = { ...(await startTonearm(audio, cover, { name: 'Tonearm offload', env })), gate: `unix:${gate}` };
       // Listed at once, so a failure to start nginx still stops this Tonearm; then replaced by the pair.
       servers.push(backend);
       servers[servers.length - 1] = await startOffloadNginx(backend);

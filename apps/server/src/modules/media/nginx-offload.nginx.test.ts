@@ -75,12 +75,10 @@ async function selfSignedCertificate(dir: string): Promise<{ cert: string; key: 
 }
 
 /** The example as this test's nginx runs it, inside a main configuration of its own (pid, logs, temp paths). */
-async function nginxConfiguration(ports: {
-  http: number;
-  https: number;
-  tonearm: number;
-  gate: number;
-}): Promise<string> {
+/** Where the gate listens, as the example's /run/tonearm/gate.sock (nginx's worker can enter `work`). */
+const gateSocket = () => path.join(work, 'gate.sock');
+
+async function nginxConfiguration(ports: { http: number; https: number; tonearm: number }): Promise<string> {
   const tls = await selfSignedCertificate(work);
   const site = swapped(await readFile(EXAMPLE, 'utf8'), [
     ['    listen [::]:80;\n', ''],
@@ -88,7 +86,7 @@ async function nginxConfiguration(ports: {
     ['listen 80;', `listen 127.0.0.1:${ports.http};`],
     ['listen 443 ssl http2;', `listen 127.0.0.1:${ports.https} ssl http2;`],
     ['server 127.0.0.1:4000;', `server 127.0.0.1:${ports.tonearm};`],
-    ['server 127.0.0.1:4001;', `server 127.0.0.1:${ports.gate};`],
+    ['server unix:/run/tonearm/gate.sock;', `server unix:${gateSocket()};`],
     ['/etc/letsencrypt/live/music.example.org/fullchain.pem', tls.cert],
     ['/etc/letsencrypt/live/music.example.org/privkey.pem', tls.key],
     ['/var/cache/nginx/tonearm', path.join(work, 'nginx/cache')],
@@ -195,7 +193,7 @@ beforeAll(async () => {
   await chmod(work, 0o755);
   await mkdir(path.join(work, 'data'), { mode: 0o755 });
   await mkdir(path.join(work, 'nginx'), { mode: 0o755 });
-  const ports = { http: await freePort(), https: await freePort(), tonearm: await freePort(), gate: await freePort() };
+  const ports = { http: await freePort(), https: await freePort(), tonearm: await freePort() };
   const conf = await nginxConfiguration(ports);
   // Fails with nginx's own message (and this test) when the example is not valid nginx.
   await run(NGINX, ['-t', '-q', '-c', conf, '-p', path.join(work, 'nginx')]);
@@ -214,7 +212,7 @@ beforeAll(async () => {
         NODE_ENV: 'production',
         TRUST_PROXY: 'loopback',
         MEDIA_OFFLOAD: 'nginx',
-        MEDIA_OFFLOAD_GATE: `127.0.0.1:${ports.gate}`,
+        MEDIA_OFFLOAD_GATE: gateSocket(),
         // As the example's deployment says (https): the security headers nginx adds are the https ones.
         PUBLIC_URL: `https://127.0.0.1:${ports.https}`,
       },
