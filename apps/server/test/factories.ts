@@ -126,6 +126,16 @@ export async function makeSong(t: WithApp, admin: TestUser, upload: SongUpload):
 }
 
 /** Creates a playlist through the API as `owner` (JSON, no cover) and answers it. */
+/** The blob keys a song's row names: its audio, and its cover (null without one). */
+export async function blobKeysOf(t: WithDb, songId: number): Promise<{ audioKey: string; imageKey: string | null }> {
+  const row = await t.db
+    .selectFrom('songs')
+    .select(['audio_key', 'image_key'])
+    .where('id', '=', songId)
+    .executeTakeFirstOrThrow();
+  return { audioKey: row.audio_key, imageKey: row.image_key };
+}
+
 export async function makePlaylist(t: WithApp, owner: TestUser, fields: Record<string, unknown>): Promise<Playlist> {
   const response = await clientOf(t.app, owner).post('/api/playlists', fields);
   expect(response.statusCode, response.body).toBe(201);

@@ -6,7 +6,7 @@ import { ServerMessages, type ThumbnailWidth } from '@tonearm/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
-import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
 import { requireFfmpeg } from '../../../test/ffmpeg.js';
 import { errorOf } from '../../../test/harness.js';
 import { apiKeyOf, subsonicApi } from '../../../test/subsonic.js';
@@ -94,13 +94,9 @@ describeEachDialect('MEDIA_OFFLOAD=nginx (%s)', { env: { MEDIA_OFFLOAD: 'nginx' 
     listener = await makeUser(t);
     premium = await makeUser(t, { premium: true });
     songId = await makeSong(t, admin, { artistId: await makeArtist(t, admin, 'Offloaded') });
-    const row = await t.db
-      .selectFrom('songs')
-      .select(['audio_key', 'image_key'])
-      .where('id', '=', songId)
-      .executeTakeFirstOrThrow();
-    audioKey = row.audio_key;
-    imageKey = row.image_key ?? '';
+    const keys = await blobKeysOf(t, songId);
+    audioKey = keys.audioKey;
+    imageKey = keys.imageKey ?? '';
   });
 
   it('names a file that exists under DATA_DIR/blobs, where the internal location is aliased', () => {

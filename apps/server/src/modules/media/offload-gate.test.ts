@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../../scripts/free-port.mjs';
 import { describeEachDialect } from '../../../test/dialects.js';
-import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
 import { requireFfmpeg } from '../../../test/ffmpeg.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
 import { imageKeyFor } from './media.service.js';
@@ -251,14 +251,9 @@ describeEachDialect(
       await t.app.ready();
       const admin = await makeAdmin(t);
       listener = await makeUser(t);
-      const songId = await makeSong(t, admin, { artistId: await makeArtist(t, admin, 'Gated') });
-      const row = await t.db
-        .selectFrom('songs')
-        .select(['audio_key', 'image_key'])
-        .where('id', '=', songId)
-        .executeTakeFirstOrThrow();
-      audioKey = row.audio_key;
-      imageKey = row.image_key ?? '';
+      const keys = await blobKeysOf(t, await makeSong(t, admin, { artistId: await makeArtist(t, admin, 'Gated') }));
+      audioKey = keys.audioKey;
+      imageKey = keys.imageKey ?? '';
     });
 
     afterEach(() => {
