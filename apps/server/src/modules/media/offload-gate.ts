@@ -176,8 +176,14 @@ function serveConnection(socket: Socket, { handOver, log }: OffloadGateOptions):
     if (ended) return;
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
     if (pending.length > MAX_PENDING_BYTES) socket.destroy();
-    else if (!busy) void next();
+    else if (!busy) next().catch(broken);
   });
+
+  /** A fault of the gate itself: logged, and the connection dropped (nginx retries the request elsewhere or fails it). */
+  function broken(error: unknown): void {
+    log.error({ err: error }, 'the media offload gate dropped a connection');
+    socket.destroy();
+  }
 
   /** Whether nginx went away (a function: it may happen while an answer is awaited). */
   function closed(): boolean {
