@@ -294,7 +294,11 @@ describeEachDialect('/metrics of slow transcodes (%s)', { prepare: slowFfmpeg },
     expect(refused.status).toBe(503);
     cut();
 
-    const after = await scrapeUntil(t.app, (samples) => value(samples, 'in_progress') === 0);
+    // The transcode ends when ffmpeg is stopped, the stream when its response closes: two events, in either order.
+    const after = await scrapeUntil(
+      t.app,
+      (samples) => value(samples, 'in_progress') === 0 && valueOf(samples, ACTIVE) === 0,
+    );
     expect(value(after, 'refused_total')).toBe(1);
     expect(value(after, 'cancelled_total')).toBe(1);
     expect(value(after, 'started_total')).toBe(1);
