@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TranscodeCache } from './transcode-cache.js';
 
 let dir: string;
+/** The cache's files, sorted. Eviction unlinks without waiting, so the tests poll this until it settles. */
+const filesIn = async () => (await readdir(dir)).sort();
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'tonearm-transcode-cache-'));
@@ -45,7 +47,7 @@ describe('TranscodeCache', () => {
     expect(cache.lookup('two')).toBeNull();
     expect(['one', 'three', 'four'].map((name) => cache.lookup(name) !== null)).toEqual([true, true, true]);
     expect(cache.size).toBe(300);
-    expect((await readdir(dir)).sort()).toEqual(['four', 'one', 'three']);
+    await expect.poll(filesIn).toEqual(['four', 'one', 'three']);
   });
 
   it('keeps a transcode larger than the whole cache until the next one comes', async () => {
@@ -57,7 +59,7 @@ describe('TranscodeCache', () => {
     expect(cache.lookup('huge')).not.toBeNull();
     await addFile(cache, 'next', 50);
     expect(cache.lookup('huge')).toBeNull();
-    expect(await readdir(dir)).toEqual(['next']);
+    await expect.poll(filesIn).toEqual(['next']);
   });
 
   it('starts from what is on disk, oldest first, without the temporary leftovers of an interrupted transcode', async () => {
@@ -70,7 +72,7 @@ describe('TranscodeCache', () => {
     expect(cache.lookup('old')).toBeNull();
     expect(cache.lookup('new')).not.toBeNull();
     expect(cache.lookup('half.abc123.tmp')).toBeNull();
-    expect(await readdir(dir)).toEqual(['new']);
+    await expect.poll(filesIn).toEqual(['new']);
   });
 
   it('forgets an entry whose file went away', async () => {
