@@ -2,9 +2,6 @@ import type { Config } from '../../config.js';
 import { isValidBlobKey, type BlobKind, type BlobStore } from '../../storage/blob-store.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 
-/** The internal URI characters a blob's path may have: nginx takes the X-Accel-Redirect URI as it is, undecoded. */
-const SAFE_URI_PATH = /^[A-Za-z0-9._/-]+$/;
-
 /**
  * MEDIA_OFFLOAD=nginx (docs/deploy/nginx.conf): once a request has passed the access checks, a stored blob is
  * answered with an empty response whose `X-Accel-Redirect` names the blob inside nginx's `internal` location aliased
@@ -20,13 +17,12 @@ export class NginxOffload {
 
   /**
    * The X-Accel-Redirect URI of a stored blob: the prefix, then its path under the blob directory. Null for a key that
-   * names no blob (then nothing is offloaded; Tonearm answers as usual). Valid keys only make paths of safe characters
-   * that stay inside the directory; the check below keeps it so should the key alphabet ever grow.
+   * names no blob (then nothing is offloaded; Tonearm answers as usual). Valid keys (blob-key.ts) are made of characters
+   * nginx takes as they are and cannot leave the directory, so the key check is the whole check: this runs on every
+   * Range request a gate or /media hands over.
    */
   uriFor(kind: BlobKind, key: string): string | null {
-    if (!isValidBlobKey(key)) return null;
-    const uriPath = this.store.relativePath(kind, key);
-    return SAFE_URI_PATH.test(uriPath) ? `${this.prefix}${uriPath}` : null;
+    return isValidBlobKey(key) ? `${this.prefix}${this.store.relativePath(kind, key)}` : null;
   }
 }
 
