@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 export const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -53,4 +54,41 @@ export async function ensureWebBuilt() {
   if (!webBuildIsStale()) return { code: 0, ms: 0 };
   console.log('Building the web app (apps/web/dist)…');
   return run(bin('vite'), ['build', '--logLevel', 'warn'], { cwd: join(root, 'apps/web') });
+}
+
+/** The first line of a failure, without colour codes, cut to `width` characters. */
+function firstLine(text, width = 160) {
+  const lines = stripVTControlCharacters(text ?? '').split('\n');
+  const line = lines.find((part) => part.trim() !== '') ?? '';
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
+/**
+ * What failed in a vitest JSON report (`--reporter=json`), one line each: a file that did not load, or a test with the
+ * first line of its error; paths are shown relative to `base`. CI shows only the end of the output, so the summaries repeat these there.
+ */
+export function vitestFailures(report, base = root) {
+  const lines = [];
+  for (const file of report?.testResults ?? []) {
+    const name = file.name.startsWith(base) ? file.name.slice(base.length + 1) : file.name;
+    const failed = file.assertionResults.filter((test) => test.status === 'failed');
+    if (file.status === 'failed' && failed.length === 0) lines.push(`${name}: ${firstLine(file.message)}`);
+    for (const test of failed) lines.push(`${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  }
+  return lines;
+}
+
+/** What failed in a Playwright JSON report, one line each (suites nest). */
+export function playwrightFailures(report) {
+  const lines = [];
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok) continue;
+      const error = spec.tests?.flatMap((test) => test.results ?? []).find((result) => result.error)?.error;
+      lines.push(`${spec.file} › ${[...titles, spec.title].join(' › ')}: ${firstLine(error?.message)}`);
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, []);
+  return lines;
 }

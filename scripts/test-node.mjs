@@ -5,10 +5,10 @@
 // for that Node's ABI: the checkout itself is never changed. Ends with one line per version and exits non-zero if any
 // failed or could not be set up. FILTERs (anything not a version) go to vitest, to run part of the suite.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { root, run } from './lib.mjs';
+import { root, run, vitestFailures } from './lib.mjs';
 
 /**
  * The exact versions the second CI leg runs; package.json's engines says the same majors. On Node 24 the server runs
@@ -104,8 +104,15 @@ async function leg(version, filters) {
     if (built.code !== 0) return { version, ok: false, why: 'better-sqlite3 did not build' };
     console.log(`▶ Node ${version}: the server suite`);
     const vitest = join(checkout, 'node_modules', 'vitest', 'vitest.mjs');
-    const tests = await run(node, [vitest, 'run', '--project', 'server', ...filters], { cwd: checkout, env });
-    return { version, ok: tests.code === 0, why: tests.code === 0 ? '' : 'server tests failed', ms: tests.ms };
+    const report = join(work, 'vitest.json');
+    const reporters = ['--reporter=default', '--reporter=json', `--outputFile=${report}`];
+    const tests = await run(node, [vitest, 'run', '--project', 'server', ...reporters, ...filters], {
+      cwd: checkout,
+      env,
+    });
+    const failures = existsSync(report) ? vitestFailures(JSON.parse(readFileSync(report, 'utf8')), checkout) : [];
+    const why = tests.code === 0 ? '' : 'server tests failed';
+    return { version, ok: tests.code === 0, why, ms: tests.ms, failures };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -119,9 +126,11 @@ const versions = wanted.length > 0 ? wanted : TESTED_NODE_VERSIONS.filter((versi
 const results = [];
 for (const version of versions) results.push(await leg(version, filters));
 console.log('\n──────── Node versions ────────');
-for (const { version, ok, why, ms } of results) {
+for (const { version, ok, why, ms, failures = [] } of results) {
   console.log(
     `${ok ? 'ok  ' : 'FAIL'}  Node ${version}${ok ? `  server suite ${(ms / 1000).toFixed(1)} s` : `  ${why}`}`,
   );
+  for (const line of failures.slice(0, 20)) console.log(`      ✗ ${line}`);
+  if (failures.length > 20) console.log(`      … and ${failures.length - 20} more`);
 }
 process.exit(results.every((result) => result.ok) ? 0 : 1);

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureServerBuilt } from './build-server.mjs';
-import { bin, ensureWebBuilt, root, run } from './lib.mjs';
+import { bin, ensureWebBuilt, playwrightFailures, root, run, vitestFailures } from './lib.mjs';
 
 const tmp = join(root, '.tmp');
 mkdirSync(tmp, { recursive: true });
@@ -77,6 +77,12 @@ if (playwright) {
 const pg = readJson(postgresStatus);
 if (pg?.ran) console.log(`PostgreSQL: API and repository tests ran against PostgreSQL too (${pg.detail})`);
 else console.log(`!!! PostgreSQL half did NOT run: ${pg?.detail ?? 'no status was reported'} !!!`);
+const failures = [...vitestFailures(vitest), ...playwrightFailures(playwright)];
+if (failures.length > 0) {
+  console.log(`failed tests (${failures.length}):`);
+  for (const line of failures.slice(0, 20)) console.log(`  ✗ ${line}`);
+  if (failures.length > 20) console.log(`  … and ${failures.length - 20} more`);
+}
 console.log(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const failedSteps = steps.filter((s) => s.code !== 0);
 if (failedSteps.length > 0 && counts.failed === 0) counts.failed = failedSteps.length;
