@@ -38,12 +38,18 @@ describeEachDialect('start-up of instances sharing a database (%s)', { uses: 'da
     await writeFile(path.join(root, 'tmp', 'audio-live.tmp'), 'half an upload');
 
     let release: () => void = () => undefined;
+    let entered: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     const sweeping = withAdvisoryLock(t.db, t.dialect, AdvisoryLocks.blobSweep, 'try', async () => {
+      entered();
       await new Promise<void>((resolve) => {
         release = resolve;
       });
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The other instance holds the lock before this one starts.
+    await holding;
     const log = collectingLog();
     await prepareCatalogueStorage({ db: t.db, dialect: t.dialect, store, demo: false, log });
     release();

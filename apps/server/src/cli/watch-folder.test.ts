@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, unlink, utimes } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Song } from '@tonearm/contract';
@@ -23,6 +23,8 @@ async function eventually(check: () => Promise<boolean>, ms = 15_000): Promise<v
 
 describeEachDialect('watching a folder (%s)', (t) => {
   let root: string;
+  /** Where new files are encoded before they are moved into the folder (the same file system, outside the folder). */
+  let staging: string;
   let store: LocalBlobStore;
   const stop = new AbortController();
   const passes: WatchPass[] = [];
@@ -40,6 +42,7 @@ describeEachDialect('watching a folder (%s)', (t) => {
   beforeAll(async () => {
     requireFfmpeg();
     root = await mkdtemp(path.join(tmpdir(), 'tonearm-watch-'));
+    staging = await mkdtemp(path.join(tmpdir(), 'tonearm-watch-staging-'));
     await mkdir(path.join(root, 'Live Folder'));
     await encodeAudio(path.join(root, 'Live Folder', '01.ogg'), 'ogg', { frequency: 500, tags: tags('First', 1) });
     store = testBlobStore(t.dataDir);
@@ -55,7 +58,22 @@ describeEachDialect('watching a folder (%s)', (t) => {
     stop.abort();
     await watching;
     await rm(root, { recursive: true, force: true });
+    await rm(staging, { recursive: true, force: true });
   });
+
+  /**
+   * Encodes a file and moves it into the folder whole: ffmpeg writing in place could pause longer than the quiet time
+   * on a loaded machine, and the watcher would import half a file (its tags come first) before the rest.
+   */
+  async function place(
+    file: string,
+    format: Parameters<typeof encodeAudio>[1],
+    options: Parameters<typeof encodeAudio>[2],
+  ) {
+    const encoded = path.join(staging, path.basename(file));
+    await encodeAudio(encoded, format, options);
+    await rename(encoded, file);
+  }
 
   const songs = async () => {
     const listener = await makeUser(t);
@@ -68,7 +86,7 @@ describeEachDialect('watching a folder (%s)', (t) => {
   });
 
   it('picks up a new file while running, on the same album', async () => {
-    await encodeAudio(path.join(root, 'Live Folder', '02.mp3'), 'mp3', { frequency: 600, tags: tags('Second', 2) });
+    await place(path.join(root, 'Live Folder', '02.mp3'), 'mp3', { frequency: 600, tags: tags('Second', 2) });
     await eventually(async () => (await songCount(t.db)) === 2);
     const listed = await songs();
     const second = listed.find((song) => song.name === 'Second');
@@ -79,7 +97,7 @@ describeEachDialect('watching a folder (%s)', (t) => {
   it('updates the song of a changed file in place (same id, new audio and tags)', async () => {
     const before = (await songs()).find((song) => song.name === 'First');
     const file = path.join(root, 'Live Folder', '01.ogg');
-    await encodeAudio(file, 'ogg', { frequency: 520, seconds: 3, tags: tags('First (remastered)', 1) });
+    await place(file, 'ogg', { frequency: 520, seconds: 3, tags: tags('First (remastered)', 1) });
     // A copy can keep the old time within the same second; move it so the change is seen whatever the file system.
     const later = new Date(Date.now() + 5000);
     await utimes(file, later, later);

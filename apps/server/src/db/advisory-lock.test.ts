@@ -16,9 +16,13 @@ describeEachDialect('advisory locks (%s)', { uses: 'database' }, (t) => {
 
   it('"try" skips the work while another connection (another instance) holds the lock', async () => {
     const held = gate();
-    const holding = withAdvisoryLock(t.db, t.dialect, key, 'try', () => held.opened.then(() => 'first'));
-    // Let the first take the lock before the second tries.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const entered = gate();
+    const holding = withAdvisoryLock(t.db, t.dialect, key, 'try', () => {
+      entered.open();
+      return held.opened.then(() => 'first');
+    });
+    // The first holds the lock before the second tries.
+    await entered.opened;
     const second = await withAdvisoryLock(t.db, t.dialect, key, 'try', () => Promise.resolve('second'));
     held.open();
     expect(await holding).toEqual({ ran: true, value: 'first' });

@@ -10,7 +10,8 @@ import type { HttpTimeouts } from '../config.js';
 const TIMEOUTS: HttpTimeouts = {
   headersMs: 400,
   requestMs: 500,
-  uploadIdleMs: 700,
+  // Far above the 200 ms between the pieces of the slow upload below, which a loaded machine stretches.
+  uploadIdleMs: 1500,
   uploadMs: 10_000,
   keepAliveMs: 5000,
 };

@@ -249,8 +249,8 @@ describeEachDialect('/metrics with METRICS=1 (%s)', { env: { METRICS: '1', FFMPE
     expect(valueOf(idle, 'tonearm_db_pool_connections')).toBeGreaterThanOrEqual(1);
     expect(valueOf(idle, 'tonearm_db_pool_idle_connections')).toBe(valueOf(idle, 'tonearm_db_pool_connections'));
 
-    // Six slow queries on four connections: four busy, two waiting.
-    const sleeps = Array.from({ length: 6 }, () => sql`select pg_sleep(0.5)`.execute(t.db));
+    // Six slow queries on four connections: four busy, two waiting (for 2 s, which slow scrapes cannot outlast).
+    const sleeps = Array.from({ length: 6 }, () => sql`select pg_sleep(2)`.execute(t.db));
     const busy = await scrapeUntil(t.app, (samples) => valueOf(samples, 'tonearm_db_pool_waiting_queries') === 2);
     await Promise.all(sleeps);
     expect(valueOf(busy, 'tonearm_db_pool_waiting_queries')).toBe(2);

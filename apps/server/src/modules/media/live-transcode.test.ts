@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ffmpegArgs, LiveTranscode } from './live-transcode.js';
 
 let dir: string;
@@ -48,10 +48,12 @@ describe('LiveTranscode', () => {
       format: 'opus',
       bitrate: 128,
       tempPath,
-      killGraceMs: 300,
+      // Far beyond the 150 ms wait below, which a loaded machine may stretch.
+      killGraceMs: 1500,
     });
     const release = live.hold();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Its first output comes after the trap is set: from then on SIGTERM is ignored.
+    await vi.waitFor(async () => expect((await stat(tempPath)).size).toBeGreaterThan(0), { timeout: 5000 });
     const pid = live.pid ?? 0;
     release();
     await new Promise((resolve) => setTimeout(resolve, 150));

@@ -62,7 +62,7 @@ describeEachDialect('the in-memory catalogue (%s)', { uses: 'database', fresh: '
     const [added] = await insertSongs(t, 1, 'Index C');
     // Someone else's write: answered from the snapshot at hand while a fresh one loads.
     expect(await index.snapshot()).toBe(first);
-    await expect.poll(async () => (await index.snapshot()).ids.includes(added?.id ?? 0)).toBe(true);
+    await expect.poll(async () => (await index.snapshot()).ids.includes(added?.id ?? 0), { timeout: 5000 }).toBe(true);
 
     // This process's own writes show at once, without a load.
     index.songSaved({ id: 999_999, artist_id: null, genre: 'Rock' });

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -137,7 +138,8 @@ describe('killing the server during an upload', () => {
     let sent = 0;
     let staged: string[] = [];
     while (sent < audio.length) {
-      upload.write(audio.subarray(sent, sent + 16 * 1024));
+      // At the server's pace: a slow server must not make this loop run through the whole file before it stages.
+      if (!upload.write(audio.subarray(sent, sent + 16 * 1024))) await once(upload, 'drain');
       sent += 16 * 1024;
       await sleep(10);
       staged = await filesUnder(tmpDir);
