@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +8,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../../scripts/free-port.mjs';
 import { describeEachDialect } from '../../../test/dialects.js';
+import { createTestApp } from '../../../test/harness.js';
 import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
 import { requireFfmpeg } from '../../../test/ffmpeg.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
@@ -217,6 +218,22 @@ describe('the offload gate on a Unix socket', () => {
     const file = path.join(dir, 'file.sock');
     await writeFile(file, 'not a socket');
     await expect(start(file)).rejects.toThrow('a file that is not a socket is in the way');
+  });
+});
+
+describe('an app whose gate cannot listen', () => {
+  it('does not start, and names the address and why (main.ts prints it)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const where = `127.0.0.1:${port}`;
+    const t = await createTestApp('sqlite', { env: { MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_GATE: where } });
+    try {
+      await expect(t.app.ready()).rejects.toThrow(`MEDIA_OFFLOAD_GATE: cannot listen on ${where}: listen EADDRINUSE`);
+    } finally {
+      await t.close().catch(() => undefined);
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
   });
 });
 
