@@ -4,7 +4,11 @@ import { describeEachDialect } from '../test/dialects.js';
 import { makeAdmin, makeArtist, makeSong, makeUser } from '../test/factories.js';
 import { DEFAULT_PASSWORD, errorOf, type TestApp } from '../test/harness.js';
 import { clientOf, type Client } from '../test/client.js';
+import { accelOf, GateClient, gateRequest } from '../test/gate-client.js';
+import { freePort } from '../../../scripts/free-port.mjs';
 import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { APP_LOCATION } from './modules/media/offload-gate.js';
 import type { App } from './http/app-types.js';
 import { SHARED_SESSION_CACHE_MS } from './sessions/session-store.js';
 
@@ -12,8 +16,12 @@ import { SHARED_SESSION_CACHE_MS } from './sessions/session-store.js';
  * A second app on the test app's database and blob store: what another instance of the server is, as far as the
  * database goes (its own memory: session cache, counters of its own on SQLite, setup code).
  */
-async function secondInstance(t: TestApp, work: (other: { app: App; as: TestApp['as'] }) => Promise<void>) {
-  const app = await buildApp({ config: t.config, db: t.db, dialect: t.dialect, blobs: t.blobs });
+async function secondInstance(
+  t: TestApp,
+  work: (other: { app: App; as: TestApp['as'] }) => Promise<void>,
+  config: Config = t.config,
+) {
+  const app = await buildApp({ config, db: t.db, dialect: t.dialect, blobs: t.blobs });
   try {
     await work({ app, as: (caller) => clientOf(app, caller) });
   } finally {
@@ -102,6 +110,40 @@ describeEachDialect('two instances on one database (%s)', { uses: 'nothing' }, (
         // Every other authenticated call reads the session from the database each time.
         expect((await other.as(listener).get('/api/auth/me')).statusCode).toBe(401);
       });
+    });
+  });
+  it("a logout on one stops the other's offload gate within the shared cache time (PostgreSQL)", async () => {
+    await suite.withApp({ env: { MEDIA_OFFLOAD: 'nginx' } }, async (t) => {
+      const admin = await makeAdmin(t);
+      const songId = await makeSong(t, admin, { artistId: await makeArtist(t, admin, 'Gated Artist') });
+      const song = await t.as(admin).json(`/api/songs/${songId}`, Song);
+      const listener = await makeUser(t);
+      const mediaOffload = t.config.mediaOffload;
+      if (mediaOffload === null) throw new Error('MEDIA_OFFLOAD=nginx gave no offload');
+      // The other instance is the one nginx asks, through its gate.
+      const port = await freePort();
+      const gated: Config = { ...t.config, mediaOffload: { ...mediaOffload, gate: { host: '127.0.0.1', port } } };
+      await secondInstance(
+        t,
+        async (other) => {
+          await other.app.ready();
+          const client = await GateClient.open(port);
+          try {
+            const ask = async () => accelOf(await client.answer(gateRequest('GET', song.link, listener.cookie)));
+            expect(await ask()).toMatch(new RegExp(`^${mediaOffload.prefix}audio/`));
+            expect((await t.as(listener).post('/api/auth/logout', {})).statusCode).toBe(204);
+            if (t.dialect === 'postgres') {
+              await sleep(SHARED_SESSION_CACHE_MS + 50);
+              // Back to Tonearm's HTTP server, which answers the 401.
+              expect(await ask()).toBe(APP_LOCATION);
+              expect((await other.as(listener).get(song.link)).statusCode).toBe(401);
+            }
+          } finally {
+            client.destroy();
+          }
+        },
+        gated,
+      );
     });
   });
 });

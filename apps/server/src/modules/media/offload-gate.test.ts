@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +8,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../../scripts/free-port.mjs';
 import { describeEachDialect } from '../../../test/dialects.js';
+import { accelOf, GateClient, gateRequest } from '../../../test/gate-client.js';
 import { createTestApp } from '../../../test/harness.js';
 import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
 import { requireFfmpeg } from '../../../test/ffmpeg.js';
@@ -80,74 +81,6 @@ describe('gateAnswer', () => {
   });
 });
 
-/** A raw connection to the gate that reads answers (heads only: the gate never sends a body). */
-class GateClient {
-  private received = '';
-  private closed = false;
-  private readonly waiters: (() => void)[] = [];
-
-  private constructor(private readonly socket: Socket) {
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      this.received += chunk;
-      this.wake();
-    });
-    socket.on('close', () => {
-      this.closed = true;
-      this.wake();
-    });
-    socket.on('error', () => undefined);
-  }
-
-  static open(to: number | string): Promise<GateClient> {
-    const address = typeof to === 'number' ? { host: '127.0.0.1', port: to } : { path: to };
-    return new Promise((resolve, reject) => {
-      const socket = connect(address, () => resolve(new GateClient(socket)));
-      socket.once('error', reject);
-    });
-  }
-
-  send(text: string): void {
-    this.socket.write(text, 'latin1');
-  }
-
-  /** The next `count` answers, in order. */
-  async answers(count: number): Promise<string[]> {
-    const found: string[] = [];
-    while (found.length < count) {
-      const end = this.received.indexOf('\r\n\r\n');
-      if (end !== -1) {
-        found.push(this.received.slice(0, end + 4));
-        this.received = this.received.slice(end + 4);
-      } else if (this.closed) {
-        throw new Error(`the gate closed the connection after ${found.length} of ${count} answers`);
-      } else {
-        await new Promise<void>((resolve) => this.waiters.push(resolve));
-      }
-    }
-    return found;
-  }
-
-  async answer(text: string): Promise<string> {
-    this.send(text);
-    const [answer] = await this.answers(1);
-    return answer ?? '';
-  }
-
-  /** Resolves once the gate has closed the connection. */
-  async closedByGate(): Promise<void> {
-    while (!this.closed) await new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-
-  destroy(): void {
-    this.socket.destroy();
-  }
-
-  private wake(): void {
-    for (const waiter of this.waiters.splice(0)) waiter();
-  }
-}
-
 describe('the offload gate on a Unix socket', () => {
   let dir: string;
   const handOver = (_method: string, target: string) =>
@@ -173,8 +106,8 @@ describe('the offload gate on a Unix socket', () => {
     try {
       expect((await stat(socketPath)).mode & 0o777).toBe(0o666);
       const client = await GateClient.open(socketPath);
-      expect(accelOf(await client.answer(request('GET', '/media/audio/ab.wav')))).toBe(`${PREFIX}audio/ab/ab.wav`);
-      expect(accelOf(await client.answer(request('GET', '/media/audio/cd.wav')))).toBe(APP_LOCATION);
+      expect(accelOf(await client.answer(gateRequest('GET', '/media/audio/ab.wav')))).toBe(`${PREFIX}audio/ab/ab.wav`);
+      expect(accelOf(await client.answer(gateRequest('GET', '/media/audio/cd.wav')))).toBe(APP_LOCATION);
       client.destroy();
     } finally {
       await gate.close();
@@ -202,7 +135,7 @@ describe('the offload gate on a Unix socket', () => {
     expect((await stat(stale)).isSocket()).toBe(true);
     const gate = await start(stale);
     const client = await GateClient.open(stale);
-    expect(accelOf(await client.answer(request('GET', '/media/audio/ab.wav')))).toBe(`${PREFIX}audio/ab/ab.wav`);
+    expect(accelOf(await client.answer(gateRequest('GET', '/media/audio/ab.wav')))).toBe(`${PREFIX}audio/ab/ab.wav`);
     client.destroy();
     await gate.close();
 
@@ -236,10 +169,6 @@ describe('an app whose gate cannot listen', () => {
     }
   });
 });
-
-const request = (method: string, target: string, cookie?: string) =>
-  `${method} ${target} HTTP/1.1\r\nHost: music.example.org\r\n${cookie === undefined ? '' : `Cookie: ${cookie}\r\n`}\r\n`;
-const accelOf = (answer: string) => /\r\nX-Accel-Redirect: ([^\r]*)\r\n/.exec(answer)?.[1];
 
 let gatePort = 0;
 
@@ -280,7 +209,7 @@ describeEachDialect(
     it("hands a signed-in listener's audio to nginx, for GET and HEAD, with its type and caching", async () => {
       const client = await open();
       for (const method of ['GET', 'HEAD']) {
-        const answer = await client.answer(request(method, `/media/audio/${audioKey}`, listener.cookie));
+        const answer = await client.answer(gateRequest(method, `/media/audio/${audioKey}`, listener.cookie));
         expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
         expect(accelOf(answer)).toBe(`${PREFIX}audio/${audioKey.slice(0, 2)}/${audioKey}`);
         expect(answer).toContain('\r\nContent-Type: audio/wav\r\n');
@@ -290,7 +219,7 @@ describeEachDialect(
 
     it('hands the public thumbnails over without a session', async () => {
       const client = await open();
-      const answer = await client.answer(request('GET', `/media/images/${imageKey}?w=300`));
+      const answer = await client.answer(gateRequest('GET', `/media/images/${imageKey}?w=300`));
       const key = imageKeyFor(imageKey, 300) ?? '';
       expect(accelOf(answer)).toBe(`${PREFIX}image/${key.slice(0, 2)}/${key}`);
       expect(answer).toContain(`\r\nCache-Control: ${IMAGE_CACHE_CONTROL}\r\n`);
@@ -310,14 +239,14 @@ describeEachDialect(
         ['DELETE', `/media/audio/${audioKey}`, listener.cookie],
         ['GET', '/api/songs', listener.cookie],
       ] as const) {
-        expect(accelOf(await client.answer(request(method, target, cookie))), target).toBe(APP_LOCATION);
+        expect(accelOf(await client.answer(gateRequest(method, target, cookie))), target).toBe(APP_LOCATION);
       }
     });
 
     it('stops handing over audio once the session is revoked', async () => {
       const user = await makeUser(t);
       const client = await open();
-      const ask = () => client.answer(request('GET', `/media/audio/${audioKey}`, user.cookie));
+      const ask = () => client.answer(gateRequest('GET', `/media/audio/${audioKey}`, user.cookie));
       expect(accelOf(await ask())).not.toBe(APP_LOCATION);
       expect((await t.as(user).post('/api/auth/logout')).statusCode).toBe(204);
       expect(accelOf(await ask())).toBe(APP_LOCATION);
@@ -325,8 +254,8 @@ describeEachDialect(
 
     it('answers the heads of one connection in order, pipelined ones too, and closes when asked', async () => {
       const client = await open();
-      const audio = request('GET', `/media/audio/${audioKey}`, listener.cookie);
-      client.send(`${request('GET', '/media/audio/none.wav', listener.cookie)}${audio}${audio}`);
+      const audio = gateRequest('GET', `/media/audio/${audioKey}`, listener.cookie);
+      client.send(`${gateRequest('GET', '/media/audio/none.wav', listener.cookie)}${audio}${audio}`);
       const answers = await client.answers(3);
       expect(answers.map(accelOf)).toEqual([APP_LOCATION, expect.stringContaining(audioKey), expect.any(String)]);
       const last = await client.answer(audio.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'));
