@@ -10,6 +10,11 @@ import { createServer } from 'node:net';
 const LOW = 20_000;
 const HIGH = 32_767;
 const ATTEMPTS = 20;
+/**
+ * Every port this process was given: never handed out twice, so the ports a caller takes one after another for one
+ * setup are distinct (nginx's HTTP and HTTPS listeners on one port would merge into one TLS listener).
+ */
+const given = new Set();
 
 /** Answers `port` if it can be bound on the loopback interface right now, else null. */
 function tryPort(port) {
@@ -24,13 +29,19 @@ function tryPort(port) {
   });
 }
 
-/** A TCP port that was free a moment ago on the loopback interface. */
+/** A TCP port that was free a moment ago on the loopback interface, and not given before in this process. */
 export async function freePort() {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const port = await tryPort(LOW + Math.floor(Math.random() * (HIGH - LOW + 1)));
-    if (port !== null) return port;
+    const candidate = LOW + Math.floor(Math.random() * (HIGH - LOW + 1));
+    const port = given.has(candidate) ? null : await tryPort(candidate);
+    if (port !== null) return take(port);
   }
   const any = await tryPort(0);
-  if (any === null) throw new Error('no free TCP port on 127.0.0.1');
-  return any;
+  if (any === null || given.has(any)) throw new Error('no free TCP port on 127.0.0.1');
+  return take(any);
+}
+
+function take(port) {
+  given.add(port);
+  return port;
 }

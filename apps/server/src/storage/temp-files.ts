@@ -40,7 +40,8 @@ export async function writeTempFile(
 
 /**
  * Removes files of `tmpDir` whose last write is older than `olderThanMs`. An upload in progress keeps touching its temp
- * file, so a margin of minutes never removes live uploads; 0 is safe only before the server accepts requests.
+ * file, so a margin of minutes never removes live uploads; 0 removes every file, safe only before the server accepts
+ * requests.
  */
 export async function sweepTempDir(tmpDir: string, olderThanMs: number): Promise<number> {
   let names: string[];
@@ -50,7 +51,8 @@ export async function sweepTempDir(tmpDir: string, olderThanMs: number): Promise
     if (isMissing(error)) return 0;
     throw error;
   }
-  const cutoff = Date.now() - olderThanMs;
+  // 0 is every file: a file written in this very millisecond has a later mtimeMs (fractional) than Date.now() (whole).
+  const cutoff = olderThanMs === 0 ? Number.POSITIVE_INFINITY : Date.now() - olderThanMs;
   let removed = 0;
   for (const name of names) {
     const file = path.join(tmpDir, name);

@@ -38,7 +38,7 @@ let tonearm: ChildProcess | null = null;
 let nginx: ChildProcess | null = null;
 const output: string[] = [];
 let cert: Buffer;
-let agent: Agent;
+let agent: Agent | null = null;
 let base: string;
 let tonearmBase: string;
 
@@ -144,7 +144,7 @@ function through(
   headers: Record<string, string> = {},
   body?: Buffer | string,
 ): Promise<Answer> {
-  return send(httpsRequest(`${base}${url}`, { method, headers, agent }), body);
+  return send(httpsRequest(`${base}${url}`, { method, headers, agent: agent ?? undefined }), body);
 }
 
 /** One plain HTTP request straight to Tonearm. */
@@ -262,7 +262,8 @@ function withCookie([headers, body]: readonly [Record<string, string>, Buffer | 
 }
 
 afterAll(async () => {
-  agent.destroy();
+  // Also after a failed start, whose own error is the one to read.
+  agent?.destroy();
   await stop(nginx);
   await stop(tonearm);
   await rm(work, { recursive: true, force: true });
