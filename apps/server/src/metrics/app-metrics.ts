@@ -1,6 +1,12 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { PoolUse } from '../db/database.js';
-import type { MediaMeters, StreamMeter, TranscodeMeter, TranscodeOutcome } from '../modules/media/media-meters.js';
+import type {
+  GateMeter,
+  MediaMeters,
+  StreamMeter,
+  TranscodeMeter,
+  TranscodeOutcome,
+} from '../modules/media/media-meters.js';
 import { processRegistry } from './process-metrics.js';
 import { RequestLatency } from './request-latency.js';
 
@@ -46,6 +52,14 @@ class TranscodeTally implements TranscodeMeter {
   }
 }
 
+class GateTally implements GateMeter {
+  readonly counts = { file: 0, app: 0 };
+
+  answered(to: 'file' | 'app'): void {
+    this.counts[to] += 1;
+  }
+}
+
 export interface MetricsSources {
   /** The database pool's use now (createDatabase's poolUse); null on SQLite, which has no pool. */
   poolUse: () => PoolUse | null;
@@ -71,12 +85,14 @@ export class AppMetrics {
     this.requests.registerIn(this.registry);
     const streams = new StreamTally();
     const transcodes = new TranscodeTally();
-    this.meters = { streams, transcodes };
+    const gate = new GateTally();
+    this.meters = { streams, transcodes, gate };
     counterOf(this.registry, 'tonearm_audio_streamed_bytes_total', 'Audio body bytes written to clients.', () => {
       return streams.bytes;
     });
     gaugeOf(this.registry, 'tonearm_audio_active_streams', 'Audio bodies being sent now.', () => streams.active);
     this.transcodeMetrics(transcodes);
+    this.gateMetrics(gate);
     if (sources.poolUse() !== null) this.poolMetrics(sources.poolUse);
   }
 
@@ -106,6 +122,21 @@ export class AppMetrics {
     });
     gaugeOf(this.registry, 'tonearm_transcodes_in_progress', 'ffmpeg transcodes running now.', () => {
       return tally.inProgress;
+    });
+  }
+
+  /** MEDIA_OFFLOAD_GATE's answers (zero without it), by where they sent nginx. */
+  private gateMetrics(tally: GateTally): void {
+    new Counter({
+      name: 'tonearm_offload_gate_answers_total',
+      help: 'Requests the offload gate answered: to="file" handed to nginx, to="app" passed on to the HTTP server.',
+      labelNames: ['to'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ to: 'file' }, tally.counts.file);
+        this.inc({ to: 'app' }, tally.counts.app);
+      },
     });
   }
 

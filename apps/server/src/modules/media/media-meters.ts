@@ -26,9 +26,16 @@ export interface TranscodeMeter {
   refused(): void;
 }
 
+/** What the offload gate (offload-gate.ts) reports: each request nginx asked it about, and where it sent nginx. */
+export interface GateMeter {
+  /** To the blob in nginx's internal location (nginx sends the bytes), or to `@tonearm`, Tonearm's HTTP server. */
+  answered(to: 'file' | 'app'): void;
+}
+
 export interface MediaMeters {
   streams: StreamMeter;
   transcodes: TranscodeMeter;
+  gate: GateMeter;
 }
 
 const ignore = (): void => undefined;
@@ -37,6 +44,7 @@ const ignore = (): void => undefined;
 export const NO_MEDIA_METERS: MediaMeters = {
   streams: { started: ignore, sent: ignore, ended: ignore },
   transcodes: { started: ignore, ended: ignore, refused: ignore },
+  gate: { answered: ignore },
 };
 
 /**

@@ -8,7 +8,7 @@ import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import type { NginxOffload } from './nginx-offload.js';
 import { startOffloadGate, type OffloadGate } from './offload-gate.js';
-import type { MediaMeters, StreamMeter, TranscodeMeter } from './media-meters.js';
+import type { GateMeter, MediaMeters, StreamMeter, TranscodeMeter } from './media-meters.js';
 import { capabilitiesRoute, mediaRoutes } from './media.routes.js';
 import { TranscodeCache } from './transcode-cache.js';
 import { Transcoder } from './transcoder.js';
@@ -49,15 +49,15 @@ export async function registerMedia(
   const handler = mediaHandler(app, { store: blobs, sessions, config, transcoder, offload, streams: meters.streams });
   mediaRoutes(app, handler);
   const gate = config.mediaOffload?.gate ?? null;
-  if (gate !== null && offload !== null) openGate(app, gate, handler);
+  if (gate !== null && offload !== null) openGate(app, gate, handler, meters.gate);
   return handler;
 }
 
 /** MEDIA_OFFLOAD_GATE: listens when the app is ready (a taken port fails the start), closes with the app. */
-function openGate(app: App, address: GateAddress, handler: MediaHandler): void {
+function openGate(app: App, address: GateAddress, handler: MediaHandler, meter: GateMeter): void {
   let gate: OffloadGate | null = null;
   app.addHook('onReady', async () => {
-    gate = await startOffloadGate({ address, handOver: handler.handOver, log: app.log });
+    gate = await startOffloadGate({ address, handOver: handler.handOver, log: app.log, meter });
   });
   app.addHook('onClose', async () => {
     await gate?.close();

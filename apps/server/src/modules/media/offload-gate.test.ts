@@ -10,6 +10,7 @@ import { freePort } from '../../../../../scripts/free-port.mjs';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { accelOf, GateClient, gateRequest } from '../../../test/gate-client.js';
 import { createTestApp } from '../../../test/harness.js';
+import { samplesOf, scrape } from '../../../test/metrics.js';
 import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
 import { requireFfmpeg } from '../../../test/ffmpeg.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
@@ -22,6 +23,7 @@ import { APP_LOCATION, gateAnswer, MAX_HEAD_BYTES, parseRequestHead, startOffloa
  * connection in order, and refuses (and closes on) what nginx never sends.
  */
 const PREFIX = '/_tonearm_blobs/';
+const GATE_ANSWERS = 'tonearm_offload_gate_answers_total';
 const head = (text: string) => Buffer.from(text, 'latin1');
 
 describe('parseRequestHead', () => {
@@ -178,7 +180,7 @@ describeEachDialect(
     env: { MEDIA_OFFLOAD: 'nginx' },
     prepare: async () => {
       gatePort = await freePort();
-      return { env: { MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_GATE: `127.0.0.1:${gatePort}` } };
+      return { env: { MEDIA_OFFLOAD: 'nginx', MEDIA_OFFLOAD_GATE: `127.0.0.1:${gatePort}`, METRICS: '1' } };
     },
   },
   (t) => {
@@ -241,6 +243,20 @@ describeEachDialect(
       ] as const) {
         expect(accelOf(await client.answer(gateRequest(method, target, cookie))), target).toBe(APP_LOCATION);
       }
+    });
+
+    it('counts its answers in /metrics, by where they send nginx', async () => {
+      const answers = async () => {
+        const samples = await scrape(t.app);
+        const count = (to: string) => samplesOf(samples, GATE_ANSWERS, { to })[0]?.value ?? 0;
+        return { file: count('file'), app: count('app') };
+      };
+      const before = await answers();
+      const client = await open();
+      await client.answer(gateRequest('GET', `/media/audio/${audioKey}`, listener.cookie));
+      await client.answer(gateRequest('HEAD', `/media/images/${imageKey}`));
+      await client.answer(gateRequest('GET', `/media/audio/${audioKey}`));
+      expect(await answers()).toEqual({ file: before.file + 2, app: before.app + 1 });
     });
 
     it('stops handing over audio once the session is revoked', async () => {

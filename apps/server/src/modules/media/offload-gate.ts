@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { GateAddress } from '../../config.js';
 import { generateRequestId } from '../../logger.js';
 import type { HandOver, MediaHandler } from './media-handler.js';
+import type { GateMeter } from './media-meters.js';
 
 /**
  * MEDIA_OFFLOAD_GATE: a second listener, for nginx's `/media/` requests only (docs/deploy/nginx.conf). It answers each
@@ -96,6 +97,8 @@ export interface OffloadGateOptions {
   address: GateAddress;
   handOver: MediaHandler['handOver'];
   log: FastifyBaseLogger;
+  /** Counts the answers (the metrics); none by default. */
+  meter?: GateMeter;
 }
 
 export interface OffloadGate {
@@ -165,7 +168,7 @@ async function removeStaleSocket(path: string): Promise<void> {
 }
 
 /** One keep-alive connection from nginx: heads are answered one at a time, in order. */
-function serveConnection(socket: Socket, { handOver, log }: OffloadGateOptions): void {
+function serveConnection(socket: Socket, { handOver, log, meter }: OffloadGateOptions): void {
   let pending: Buffer = EMPTY;
   let busy = false;
   let ended = false;
@@ -209,7 +212,9 @@ function serveConnection(socket: Socket, { handOver, log }: OffloadGateOptions):
       const { head } = parsed;
       // Most answers come from memory at once; awaiting those too would cost a turn of the event loop each.
       const decided = decide(head);
-      const answer = gateAnswer(decided instanceof Promise ? await decided : decided, head.keepAlive);
+      const handedOver = decided instanceof Promise ? await decided : decided;
+      meter?.answered(handedOver === null ? 'app' : 'file');
+      const answer = gateAnswer(handedOver, head.keepAlive);
       if (closed()) break;
       if (head.keepAlive) socket.write(answer, 'latin1');
       else end(answer);
