@@ -287,12 +287,19 @@ export function connectAudioEngine(
       }),
     ],
     ['ended', fromActive(() => store.dispatch({ type: 'ended' }))],
-    // Playback paused or resumed outside the app (headset button, OS media keys) keeps the store honest.
-    ['play', fromActive(() => store.dispatch({ type: 'play' }))],
+    // Playback paused or resumed outside the app (headset button, OS media keys) keeps the store honest. Only what the
+    // element does now counts: these events come a task later, so the echo of a play() the app made just before a
+    // newer pause (play, then pause at once) would otherwise start the song again, and a stale pause would stop it.
+    [
+      'play',
+      fromActive(() => {
+        if (!deck.active.paused) store.dispatch({ type: 'play' });
+      }),
+    ],
     [
       'pause',
       fromActive(() => {
-        if (!deck.active.ended) store.dispatch({ type: 'pause' });
+        if (deck.active.paused && !deck.active.ended) store.dispatch({ type: 'pause' });
       }),
     ],
     [

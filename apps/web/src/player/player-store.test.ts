@@ -388,6 +388,70 @@ describe('audio engine', () => {
     expect(runtime.store.getState().playing).toBe(false);
   });
 
+  /**
+   * A deck whose elements behave as a browser's do here: play() and pause() change `paused` at once, and their 'play'
+   * and 'pause' events come later (`deliver` sends those waiting, and the ones they cause, in order).
+   */
+  function connectEchoing() {
+    const deck = createAudioDeck();
+    const waiting: [HTMLAudioElement, string][] = [];
+    for (const element of deck.elements) {
+      let paused = true;
+      Object.defineProperty(element, 'paused', { get: () => paused });
+      vi.spyOn(element, 'play').mockImplementation(() => {
+        paused = false;
+        waiting.push([element, 'play']);
+        return Promise.resolve();
+      });
+      vi.spyOn(element, 'pause').mockImplementation(() => {
+        paused = true;
+        waiting.push([element, 'pause']);
+      });
+    }
+    const runtime = createPlayerRuntime(deck);
+    connectAudioEngine(runtime, vi.fn());
+    const deliver = () => {
+      // Bounded: an echo that causes another echo would otherwise go on for ever.
+      for (let sent = 0; waiting.length > 0 && sent < 20; sent += 1) {
+        const [element, type] = waiting.shift() ?? [];
+        element?.dispatchEvent(new Event(type ?? ''));
+      }
+      return waiting.length;
+    };
+    return { deck, runtime, deliver };
+  }
+
+  it('keeps the last choice when play and pause follow each other faster than their events', () => {
+    const { deck, runtime, deliver } = connectEchoing();
+    runtime.controls.playList(songs, 0);
+    runtime.controls.pause();
+    runtime.controls.play();
+    runtime.controls.pause();
+    expect(deliver()).toBe(0);
+    expect(runtime.store.getState().playing).toBe(false);
+    expect(deck.active.paused).toBe(true);
+
+    runtime.controls.play();
+    runtime.controls.pause();
+    runtime.controls.play();
+    expect(deliver()).toBe(0);
+    expect(runtime.store.getState().playing).toBe(true);
+    expect(deck.active.paused).toBe(false);
+  });
+
+  it('follows playback paused or resumed outside the app (a headset button, the media keys)', () => {
+    const { deck, runtime, deliver } = connectEchoing();
+    runtime.controls.playList(songs, 0);
+    deliver();
+    // The browser pauses the element itself, then tells.
+    deck.active.pause();
+    expect(deliver()).toBe(0);
+    expect(runtime.store.getState().playing).toBe(false);
+    void deck.active.play();
+    expect(deliver()).toBe(0);
+    expect(runtime.store.getState().playing).toBe(true);
+  });
+
   it('starts a restored song at its saved position', () => {
     const deck = createAudioDeck();
     const runtime = createPlayerRuntime(deck, {
