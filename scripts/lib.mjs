@@ -1,6 +1,6 @@
 // Helpers shared by the npm scripts: running a step with timing, and building the web app only when stale.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
@@ -63,9 +63,15 @@ function firstLine(text, width = 160) {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 
+/** A JSON report a test runner wrote, or null when it wrote none (it did not run, or crashed first). */
+export function readJson(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+}
+
 /**
  * What failed in a vitest JSON report (`--reporter=json`), one line each: a file that did not load, or a test with the
- * first line of its error; paths are shown relative to `base`. CI shows only the end of the output, so the summaries repeat these there.
+ * first line of its error; paths are shown relative to `base`. CI shows only the end of the output, so the summaries
+ * repeat these there (printFailures).
  */
 export function vitestFailures(report, base = root) {
   const lines = [];
@@ -91,4 +97,10 @@ export function playwrightFailures(report) {
   };
   for (const suite of report?.suites ?? []) walk(suite, []);
   return lines;
+}
+
+/** Prints failure lines under a summary, `indent` deep, the first 20 of them. */
+export function printFailures(lines, indent) {
+  for (const line of lines.slice(0, 20)) console.log(`${indent}✗ ${line}`);
+  if (lines.length > 20) console.log(`${indent}… and ${lines.length - 20} more`);
 }

@@ -5,10 +5,10 @@
 // for that Node's ABI: the checkout itself is never changed. Ends with one line per version and exits non-zero if any
 // failed or could not be set up. FILTERs (anything not a version) go to vitest, to run part of the suite.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { root, run, vitestFailures } from './lib.mjs';
+import { printFailures, readJson, root, run, vitestFailures } from './lib.mjs';
 
 /**
  * The exact versions the second CI leg runs; package.json's engines says the same majors. On Node 24 the server runs
@@ -110,7 +110,7 @@ async function leg(version, filters) {
       cwd: checkout,
       env,
     });
-    const failures = existsSync(report) ? vitestFailures(JSON.parse(readFileSync(report, 'utf8')), checkout) : [];
+    const failures = vitestFailures(readJson(report), checkout);
     const why = tests.code === 0 ? '' : 'server tests failed';
     return { version, ok: tests.code === 0, why, ms: tests.ms, failures };
   } finally {
@@ -130,7 +130,6 @@ for (const { version, ok, why, ms, failures = [] } of results) {
   console.log(
     `${ok ? 'ok  ' : 'FAIL'}  Node ${version}${ok ? `  server suite ${(ms / 1000).toFixed(1)} s` : `  ${why}`}`,
   );
-  for (const line of failures.slice(0, 20)) console.log(`      ✗ ${line}`);
-  if (failures.length > 20) console.log(`      … and ${failures.length - 20} more`);
+  printFailures(failures, '      ');
 }
 process.exit(results.every((result) => result.ok) ? 0 : 1);

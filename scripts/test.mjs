@@ -1,10 +1,10 @@
 // `npm test`: every check the project has, in one command. Each step runs even when an earlier one failed (so one
 // run shows everything), except that end-to-end tests need a built web app and server. Ends with a summary and the
 // plain closing line "tests: N passed, N failed".
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureServerBuilt } from './build-server.mjs';
-import { bin, ensureWebBuilt, playwrightFailures, root, run, vitestFailures } from './lib.mjs';
+import { bin, ensureWebBuilt, playwrightFailures, printFailures, readJson, root, run, vitestFailures } from './lib.mjs';
 
 const tmp = join(root, '.tmp');
 mkdirSync(tmp, { recursive: true });
@@ -47,10 +47,6 @@ if (build.code === 0 && serverBuild.code === 0) {
   });
 }
 
-function readJson(file) {
-  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
-}
-
 const vitest = readJson(vitestReport);
 const playwright = readJson(playwrightReport);
 const counts = { passed: 0, failed: 0, skipped: 0 };
@@ -80,8 +76,7 @@ else console.log(`!!! PostgreSQL half did NOT run: ${pg?.detail ?? 'no status wa
 const failures = [...vitestFailures(vitest), ...playwrightFailures(playwright)];
 if (failures.length > 0) {
   console.log(`failed tests (${failures.length}):`);
-  for (const line of failures.slice(0, 20)) console.log(`  ✗ ${line}`);
-  if (failures.length > 20) console.log(`  … and ${failures.length - 20} more`);
+  printFailures(failures, '  ');
 }
 console.log(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const failedSteps = steps.filter((s) => s.code !== 0);

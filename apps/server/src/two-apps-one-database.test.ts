@@ -29,6 +29,13 @@ async function secondInstance(
   }
 }
 
+/** A song (by a new artist) and a listener signed in on `t`. */
+async function songAndListener(t: TestApp, artistName: string) {
+  const admin = await makeAdmin(t);
+  const songId = await makeSong(t, admin, { artistId: await makeArtist(t, admin, artistName) });
+  return { song: await t.as(admin).json(`/api/songs/${songId}`, Song), listener: await makeUser(t) };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function registerOn(client: Client, username: string) {
@@ -93,10 +100,7 @@ describeEachDialect('two instances on one database (%s)', { uses: 'nothing' }, (
 
   it('a logout on one stops /media on the other within the shared cache time (PostgreSQL)', async () => {
     await suite.withApp({}, async (t) => {
-      const admin = await makeAdmin(t);
-      const songId = await makeSong(t, admin, { artistId: await makeArtist(t, admin, 'Shared Artist') });
-      const song = await t.as(admin).json(`/api/songs/${songId}`, Song);
-      const listener = await makeUser(t);
+      const { song, listener } = await songAndListener(t, 'Shared Artist');
       await secondInstance(t, async (other) => {
         const range = { headers: { range: 'bytes=0-3' } };
         expect((await other.as(listener).get(song.link, range)).statusCode).toBe(206);
@@ -114,10 +118,7 @@ describeEachDialect('two instances on one database (%s)', { uses: 'nothing' }, (
   });
   it("a logout on one stops the other's offload gate within the shared cache time (PostgreSQL)", async () => {
     await suite.withApp({ env: { MEDIA_OFFLOAD: 'nginx' } }, async (t) => {
-      const admin = await makeAdmin(t);
-      const songId = await makeSong(t, admin, { artistId: await makeArtist(t, admin, 'Gated Artist') });
-      const song = await t.as(admin).json(`/api/songs/${songId}`, Song);
-      const listener = await makeUser(t);
+      const { song, listener } = await songAndListener(t, 'Gated Artist');
       const mediaOffload = t.config.mediaOffload;
       if (mediaOffload === null) throw new Error('MEDIA_OFFLOAD=nginx gave no offload');
       // The other instance is the one nginx asks, through its gate.

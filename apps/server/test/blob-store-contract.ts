@@ -192,5 +192,14 @@ export function describeBlobStoreContract(name: string, make: () => Promise<Cont
       await fresh.discard();
       expect(await store.sweepTemp(0)).toBe(0);
     });
+
+    it('sweeps every temp file without a cutoff, even one written this very millisecond', async () => {
+      const staged = await store.stage('audio', Buffer.from('just now'));
+      // Later than the sweep's clock: as a file written in the sweep's own millisecond looks (mtimeMs is fractional).
+      const ahead = new Date(Date.now() + 1000);
+      await utimes(staged.tempPath, ahead, ahead);
+      expect(await store.sweepTemp(0)).toBe(1);
+      expect(await s.tempFiles()).toEqual([]);
+    });
   });
 }

@@ -77,6 +77,16 @@ async function stopMedia(stopped: { media: MediaHandler; server: Server }): Prom
   await new Promise((resolve) => stopped.server.close(resolve));
 }
 
+/** Runs `work` against a handler of its own whose open files live `openFileTtlMs`, stopped afterwards. */
+async function withOwnHandler(openFileTtlMs: number, work: (at: string) => Promise<void>): Promise<void> {
+  const own = await serveMedia(openFileTtlMs);
+  try {
+    await work(own.base);
+  } finally {
+    await stopMedia(own);
+  }
+}
+
 afterAll(async () => {
   await stopMedia({ media, server });
   await rm(root, { recursive: true, force: true });
@@ -374,20 +384,17 @@ describe('GET /media/audio/:key', () => {
 
   it('shares one open file between concurrent and back-to-back requests', async () => {
     // Its own handler, whose open files outlive a slow machine's pauses (FILE_TTL_MS here could expire between two).
-    const lasting = await serveMedia(60_000);
-    try {
+    await withOwnHandler(60_000, async (at) => {
       const big = await stageBigAudio(2 * PUMP_CHUNK_BYTES, 'shared.wav');
       const file = store.localPath('audio', 'shared.wav');
-      const get = async (range: string) => bytes(await getAudio({ range }, 'GET', 'shared.wav', lasting.base));
+      const get = async (range: string) => bytes(await getAudio({ range }, 'GET', 'shared.wav', at));
       const ranges = ['bytes=0-99', 'bytes=1000-300000', 'bytes=-5000', 'bytes=262144-'];
       const first = await Promise.all(ranges.map(get));
       expect(first.map((body) => body.length)).toEqual([100, 299_001, 5000, big.length - 262_144]);
       expect(openDescriptorsOf(file)).toBe(1);
       expect((await get('bytes=0-9')).equals(big.subarray(0, 10))).toBe(true);
       expect(openDescriptorsOf(file)).toBe(1);
-    } finally {
-      await stopMedia(lasting);
-    }
+    });
     // Closed with the handler (fs.close, a turn of the thread pool later).
     await vi.waitFor(() => expect(openDescriptorsOf(store.localPath('audio', 'shared.wav'))).toBe(0));
   });
@@ -395,21 +402,17 @@ describe('GET /media/audio/:key', () => {
   it('frees the disk space of a blob deleted through the store once its open file expires', async () => {
     // Open files live 1.5 s here: the check right after the request cannot outlast that, even on a loaded machine.
     const ttlMs = 1500;
-    const lasting = await serveMedia(ttlMs);
-    try {
+    await withOwnHandler(ttlMs, async (at) => {
       await stageBigAudio(5000, 'freed.wav');
       const file = store.localPath('audio', 'freed.wav');
-      const response = await getAudio({ range: 'bytes=0-9' }, 'GET', 'freed.wav', lasting.base);
-      expect((await bytes(response)).length).toBe(10);
+      expect((await bytes(await getAudio({ range: 'bytes=0-9' }, 'GET', 'freed.wav', at))).length).toBe(10);
       expect(openDescriptorsOf(file)).toBe(1);
       await store.delete('audio', 'freed.wav');
-      expect((await getAudio({}, 'HEAD', 'freed.wav', lasting.base)).status).toBe(404);
+      expect((await getAudio({}, 'HEAD', 'freed.wav', at)).status).toBe(404);
       // Deleted files still count as open (" (deleted)" in the link) until the sweep closes them, within 2 lifetimes.
       expect(openDescriptorsOf(`${file} (deleted)`)).toBe(1);
       await vi.waitFor(() => expect(openDescriptorsOf(`${file} (deleted)`)).toBe(0), { timeout: 5 * ttlMs });
-    } finally {
-      await stopMedia(lasting);
-    }
+    });
   });
 
   it('answers 404 for a blob removed behind its back (another process) once its open file expires', async () => {
