@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from './text.js';
 import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
 import { NAME_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { Song } from './songs.js';
@@ -38,7 +39,7 @@ export type AlbumSort = z.infer<typeof AlbumSort>;
  */
 export const AlbumPageQuery = CursorQuery.extend({
   artistId: DbIdText.optional(),
-  q: z.string().trim().max(NAME_MAX).optional(),
+  q: textField().trim().max(NAME_MAX).optional(),
   sort: AlbumSort.optional(),
 });
 export type AlbumPageQuery = z.infer<typeof AlbumPageQuery>;
@@ -51,7 +52,7 @@ const Year = z
   .int()
   .min(YEAR_MIN, 'Enter a year from 1000 to 9999')
   .max(YEAR_MAX, 'Enter a year from 1000 to 9999');
-const AlbumName = z.string().trim().min(1, 'Name is required').max(NAME_MAX);
+const AlbumName = textField().trim().min(1, 'Name is required').max(NAME_MAX);
 
 /** POST /api/albums (admins): a new album; no artist is "Unknown artist", no year is an unknown year. */
 export const AlbumFields = z.object({

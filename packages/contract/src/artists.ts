@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from './text.js';
 import { NAME_MAX } from './constants.js';
 
 /** Artist JSON of DESIGN §4; `songs` holds the ids of the artist's songs (the songs themselves come from /api/songs). */
@@ -11,7 +12,7 @@ export const Artist = z.object({
 export type Artist = z.infer<typeof Artist>;
 
 export const ArtistFormFields = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(NAME_MAX),
+  name: textField().trim().min(1, 'Name is required').max(NAME_MAX),
 });
 export type ArtistFormFields = z.infer<typeof ArtistFormFields>;
 

@@ -12,8 +12,16 @@ export const DbId = z
   .min(1, RequestMessages.idOutOfRange)
   .max(DB_ID_MAX, RequestMessages.idOutOfRange);
 
+/** An id as text: decimal digits without a sign, a leading zero, spaces or an exponent (` 1`, `0001`, `0x10` are not ids). */
+const CANONICAL_ID = /^[1-9][0-9]{0,15}$/;
+
+/** DbId written as text (path and query parameters, multipart fields), canonical only; `message` for any other text. */
+export function dbIdText(message: string = RequestMessages.idOutOfRange) {
+  return z.union([z.number(), z.string().regex(CANONICAL_ID).transform(Number)], { error: message }).pipe(DbId);
+}
+
 /** DbId written as text: path and query parameters, multipart fields. */
-export const DbIdText = z.coerce.number().pipe(DbId);
+export const DbIdText = dbIdText();
 
 /** A positive integer id taken from a URL path segment. */
 export const IdParam = z.object({ id: DbIdText });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from './text.js';
 import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
 import { NAME_MAX, PLAYLIST_TYPE_MAX } from './constants.js';
 
@@ -18,8 +19,8 @@ const BooleanField = z.union([z.boolean(), z.enum(['true', 'false']).transform((
 
 /** Multipart fields of create/update; `songs` is a JSON array of song ids. */
 export const PlaylistFormFields = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(NAME_MAX),
-  type: z.string().trim().max(PLAYLIST_TYPE_MAX, `Type must be at most ${PLAYLIST_TYPE_MAX} characters`).default(''),
+  name: textField().trim().min(1, 'Name is required').max(NAME_MAX),
+  type: textField().trim().max(PLAYLIST_TYPE_MAX, `Type must be at most ${PLAYLIST_TYPE_MAX} characters`).default(''),
   isPublic: BooleanField.default(false),
   songs: z
     .string()
@@ -46,7 +47,7 @@ export type PlaylistOrderRequest = z.infer<typeof PlaylistOrderRequest>;
  */
 export const PlaylistUpdateFields = z.object({
   name: PlaylistFormFields.shape.name.optional(),
-  type: z.string().trim().max(PLAYLIST_TYPE_MAX, `Type must be at most ${PLAYLIST_TYPE_MAX} characters`).optional(),
+  type: textField().trim().max(PLAYLIST_TYPE_MAX, `Type must be at most ${PLAYLIST_TYPE_MAX} characters`).optional(),
   isPublic: BooleanField.optional(),
   songs: PlaylistFormFields.shape.songs.optional(),
   removeImage: BooleanField.optional(),
@@ -63,7 +64,7 @@ export const PlaylistSongParams = z.object({ playlistId: DbIdText, songId: DbIdT
  */
 export const PlaylistPageQuery = CursorQuery.extend({
   scope: z.enum(['own', 'all']).optional(),
-  q: z.string().trim().max(200).optional(),
+  q: textField().trim().max(200).optional(),
 });
 export type PlaylistPageQuery = z.infer<typeof PlaylistPageQuery>;
 

@@ -18,3 +18,4 @@ export * from './limits.js';
 export * from './health.js';
 export * from './media.js';
 export * from './subsonic.js';
+export * from './text.js';

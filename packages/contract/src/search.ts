@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from './text.js';
 import { AlbumSummary } from './albums.js';
 import { Artist } from './artists.js';
 import { DbId, PageCursor } from './common.js';
@@ -15,7 +16,7 @@ export type SearchKind = z.infer<typeof SearchKind>;
  * group only (the other groups empty).
  */
 export const SearchQuery = z.object({
-  q: z.string().trim().max(200),
+  q: textField().trim().max(200),
   limit: z.coerce.number().int().min(1).max(50).optional(),
   kind: SearchKind.optional(),
   cursor: PageCursor.optional(),

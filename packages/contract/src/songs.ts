@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { textField } from './text.js';
 import { NAME_MAX, SHUFFLE_SEED_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
-import { CursorQuery, DbId, DbIdText, pageOf, Paging } from './common.js';
+import { CursorQuery, DbIdText, dbIdText, pageOf, Paging } from './common.js';
 import { GENRES } from './genres.js';
 
 /** Song JSON of DESIGN §4; link and imgLink are URLs on this server, likeSong is per requesting user. */
@@ -31,7 +32,7 @@ export const Song = z.object({
 });
 export type Song = z.infer<typeof Song>;
 
-export const SongName = z.string().trim().min(1, 'Name is required').max(NAME_MAX);
+export const SongName = textField().trim().min(1, 'Name is required').max(NAME_MAX);
 export const GenreField = z.enum(GENRES, { error: 'Choose a genre from the list' });
 
 /** Messages of the song form's album fields (issue 12), by field. */
@@ -58,8 +59,7 @@ function formNumber(min: number, max: number, message: string) {
  * or created with the song's year); '' is none. Absent from an edit, a field keeps what the song has; '' clears it.
  */
 export const SongAlbumFormFields = z.object({
-  album: z
-    .string()
+  album: textField()
     .trim()
     .max(NAME_MAX, SongAlbumMessages.album)
     .transform((text) => (text === '' ? null : text))
@@ -75,7 +75,7 @@ export const SongFormFields = z
   .object({
     name: SongName,
     genre: GenreField,
-    artistId: z.coerce.number().int().positive('Choose an artist').pipe(DbId),
+    artistId: dbIdText('Choose an artist'),
   })
   .extend(SongAlbumFormFields.shape);
 export type SongFormFields = z.infer<typeof SongFormFields>;
@@ -83,7 +83,7 @@ export type SongFormFields = z.infer<typeof SongFormFields>;
 export const SongEditFields = SongFormFields.partial().extend({ name: SongName, genre: GenreField });
 
 export const SongListQuery = Paging.extend({
-  q: z.string().trim().max(200).optional(),
+  q: textField().trim().max(200).optional(),
   genre: z.string().max(60).optional(),
   artistId: DbIdText.optional(),
 });
@@ -101,7 +101,7 @@ export const SongList = z.array(Song);
  * - `q`: search hits instead, best match first (exact, then prefix, then one typo); `order` and `seed` do not apply.
  */
 export const SongPageQuery = CursorQuery.extend({
-  q: z.string().trim().max(200).optional(),
+  q: textField().trim().max(200).optional(),
   genre: z.string().max(60).optional(),
   artistId: DbIdText.optional(),
   order: z.enum(['shuffle', 'newest']).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from './text.js';
 import { DbIdText } from './common.js';
 
 /** The Subsonic API version Tonearm answers as (OpenSubsonic builds on 1.16.1). */
@@ -48,7 +49,7 @@ export const SubsonicMessages = {
 
 export const API_KEY_NAME_MAX = 100;
 
-export const CreateApiKeyRequest = z.object({ name: z.string().trim().min(1).max(API_KEY_NAME_MAX) });
+export const CreateApiKeyRequest = z.object({ name: textField().trim().min(1).max(API_KEY_NAME_MAX) });
 export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;
 
 /** An API key as listed: never the key itself, which only its creation answers. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from './text.js';
 import { PageCursor, Paging } from './common.js';
 
 export const Role = z.enum(['USER', 'ADMIN']);
@@ -18,7 +19,7 @@ export const Password = z
   .string()
   .min(8, 'Password must be at least 8 characters')
   .max(128, 'Password must be at most 128 characters');
-export const Address = z.string().trim().max(300, 'Address must be at most 300 characters');
+export const Address = textField('many').trim().max(300, 'Address must be at most 300 characters');
 
 /** User JSON of DESIGN §4. `premium` is derived: true while premiumUntil lies in the future. */
 export const User = z.object({
@@ -91,7 +92,7 @@ export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;
 
 export const UserSort = z.enum(['username', 'email', 'role', 'premiumUntil', 'createdAt']);
 export const UserListQuery = Paging.extend({
-  q: z.string().trim().max(100).optional(),
+  q: textField().trim().max(100).optional(),
   sort: UserSort.optional(),
   order: z.enum(['asc', 'desc']).optional(),
   /** Keyset paging (issue 11): the previous answer's `nextCursor`; it stands for the same sort, order and q. */

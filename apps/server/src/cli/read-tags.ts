@@ -1,4 +1,5 @@
-import { NAME_MAX, YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
+import path from 'node:path';
+import { NAME_MAX, plainText, YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
 import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
 import type { ReplayGain } from '../modules/songs/song-import.service.js';
 
@@ -79,12 +80,13 @@ function capped(text: string, max: number): string {
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
-/** A tag's text: trimmed, control characters removed, at most NAME_MAX long; null when nothing is left. */
+/**
+ * A tag's text (or a file name standing in for a title): what the contract's name fields keep (plainText: no control
+ * characters, U+FFFE/U+FFFF or bidirectional overrides), trimmed, at most NAME_MAX long; null when nothing is left.
+ */
 export function cleanText(value: string | undefined | null): string | null {
   if (value === undefined || value === null) return null;
-  const text = repairMojibake(value)
-    .replace(/\p{Cc}/gu, ' ')
-    .trim();
+  const text = plainText(repairMojibake(value)).trim();
   return text === '' ? null : capped(text, NAME_MAX);
 }
 
@@ -134,4 +136,9 @@ export async function readTags(file: string): Promise<FileTags> {
   } catch {
     return NO_TAGS;
   }
+}
+
+/** A song's name: its title tag, else its file name (cleaned as a tag is), else "Untitled". */
+export function titleOf(tags: FileTags, file: string): string {
+  return tags.title ?? cleanText(path.basename(file, path.extname(file))) ?? 'Untitled';
 }

@@ -1,3 +1,4 @@
+import { plainText } from '@tonearm/contract';
 import { loadSharp } from '../modules/media/sharp-loader.js';
 import { seededRandom } from './synth.js';
 
@@ -200,8 +201,9 @@ function fitFontSize(text: string, largest: number): number {
   return Math.min(largest, Math.floor(860 / Math.max(1, text.length)));
 }
 
+/** Text as SVG may hold it: without what XML refuses (controls, U+FFFE, U+FFFF; plainText), markup escaped. */
 function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  return plainText(text).replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 function hsl(hue: number, saturation: number, lightness: number): string {

@@ -1,5 +1,6 @@
 import { ErrorCodes, RequestMessages } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { describeEachDialect } from '../../test/dialects.js';
 import { makeAdmin, type TestUser } from '../../test/factories.js';
 import { errorOf } from '../../test/harness.js';
@@ -87,5 +88,29 @@ describeEachDialect('bad input answers on %s', (t) => {
     });
     expect(response.statusCode).toBe(status);
     expect(errorOf(response.body)).toEqual({ code, message });
+  });
+
+  it.each(['%201', '1%20', '0001', '0x10', '1e0', '+1'])(
+    'GET /api/songs/%s: only a canonical decimal id is an id',
+    async (id) => {
+      const response = await t.as(admin).get(`/api/songs/${id}`);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(errorOf(response.body)).toMatchObject({
+        code: ErrorCodes.validation,
+        message: RequestMessages.idOutOfRange,
+      });
+    },
+  );
+
+  it('keeps no control character, U+FFFE or bidirectional override in a name', async () => {
+    const created = await t
+      .as(admin)
+      .form('POST', '/api/playlists', { name: 'Mix\u001b]0;pwned\u0007\u202e\uFFFE\ttape' });
+    expect(created.statusCode, created.body).toBe(201);
+    const playlist = z.object({ name: z.string() }).parse(JSON.parse(created.body));
+    expect(playlist.name).toBe('Mix]0;pwned tape');
+    const onlyControls = await t.as(admin).form('POST', '/api/playlists', { name: ' \u001b\u202e\u0007 ' });
+    expect(onlyControls.statusCode).toBe(400);
+    expect(errorOf(onlyControls.body)).toMatchObject({ field: 'name', message: 'Name is required' });
   });
 });

@@ -17,7 +17,7 @@ const MAX_DB_ID = 2 ** 31 - 1;
 export const subsonicId = (kind: SubsonicIdKind, id: number): string => `${PREFIX[kind]}${id}`;
 
 function positive(digits: string): number | null {
-  if (!/^\d{1,10}$/.test(digits)) return null;
+  if (!/^[1-9]\d{0,9}$/.test(digits)) return null;
   const value = Number(digits);
   return value >= 1 && value <= MAX_DB_ID ? value : null;
 }

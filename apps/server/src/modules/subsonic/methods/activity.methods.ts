@@ -1,4 +1,4 @@
-import { mayDownload, SubsonicMessages } from '@tonearm/contract';
+import { mayDownload, plainText, SubsonicMessages } from '@tonearm/contract';
 import type { UserRow } from '../../../db/schema.js';
 import { subjectOf } from '../../../http/access.js';
 import { MUSIC_FOLDER_ID, idOfKind, subsonicId } from '../subsonic-ids.js';
@@ -14,6 +14,16 @@ export const NOW_PLAYING_WINDOW_MS = 10 * 60 * 1000;
 export const PLAY_QUEUE_MAX = 5000;
 /** `changedBy` / `playerName` when the app did not say who it is (`c`). */
 const UNKNOWN_CLIENT = 'unknown';
+/** The longest app name (`c`) kept; apps send short names such as "DSub" or "Symfonium". */
+const CLIENT_NAME_MAX = 100;
+
+/** The app's name (`c`) as other users' apps are shown it: no control characters (plainText), at most 100 long. */
+function clientName(params: SubsonicParams): string {
+  const name = plainText(params.get('c') ?? '')
+    .trim()
+    .slice(0, CLIENT_NAME_MAX);
+  return name === '' ? UNKNOWN_CLIENT : name;
+}
 
 const isAdmin = (user: UserRow) => user.role === 'ADMIN';
 
@@ -65,7 +75,7 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
         await childrenOf(caller.user, [...new Set(ids)]);
         if (!submission) {
           const at = now();
-          const client = params.get('c') ?? UNKNOWN_CLIENT;
+          const client = clientName(params);
           const songId = ids[ids.length - 1] ?? 0;
           const staleBefore = new Date(at.getTime() - NOW_PLAYING_WINDOW_MS).toISOString();
           await activity.setNowPlaying(caller.user.id, client, songId, at.toISOString(), staleBefore);
@@ -112,7 +122,7 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
           currentSongId: currentId,
           positionMs,
           changedAt: now().toISOString(),
-          changedBy: params.get('c') ?? UNKNOWN_CLIENT,
+          changedBy: clientName(params),
           songIds: ids,
         });
         return {};

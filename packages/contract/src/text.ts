@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/**
+ * Characters no name or tag text keeps: C0 controls but tab, line feed and carriage return (handled apart), DEL and the
+ * C1 controls (escape sequences that move a terminal's cursor, set its title or clear it), U+FFFE and U+FFFF (not
+ * characters: an XML parser such as libvips' SVG reader refuses them), and the bidirectional overrides and isolates
+ * U+202A–U+202E and U+2066–U+2069 (they make "evil‮3pm.exe" read as "evilexe.mp3").
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const NEVER_KEPT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Text as a name or a tag may hold it: the characters above removed. A one-line text (a name) turns tab, line feed
+ * and carriage return into spaces; a multi-line one (an address) keeps tab and line feed, and a CR only before a LF.
+ */
+export function plainText(text: string, lines: 'one' | 'many' = 'one'): string {
+  const kept = text.replace(NEVER_KEPT, '');
+  return lines === 'one' ? kept.replace(/[\t\n\r]/g, ' ') : kept.replace(/\r(?!\n)/g, '');
+}
+
+/**
+ * A string schema that removes what plainText removes before any other check (so `.trim().min(1)` sees the text a
+ * user will see). Every name a route or the import takes starts from this.
+ */
+export function textField(lines: 'one' | 'many' = 'one') {
+  return z.string().overwrite((text) => plainText(text, lines));
+}
