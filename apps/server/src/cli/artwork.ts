@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { IMAGE_MAX_BYTES, UNKNOWN_ARTIST } from '@tonearm/contract';
 import type { IPicture } from 'music-metadata';
@@ -6,16 +6,26 @@ import { renderCover, type ArtStyle } from '../demo/artwork.js';
 import { HttpError } from '../http/errors.js';
 import { stageImage, type StagedImage } from '../modules/media/media.service.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import type { MusicFolder } from './music-folder.js';
 
 /** Names of a folder's cover image, by preference (any case): what players and rippers write beside an album. */
 const COVER_NAMES = ['cover', 'folder', 'front', 'album'];
 const COVER_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp']);
 
-/** The cover image file beside an album's files (`cover.jpg`, `Folder.png`, …), or null. */
-export async function findFolderCover(folder: string): Promise<string | null> {
+/** A folder's cover image, and the music folder it is read under (its rule: music-folder.ts). */
+export interface FolderCover {
+  folder: MusicFolder;
+  file: string;
+}
+
+/**
+ * The cover image file beside an album's files (`cover.jpg`, `Folder.png`, …) in `dir`, or null. Only a regular file
+ * inside the music folder counts: a link leading out of it, a FIFO or a folder is passed over (never opened).
+ */
+export async function findFolderCover(folder: MusicFolder, dir: string): Promise<string | null> {
   let names: string[];
   try {
-    names = await readdir(folder);
+    names = await readdir(dir);
   } catch {
     return null;
   }
@@ -28,20 +38,27 @@ export async function findFolderCover(folder: string): Promise<string | null> {
       COVER_NAMES.indexOf(path.basename(a, path.extname(a)).toLowerCase()) -
         COVER_NAMES.indexOf(path.basename(b, path.extname(b)).toLowerCase()) || a.localeCompare(b),
   );
-  const [first] = candidates;
-  return first === undefined ? null : path.join(folder, first);
+  for (const name of candidates) {
+    const target = await folder.resolve(path.join(dir, name)).catch(() => null);
+    if (target?.kind === 'file') return target.path;
+  }
+  return null;
 }
 
 /** Folder covers looked up once per folder in a run. */
 export class FolderCovers {
-  private readonly found = new Map<string, Promise<string | null>>();
+  private readonly found = new Map<string, Promise<FolderCover | null>>();
 
-  of(file: string): Promise<string | null> {
-    const folder = path.dirname(file);
-    let cover = this.found.get(folder);
+  constructor(private readonly folder: MusicFolder) {}
+
+  of(file: string): Promise<FolderCover | null> {
+    const dir = path.dirname(file);
+    let cover = this.found.get(dir);
     if (cover === undefined) {
-      cover = findFolderCover(folder);
-      this.found.set(folder, cover);
+      cover = findFolderCover(this.folder, dir).then((found) =>
+        found === null ? null : { folder: this.folder, file: found },
+      );
+      this.found.set(dir, cover);
     }
     return cover;
   }
@@ -73,15 +90,24 @@ async function stageEmbedded(store: BlobStore, picture: IPicture): Promise<Stage
   }
 }
 
-async function stageFolderCover(store: BlobStore, file: string): Promise<StagedImage | string> {
-  const { size } = await stat(file);
-  if (size > IMAGE_MAX_BYTES) {
-    return `${path.basename(file)} not used: ${sizeText(size)} is over the ${sizeText(IMAGE_MAX_BYTES)} limit`;
-  }
+/** The cover's bytes, or why it is not used; opened only when the music folder's rule allows it. */
+async function readFolderCover({ folder, file }: FolderCover): Promise<Buffer | string> {
+  const read = await folder.withFile(file, async (handle) => {
+    const { size } = await handle.stat();
+    if (size > IMAGE_MAX_BYTES) return `${sizeText(size)} is over the ${sizeText(IMAGE_MAX_BYTES)} limit`;
+    return handle.readFile();
+  });
+  const bytes = 'skip' in read ? read.skip : read.value;
+  return typeof bytes === 'string' ? `${path.basename(file)} not used: ${bytes}` : bytes;
+}
+
+async function stageFolderCover(store: BlobStore, cover: FolderCover): Promise<StagedImage | string> {
+  const bytes = await readFolderCover(cover);
+  if (typeof bytes === 'string') return bytes;
   try {
-    return await stageImage(store, await readFile(file));
+    return await stageImage(store, bytes);
   } catch (error) {
-    if (error instanceof HttpError) return `${path.basename(file)} not used: ${error.message}`;
+    if (error instanceof HttpError) return `${path.basename(cover.file)} not used: ${error.message}`;
     throw error;
   }
 }
@@ -92,7 +118,7 @@ async function stageFolderCover(store: BlobStore, file: string): Promise<StagedI
  */
 export async function stageCover(
   store: BlobStore,
-  sources: { picture: IPicture | null; folderCover: string | null },
+  sources: { picture: IPicture | null; folderCover: FolderCover | null },
   label: { title: string; artist: string | null; sha256: string },
 ): Promise<StagedCover> {
   const warnings: string[] = [];

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Genre } from '@tonearm/contract';
 import { HttpError } from '../http/errors.js';
@@ -14,20 +12,10 @@ import { FolderCovers, stageCover } from './artwork.js';
 import type { AudioEndCheck } from './audio-check.js';
 import { Batcher } from './batcher.js';
 import { closestGenre } from './genre-match.js';
-import { readTags, type FileTags } from './read-tags.js';
+import { MusicFolder, SkipReasons, type FolderWalk, type SkippedEntry } from './music-folder.js';
+import { readTags, titleOf, type FileTags } from './read-tags.js';
 
-/** File name extensions worth opening; the magic bytes still decide what is accepted. */
-export const AUDIO_EXTENSIONS: ReadonlySet<string> = new Set([
-  'mp3',
-  'flac',
-  'ogg',
-  'oga',
-  'opus',
-  'm4a',
-  'm4b',
-  'aac',
-  'wav',
-]);
+export { AUDIO_EXTENSIONS } from './music-folder.js';
 
 /** `updated`: a file imported before had changed, and its song took the new audio and tags. */
 export type ImportStatus = 'added' | 'updated' | 'skipped' | 'failed';
@@ -64,6 +52,8 @@ export interface ImportSummary {
   notAdded: ImportOutcome[];
   /** Files added or updated with something left out (an oversized or unreadable picture), with what. */
   warnings: ImportOutcome[];
+  /** Entries of the folder the music folder's rule left unread (links leading out of it, loops, FIFOs), with why. */
+  skippedEntries: SkippedEntry[];
 }
 
 export interface ImportOptions {
@@ -87,23 +77,17 @@ export const DEFAULT_BATCH_SIZE = 100;
 export const MAX_BATCH_SIZE = 500;
 const DEFAULT_BATCH_MS = 250;
 
-/** Audio files under `folder`, recursively, in a stable order; hidden files and folders are left out. */
+/**
+ * Audio files under `folder`, recursively, in a stable order, under the music folder's rule (music-folder.ts): hidden
+ * files and folders are left out, and so is anything a link leads to outside the folder.
+ */
 export async function findAudioFiles(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .filter((file) => {
-      const relative = path.relative(folder, file);
-      if (relative.split(path.sep).some((part) => part.startsWith('.'))) return false;
-      return AUDIO_EXTENSIONS.has(path.extname(file).slice(1).toLowerCase());
-    })
-    .sort();
+  return (await (await MusicFolder.at(folder)).walk()).files;
 }
 
-async function sha256OfFile(file: string): Promise<string> {
+async function sha256Of(handle: FileHandle): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(file), hash);
+  await pipeline(handle.createReadStream({ autoClose: false }), hash);
   return hash.digest('hex');
 }
 
@@ -120,6 +104,8 @@ interface RunContext {
   catalogue: ImportCatalogue;
   store: BlobStore;
   options: ImportOptions;
+  /** The folder the files are in: every file is opened under its rule. */
+  folder: MusicFolder;
   covers: FolderCovers;
   /** False when this run already has a file with the same audio. */
   claim: (sha256: string) => boolean;
@@ -146,7 +132,7 @@ function songOf(
   cover: { image: StagedImage; isArtwork: boolean },
   source: ImportSourceRow,
 ): BatchSongInput {
-  const name = tags.title ?? path.basename(file, path.extname(file));
+  const name = titleOf(tags, file);
   return {
     name,
     genre,
@@ -186,7 +172,18 @@ async function stageFile(run: RunContext, file: string, source: ImportSourceRow)
   let image: StagedImage | null = null;
   try {
     // The upload checks first: a file that is not accepted audio fails whatever its tags say.
-    audio = await stageAudio(run.store, createReadStream(file));
+    const staged = await run.folder.withFile(file, (handle) =>
+      stageAudio(run.store, handle.createReadStream({ autoClose: false })),
+    );
+    if ('skip' in staged) return { file, status: 'skipped', reason: staged.skip };
+    audio = staged.value;
+    // The end check and the tags read the file by its path (ffmpeg, music-metadata), so it is checked again right
+    // before. What is left: a file swapped for a link or a FIFO in the moment between this check and their open.
+    const again = await run.folder.resolve(file);
+    if (again.kind !== 'file') {
+      await discardAll([audio]);
+      return { file, status: 'skipped', reason: again.kind === 'skipped' ? again.reason : SkipReasons.changed };
+    }
     const cutShort = (await run.options.endCheck?.reasonAgainst(file, audio.ext)) ?? null;
     if (cutShort !== null) {
       await discardAll([audio]);
@@ -202,7 +199,7 @@ async function stageFile(run: RunContext, file: string, source: ImportSourceRow)
     const cover = await stageCover(
       run.store,
       { picture: tags.picture, folderCover },
-      { title: tags.title ?? path.basename(file, path.extname(file)), artist: tags.artist, sha256: source.sha256 },
+      { title: titleOf(tags, file), artist: tags.artist, sha256: source.sha256 },
     );
     image = cover.image;
     return { file, song: songOf(file, tags, genre.genre, audio, cover, source), warning: cover.warning };
@@ -213,10 +210,12 @@ async function stageFile(run: RunContext, file: string, source: ImportSourceRow)
   }
 }
 
-/** The file as it is now: what the source row of its song records. */
-async function sourceOf(file: string): Promise<Omit<ImportSourceRow, 'sha256'>> {
-  const info = await stat(file);
-  return { path: file, size_bytes: info.size, modified_ms: Math.trunc(info.mtimeMs) };
+/** The file as it is now (what the source row of its song records), or why the music folder's rule skips it. */
+async function sourceOf(run: RunContext, file: string): Promise<Omit<ImportSourceRow, 'sha256'> | { skip: string }> {
+  const target = await run.folder.resolve(file);
+  if (target.kind === 'skipped') return { skip: target.reason };
+  if (target.kind !== 'file') return { skip: SkipReasons.changed };
+  return { path: file, size_bytes: target.stats.size, modified_ms: Math.trunc(target.stats.mtimeMs) };
 }
 
 /**
@@ -224,12 +223,15 @@ async function sourceOf(file: string): Promise<Omit<ImportSourceRow, 'sha256'>> 
  * a changed file's song is updated in place (same id: likes and playlists keep it); a new one is staged for a batch.
  */
 async function prepareFile(run: RunContext, file: string): Promise<ReadySong | ImportOutcome> {
-  const current = await sourceOf(file);
+  const current = await sourceOf(run, file);
+  if ('skip' in current) return { file, status: 'skipped', reason: current.skip };
   const known = await run.catalogue.imports.findSource(file);
   if (known?.size_bytes === current.size_bytes && known.modified_ms === current.modified_ms) {
     return { file, status: 'skipped', reason: ALREADY_IMPORTED };
   }
-  const source = { ...current, sha256: await sha256OfFile(file) };
+  const hashed = await run.folder.withFile(file, sha256Of);
+  if ('skip' in hashed) return { file, status: 'skipped', reason: hashed.skip };
+  const source = { ...current, sha256: hashed.value };
   if (known !== undefined) return updateFile(run, file, known.song_id, known.sha256, source);
   if (!run.claim(source.sha256) || (await run.catalogue.songs.hasAudio(source.sha256))) {
     return { file, status: 'skipped', reason: ALREADY_IMPORTED };
@@ -306,6 +308,7 @@ class Tally {
   constructor(
     private readonly total: number,
     private readonly onProgress: ImportOptions['onProgress'],
+    private readonly skippedEntries: SkippedEntry[],
   ) {}
 
   record(outcome: ImportOutcome): void {
@@ -331,31 +334,36 @@ class Tally {
       ms: Math.round(performance.now() - this.started),
       notAdded: this.notAdded.sort(byFile),
       warnings: this.warnings.sort(byFile),
+      skippedEntries: this.skippedEntries,
     };
   }
 }
 
 /**
- * Imports these files (absolute paths) through the upload pipeline (magic bytes, size limit, hash, duration,
+ * Imports the files a walk of `folder` found (absolute paths) through the upload pipeline (magic bytes, size limit, hash, duration,
  * thumbnails), taking title, artist, album, track, disc, year, genre, loudness and cover from the tags and the folder.
  * Files are prepared `concurrency` at a time and new ones written in batches (SongImportService.addBatch: one
  * transaction per batch, artists and albums created with it, no half rows); a batch that fails is written again file
  * by file. Idempotent: a file unchanged since it was imported, or whose audio is already in the catalogue (or met
- * earlier in this run), is skipped; a changed one updates its song.
+ * earlier in this run), is skipped; a changed one updates its song. Every file and cover is opened under the folder's
+ * rule (checked again right before), and the walk's skipped entries are reported in the summary.
  */
 export async function importFiles(
   catalogue: ImportCatalogue,
   store: BlobStore,
-  files: readonly string[],
+  folder: MusicFolder,
+  walk: FolderWalk,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const tally = new Tally(files.length, options.onProgress);
+  const { files } = walk;
+  const tally = new Tally(files.length, options.onProgress, walk.skipped);
   const claimed = new Set<string>();
   const run: RunContext = {
     catalogue,
     store,
     options,
-    covers: new FolderCovers(),
+    folder,
+    covers: new FolderCovers(folder),
     claim: (sha256) => {
       if (claimed.has(sha256)) return false;
       claimed.add(sha256);
@@ -394,14 +402,15 @@ export async function importFiles(
   return tally.summary();
 }
 
-/** Every audio file under `folder` (importFiles); the folder is read once, in a stable order. */
+/** Every audio file under `folder` (importFiles); the folder is walked once, in a stable order (music-folder.ts). */
 export async function importFolder(
   catalogue: ImportCatalogue,
   store: BlobStore,
   folder: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  return importFiles(catalogue, store, await findAudioFiles(path.resolve(folder)), options);
+  const music = await MusicFolder.at(folder);
+  return importFiles(catalogue, store, music, await music.walk(), options);
 }
 
 function clamp(value: number, min: number, max: number): number {

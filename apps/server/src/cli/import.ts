@@ -24,6 +24,7 @@ import {
   type ImportProgress,
   type ImportSummary,
 } from './import-folder.js';
+import { printablePath } from './printable.js';
 import { watchFolder, type WatchPass } from './watch-folder.js';
 
 const USAGE =
@@ -117,7 +118,10 @@ function progressLine(p: ImportProgress): string {
 /** One line rewritten in place on a terminal; a line per 5 % (and the last) when piped into a log. */
 function progressPrinter(): (p: ImportProgress) => void {
   if (process.stdout.isTTY) {
-    return (p) => process.stdout.write(`\r${progressLine(p)}  ${path.basename(p.last.file).slice(0, 40).padEnd(40)}`);
+    return (p) =>
+      process.stdout.write(
+        `\r${progressLine(p)}  ${printablePath(path.basename(p.last.file)).slice(0, 40).padEnd(40)}`,
+      );
   }
   let lastStep = -1;
   return (p) => {
@@ -127,15 +131,26 @@ function progressPrinter(): (p: ImportProgress) => void {
   };
 }
 
+/** A path under the folder, and a reason, as printed: relative, control characters escaped (printable.ts). */
+function shown(folder: string, file: string): string {
+  return printablePath(path.relative(folder, file));
+}
+
+/** The lines of a summary that name files: the files not added, the warnings, the entries the folder's rule skipped. */
+function fileLines(summary: ImportSummary, folder: string): string[] {
+  const line = (status: string, file: string, reason = '') =>
+    `${status}: ${shown(folder, file)}: ${printablePath(reason)}`;
+  return [
+    // Files a previous run added are only counted: listing them all would bury the ones that need attention.
+    ...summary.notAdded.filter((o) => o.reason !== ALREADY_IMPORTED).map((o) => line(o.status, o.file, o.reason)),
+    ...summary.warnings.map((o) => line(`${o.status}, with a warning`, o.file, o.reason)),
+    ...summary.skippedEntries.map((entry) => line('skipped', entry.path, entry.reason)),
+  ];
+}
+
 function report(summary: ImportSummary, folder: string): void {
   if (process.stdout.isTTY) process.stdout.write('\n');
-  // Files a previous run added are only counted: listing them all would bury the ones that need attention.
-  for (const outcome of summary.notAdded.filter((o) => o.reason !== ALREADY_IMPORTED)) {
-    console.log(`${outcome.status}: ${path.relative(folder, outcome.file)}: ${outcome.reason ?? ''}`);
-  }
-  for (const outcome of summary.warnings) {
-    console.log(`${outcome.status}, with a warning: ${path.relative(folder, outcome.file)}: ${outcome.reason ?? ''}`);
-  }
+  for (const line of fileLines(summary, folder)) console.log(line);
   console.log(
     `Imported ${summary.added} of ${summary.total} files in ${(summary.ms / 1000).toFixed(1)} s ` +
       `(${rate(summary.total, summary.ms)} files/s): ${summary.updated} updated, ${summary.skipped} skipped, ` +
@@ -146,15 +161,9 @@ function report(summary: ImportSummary, folder: string): void {
 /** A watch pass: a line per file added, updated, removed or refused (unchanged files say nothing). */
 function reportPass({ summary, removed }: WatchPass, folder: string): void {
   const time = new Date().toLocaleTimeString();
-  const name = (file: string) => path.relative(folder, file);
-  for (const outcome of summary.notAdded.filter((o) => o.reason !== ALREADY_IMPORTED)) {
-    console.log(`${time} ${outcome.status}: ${name(outcome.file)}: ${outcome.reason ?? ''}`);
-  }
-  for (const outcome of summary.warnings) {
-    console.log(`${time} ${outcome.status}, with a warning: ${name(outcome.file)}: ${outcome.reason ?? ''}`);
-  }
+  for (const line of fileLines(summary, folder)) console.log(`${time} ${line}`);
   if (summary.added + summary.updated > 0) console.log(`${time} added ${summary.added}, updated ${summary.updated}`);
-  for (const file of removed) console.log(`${time} removed: ${name(file)}`);
+  for (const file of removed) console.log(`${time} removed: ${shown(folder, file)}`);
 }
 
 async function main(): Promise<number> {
@@ -172,7 +181,8 @@ async function main(): Promise<number> {
     await migrateToLatest(database.db);
     // The same blob location as the server (main.ts).
     const store = await createBlobStore(config);
-    console.log(`Importing ${folder} into ${config.databaseUrl === null ? config.dataDir : 'PostgreSQL'}…`);
+    const into = config.databaseUrl === null ? printablePath(config.dataDir) : 'PostgreSQL';
+    console.log(`Importing ${printablePath(folder)} into ${into}…`);
     const ffmpeg = await findFfmpeg(config.transcode.ffmpegPath);
     if (ffmpeg === null) console.log('ffmpeg was not found: truncated MP3, FLAC, Ogg and M4A files are not detected.');
     const options = {
@@ -210,8 +220,8 @@ async function watchUntilStopped(
     onPass: (pass) => {
       if (first) {
         report(pass.summary, folder);
-        for (const file of pass.removed) console.log(`removed: ${path.relative(folder, file)}`);
-        console.log(`Watching ${folder} for new, changed and removed files (Ctrl+C to stop)…`);
+        for (const file of pass.removed) console.log(`removed: ${shown(folder, file)}`);
+        console.log(`Watching ${printablePath(folder)} for new, changed and removed files (Ctrl+C to stop)…`);
         first = false;
       } else {
         reportPass(pass, folder);
@@ -227,11 +237,11 @@ main().then(
   },
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof ConfigError) {
-      console.error(error.message);
+      console.error(printablePath(error.message));
       process.exitCode = 2;
       return;
     }
-    console.error(error instanceof Error ? `Import failed: ${error.message}` : error);
+    console.error(error instanceof Error ? `Import failed: ${printablePath(error.message)}` : error);
     process.exitCode = 1;
   },
 );

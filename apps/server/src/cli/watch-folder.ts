@@ -1,15 +1,9 @@
 import { watch } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Catalogue } from '../modules/catalogue.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import {
-  AUDIO_EXTENSIONS,
-  findAudioFiles,
-  importFiles,
-  type ImportOptions,
-  type ImportSummary,
-} from './import-folder.js';
+import { importFiles, type ImportOptions, type ImportSummary } from './import-folder.js';
+import { MusicFolder, type SkippedEntry } from './music-folder.js';
 
 /** One pass over what changed: the import's summary, and the songs of files that are gone. */
 export interface WatchPass {
@@ -31,25 +25,16 @@ type WatchCatalogue = Pick<Catalogue, 'songs' | 'imports'>;
 
 const DEFAULT_QUIET_MS = 2000;
 
-/** Whether `file` under `root` is one the import reads: an audio extension, no hidden file or folder on the way. */
-function isAudioFile(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  if (relative.startsWith('..') || relative.split(path.sep).some((part) => part.startsWith('.'))) return false;
-  return AUDIO_EXTENSIONS.has(path.extname(file).slice(1).toLowerCase());
-}
-
-/** The audio files at `scope` now (a folder's, recursively, or the one file), and whether it is a folder. */
-async function filesAt(root: string, scope: string): Promise<{ files: string[]; folder: boolean }> {
-  const info = await stat(scope).catch(() => null);
-  if (info === null) return { files: [], folder: true };
-  if (info.isDirectory())
-    return { files: (await findAudioFiles(scope)).filter((f) => isAudioFile(root, f)), folder: true };
-  return { files: info.isFile() && isAudioFile(root, scope) ? [scope] : [], folder: false };
+/** Whether the music folder's rule still finds an imported file at `file` (not a link out of it, a FIFO…). */
+async function isStillThere(folder: MusicFolder, file: string): Promise<boolean> {
+  return (await folder.resolve(file).catch(() => null))?.kind === 'file';
 }
 
 /**
- * Brings the catalogue in line with `scopes` (folders or files under `root`): new and changed files are imported
- * (importFiles), and the songs of imported files that are no longer there are deleted, with their albums when empty.
+ * Brings the catalogue in line with `scopes` (folders or files under `root`, as the events named them): each is walked
+ * under the music folder's rule, as the plain import walks the whole folder (music-folder.ts); new and changed files
+ * are imported (importFiles), and the songs of imported files that are no longer there, or no longer pass the rule, are
+ * deleted, with their albums when empty.
  */
 export async function reconcile(
   catalogue: WatchCatalogue,
@@ -58,18 +43,25 @@ export async function reconcile(
   scopes: readonly string[],
   options: ImportOptions,
 ): Promise<WatchPass> {
+  const folder = await MusicFolder.at(root);
   const present = new Set<string>();
+  const skipped = new Map<string, SkippedEntry>();
   const gone: { path: string; song_id: number }[] = [];
   for (const scope of scopes) {
-    const { files } = await filesAt(root, scope);
-    for (const file of files) present.add(file);
+    const walk = await folder.walk(scope);
+    for (const file of walk.files) present.add(file);
+    for (const entry of walk.skipped) skipped.set(entry.path, entry);
     const known = await catalogue.imports.listSources(scope);
     const exact = await catalogue.imports.findSource(scope);
     for (const source of exact === undefined ? known : [...known, exact]) {
-      if (!present.has(source.path) && (await stat(source.path).catch(() => null)) === null) gone.push(source);
+      if (!present.has(source.path) && !(await isStillThere(folder, source.path))) gone.push(source);
     }
   }
-  const summary = await importFiles(catalogue, store, [...present].sort(), options);
+  const walked = {
+    files: [...present].sort(),
+    skipped: [...skipped.values()].sort((a, b) => a.path.localeCompare(b.path)),
+  };
+  const summary = await importFiles(catalogue, store, folder, walked, options);
   const removed: string[] = [];
   for (const source of new Map(gone.map((g) => [g.path, g])).values()) {
     await catalogue.imports.removeSong(source.song_id);
