@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidBlobKey } from '../storage/blob-key.js';
 import { BLOB_KINDS } from '../storage/blob-store.js';
 
 /** Archive entry names. Blobs sit at `blobs/<kind>/<key>`, as under a local store's root (without its shards). */
@@ -12,9 +13,14 @@ const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 const StoredFile = z.object({ entry: z.string(), size: z.number().int().nonnegative(), sha256: Sha256 });
 
+/** A key the blob store accepts (storage/blob-key.ts): a restore refuses any other before it writes anything. */
+const BlobKey = z.string().refine(isValidBlobKey, {
+  error: (issue) => `${JSON.stringify(String(issue.input).slice(0, 80))} is not a valid blob key`,
+});
+
 export const BlobItem = z.object({
   kind: z.enum(BLOB_KINDS),
-  key: z.string(),
+  key: BlobKey,
   size: z.number().int().nonnegative(),
   sha256: Sha256,
 });

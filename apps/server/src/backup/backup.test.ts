@@ -4,6 +4,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +23,7 @@ import type { DB } from '../db/schema.js';
 import { createBlobReferencesRepository } from '../maintenance/blob-references.repository.js';
 import { sweepBlobs } from '../maintenance/blob-sweep.js';
 import { SetupCode } from '../setup-code.js';
-import { BLOB_KINDS, type BlobStore } from '../storage/blob-store.js';
+import { BLOB_KINDS, type BlobKind, type BlobStore } from '../storage/blob-store.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { BackupError } from './backup-error.js';
 import type { BackupManifest } from './backup-manifest.js';
@@ -29,7 +31,7 @@ import { createBackupRepository } from './backup.repository.js';
 import { createBackup } from './backup.js';
 import { referencedBlobs } from './referenced-blobs.js';
 import { restoreBackup } from './restore.js';
-import { readTarIndex } from './tar.js';
+import { openEntry, readTarIndex, TarWriter } from './tar.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -58,6 +60,41 @@ async function blobHashes(store: LocalBlobStore): Promise<Map<string, string>> {
     }
   }
   return hashes;
+}
+
+/**
+ * A copy of the archive `from` at `to` with `extra` entries added and its manifest changed by `edit`: what an archive
+ * made by hand (or tampered with) looks like to a restore.
+ */
+async function tampered(
+  from: string,
+  to: string,
+  edit: (manifest: BackupManifest) => void,
+  extra: Record<string, Buffer> = {},
+): Promise<void> {
+  const tar = await TarWriter.create(to);
+  let manifest: BackupManifest | null = null;
+  for (const entry of await readTarIndex(from)) {
+    if (entry.name === 'manifest.json') manifest = JSON.parse(await text(openEntry(from, entry))) as BackupManifest;
+    else await tar.add(entry.name, openEntry(from, entry));
+  }
+  if (manifest === null) throw new Error(`${from} has no manifest`);
+  for (const [name, bytes] of Object.entries(extra)) await tar.add(name, bytes);
+  edit(manifest);
+  await tar.add('manifest.json', Buffer.from(JSON.stringify(manifest)));
+  await tar.finish();
+}
+
+/** A store that records every blob written to it (staged), and otherwise is `store`. */
+function recording(store: LocalBlobStore): { store: LocalBlobStore; staged: string[] } {
+  const staged: string[] = [];
+  const spy = Object.assign(Object.create(store) as LocalBlobStore, {
+    stage: (kind: BlobKind, source: Readable | Buffer) => {
+      staged.push(kind);
+      return store.stage(kind, source);
+    },
+  });
+  return { store: spy, staged };
 }
 
 /** An empty restore target of the dialect: a new DATA_DIR (and a new empty PostgreSQL database). */
@@ -339,6 +376,61 @@ describeEachDialect('backup and restore (%s)', (t) => {
     }
   });
 
+  /** The target is as it was: no DATA_DIR (so no blob store under it), no blob staged, no table in PostgreSQL. */
+  async function expectUntouched(into: Target, staged: readonly string[]): Promise<void> {
+    expect(staged).toEqual([]);
+    await expect(stat(into.dataDir)).rejects.toThrow(/ENOENT/);
+    expect(await collect(into.store.list('audio'))).toEqual([]);
+    if (into.databaseUrl !== null) {
+      const db = createDatabase({ dataDir: '', databaseUrl: into.databaseUrl, poolSize: 1 });
+      expect(await createBackupRepository(db.db).tableNames()).toEqual([]);
+      await db.destroy();
+    }
+  }
+
+  it('refuses a blob key that would leave the store before it writes anything, blob or database', async () => {
+    const file = path.join(work, `keys-${t.dialect}.tar`);
+    const { manifest } = await createBackup(file, {
+      dataDir: t.dataDir,
+      databaseUrl: t.config.databaseUrl,
+      store: liveStore(),
+    });
+    const bytes = Buffer.from('not a song');
+    for (const [i, key] of ['../../x', '/x', 'ab/../../x'].entries()) {
+      // Listed after the good blobs, and in the archive with its right hash: only its key is wrong.
+      const bad = path.join(work, `bad-key-${t.dialect}-${i}.tar`);
+      const item = { kind: 'audio' as const, key, size: bytes.length, sha256: sha256(bytes) };
+      await tampered(file, bad, (edited) => edited.blobs.items.push(item), { [`blobs/audio/${key}`]: bytes });
+      const into = await target();
+      const { store, staged } = recording(into.store);
+      const restore = restoreBackup(bad, { dataDir: into.dataDir, databaseUrl: into.databaseUrl, store });
+      await expect(restore, key).rejects.toThrow(BackupError);
+      await expect(restore, key).rejects.toThrow(
+        `manifest.json is not a Tonearm backup manifest of version 1 (blobs.items.${manifest.blobs.items.length}.key: ` +
+          `${JSON.stringify(key)} is not a valid blob key). Nothing was restored.`,
+      );
+      await expectUntouched(into, staged);
+    }
+  });
+
+  it('refuses a backup naming a migration this code does not know, even one named like an object property', async () => {
+    const file = path.join(work, `migrations-${t.dialect}.tar`);
+    await createBackup(file, { dataDir: t.dataDir, databaseUrl: t.config.databaseUrl, store: liveStore() });
+    for (const name of ['__proto__', 'constructor', 'toString', '999-future']) {
+      const newer = path.join(work, `migration-${t.dialect}-${name}.tar`);
+      await tampered(file, newer, (edited) => edited.database.migrations.push(name));
+      const into = await target();
+      const { store, staged } = recording(into.store);
+      await expect(
+        restoreBackup(newer, { dataDir: into.dataDir, databaseUrl: into.databaseUrl, store }),
+        name,
+      ).rejects.toThrow(
+        `This backup comes from a newer Tonearm (schema ${name}): restore it with that version or later.`,
+      );
+      await expectUntouched(into, staged);
+    }
+  });
+
   it('lists the blobs of a remote store instead of copying them, and a restore checks the store holds them', async () => {
     const local = liveStore();
     // A store that is not on this disk, as S3 is: localPath answers null, everything else is the live store's.
@@ -419,5 +511,30 @@ describe('npm run backup / npm run restore', () => {
     expectOutcome(await cli('restore', 'nightly.tar', target), 0, /^Restored/);
     expect(await readFile(path.join(target, 'secret.key'), 'utf8')).toBe('k'.repeat(64));
     expectOutcome(await cli('restore', 'nightly.tar', target), 1, /is not empty/);
+  }, 120_000);
+
+  it('refuses a blob key that leaves the store in one line, without a stack, and writes nothing', async () => {
+    const source = path.join(work, 'keyed');
+    const database = createDatabase({ dataDir: source });
+    await migrateToLatest(database.db);
+    await database.destroy();
+    const store = new LocalBlobStore(path.join(source, 'blobs'));
+    const good = path.join(work, 'keyed.tar');
+    await createBackup(good, { dataDir: source, databaseUrl: null, store });
+    const bytes = Buffer.from('not a song');
+    const item = { kind: 'audio' as const, key: '../../escaped', size: bytes.length, sha256: sha256(bytes) };
+    await tampered(good, path.join(work, 'escaping.tar'), (manifest) => manifest.blobs.items.push(item), {
+      'blobs/audio/../../escaped': bytes,
+    });
+
+    const target = path.join(work, 'escape-target');
+    const outcome = await cli('restore', 'escaping.tar', target);
+    expect(outcome.out.trimEnd().split('\n')).toEqual([
+      `Restore failed: ${path.join(work, 'escaping.tar')}: manifest.json is not a Tonearm backup manifest of version 1 ` +
+        '(blobs.items.0.key: "../../escaped" is not a valid blob key). Nothing was restored.',
+    ]);
+    expect(outcome.code).toBe(1);
+    await expect(stat(target)).rejects.toThrow(/ENOENT/);
+    await expect(stat(path.join(work, 'escaped'))).rejects.toThrow(/ENOENT/);
   }, 120_000);
 });

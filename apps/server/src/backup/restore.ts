@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
+import type { z } from 'zod';
 import { createDatabase, SQLITE_FILE_NAME } from '../db/database.js';
 import { migrations } from '../db/migrations/index.js';
 import { KEY_FILE_NAME } from '../modules/subsonic/secret-box.js';
@@ -77,8 +78,20 @@ async function openArchive(file: string): Promise<Archive> {
     throw new BackupError(`${file}: manifest.json is not valid JSON.`);
   }
   const parsed = BackupManifest.safeParse(raw);
-  if (!parsed.success) throw new BackupError(`${file}: manifest.json is not a Tonearm backup manifest of version 1.`);
+  if (!parsed.success) {
+    throw new BackupError(
+      `${file}: manifest.json is not a Tonearm backup manifest of version 1 (${firstIssue(parsed.error)}). ` +
+        'Nothing was restored.',
+    );
+  }
   return { file, manifest: parsed.data, entries };
+}
+
+/** Where the manifest first fails its schema and why, e.g. `blobs.items.3.key: "../x" is not a valid blob key`. */
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'unreadable';
+  return issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`;
 }
 
 /** The entries the restore reads, each with the hash it must have. */
@@ -116,6 +129,9 @@ async function verifyListedBlobs(store: BlobStore, items: readonly BlobItem[]): 
   }
 }
 
+/** The migrations this code knows (a Set: a plain object's `in` would know `constructor` and `__proto__` too). */
+const KNOWN_MIGRATIONS: ReadonlySet<string> = new Set(Object.keys(migrations));
+
 function checkCompatible(manifest: BackupManifest, options: RestoreOptions): void {
   const target = options.databaseUrl === null ? 'sqlite' : 'postgres';
   if (manifest.database.kind !== target) {
@@ -127,7 +143,7 @@ function checkCompatible(manifest: BackupManifest, options: RestoreOptions): voi
       `This backup holds a${manifest.database.kind === 'sqlite' ? 'n SQLite' : ' PostgreSQL'} database: ${hint}.`,
     );
   }
-  const unknown = manifest.database.migrations.filter((name) => !(name in migrations));
+  const unknown = manifest.database.migrations.filter((name) => !KNOWN_MIGRATIONS.has(name));
   if (unknown.length > 0) {
     throw new BackupError(
       `This backup comes from a newer Tonearm (schema ${unknown.at(-1) ?? ''}): restore it with that version or later.`,
