@@ -61,6 +61,11 @@ export class GateClient {
     return answer ?? '';
   }
 
+  /** Whether the connection is closed (by the gate, or by destroy()). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** Resolves once the gate has closed the connection. */
   async closedByGate(): Promise<void> {
     while (!this.closed) await new Promise<void>((resolve) => this.waiters.push(resolve));

@@ -15,7 +15,15 @@ import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } 
 import { requireFfmpeg } from '../../../test/ffmpeg.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
 import { imageKeyFor } from './media.service.js';
-import { APP_LOCATION, gateAnswer, MAX_HEAD_BYTES, parseRequestHead, startOffloadGate } from './offload-gate.js';
+import {
+  APP_LOCATION,
+  gateAnswer,
+  MAX_HEAD_BYTES,
+  parseRequestHead,
+  startOffloadGate,
+  type OffloadGate,
+  type OffloadGateOptions,
+} from './offload-gate.js';
 
 /**
  * MEDIA_OFFLOAD_GATE: the lean listener nginx asks about /media requests. It hands a blob over only when the media
@@ -65,6 +73,24 @@ describe('parseRequestHead', () => {
     const cookie = `Cookie: ${'a'.repeat(MAX_HEAD_BYTES)}\r\n`;
     expect(parseRequestHead(head(`GET /a HTTP/1.1\r\n${cookie}`))).toEqual({ refuse: 431 });
     expect(parseRequestHead(head(`GET /a HTTP/1.1\r\n${cookie}\r\n`))).toEqual({ refuse: 431 });
+  });
+
+  it('refuses a head without a request line, or with a line that ends in a bare LF, whole or not yet', () => {
+    for (const text of [
+      '\r\n\r\n',
+      'Host: x\r\n\r\n',
+      'GET /a HTTP/1.1\nHost: x\n\n',
+      'GET /a HTTP/1.1\n',
+      '\n',
+      'GET /a HTTP/1.1\r\nHost: x\n\n',
+      'GET /a HTTP/1.1\r\nHost: x\n\r\n',
+      'GET /a HTTP/1.1\r\nHost: x\nCookie: a=1\r\n\r\n',
+    ]) {
+      expect(parseRequestHead(head(text)), JSON.stringify(text)).toEqual({ refuse: 400 });
+    }
+    expect(parseRequestHead(head('GET /a HTTP/1.1\r'))).toBeNull();
+    expect(parseRequestHead(head('GET /a HTTP/1.1\r\nHost: x\r\n'))).toBeNull();
+    expect(parseRequestHead(head('GET /a HTTP/1.1\r\nHost: x\r\n\r'))).toBeNull();
   });
 });
 
@@ -153,6 +179,127 @@ describe('the offload gate on a Unix socket', () => {
     const file = path.join(dir, 'file.sock');
     await writeFile(file, 'not a socket');
     await expect(start(file)).rejects.toThrow('a file that is not a socket is in the way');
+  });
+});
+
+describe('the offload gate bounds its connections', () => {
+  let dir: string;
+  let gate: OffloadGate | null = null;
+  const clients: GateClient[] = [];
+  const audio = gateRequest('GET', '/media/audio/ab.wav');
+  const handOver = () => ({ uri: `${PREFIX}audio/ab/ab.wav`, mime: 'audio/wav', cacheControl: AUDIO_CACHE_CONTROL });
+
+  /** A gate on a new socket with the given options; returns a function that opens a client to it. */
+  async function gateWith(extra: Partial<OffloadGateOptions>): Promise<() => Promise<GateClient>> {
+    const socketPath = path.join(dir, `bounded-${Math.random().toString(36).slice(2)}.sock`);
+    gate = await startOffloadGate({
+      address: { path: socketPath },
+      handOver,
+      log: pino({ level: 'silent' }),
+      ...extra,
+    });
+    return async () => {
+      const client = await GateClient.open(socketPath);
+      clients.push(client);
+      return client;
+    };
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'tonearm-gate-bounds-'));
+  });
+
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.destroy();
+    await gate?.close();
+    gate = null;
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('closes a connection idle past the timeout, counted from its last answer, and one that never asks', async () => {
+    const open = await gateWith({ idleMs: 150 });
+    const silent = await open();
+    const client = await open();
+    expect(accelOf(await client.answer(audio))).toBe(`${PREFIX}audio/ab/ab.wav`);
+    const answeredAt = Date.now();
+    await client.closedByGate();
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(140);
+    await silent.closedByGate();
+  });
+
+  it('keeps a keep-alive connection that asks in time open across many requests, longer than the timeout', async () => {
+    const open = await gateWith({ idleMs: 400 });
+    const client = await open();
+    const startedAt = Date.now();
+    for (let i = 0; i < 12; i++) {
+      expect(accelOf(await client.answer(audio)), `request ${i}`).toBe(`${PREFIX}audio/ab/ab.wav`);
+      await sleep(60);
+    }
+    expect(Date.now() - startedAt).toBeGreaterThan(400);
+    expect(client.isClosed).toBe(false);
+    // Pipelined heads are answered in order too, and the connection still closes when asked.
+    client.send(`${audio}${audio}`);
+    expect((await client.answers(2)).map(accelOf)).toEqual([`${PREFIX}audio/ab/ab.wav`, `${PREFIX}audio/ab/ab.wav`]);
+    expect(await client.answer(audio.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'))).toContain(
+      '\r\nConnection: close\r\n',
+    );
+    await client.closedByGate();
+  });
+
+  it('answers 408 to a head still incomplete at the timeout, even one that keeps trickling in', async () => {
+    const open = await gateWith({ idleMs: 200 });
+    const client = await open();
+    const text = `GET /media/audio/ab.wav HTTP/1.1\r\nCookie: ${'a'.repeat(200)}\r\n`;
+    let sent = 0;
+    const trickle = setInterval(() => client.send(text.charAt(sent++ % text.length)), 20);
+    try {
+      const startedAt = Date.now();
+      expect((await client.answers(1))[0]).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(190);
+      await client.closedByGate();
+    } finally {
+      clearInterval(trickle);
+    }
+  });
+
+  it('answers 400 to a head whose lines end in a bare LF, and closes the connection', async () => {
+    const open = await gateWith({});
+    for (const text of ['GET /media/audio/ab.wav HTTP/1.1\nHost: x\n\n', 'Host: x\r\n\r\n']) {
+      const client = await open();
+      expect(await client.answer(text), JSON.stringify(text)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      await client.closedByGate();
+    }
+  });
+
+  it('closes connections beyond its cap at once, serves those within it, and says so in the log once', async () => {
+    const warnings: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
+    const open = await gateWith({ maxConnections: 2, log });
+    const [first, second] = [await open(), await open()];
+    for (const client of [first, second]) expect(accelOf(await client.answer(audio))).toBe(`${PREFIX}audio/ab/ab.wav`);
+    for (let i = 0; i < 3; i++) await (await open()).closedByGate();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('the media offload gate is at its connection limit');
+    expect(accelOf(await first.answer(audio))).toBe(`${PREFIX}audio/ab/ab.wav`);
+
+    // A place freed is a place taken: once the gate has seen one go, a new connection is served.
+    first.destroy();
+    for (;;) {
+      const next = await open();
+      next.send(audio);
+      const answered = await next.answers(1).then(
+        ([answer]) => answer ?? null,
+        () => null,
+      );
+      if (answered !== null) {
+        expect(accelOf(answered)).toBe(`${PREFIX}audio/ab/ab.wav`);
+        break;
+      }
+      await sleep(20);
+    }
   });
 });
 
@@ -283,6 +430,7 @@ describeEachDialect(
       for (const [text, status] of [
         ['GET /media/x HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc', 400],
         ['NOT HTTP\r\n\r\n', 400],
+        ['GET /media/x HTTP/1.1\nHost: x\n\n', 400],
         [`GET /media/x HTTP/1.1\r\nCookie: ${'a'.repeat(MAX_HEAD_BYTES)}`, 431],
       ] as const) {
         const client = await open();

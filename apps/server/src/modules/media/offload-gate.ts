@@ -17,7 +17,8 @@ import type { GateMeter } from './media-meters.js';
  * per request before any of Tonearm's work, on the cores that nginx needs to send the bytes. The gate reads only
  * what nginx sends (one request head at a time over keep-alive connections, no bodies) and writes a few fixed
  * headers: about half the cost. Anything else is refused (400, 431) and the connection closed; it sends no content,
- * so a client that reached it directly would learn no more than Tonearm's own answers tell.
+ * so a client that reached it directly would learn no more than Tonearm's own answers tell. It holds at most
+ * MAX_CONNECTIONS connections, and closes one that waits longer than IDLE_TIMEOUT_MS for a whole head.
  */
 
 /** The named nginx location that passes a request on to Tonearm's HTTP server. */
@@ -28,9 +29,25 @@ export const MAX_HEAD_BYTES = 16 * 1024;
 const MAX_PENDING_BYTES = 4 * MAX_HEAD_BYTES;
 /** TCP keep-alive probes on idle connections (the kernel's, free per request): a vanished peer's socket goes. */
 const KEEP_ALIVE_PROBE_MS = 60_000;
+/**
+ * A connection is closed when no whole head came this long after its previous answer (or its opening): longer than
+ * nginx's 60 s upstream keepalive_timeout, so nginx closes its idle connections first and never reuses one the gate is
+ * closing (docs/deploy/nginx.conf). Counted from the answer, not from the last byte, so a head sent a byte at a time
+ * cannot hold a connection either; a request whose answer is awaited is never cut.
+ */
+export const IDLE_TIMEOUT_MS = 120_000;
+/**
+ * Connections open at once; past this a new one is closed as soon as it is accepted. nginx keeps `keepalive 32` idle
+ * connections per worker and uses each for microseconds per request, so far fewer are ever open.
+ */
+export const MAX_CONNECTIONS = 1024;
+/** A refused connection is logged at most this often (a flood would otherwise flood the log too). */
+const DROP_WARNING_MS = 60_000;
 const REQUEST_LINE = /^([A-Z]+) (\/\S*) HTTP\/1\.([01])$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const EMPTY: Buffer = Buffer.alloc(0);
+const LF = 0x0a;
+const CR = 0x0d;
 
 export interface RequestHead {
   method: string;
@@ -45,10 +62,18 @@ export interface RequestHead {
 /** A complete head and its length in bytes, a refusal, or null while the head is still incomplete. */
 export type ParsedHead = { head: RequestHead; length: number } | { refuse: 400 | 431 } | null;
 
-/** The first request head in `buffer` (HTTP/1.x, no body: a body would desynchronise the connection, so it is refused). */
+type Refusal = 400 | 408 | 431;
+
+/**
+ * The first request head in `buffer` (HTTP/1.x, no body: a body would desynchronise the connection, so it is refused).
+ * Lines end in CRLF: a head with a bare LF is refused rather than waited for, since its CRLF CRLF end never comes.
+ */
 export function parseRequestHead(buffer: Buffer): ParsedHead {
   const end = buffer.indexOf('\r\n\r\n');
-  if (end === -1) return buffer.length > MAX_HEAD_BYTES ? { refuse: 431 } : null;
+  if (end === -1) {
+    if (hasBareLf(buffer)) return { refuse: 400 };
+    return buffer.length > MAX_HEAD_BYTES ? { refuse: 431 } : null;
+  }
   if (end + 4 > MAX_HEAD_BYTES) return { refuse: 431 };
   const lines = buffer.toString('latin1', 0, end).split('\r\n');
   const line = REQUEST_LINE.exec(lines[0] ?? '');
@@ -58,13 +83,21 @@ export function parseRequestHead(buffer: Buffer): ParsedHead {
   for (const field of lines.slice(1)) {
     const colon = field.indexOf(':');
     const name = field.slice(0, colon).toLowerCase();
-    if (colon <= 0 || !HEADER_NAME.test(name)) return { refuse: 400 };
+    if (colon <= 0 || !HEADER_NAME.test(name) || field.includes('\n')) return { refuse: 400 };
     const value = field.slice(colon + 1).trim();
     if (name === 'transfer-encoding' || (name === 'content-length' && value !== '0')) return { refuse: 400 };
     if (name === 'cookie') head.cookie = head.cookie === undefined ? value : `${head.cookie}; ${value}`;
     if (name === 'connection') head.keepAlive = keepsAlive(value, head.keepAlive);
   }
   return { head, length: end + 4 };
+}
+
+/** Whether a line of the (incomplete) head ends in LF alone. */
+function hasBareLf(buffer: Buffer): boolean {
+  for (let at = buffer.indexOf(LF); at !== -1; at = buffer.indexOf(LF, at + 1)) {
+    if (buffer[at - 1] !== CR) return true;
+  }
+  return false;
 }
 
 function keepsAlive(connection: string, fallback: boolean): boolean {
@@ -88,8 +121,14 @@ export function gateAnswer(handOver: HandOver | null, keepAlive: boolean): strin
   );
 }
 
-function refusal(status: 400 | 431): string {
-  const reason = status === 400 ? 'Bad Request' : 'Request Header Fields Too Large';
+const REASONS: Record<Refusal, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+function refusal(status: Refusal): string {
+  const reason = REASONS[status];
   return `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
 }
 
@@ -99,6 +138,10 @@ export interface OffloadGateOptions {
   log: FastifyBaseLogger;
   /** Counts the answers (the metrics); none by default. */
   meter?: GateMeter;
+  /** How long a connection may wait for a whole head (IDLE_TIMEOUT_MS by default; tests shorten it). */
+  idleMs?: number;
+  /** Connections open at once (MAX_CONNECTIONS by default). */
+  maxConnections?: number;
 }
 
 export interface OffloadGate {
@@ -118,6 +161,8 @@ export async function startOffloadGate(options: OffloadGateOptions): Promise<Off
     socket.once('close', () => sockets.delete(socket));
     serveConnection(socket, options);
   });
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  warnOfDrops(server, options.log);
   const { address } = options;
   const where = 'path' in address ? address.path : `${address.host}:${address.port}`;
   try {
@@ -136,6 +181,20 @@ export async function startOffloadGate(options: OffloadGateOptions): Promise<Off
         for (const socket of sockets) socket.destroy();
       }),
   };
+}
+
+/** Logs that the gate refused connections for being at its limit (Node closes them: `server.maxConnections`). */
+function warnOfDrops(server: Server, log: FastifyBaseLogger): void {
+  let warnedAt = -Infinity;
+  server.on('drop', () => {
+    const now = Date.now();
+    if (now - warnedAt < DROP_WARNING_MS) return;
+    warnedAt = now;
+    log.warn(
+      { maxConnections: server.maxConnections },
+      'the media offload gate is at its connection limit: it closes new connections',
+    );
+  });
 }
 
 function listen(server: Server, address: GateAddress): Promise<void> {
@@ -168,13 +227,16 @@ async function removeStaleSocket(path: string): Promise<void> {
 }
 
 /** One keep-alive connection from nginx: heads are answered one at a time, in order. */
-function serveConnection(socket: Socket, { handOver, log, meter }: OffloadGateOptions): void {
+function serveConnection(socket: Socket, { handOver, log, meter, idleMs = IDLE_TIMEOUT_MS }: OffloadGateOptions): void {
   let pending: Buffer = EMPTY;
   let busy = false;
   let ended = false;
+  // One timer per connection, restarted by each answer (refresh() is cheap: no new timer per request).
+  const idle = setTimeout(expire, idleMs);
   socket.setNoDelay(true);
   socket.setKeepAlive(true, KEEP_ALIVE_PROBE_MS);
   socket.on('error', () => socket.destroy());
+  socket.once('close', () => clearTimeout(idle));
   socket.on('data', (chunk: Buffer) => {
     if (ended) return;
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
@@ -193,10 +255,19 @@ function serveConnection(socket: Socket, { handOver, log, meter }: OffloadGateOp
     return socket.destroyed;
   }
 
+  /** Sends the last answer; a peer that keeps its side open after it is dropped at the next expiry. */
   function end(last: string): void {
     ended = true;
     pending = EMPTY;
     socket.end(last, 'latin1');
+    idle.refresh();
+  }
+
+  /** No whole head since the last answer: an idle connection is dropped, a half-sent head told 408 first. */
+  function expire(): void {
+    if (busy && !ended) idle.refresh();
+    else if (ended || pending.length === 0) socket.destroy();
+    else end(refusal(408));
   }
 
   async function next(): Promise<void> {
@@ -216,8 +287,10 @@ function serveConnection(socket: Socket, { handOver, log, meter }: OffloadGateOp
       meter?.answered(handedOver === null ? 'app' : 'file');
       const answer = gateAnswer(handedOver, head.keepAlive);
       if (closed()) break;
-      if (head.keepAlive) socket.write(answer, 'latin1');
-      else end(answer);
+      if (head.keepAlive) {
+        socket.write(answer, 'latin1');
+        idle.refresh();
+      } else end(answer);
     }
     busy = false;
   }
