@@ -88,7 +88,38 @@ function toHttpError(error: FastifyError): HttpError | null {
   return new HttpError(status, CODE_BY_STATUS[status] ?? ErrorCodes.badRequest, message);
 }
 
+/** What Node and stream code report when the other end of a connection went away. */
+const CONNECTION_GONE_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/** Whether an error, or one of its causes, says a connection went away (`aborted`, a reset, a broken pipe). */
+function isConnectionGone(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) return false;
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof code === 'string' && CONNECTION_GONE_CODES.has(code)) return true;
+  if (message === 'aborted') return true;
+  return isConnectionGone(cause, depth + 1);
+}
+
+/**
+ * The client went away mid-request (closed the tab, lost the network, cancelled an upload): the error says a
+ * connection is gone, and it is the client's that is (its request or socket is destroyed). Nothing failed here, and
+ * nobody is left to answer; logged at debug. An ECONNRESET of another connection (a database, S3, a payment provider)
+ * while the client still waits is a real failure and stays an error.
+ */
+export function isClientAbort(error: unknown, request: FastifyRequest): boolean {
+  const gone = request.raw.destroyed || request.raw.socket.destroyed;
+  return gone && isConnectionGone(error);
+}
+
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (isClientAbort(error, request)) {
+    request.log.debug({ code: error.code, reason: error.message }, 'client went away mid-request');
+    // Nobody reads it; written (and dropped) only so Fastify finishes the request as usual.
+    return reply
+      .status(400)
+      .type('application/json')
+      .send(errorBody(ErrorCodes.badRequest, RequestMessages.byStatus[400] ?? RequestMessages.otherClientError));
+  }
   const http = toHttpError(error);
   if (http === null) {
     // Logged with the request id (pino child logger); the client only learns that something failed.

@@ -1,8 +1,9 @@
-import { AccountMessages, AuthOptions, ErrorCodes, ServerMessages, User } from '@tonearm/contract';
+import { AccountMessages, AuthOptions, CreatedAppPassword, ErrorCodes, ServerMessages, User } from '@tonearm/contract';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
 import { DEFAULT_PASSWORD, errorOf, login, uniqueName, type TestApp } from '../../../test/harness.js';
+import { apiKeyOf, subsonicApi } from '../../../test/subsonic.js';
 
 /** An address that is not this machine. */
 const REMOTE = '203.0.113.7';
@@ -28,8 +29,8 @@ async function roleOf(t: TestApp, username: string) {
   return row?.role;
 }
 
-async function options(t: TestApp, from?: string) {
-  const response = await t.as(null).get('/api/auth/options', { remoteAddress: from });
+async function options(t: TestApp, from?: string, headers?: Record<string, string>) {
+  const response = await t.as(null).get('/api/auth/options', { remoteAddress: from, headers });
   expect(response.statusCode).toBe(200);
   return AuthOptions.parse(response.json());
 }
@@ -74,6 +75,58 @@ describeEachDialect('claiming the server on %s', { uses: 'nothing' }, (suite) =>
       expect(await roleOf(t, 'far_away')).toBe('USER');
       expect((await register(t, 'on_the_box', { headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode).toBe(201);
       expect(await roleOf(t, 'on_the_box')).toBe('ADMIN');
+    });
+  });
+
+  describe('DNS rebinding: a page of another site, re-pointed at 127.0.0.1, in a browser on this machine', () => {
+    const rebound = { host: 'evil.example:4813', origin: 'http://evil.example:4813' };
+
+    it('does not claim the server: its account is a plain USER, as from another machine', async () => {
+      await suite.withApp({}, async (t) => {
+        expect(await options(t, undefined, { host: rebound.host })).toEqual({
+          registration: 'open',
+          becomesAdministrator: false,
+        });
+        expect((await register(t, 'rebinder', { headers: rebound })).statusCode).toBe(201);
+        expect(await roleOf(t, 'rebinder')).toBe('USER');
+        for (const host of ['localhost.evil.example:4813', '127.0.0.1.nip.io:4813']) {
+          const name = `rebinder_${host.length}`;
+          expect((await register(t, name, { headers: { host, origin: `http://${host}` } })).statusCode).toBe(201);
+          expect(await roleOf(t, name)).toBe('USER');
+        }
+        // A foreign Origin on a loopback Host is not this machine either.
+        const foreignOrigin = { host: 'localhost:4813', origin: 'http://evil.example:4813' };
+        expect((await register(t, 'cross_site', { headers: foreignOrigin })).statusCode).not.toBe(201);
+        expect(await roleOf(t, 'cross_site')).toBeUndefined();
+        // The server is still unclaimed: the operator's own browser claims it.
+        expect(await options(t, undefined, { host: '[::1]:4813' })).toEqual({
+          registration: 'open',
+          becomesAdministrator: true,
+        });
+        const own = { host: 'LOCALHOST:4813', origin: 'http://localhost:4813' };
+        expect((await register(t, 'operator', { headers: own })).statusCode).toBe(201);
+        expect(await roleOf(t, 'operator')).toBe('ADMIN');
+      });
+    });
+
+    it('is refused like any remote sign-up with REGISTRATION=closed', async () => {
+      await suite.withApp({ env: { REGISTRATION: 'closed' } }, async (t) => {
+        const refused = await register(t, 'rebinder', { headers: rebound });
+        expect(refused.statusCode).toBe(403);
+        expect(errorOf(refused.body).code).toBe(ErrorCodes.registrationClosed);
+        expect(await roleOf(t, 'rebinder')).toBeUndefined();
+      });
+    });
+
+    it('counts PUBLIC_URL’s host as this machine (a reverse proxy on it that passes the Host on)', async () => {
+      const publicUrl = 'https://music.example.org';
+      await suite.withApp({ env: { PUBLIC_URL: publicUrl } }, async (t) => {
+        expect((await register(t, 'rebinder', { headers: { host: rebound.host } })).statusCode).toBe(201);
+        expect(await roleOf(t, 'rebinder')).toBe('USER');
+        const headers = { host: 'music.example.org', origin: publicUrl };
+        expect((await register(t, 'owner', { headers })).statusCode).toBe(201);
+        expect(await roleOf(t, 'owner')).toBe('ADMIN');
+      });
     });
   });
 
@@ -184,6 +237,78 @@ describeEachDialect('POST /api/auth/logout-all on %s', (t) => {
 
   it('answers 401 without a session', async () => {
     const response = await t.as(null).post('/api/auth/logout-all');
+    expect(response.statusCode).toBe(401);
+    expect(errorOf(response.body).message).toBe(ServerMessages.notAuthenticated);
+  });
+
+  it('leaves Subsonic apps signed in: the app password and API keys are not sessions', async () => {
+    const user = await makeUser(t);
+    const apps = await signInApps(t, user);
+    expect((await t.as(user).post('/api/auth/logout-all')).statusCode).toBe(204);
+    expect(await apps.status()).toEqual({ apiKey: 'ok', appPassword: 'ok' });
+  });
+});
+
+/** Subsonic apps of `user`: one with an API key, one with the app password; `status()` says whether each signs in. */
+async function signInApps(t: TestApp, user: TestUser) {
+  const apiKey = await apiKeyOf(t, user);
+  const generated = await t.as(user).post(`/api/users/${user.id}/subsonic-password`);
+  expect(generated.statusCode, generated.body).toBe(201);
+  const password = CreatedAppPassword.parse(generated.json()).password;
+  const byKey = subsonicApi(t, { apiKey });
+  const byPassword = subsonicApi(t, { u: user.username, p: password });
+  const status = async () => ({
+    apiKey: (await byKey.json('ping')).status,
+    appPassword: (await byPassword.json('ping')).status,
+  });
+  expect(await status()).toEqual({ apiKey: 'ok', appPassword: 'ok' });
+  return { status };
+}
+
+describeEachDialect('POST /api/auth/logout-all/with-app-keys on %s', (t) => {
+  const me = (cookie: string) => t.as({ cookie }).get('/api/auth/me');
+  const keysOf = (userId: number) =>
+    t.db.selectFrom('subsonic_api_keys').select('id').where('user_id', '=', userId).execute();
+  const secretOf = async (userId: number) =>
+    (await t.db.selectFrom('users').select('subsonic_secret').where('id', '=', userId).executeTakeFirstOrThrow())
+      .subsonic_secret;
+
+  it('ends every session and signs every Subsonic app out: app password and all API keys revoked', async () => {
+    const user = await makeUser(t);
+    const phone = await login(t.app, user.username);
+    const apps = await signInApps(t, user);
+    await apiKeyOf(t, user);
+    const bystander = await makeUser(t);
+    const bystanderApps = await signInApps(t, bystander);
+
+    const response = await t.as(user).post('/api/auth/logout-all/with-app-keys');
+    expect(response.statusCode).toBe(204);
+    expect(response.cookies.find((c) => c.name === 'tonearm_session')?.value).toBe('');
+    expect((await me(user.cookie)).statusCode).toBe(401);
+    expect((await me(phone)).statusCode).toBe(401);
+    expect(await apps.status()).toEqual({ apiKey: 'failed', appPassword: 'failed' });
+    expect(await keysOf(user.id)).toEqual([]);
+    expect(await secretOf(user.id)).toBeNull();
+
+    // Nobody else's sessions or apps.
+    expect((await me(bystander.cookie)).statusCode).toBe(200);
+    expect(await bystanderApps.status()).toEqual({ apiKey: 'ok', appPassword: 'ok' });
+    expect(await keysOf(bystander.id)).toHaveLength(1);
+
+    // Signing in again works; new app keys can be made.
+    const again = await login(t.app, user.username);
+    expect((await me(again)).statusCode).toBe(200);
+    await signInApps(t, { ...user, cookie: again });
+  });
+
+  it('works for a user without any app keys', async () => {
+    const user = await makeUser(t);
+    expect((await t.as(user).post('/api/auth/logout-all/with-app-keys')).statusCode).toBe(204);
+    expect((await me(user.cookie)).statusCode).toBe(401);
+  });
+
+  it('answers 401 without a session, and revokes nothing', async () => {
+    const response = await t.as(null).post('/api/auth/logout-all/with-app-keys');
     expect(response.statusCode).toBe(401);
     expect(errorOf(response.body).message).toBe(ServerMessages.notAuthenticated);
   });

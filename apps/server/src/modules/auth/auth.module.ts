@@ -2,6 +2,7 @@ import type { App } from '../../http/app-types.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import { createUsersRepository } from '../users/users.repository.js';
 import { createUsersService } from '../users/users.module.js';
+import { createAppKeysRepository } from './app-keys.repository.js';
 import { authRoutes } from './auth.routes.js';
 import { AuthService } from './auth.service.js';
 import { LOGIN_FAILURE_WINDOW_MS, LoginAttempts } from './login-attempts.js';
@@ -15,5 +16,12 @@ export function registerAuth(app: App, deps: ModuleDeps): void {
     LOGIN_FAILURE_WINDOW_MS,
   );
   const users = createUsersRepository(deps.db, deps.dialect);
-  authRoutes(app, deps, new AuthService(users, createUsersService(deps), deps.sessions, attempts));
+  const service = new AuthService(
+    users,
+    createUsersService(deps),
+    deps.sessions,
+    attempts,
+    createAppKeysRepository(deps.db),
+  );
+  authRoutes(app, deps, service);
 }

@@ -12,7 +12,7 @@ import { isLocalRequest } from './local-request.js';
 export function authRoutes(app: App, { config }: Pick<AppDeps, 'config'>, auth: AuthService): void {
   const attempts = { config: perMinute(config.authRateLimitPerMinute) };
   const registrationContext = (request: FastifyRequest) => ({
-    local: isLocalRequest(request.ip, request.headers, config.trustProxy),
+    local: isLocalRequest(request.ip, request.headers, config.trustProxy, config.publicUrl),
   });
 
   route(app, endpoints.auth.register, attempts, async (request) => {
@@ -33,6 +33,12 @@ export function authRoutes(app: App, { config }: Pick<AppDeps, 'config'>, auth: 
   route(app, endpoints.auth.logoutAll, async (request, reply) => {
     const user = await requireUser(request);
     await auth.logoutEverywhere(user.id);
+    clearSessionCookie(request, reply, config);
+  });
+
+  route(app, endpoints.auth.logoutAllWithAppKeys, async (request, reply) => {
+    const user = await requireUser(request);
+    await auth.logoutEverywhereWithAppKeys(user.id);
     clearSessionCookie(request, reply, config);
   });
 

@@ -11,6 +11,7 @@ import type { SessionStore } from '../../sessions/session-store.js';
 import { verifyAgainstDummy, verifyPassword } from '../users/password.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { RegistrationContext, UsersService } from '../users/users.service.js';
+import type { AppKeysRepository } from './app-keys.repository.js';
 import type { LoginAttempts } from './login-attempts.js';
 
 export interface LoginResult {
@@ -32,6 +33,7 @@ export class AuthService {
     private readonly usersService: UsersService,
     private readonly sessions: SessionStore,
     private readonly attempts: LoginAttempts,
+    private readonly appKeys: AppKeysRepository,
   ) {}
 
   register(input: RegisterRequest, context: RegistrationContext): Promise<UserRow> {
@@ -76,8 +78,20 @@ export class AuthService {
     if (token !== undefined) await this.sessions.revoke(token);
   }
 
-  /** Ends every session of the user, the caller's own included (a lost phone, a shared computer left signed in). */
+  /**
+   * Ends every session of the user, the caller's own included (a lost phone, a shared computer left signed in).
+   * Subsonic apps do not sign in with sessions: their app password and API keys keep working (see the next one).
+   */
   logoutEverywhere(userId: number): Promise<void> {
     return this.sessions.revokeAllOfUser(userId);
+  }
+
+  /**
+   * logoutEverywhere, and every Subsonic app signed out too: the app password and all API keys are revoked first (one
+   * transaction), so a failure leaves the user signed in to try again rather than signed out with the keys still valid.
+   */
+  async logoutEverywhereWithAppKeys(userId: number): Promise<void> {
+    await this.appKeys.revokeAllOfUser(userId);
+    await this.sessions.revokeAllOfUser(userId);
   }
 }

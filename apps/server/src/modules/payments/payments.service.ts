@@ -28,6 +28,7 @@ export type Buyer = Pick<UserRow, 'id' | 'email' | 'role'>;
 
 /** Pino-compatible; the service reports suspicious webhooks without knowing about Fastify. */
 export interface PaymentsLog {
+  info(details: object, message: string): void;
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
 }
@@ -58,7 +59,11 @@ export interface OrderPageResult {
   total: number;
 }
 
-const paymentsDisabled = () => new HttpError(503, ErrorCodes.paymentsUnavailable, PaymentMessages.paymentsDisabled);
+/**
+ * A checkout while the server runs no provider (PAYMENT_PROVIDER unset or none): how this server is set up, not a
+ * failure, so a 409 with the text the payment page shows, and no error in the log.
+ */
+const paymentsNotSetUp = () => new HttpError(409, ErrorCodes.paymentsUnavailable, PaymentMessages.paymentsNotSetUp);
 
 /** Where the provider sends the browser back to: the payment page, told which order and how it went. */
 export function returnUrls(base: string, orderId: number): { successUrl: string; cancelUrl: string } {
@@ -103,7 +108,10 @@ export class PaymentsService {
     returnBase: string,
   ): Promise<{ order: OrderRow; redirectUrl: string | null }> {
     const provider = this.provider;
-    if (provider === null) throw paymentsDisabled();
+    if (provider === null) {
+      this.log.info({ userId: buyer.id }, 'checkout refused: payments are not set up (PAYMENT_PROVIDER=none)');
+      throw paymentsNotSetUp();
+    }
     const plan = this.plans.find((p) => p.id === planId);
     if (plan === undefined) throw badRequest('Unknown plan', 'plan');
     const now = this.now();

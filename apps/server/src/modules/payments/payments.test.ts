@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import {
   DemoCards,
   ErrorCodes,
@@ -12,6 +13,7 @@ import {
   type Plan,
   type User,
 } from '@tonearm/contract';
+import { pino } from 'pino';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect, type AppSuiteOptions } from '../../../test/dialects.js';
@@ -19,6 +21,26 @@ import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
 import { errorOf, type TestApp } from '../../../test/harness.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** pino's numeric levels. */
+const INFO = 30;
+const WARN = 40;
+
+interface LogEntry {
+  level: number;
+  msg?: string;
+}
+
+/** A logger at info level whose lines land, parsed, in `into`. */
+function collectingLogger(into: LogEntry[]) {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      into.push(JSON.parse(chunk.toString('utf8')) as LogEntry);
+      done();
+    },
+  });
+  return pino({ level: 'info' }, sink);
+}
 const goodCard = { cardNumber: '4242 4242 4242 4242', expiry: '12/99', cvc: '123' };
 
 async function premiumUntilOf(t: TestApp, userId: number): Promise<string | null> {
@@ -254,27 +276,34 @@ describeEachDialect('payments with the demo provider (%s)', demo, (t) => {
 });
 
 describeEachDialect('payments switched off or in production (%s)', { uses: 'nothing' }, (suite) => {
-  it('PAYMENT_PROVIDER=none: plans are listed, checkout answers 503', async () => {
-    await suite.withApp({ env: { PAYMENT_PROVIDER: 'none' } }, async (t) => {
+  it('PAYMENT_PROVIDER=none: plans are listed, checkout answers 409 "not set up", logged at info without a stack', async () => {
+    const logged: LogEntry[] = [];
+    await suite.withApp({ env: { PAYMENT_PROVIDER: 'none' }, logger: collectingLogger(logged) }, async (t) => {
       const user = await makeUser(t);
       expect((await t.as(null).get('/api/payment/plans')).statusCode).toBe(200);
       const provider = await t.as(null).get('/api/payment/provider');
       expect(provider.json()).toEqual({ provider: 'none' });
       const response = await checkout(t, user, { plan: 'monthly' });
-      expect(response.statusCode).toBe(503);
-      expect(errorOf(response.body)).toMatchObject({
+      expect(response.statusCode).toBe(409);
+      expect(errorOf(response.body)).toEqual({
         code: ErrorCodes.paymentsUnavailable,
-        message: PaymentMessages.paymentsDisabled,
+        message: PaymentMessages.paymentsNotSetUp,
       });
+      expect(PaymentMessages.paymentsNotSetUp).toMatch(/^Payments are not set up on this server\./);
       expect(await t.db.selectFrom('orders').select('id').execute()).toEqual([]);
     });
+    expect(logged.filter((entry) => entry.level >= WARN)).toEqual([]);
+    const refused = logged.filter((entry) => entry.msg?.includes('payments are not set up') === true);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.level).toBe(INFO);
+    expect(JSON.stringify(refused)).not.toMatch(/"(err|stack)"/);
   });
 
   it('has no demo checkout unless PAYMENT_PROVIDER=demo says so, in development as in production', async () => {
     for (const nodeEnv of ['development', 'production']) {
       await suite.withApp({ env: { NODE_ENV: nodeEnv } }, async (unset) => {
         const user = await makeUser(unset);
-        expect((await checkout(unset, user, { plan: 'monthly' })).statusCode).toBe(503);
+        expect((await checkout(unset, user, { plan: 'monthly' })).statusCode).toBe(409);
         const provider = await unset.as(null).get('/api/payment/provider');
         expect(provider.json()).toEqual({ provider: 'none' });
       });

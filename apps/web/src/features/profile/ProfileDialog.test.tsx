@@ -8,7 +8,7 @@ import { flush } from '../../test/timers.js';
 import { readDataSaver } from '../../lib/data-saver.js';
 import { AppStorageKeys } from '../../lib/storage.js';
 import { DataSaverTexts } from './DataSaverSetting.js';
-import { ProfileDialog } from './ProfileDialog.js';
+import { ProfileDialog, SessionsTexts } from './ProfileDialog.js';
 
 const ada = makeUser({ id: 7, username: 'ada', email: 'ada@example.com' });
 
@@ -150,8 +150,24 @@ describe('profile', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Log out everywhere' }));
     await flush();
     expect(auth.logoutEverywhere).toHaveBeenCalledTimes(1);
+    expect(auth.logoutEverywhere).toHaveBeenCalledWith({ revokeAppKeys: false });
     expect(onClose).toHaveBeenCalled();
     expect(alertMessages()).toEqual(['You were logged out on every device']);
+  });
+
+  it('says that Subsonic apps stay signed in, and offers to revoke their app password and API keys too', async () => {
+    const { auth, dialog, onClose, alertMessages } = renderProfile({});
+    const sessions = within(dialog).getByRole('region', { name: 'Sessions' });
+    expect(within(sessions).getByText(SessionsTexts.appsStay)).toBeInTheDocument();
+    expect(SessionsTexts.appsStay).toMatch(/app password or an API key keep working/);
+    const revoke = within(sessions).getByRole('checkbox', { name: SessionsTexts.revokeAppKeys });
+    expect(revoke).not.toBeChecked();
+    fireEvent.click(revoke);
+    fireEvent.click(within(sessions).getByRole('button', { name: 'Log out everywhere' }));
+    await flush();
+    expect(auth.logoutEverywhere).toHaveBeenCalledExactlyOnceWith({ revokeAppKeys: true });
+    expect(onClose).toHaveBeenCalled();
+    expect(alertMessages()).toEqual([SessionsTexts.loggedOutAndRevoked]);
   });
 
   it('reports a failed deletion (e.g. the last administrator) and stays signed in', async () => {

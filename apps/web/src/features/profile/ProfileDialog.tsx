@@ -273,24 +273,48 @@ function DeleteAccount({ user, onDeleted }: { user: User; onDeleted: () => void 
   );
 }
 
-/** Ends every session of the account: other browsers and phones, and this one. */
+export const SessionsTexts = {
+  intro: 'Signed in somewhere you should not be? This logs you out on every device, this one too.',
+  appsStay:
+    'Subsonic apps do not use sessions: apps signed in with your app password or an API key keep working unless you revoke those too.',
+  revokeAppKeys: 'Also revoke the app password and all API keys (every Subsonic app is signed out)',
+  loggedOutAndRevoked: 'You were logged out on every device, and your app password and API keys were revoked',
+} as const;
+
+/**
+ * Ends every session of the account: other browsers and phones, and this one. Subsonic apps sign in with the app
+ * password or an API key, not a session: they stay signed in unless the box is ticked.
+ */
 function LogOutEverywhere({ onDone }: { onDone: () => void }) {
   const { logoutEverywhere } = useAuth();
   const alerts = useAlerts();
   const [busy, setBusy] = useState(false);
+  const [revokeAppKeys, setRevokeAppKeys] = useState(false);
   return (
     <section className="profile__sessions" aria-label="Sessions">
       <h3 className="profile__heading">Sessions</h3>
-      <p className="muted">Signed in somewhere you should not be? This logs you out on every device, this one too.</p>
+      <p className="muted">{SessionsTexts.intro}</p>
+      <p className="muted">{SessionsTexts.appsStay}</p>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={revokeAppKeys}
+          disabled={busy}
+          onChange={(event) => {
+            setRevokeAppKeys(event.target.checked);
+          }}
+        />
+        <span>{SessionsTexts.revokeAppKeys}</span>
+      </label>
       <button
         type="button"
         className="button button--ghost"
         disabled={busy}
         onClick={() => {
           setBusy(true);
-          logoutEverywhere().then(
+          logoutEverywhere({ revokeAppKeys }).then(
             () => {
-              alerts.success(AccountMessages.loggedOutEverywhere);
+              alerts.success(revokeAppKeys ? SessionsTexts.loggedOutAndRevoked : AccountMessages.loggedOutEverywhere);
               onDone();
             },
             (error: unknown) => {

@@ -374,6 +374,23 @@ describe('current user', () => {
     expect(api.calls()).toContain('POST /api/auth/logout-all');
   });
 
+  it('logoutEverywhere with revokeAppKeys also signs Subsonic apps out, on the server, then logs out here', async () => {
+    storeSession();
+    const api = mockApi({
+      'users.byId': () => stored,
+      'auth.logoutAllWithAppKeys': () => new Response(null, { status: 204 }),
+      'auth.logout': () => errorResponse(401, 'unauthorized', 'Please log in to continue'),
+    });
+    renderAuth();
+    await flush();
+    await act(async () => {
+      await auth?.logoutEverywhere({ revokeAppKeys: true });
+    });
+    expectLoggedOut();
+    expect(api.calls()).toContain('POST /api/auth/logout-all/with-app-keys');
+    expect(api.calls()).not.toContain('POST /api/auth/logout-all');
+  });
+
   it('logoutEverywhere keeps the user signed in when the server could not do it', async () => {
     storeSession();
     mockApi({

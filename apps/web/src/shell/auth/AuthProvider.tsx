@@ -7,7 +7,7 @@ import { downloadsSignedIn, downloadsSignedOut } from '../../lib/download-sessio
 import { servedOfflineShell, serverReached } from '../../lib/offline-start.js';
 import { useAlerts } from '../alerts/useAlerts.js';
 import { clearSessionStorage, readStoredUser, storeUser } from './stored-user.js';
-import { AuthContext, type AuthState } from './useAuth.js';
+import { AuthContext, type AuthState, type LogoutEverywhereOptions } from './useAuth.js';
 
 function isOffline(): boolean {
   return typeof navigator !== 'undefined' && !navigator.onLine;
@@ -59,16 +59,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [queryClient]);
 
-  const logoutEverywhere = useCallback(async () => {
-    try {
-      // Ends every session of the signed-in user, this one included.
-      await api.auth.logoutAll();
-    } catch (error) {
-      // 401: the session had already ended, which is what was asked for. Anything else: still signed in; say so.
-      if (!isApiError(error, 401)) throw error;
-    }
-    await logout();
-  }, [logout]);
+  const logoutEverywhere = useCallback(
+    async (options: LogoutEverywhereOptions = {}) => {
+      try {
+        // Ends every session of the signed-in user, this one included (and, when asked, their Subsonic app keys).
+        await (options.revokeAppKeys === true ? api.auth.logoutAllWithAppKeys() : api.auth.logoutAll());
+      } catch (error) {
+        // 401: the session had already ended, which is what was asked for. Anything else: still signed in; say so.
+        if (!isApiError(error, 401)) throw error;
+      }
+      await logout();
+    },
+    [logout],
+  );
 
   const replaceUser = useCallback((next: User) => {
     storeUser(next);

@@ -7,6 +7,11 @@ import {
 } from '@tonearm/contract';
 import { createContext, useContext } from 'react';
 
+export interface LogoutEverywhereOptions {
+  /** Also revoke what Subsonic apps sign in with: the app password and every API key. */
+  revokeAppKeys?: boolean;
+}
+
 export interface AuthState {
   /** undefined while unknown (checking the stored user), null when logged out. */
   user: User | null | undefined;
@@ -14,8 +19,11 @@ export interface AuthState {
   /** Registers, then logs in with the same credentials; answers the server's registration text. */
   register: (account: RegisterRequest) => Promise<string>;
   logout: () => Promise<void>;
-  /** Ends every session of the user on the server (every device, this one too), then logs out here. */
-  logoutEverywhere: () => Promise<void>;
+  /**
+   * Ends every session of the user on the server (every device, this one too), then logs out here. Subsonic apps stay
+   * signed in unless `revokeAppKeys`: then the app password and every API key are revoked too.
+   */
+  logoutEverywhere: (options?: LogoutEverywhereOptions) => Promise<void>;
   /** Replaces the current user after the server returned a newer copy (e.g. premium granted). */
   replaceUser: (user: User) => void;
 }
