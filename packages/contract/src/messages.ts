@@ -105,3 +105,13 @@ export const PlaylistMessages = {
   orderNotPermutation: 'The new order must list every song of the playlist exactly once',
   unknownSongs: 'Unknown song ids:',
 } as const;
+
+/**
+ * Audio files ffmpeg cannot use: refused at upload and import (415, the import's reason), or, stored before that
+ * check, asked for in another format (415 from /media, error 0 from Subsonic's `stream`).
+ */
+export const AudioFileMessages = {
+  unreadable: 'The audio could not be decoded: the file is damaged, or its header does not match its contents',
+  truncated: 'The file is truncated or corrupt: its audio ends before its header says it does',
+  notConvertible: 'The audio could not be converted to the format asked for: its file cannot be decoded',
+} as const;

@@ -2,12 +2,15 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ErrorCodes, LimitMessages } from '@tonearm/contract';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../http/errors.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { createImageWork, imagesBusy, WorkGate } from './image-work.js';
 import { claimedPng, imageFile } from '../../../test/media.js';
 import { tempFiles } from '../../../test/stored.js';
+import { claimedJpeg, claimedWebp } from './lying-media.fixtures.js';
+import { ImageMessages } from './media.formats.js';
 import { stageImage } from './media.service.js';
 
 /** A promise and the function that settles it, to hold a job open for as long as a test wants. */
@@ -108,4 +111,37 @@ describe('stageImage behind the limits', () => {
     hold.resolve();
     await busy;
   });
+
+  it.each([
+    ['a PNG whose header claims 100 000 × 100 000 (past libvips’s own limit)', () => claimedPng(100_000, 100_000)],
+    ['a PNG whose header claims the largest size PNG allows', () => claimedPng(0x7fffffff, 0x7fffffff)],
+    ['a JPEG whose header claims 65 535 × 65 535 (past libjpeg’s largest side)', () => claimedJpeg(65_535, 65_535)],
+    ['a JPEG whose header claims 8000 × 6000', () => claimedJpeg(8000, 6000)],
+    [
+      'a WebP whose canvas claims 20 000 × 20 000 (which libwebp cannot parse)',
+      () => claimedWebp(20_000, 20_000, 'VP8X'),
+    ],
+    ['a WebP whose frame claims 16 383 × 16 383', () => claimedWebp(16_383, 16_383, 'VP8 ')],
+  ])('refuses %s with 413 and the pixel message, keeping nothing', async (_name, make) => {
+    const error = await stageImage(store, await make(), 'image').catch((reason: unknown) => reason);
+    expect(error).toMatchObject({
+      status: 413,
+      code: ErrorCodes.payloadTooLarge,
+      message: ImageMessages.tooManyPixels(),
+      field: 'image',
+    });
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it.each(['png', 'jpeg', 'webp'] as const)(
+    'refuses a real %s past the pixel limit with the same 413, keeping nothing',
+    async (format) => {
+      const image = await sharp({ create: { width: 400, height: 300, channels: 3, background: 'teal' } })
+        .toFormat(format)
+        .toBuffer();
+      const error = await stageImage(store, image, 'image', { maxPixels: 100_000 }).catch((reason: unknown) => reason);
+      expect(error).toMatchObject({ status: 413, message: ImageMessages.tooManyPixels(100_000), field: 'image' });
+      expect(await leftovers()).toEqual([]);
+    },
+  );
 });

@@ -2,7 +2,9 @@ import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ffmpegArgs, LiveTranscode } from './live-transcode.js';
+import { FFMPEG } from '../../../test/ffmpeg.js';
+import { FfmpegRefused, ffmpegArgs, LiveTranscode } from './live-transcode.js';
+import { lyingWavs } from './lying-media.fixtures.js';
 
 let dir: string;
 
@@ -75,6 +77,26 @@ describe('LiveTranscode', () => {
       killGraceMs: 300,
     });
     await expect(live.done).rejects.toThrow();
+    await expect(stat(tempPath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('fails with FfmpegRefused, leaving no file, when ffmpeg refuses the input', async () => {
+    const input = path.join(dir, 'zero-channels.wav');
+    await writeFile(input, lyingWavs().zeroChannels);
+    const tempPath = path.join(dir, 'refused.tmp');
+    const live = new LiveTranscode({
+      ffmpegPath: FFMPEG,
+      input: { path: input },
+      format: 'opus',
+      bitrate: 64,
+      tempPath,
+      killGraceMs: 300,
+    });
+    const release = live.hold();
+    await expect(live.done).rejects.toBeInstanceOf(FfmpegRefused);
+    release();
+    expect(live.failure).toBeInstanceOf(FfmpegRefused);
+    expect(live.wasKilled).toBe(false);
     await expect(stat(tempPath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -50,6 +50,20 @@ export function ffmpegArgs(job: Pick<TranscodeJob, 'input' | 'format' | 'bitrate
 type State = 'running' | 'done' | 'failed';
 
 /**
+ * ffmpeg stopped by itself with an error (not killed by us, and it could start): it could not read or decode the
+ * input. The file's fault, not the server's, so the answer is a refusal rather than a 500.
+ */
+export class FfmpegRefused extends Error {
+  constructor(
+    readonly exitCode: number | null,
+    stderr: string,
+  ) {
+    super(`ffmpeg exited with ${exitCode}: ${stderr}`);
+    this.name = 'FfmpegRefused';
+  }
+}
+
+/**
  * One ffmpeg process writing a transcode to a temporary file, and the HTTP responses that follow it as it grows
  * (each reads the file from byte 0 at its own pace, so a late listener gets the whole stream too). Whoever streams or
  * waits `hold`s it; when the last holder lets go before the end, ffmpeg is killed (SIGTERM, then SIGKILL after the
@@ -70,6 +84,7 @@ export class LiveTranscode {
   private exited = false;
   private retired = false;
   private killed = false;
+  private error: Error | null = null;
 
   constructor(private readonly job: TranscodeJob) {
     this.changes.setMaxListeners(0);
@@ -97,6 +112,11 @@ export class LiveTranscode {
     return this.killed;
   }
 
+  /** Why it failed (a FfmpegRefused when ffmpeg refused the input), once it has; null before, or when it did not. */
+  get failure(): Error | null {
+    return this.error;
+  }
+
   /** Keeps the transcode alive until the returned function is called (once is enough; more calls do nothing). */
   hold(): () => void {
     this.holders += 1;
@@ -109,13 +129,25 @@ export class LiveTranscode {
     };
   }
 
-  /** Streams the whole transcode to `response` (whose head is already written) as it is made; `meter` counts it. */
-  async follow(response: ServerResponse, meter?: Pick<StreamMeter, 'sent'>): Promise<void> {
+  /**
+   * Streams the whole transcode to `response` as it is made; `meter` counts it. `writeHead` is called once, just before
+   * the first byte (or the end of an empty output): a transcode that fails before it leaves the response untouched,
+   * and follow rejects with the failure (FfmpegRefused when ffmpeg refused the input) for the caller to answer. A
+   * failure after it can only cut the response off.
+   */
+  async follow(response: ServerResponse, writeHead: () => void, meter?: Pick<StreamMeter, 'sent'>): Promise<void> {
     const release = this.hold();
     response.once('close', release);
+    const answer = { started: false };
+    const head = () => {
+      if (answer.started) return;
+      answer.started = true;
+      writeHead();
+    };
     try {
-      await this.copyTo(response, meter);
+      await this.copyTo(response, head, meter);
     } catch (error) {
+      if (!answer.started) throw error;
       response.destroy(error instanceof Error ? error : undefined);
     } finally {
       release();
@@ -123,7 +155,11 @@ export class LiveTranscode {
     }
   }
 
-  private async copyTo(response: ServerResponse, meter: Pick<StreamMeter, 'sent'> | undefined): Promise<void> {
+  private async copyTo(
+    response: ServerResponse,
+    head: () => void,
+    meter: Pick<StreamMeter, 'sent'> | undefined,
+  ): Promise<void> {
     let position = 0;
     while (!response.destroyed) {
       const fd = this.fd;
@@ -131,15 +167,17 @@ export class LiveTranscode {
         const buffer = Buffer.allocUnsafe(Math.min(FOLLOW_CHUNK_BYTES, this.written - position));
         const { bytesRead } = await readFile(fd, buffer, 0, buffer.length, position);
         position += bytesRead;
+        head();
         const flowing = response.write(buffer.subarray(0, bytesRead));
         // Handed to the response (a cut-off client may miss the last chunk): the follower has no write callbacks.
         meter?.sent(bytesRead);
         if (!flowing) await drainedOrClosed(response);
       } else if (this.state === 'done') {
+        head();
         response.end();
         return;
       } else if (this.state === 'failed') {
-        throw new Error('transcode failed');
+        throw this.error ?? new Error('transcode failed');
       } else {
         await this.nextChange(response);
       }
@@ -165,10 +203,12 @@ export class LiveTranscode {
       if ('stream' in input && this.child.stdin) pipeline(input.stream, this.child.stdin).catch(noop);
       if (!this.child.stdout) throw new Error('ffmpeg has no stdout');
       const [, code] = await Promise.all([pipeline(this.child.stdout, this.sink(this.fd)), this.exit]);
-      if (code !== 0) throw new Error(`ffmpeg exited with ${code}: ${this.stderrTail.trim()}`);
+      if (code !== 0 && this.killed) throw new Error(`ffmpeg exited with ${code}: ${this.stderrTail.trim()}`);
+      if (code !== 0) throw new FfmpegRefused(code, this.stderrTail.trim());
       await syncFile(this.fd);
       this.settle('done');
     } catch (error) {
+      this.error = error instanceof Error ? error : new Error(String(error));
       this.settle('failed');
       this.child.stdout?.destroy();
       if (!this.exited) this.kill();

@@ -17,7 +17,7 @@ import { accelRedirectHeaders, type NginxOffload } from './nginx-offload.js';
 import { MediaError } from './media-error.js';
 import { imageKeyFor } from './media.service.js';
 import { parseTranscodeQuery, type TranscodeWish } from './transcode-query.js';
-import { createTranscodeResponder, type ServedFile } from './transcode-response.js';
+import { AudioNotConvertible, createTranscodeResponder, type ServedFile } from './transcode-response.js';
 import type { Transcoder } from './transcoder.js';
 
 export interface MediaHandler {
@@ -25,7 +25,9 @@ export interface MediaHandler {
   /**
    * GET or HEAD of one stored audio blob for a caller another entrance already let in (Subsonic's `stream`): exactly
    * what `/media/audio/<key>[?format=&bitrate=]` answers (conditional requests, Range 206/416, the transcoder or the
-   * original without one), without the session cookie check. Failures are the app's JSON errors, as /media sends them.
+   * original without one), without the session cookie check. Failures are the app's JSON errors, as /media sends them,
+   * except a conversion ffmpeg refuses, which `options.unconvertible` decides. Resolves once the answer has begun
+   * (`options.beforeHead` has been called, always exactly once unless it rejects), or when the client went away.
    */
   serveAudio(
     request: IncomingMessage,
@@ -33,7 +35,8 @@ export interface MediaHandler {
     requestId: string,
     key: string,
     wish: TranscodeWish | null,
-  ): void;
+    options?: ServeAudioOptions,
+  ): Promise<void>;
   /**
    * What `/media` would hand to nginx for a request (MEDIA_OFFLOAD=nginx), decided without a response: the blob's
    * internal URI with its type and caching, or null whenever Tonearm must answer itself (a refusal, an unknown blob, a
@@ -42,6 +45,18 @@ export interface MediaHandler {
   handOver: (method: string, url: string, cookie: string | undefined) => HandOver | null | Promise<HandOver | null>;
   /** Closes the files it keeps open (once their readers are done); call when the app closes. */
   close(): void;
+}
+
+export interface ServeAudioOptions {
+  /**
+   * When ffmpeg cannot convert the audio (it cannot decode it) before the first byte: `error` (the default) answers
+   * 415 AudioFileMessages.notConvertible as JSON; `original` sends the original file instead (for a client that plays
+   * it too and only asked for a smaller stream); `reject` writes nothing and rejects with AudioNotConvertible, for the
+   * caller to answer in its own protocol.
+   */
+  unconvertible?: 'error' | 'original' | 'reject';
+  /** Called once, just before anything is written to the response (a Fastify route hijacks its reply there). */
+  beforeHead?: () => void;
 }
 
 /** A blob nginx may send: its X-Accel-Redirect URI and the headers nginx keeps from the hand-over. */
@@ -110,8 +125,19 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const offload = options.offload ?? null;
   const streams = options.streams ?? NO_MEDIA_METERS.streams;
   const presign = options.presign === true && store.presign !== undefined ? store.presign.bind(store) : null;
+  /** serveAudio's `beforeHead`, by response, until it is called. */
+  const headHooks = new WeakMap<ServerResponse, () => void>();
+
+  /** Runs the response's `beforeHead` hook, if it has one not yet run. Call before anything is written to it. */
+  function beforeHead(response: ServerResponse): void {
+    const hook = headHooks.get(response);
+    if (hook === undefined) return;
+    headHooks.delete(response);
+    hook();
+  }
 
   function respond(response: ServerResponse, requestId: string, status: number, headers: BlobHeaders): void {
+    beforeHead(response);
     response.writeHead(status, { ...securityHeaders, ...headers, 'x-request-id': requestId });
   }
 
@@ -131,6 +157,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       return;
     }
     log.error({ err: error, reqId: requestId, url: request.url }, 'media request failed');
+    beforeHead(response);
     if (response.headersSent) response.destroy();
     else sendError(response, requestId, new MediaError(500, ErrorCodes.internal, ServerMessages.internalError));
   }
@@ -141,25 +168,35 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     await serveBlob(request, response, requestId, { kind: media.kind, key: blobKey, wish });
   }
 
-  /** One blob (a transcode of it when `wish` says so and there is a transcoder); 404 when it is not stored. */
+  /**
+   * One blob (a transcode of it when `wish` says so and there is a transcoder; the original instead, with
+   * `orOriginal`, when ffmpeg cannot convert it); 404 when it is not stored.
+   */
   async function serveBlob(
     request: IncomingMessage,
     response: ServerResponse,
     requestId: string,
-    blob: { kind: BlobKind; key: string | null; wish: TranscodeWish | null },
+    blob: { kind: BlobKind; key: string | null; wish: TranscodeWish | null; orOriginal?: boolean },
   ) {
     const { kind, key: blobKey, wish } = blob;
     const stat = blobKey === null ? null : await store.statCached(kind, blobKey);
     if (blobKey === null || stat === null) throw new MediaError(404, ErrorCodes.notFound, ServerMessages.notFound);
     if (wish !== null && transcodes !== null) {
-      await transcodes(request, response, requestId, { key: blobKey, ...wish });
-      return;
+      try {
+        await transcodes(request, response, requestId, { key: blobKey, ...wish });
+        return;
+      } catch (error) {
+        if (!(error instanceof AudioNotConvertible && blob.orOriginal === true && !response.headersSent)) throw error;
+        log.warn({ reqId: requestId, key: blobKey, format: wish.format }, 'not convertible: sending the original');
+      }
+      if (response.destroyed) return;
     }
     const cacheControl = cacheControlOf(kind);
     // nginx answers Range and conditional requests from the file itself, so the request goes to it untouched.
     const accel = offload?.uriFor(kind, blobKey) ?? null;
     if (accel !== null) {
       // Without the security headers: nginx adds them to what it sends (accelRedirectHeaders).
+      beforeHead(response);
       response.writeHead(200, {
         ...accelRedirectHeaders(accel, mimeForKey(blobKey), cacheControl),
         'x-request-id': requestId,
@@ -399,9 +436,28 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   };
   return {
     handle,
-    serveAudio: (request, response, requestId, key, wish) => {
-      serveBlob(request, response, requestId, { kind: 'audio', key, wish }).catch((error: unknown) => {
-        fail(request, response, requestId, error);
+    serveAudio: (request, response, requestId, key, wish, audioOptions = {}) => {
+      const { unconvertible = 'error', beforeHead: hook } = audioOptions;
+      return new Promise<void>((resolve, reject) => {
+        headHooks.set(response, () => {
+          hook?.();
+          resolve();
+        });
+        const blob = { kind: 'audio' as const, key, wish, orOriginal: unconvertible === 'original' };
+        serveBlob(request, response, requestId, blob).then(
+          () => {
+            // Ended without a word (the client went away first): the hook still runs, once.
+            beforeHead(response);
+          },
+          (error: unknown) => {
+            if (unconvertible === 'reject' && error instanceof AudioNotConvertible && !response.headersSent) {
+              headHooks.delete(response);
+              reject(error);
+              return;
+            }
+            fail(request, response, requestId, error);
+          },
+        );
       });
     },
     handOver,

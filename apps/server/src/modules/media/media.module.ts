@@ -4,6 +4,7 @@ import type { App } from '../../http/app-types.js';
 import { securityHeaders } from '../../plugins/security.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import type { BlobStore } from '../../storage/blob-store.js';
+import { AudioEndCheck } from './audio-check.js';
 import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import type { NginxOffload } from './nginx-offload.js';
@@ -64,15 +65,29 @@ function openGate(app: App, address: GateAddress, handler: MediaHandler, meter: 
   });
 }
 
-/** The transcoder when ffmpeg answers (FFMPEG_PATH), with its cache opened; null, said once in the log, when not. */
-async function startTranscoding(app: App, config: Config, meter: TranscodeMeter): Promise<Transcoder | null> {
-  const { ffmpegPath, cacheBytes, concurrency } = config.transcode;
+/** `<ffmpegPath> -version`'s first line, or null; asked once per binary and process. */
+function probeOnce(ffmpegPath: string): Promise<string | null> {
   let probe = probes.get(ffmpegPath);
   if (probe === undefined) {
     probe = probeFfmpeg(ffmpegPath);
     probes.set(ffmpegPath, probe);
   }
-  const version = await probe;
+  return probe;
+}
+
+/**
+ * The check an audio upload passes besides its format (the import's, audio-check.ts): with ffmpeg when FFMPEG_PATH
+ * answers, so a file ffmpeg cannot decode is refused before it is stored; without, the WAV length check only.
+ */
+export async function uploadAudioCheck(config: Config): Promise<AudioEndCheck> {
+  const { ffmpegPath } = config.transcode;
+  return new AudioEndCheck((await probeOnce(ffmpegPath)) === null ? null : ffmpegPath);
+}
+
+/** The transcoder when ffmpeg answers (FFMPEG_PATH), with its cache opened; null, said once in the log, when not. */
+async function startTranscoding(app: App, config: Config, meter: TranscodeMeter): Promise<Transcoder | null> {
+  const { ffmpegPath, cacheBytes, concurrency } = config.transcode;
+  const version = await probeOnce(ffmpegPath);
   if (version === null) {
     app.log.info(
       { ffmpegPath },

@@ -10,12 +10,15 @@ import {
 import { payloadTooLarge, unsupportedMediaType } from '../../http/errors.js';
 import type { BlobStore, StagedBlob } from '../../storage/blob-store.js';
 import { InvalidBlobKeyError } from '../../storage/blob-key.js';
+import type { AudioEndCheck } from './audio-check.js';
+import { claimedImageSize } from './image-header.js';
 import {
   AudioMessages,
   DEFAULT_IMAGE_WIDTH,
   IMAGE_MAX_PIXELS,
   ImageMessages,
   THUMBNAIL_FORMAT,
+  type MediaFormat,
 } from './media.formats.js';
 import type { ImageWork, WorkGate } from './image-work.js';
 import { loadSharp } from './sharp-loader.js';
@@ -61,6 +64,11 @@ const IMAGE_FIELD = fileField(endpoints.songs.create, 'image');
 export interface AudioStageOptions {
   /** Defaults to AUDIO_MAX_BYTES. */
   maxBytes?: number;
+  /**
+   * The decode and end-of-audio check the import applies too (audio-check.ts): 415 with its reason for a file ffmpeg
+   * cannot decode or whose audio ends before its header says. Without it (the demo seed) only headers are read.
+   */
+  check?: AudioEndCheck | null;
 }
 
 export interface ImageStageOptions {
@@ -77,8 +85,9 @@ export interface ImageStageOptions {
 
 /**
  * Stages an uploaded audio file: streams it to a temp blob (413 past the limit), hashes it on the way, checks the
- * magic bytes (415 unless MP3, FLAC, OGG/Opus, M4A/AAC or WAV) and reads its duration. Nothing is visible until
- * `commitAll`; on any error the staged bytes are already gone.
+ * magic bytes (415 unless MP3, FLAC, OGG/Opus, M4A/AAC or WAV), reads its duration and, given a `check`, decodes a
+ * little of it (415 when it cannot be decoded or is cut short). Nothing is visible until `commitAll`; on any error the
+ * staged bytes are already gone.
  */
 export async function stageAudio(
   store: BlobStore,
@@ -93,6 +102,8 @@ export async function stageAudio(
   });
   try {
     const { format, durationMs } = await inspectAudio(staged.tempPath, field, AudioMessages.wrongType);
+    const refused = (await options.check?.reasonAgainst(staged.tempPath, format.ext)) ?? null;
+    if (refused !== null) throw unsupportedMediaType(refused, field);
     const key = `${sha256}.${format.ext}`;
     return {
       staged,
@@ -134,7 +145,7 @@ export async function stageImage(
     blobs.push({ staged, key: originalKey });
     const thumbnailKeys = {} as Record<ThumbnailWidth, string>;
     const maxPixels = options.maxPixels ?? IMAGE_MAX_PIXELS;
-    await assertPixels(staged.tempPath, field, maxPixels);
+    await assertPixels(staged.tempPath, format, field, maxPixels);
     const render = () => renderThumbnails(staged.tempPath, field, maxPixels);
     const thumbnails = options.gate === undefined ? await render() : await options.gate.run(render);
     for (const [width, bytes] of thumbnails) {
@@ -151,21 +162,30 @@ export async function stageImage(
 }
 
 /**
- * Refuses an image of more than `maxPixels` from its header alone (sharp's metadata() decodes no pixel data), so a
- * decompression bomb costs neither a decode nor a place in the image gate.
+ * Refuses an image of more than `maxPixels` from its header alone, before anything is decoded, so a decompression bomb
+ * costs neither a decode nor a place in the image gate. Past the limit is always 413 with the one message, whatever
+ * the format and whether or not libvips would read such a header (it refuses a JPEG side over 65 500 pixels, say):
+ * the size the header claims is read here first, then libvips's (sharp's metadata() decodes no pixel data, and its own
+ * pixel limit is off so that it never answers for ours). 415 when the header cannot be read.
  */
-async function assertPixels(filePath: string, field: string, maxPixels: number): Promise<void> {
+async function assertPixels(filePath: string, format: MediaFormat, field: string, maxPixels: number): Promise<void> {
+  const tooManyPixels = () => payloadTooLarge(ImageMessages.tooManyPixels(maxPixels), field);
+  const claimed = await claimedImageSize(filePath, format.ext);
+  if (claimed !== null && claimed.width * claimed.height > maxPixels) throw tooManyPixels();
   const sharp = await loadSharp();
   let width: number | undefined;
   let height: number | undefined;
   try {
-    ({ width, height } = await sharp(filePath).metadata());
+    ({ width, height } = await sharp(filePath, { limitInputPixels: false }).metadata());
   } catch {
     throw unsupportedMediaType(ImageMessages.unreadable, field);
   }
   if (!width || !height) throw unsupportedMediaType(ImageMessages.unreadable, field);
-  if (width * height > maxPixels) throw payloadTooLarge(ImageMessages.tooManyPixels(maxPixels), field);
+  if (width * height > maxPixels) throw tooManyPixels();
 }
+
+/** What sharp says when `limitInputPixels` refuses an input. */
+const PIXEL_LIMIT_ERROR = /exceeds pixel limit/i;
 
 async function renderThumbnails(
   filePath: string,
@@ -185,7 +205,11 @@ async function renderThumbnails(
         .webp({ quality: 80 })
         .toBuffer();
       thumbnails.push([thumbnailWidth, bytes]);
-    } catch {
+    } catch (error) {
+      // The pixel limit, whatever found it: the same answer as assertPixels gives.
+      if (error instanceof Error && PIXEL_LIMIT_ERROR.test(error.message)) {
+        throw payloadTooLarge(ImageMessages.tooManyPixels(maxPixels), field);
+      }
       throw unsupportedMediaType(ImageMessages.unreadable, field);
     }
   }
@@ -194,12 +218,19 @@ async function renderThumbnails(
 
 /**
  * The stagers of an upload form's files by kind (http/upload-form's declaredUpload gives each its field's name and
- * declared limit): audio as stageAudio, images as stageImage through the image gate. `beforeImage` runs before an
- * image's bytes are read (e.g. a per-user allowance check that refuses).
+ * declared limit): audio as stageAudio with `audioCheck` (the import's check, see uploadAudioCheck), images as
+ * stageImage through the image gate. `beforeImage` runs before an image's bytes are read (e.g. a per-user allowance
+ * check that refuses).
  */
-export function uploadStagers(store: BlobStore, images: ImageWork, beforeImage?: () => Promise<void>) {
+export function uploadStagers(
+  store: BlobStore,
+  images: ImageWork,
+  beforeImage?: () => Promise<void>,
+  audioCheck: AudioEndCheck | null = null,
+) {
   return {
-    audio: (stream: Readable, field: string, maxBytes: number) => stageAudio(store, stream, field, { maxBytes }),
+    audio: (stream: Readable, field: string, maxBytes: number) =>
+      stageAudio(store, stream, field, { maxBytes, check: audioCheck }),
     image: async (stream: Readable, field: string, maxBytes: number) => {
       await beforeImage?.();
       return stageImage(store, stream, field, { ...images, maxBytes });

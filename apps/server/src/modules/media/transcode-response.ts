@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCodes, TranscodeMessages } from '@tonearm/contract';
+import { AudioFileMessages, ErrorCodes, TranscodeMessages } from '@tonearm/contract';
 import type { BlobKind, BlobStat, BlobStore } from '../../storage/blob-store.js';
 import { AUDIO_CACHE_CONTROL, type BlobHeaders } from './blob-response.js';
-import type { TranscodeJob } from './live-transcode.js';
+import { FfmpegRefused, type TranscodeJob } from './live-transcode.js';
 import type { StreamMeter } from './media-meters.js';
 import { mimeForKey } from './media.formats.js';
 import { MediaError } from './media-error.js';
@@ -43,6 +43,18 @@ export interface TranscodeResponderDeps {
 export const BUSY_RETRY_AFTER_SECONDS = 5;
 
 /**
+ * ffmpeg could not convert the stored audio (it cannot decode it; a file stored before the upload's decode check, or
+ * one only ffmpeg refuses): 415, since the client asked for a conversion of a file that cannot have one. Answered
+ * before any byte of the conversion; nothing of it is cached, and the original stays as it was.
+ */
+export class AudioNotConvertible extends MediaError {
+  constructor() {
+    super(415, ErrorCodes.unsupportedMediaType, AudioFileMessages.notConvertible);
+    this.name = 'AudioNotConvertible';
+  }
+}
+
+/**
  * Answers `?format=` for one audio blob (docs/design.md, "Transcoding"):
  * - finished and cached: like any file (ETag, 304, Range 206/416, HEAD);
  * - HEAD while not cached: 200 with the type and no length, without starting ffmpeg;
@@ -50,7 +62,9 @@ export const BUSY_RETRY_AFTER_SECONDS = 5;
  *   without Content-Length and not to be stored by caches (`no-store`: the cached file gets the real validators);
  * - any other Range (a later start, a bounded or a suffix range): waits until the transcode is in the cache, then
  *   answers it exactly (206 or 416);
- * - a new transcode while all slots are busy: 503 with Retry-After.
+ * - a new transcode while all slots are busy: 503 with Retry-After;
+ * - a transcode ffmpeg refuses (it cannot decode the file) before its first byte: AudioNotConvertible (415), which the
+ *   caller may answer with the original instead. One that fails later can only be cut off.
  */
 export function createTranscodeResponder(deps: TranscodeResponderDeps): TranscodeResponder {
   const { transcoder, store, answerFile, respond, streams } = deps;
@@ -86,12 +100,18 @@ export function createTranscodeResponder(deps: TranscodeResponderDeps): Transcod
     const running = transcoder.runningFor(target) ?? transcoder.start(target, inputOf(store, target.key));
     if (running === null) throw busy();
     if (wantsLiveStream(request.headers)) {
-      respond(response, requestId, liveHeaders(target));
-      streams.started();
+      const stream = { started: false };
+      const writeHead = () => {
+        respond(response, requestId, liveHeaders(target));
+        streams.started();
+        stream.started = true;
+      };
       try {
-        await running.live.follow(response, streams);
+        await running.live.follow(response, writeHead, streams);
+      } catch (error) {
+        throw refusalOr(error);
       } finally {
-        streams.ended();
+        if (stream.started) streams.ended();
       }
       return;
     }
@@ -100,7 +120,8 @@ export function createTranscodeResponder(deps: TranscodeResponderDeps): Transcod
     const finished = await running.finished;
     release();
     if (response.destroyed) return;
-    if (finished === null || !answerCached(request, response, requestId, target)) throw new Error('transcode failed');
+    if (finished === null) throw refusalOr(running.live.failure ?? new Error('transcode failed'));
+    if (!answerCached(request, response, requestId, target)) throw new Error('transcode failed');
   };
 }
 
@@ -123,6 +144,11 @@ function wantsLiveStream(headers: IncomingHttpHeaders): boolean {
 function inputOf(store: BlobStore, key: string): TranscodeJob['input'] {
   const path = store.localPath('audio', key);
   return path === null ? { stream: store.openRead('audio', key) } : { path };
+}
+
+/** ffmpeg's refusal of the input as the client's answer; any other failure (the server's) as it is. */
+function refusalOr(error: unknown): unknown {
+  return error instanceof FfmpegRefused ? new AudioNotConvertible() : error;
 }
 
 function busy(): MediaError {

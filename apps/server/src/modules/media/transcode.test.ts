@@ -4,13 +4,14 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ErrorCodes, ServerMessages, TranscodeMessages } from '@tonearm/contract';
+import { AudioFileMessages, ErrorCodes, ServerMessages, TranscodeMessages } from '@tonearm/contract';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegTone, FFMPEG, realTimeFfmpeg, requireFfmpeg } from '../../../test/ffmpeg.js';
 import { SESSION_COOKIE } from '../../http/session.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { AUDIO_CACHE_CONTROL } from './blob-response.js';
+import { lyingWavs } from './lying-media.fixtures.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import { TranscodeCache } from './transcode-cache.js';
 import { BUSY_RETRY_AFTER_SECONDS } from './transcode-response.js';
@@ -25,6 +26,12 @@ const TOKEN = randomBytes(32).toString('base64url');
 const session = { cookie: `${SESSION_COOKIE}=${TOKEN}` };
 const FLAC_KEY = `${'f'.repeat(64)}.flac`;
 const OTHER_KEY = `${'e'.repeat(64)}.mp3`;
+/** WAVs whose header lies (stored before the upload's decode check, say): ffmpeg fails on them before any output. */
+const LYING = Object.entries(lyingWavs()).map(([name, bytes], index) => ({
+  name,
+  bytes,
+  key: `${String(index + 1).repeat(64)}.wav`,
+}));
 
 interface TestServer {
   base: string;
@@ -74,6 +81,7 @@ beforeAll(async () => {
   flac = await ffmpegTone(root, 4, 'flac');
   await (await store.stage('audio', flac)).commit(FLAC_KEY);
   await (await store.stage('audio', await ffmpegTone(root, 3, 'mp3', 660))).commit(OTHER_KEY);
+  for (const lying of LYING) await (await store.stage('audio', lying.bytes)).commit(lying.key);
   fast = await startServer(FFMPEG, 4, 'fast-cache');
   slow = await startServer(await realTimeFfmpeg(root), 1, 'slow-cache');
 }, 30_000);
@@ -228,6 +236,31 @@ describe('GET /media/audio/:key?format=', () => {
     );
     expect((await get(fast, '?format=opus', {}, `${'0'.repeat(64)}.mp3`)).status).toBe(404);
   });
+});
+
+describe('a transcode ffmpeg refuses before its first byte', () => {
+  it.each(LYING)(
+    'answers 415 for $name, keeps no cache entry or temp file, and leaves the original as it was',
+    async ({ bytes: stored, key }) => {
+      const ranges: Record<string, string>[] = [{}, { range: 'bytes=0-' }, { range: 'bytes=100-' }];
+      for (const range of ranges) {
+        const response = await get(fast, '?format=opus&bitrate=96', range, key);
+        expect(response.status, JSON.stringify(range)).toBe(415);
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(await response.json()).toEqual({
+          error: { code: ErrorCodes.unsupportedMediaType, message: AudioFileMessages.notConvertible },
+        });
+      }
+      await eventually(() => fast.transcoder.activeCount === 0);
+      expect(fast.transcoder.cached({ key, format: 'opus', bitrate: 96 })).toBeNull();
+      expect((await readdir(fast.cacheDir)).filter((file) => file.startsWith(key) || file.endsWith('.tmp'))).toEqual(
+        [],
+      );
+      const original = await get(fast, '', {}, key);
+      expect(original.status).toBe(200);
+      expect((await bytes(original)).equals(stored)).toBe(true);
+    },
+  );
 });
 
 describe('a transcode while it runs', () => {

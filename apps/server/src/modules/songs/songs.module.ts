@@ -1,6 +1,7 @@
 import type { App } from '../../http/app-types.js';
 import { registerUploadScope } from '../../http/multipart.js';
 import { createArtistsRepository } from '../artists/artists.repository.js';
+import { uploadAudioCheck } from '../media/media.module.js';
 import { createSearchIndexRepository } from '../search-index/search-index.repository.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import { catalogueIndexOf } from './catalogue-index.js';
@@ -65,7 +66,8 @@ export async function registerSongs(app: App, deps: ModuleDeps): Promise<void> {
   });
   const store = deps.blobs;
   if (store === null) return;
+  const audioCheck = await uploadAudioCheck(deps.config);
   await registerUploadScope(app, (scope) => {
-    songsWriteRoutes(scope, songs, store, deps.images);
+    songsWriteRoutes(scope, songs, store, { images: deps.images, audioCheck });
   });
 }

@@ -5,6 +5,7 @@ import { notFound } from '../../http/errors.js';
 import { requireUser } from '../../http/session.js';
 import { declaredUpload, parseUploadFields, readUploadForm } from '../../http/upload-form.js';
 import type { BlobStore } from '../../storage/blob-store.js';
+import type { AudioEndCheck } from '../media/audio-check.js';
 import type { ImageWork } from '../media/image-work.js';
 import { discardAll, uploadStagers } from '../media/media.service.js';
 import type { SongPagesService } from './song-pages.service.js';
@@ -62,9 +63,17 @@ export function songsReadRoutes(
   );
 }
 
-/** Admin writes through the upload pipeline; registered in the module's upload scope (registerUploadScope). */
-export function songsWriteRoutes(scope: App, songs: SongsService, store: BlobStore, images: ImageWork): void {
-  const stagers = uploadStagers(store, images);
+/**
+ * Admin writes through the upload pipeline; registered in the module's upload scope (registerUploadScope). The audio
+ * passes `audioCheck`, the import's decode and end-of-audio check.
+ */
+export function songsWriteRoutes(
+  scope: App,
+  songs: SongsService,
+  store: BlobStore,
+  { images, audioCheck }: { images: ImageWork; audioCheck: AudioEndCheck },
+): void {
+  const stagers = uploadStagers(store, images, undefined, audioCheck);
 
   const create = declaredUpload(endpoints.songs.create, stagers, discardAll);
   route(scope, endpoints.songs.create, async (request) => {

@@ -14,6 +14,7 @@ import { mimeForKey } from '../../media/media.formats.js';
 import { imageKeyFor } from '../../media/media.service.js';
 import { sendBlob, storedBlobSource } from '../../media/send-blob.js';
 import type { TranscodeWish } from '../../media/transcode-query.js';
+import { AudioNotConvertible } from '../../media/transcode-response.js';
 import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
 import {
   intParam,
@@ -119,8 +120,20 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
         const { row } = await deps.songs.get(caller.user, id);
         const wish = await streamWish(params, { id, audioKey: row.audio_key });
         if (deps.media === null) throw notFoundError('Song');
-        reply.hijack();
-        deps.media.serveAudio(request.raw, reply.raw, request.id, row.audio_key, wish);
+        // A file ffmpeg cannot convert: the original when only maxBitRate asked for a conversion (the app plays it, if
+        // at a higher rate); error 0 when the app asked for a format. The reply is hijacked only once bytes go out.
+        const unconvertible = streamRequest(params).format === null ? 'original' : 'reject';
+        try {
+          await deps.media.serveAudio(request.raw, reply.raw, request.id, row.audio_key, wish, {
+            unconvertible,
+            beforeHead: () => {
+              reply.hijack();
+            },
+          });
+        } catch (error) {
+          if (error instanceof AudioNotConvertible) throw subsonicFail('generic', error.message);
+          throw error;
+        }
         return SENT;
       },
     },
