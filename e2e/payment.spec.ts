@@ -15,7 +15,7 @@ import {
 // The demo provider is off unless asked for by name (PAYMENT_PROVIDER=demo).
 const server = useTonearmServer({ payments: 'demo' });
 const SONG = 'Night Ferry';
-/** The demo provider's test cards (README). */
+/** The demo provider's test cards (docs/payments.md). */
 const CARD_OK = '4242424242424242';
 const CARD_DECLINED = '4000000000000002';
 

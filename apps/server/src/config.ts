@@ -83,7 +83,7 @@ export interface S3StorageConfig {
   presign: boolean;
 }
 
-/** HTTP timeouts, in milliseconds (README, "Configuration"). */
+/** HTTP timeouts, in milliseconds (docs/configuration.md). */
 export interface HttpTimeouts {
   /** The request line and headers must arrive within this (Node's headersTimeout). */
   headersMs: number;
@@ -370,7 +370,7 @@ const EnvSchema = z.object({
 
 type Env = Record<string, string | undefined>;
 
-/** Every environment variable the server reads (the README's table and docs/deploy/tonearm.env list them all). */
+/** Every environment variable the server reads (docs/configuration.md and docs/deploy/tonearm.env list them all). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
 
 /** Never echoed in error messages: they may carry passwords. */

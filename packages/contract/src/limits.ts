@@ -1,6 +1,6 @@
 /**
- * Limits on what one user can create (issue 9: safe by default). The numbers are server configuration (see the
- * README's configuration table); these are the messages a refusal carries, naming the limit.
+ * Limits on what one user can create (issue 9: safe by default). The numbers are server configuration (see
+ * docs/configuration.md); these are the messages a refusal carries, naming the limit.
  */
 
 const MIB = 1024 * 1024;

@@ -32,7 +32,7 @@ export const CheckoutRequest = z.object({ plan: PlanId });
 export const CheckoutResponse = z.object({ order: Order, redirectUrl: z.string().nullable() });
 export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
 
-/** Demo provider test cards (documented in the README). */
+/** Demo provider test cards (documented in docs/payments.md). */
 export const DemoCards = { success: '4242424242424242', declined: '4000000000000002' } as const;
 
 export const DemoPayRequest = z.object({

@@ -1,5 +1,5 @@
 // `npm run backup -- <file>`: writes a consistent backup of the configured database and blobs (the same environment
-// variables as the server) to <file>, a tar archive, while the server keeps running. See README, "Backup and restore".
+// variables as the server) to <file>, a tar archive, while the server keeps running. See docs/backups.md.
 import path from 'node:path';
 import { createBackup, storesBlobsLocally } from '../backup/backup.js';
 import { loadConfig } from '../config.js';

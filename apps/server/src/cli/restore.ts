@@ -1,5 +1,5 @@
 // `npm run restore -- <file>`: fills an empty DATA_DIR (and an empty PostgreSQL database when DATABASE_URL is set)
-// from a backup made by `npm run backup`, after checking every byte of it. See README, "Backup and restore".
+// from a backup made by `npm run backup`, after checking every byte of it. See docs/backups.md.
 import path from 'node:path';
 import { restoreBackup } from '../backup/restore.js';
 import { loadConfig } from '../config.js';
