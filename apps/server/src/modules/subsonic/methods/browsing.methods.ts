@@ -16,7 +16,7 @@ import {
 import type { SubsonicNode } from '../subsonic.response.js';
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
-import { createSubsonicBrowseRepository, type SubsonicBrowseRepository } from '../subsonic-browse.repository.js';
+import type { SubsonicBrowseRepository } from '../subsonic-browse.repository.js';
 import { IGNORED_ARTICLES, byLetter } from './artist-index.js';
 
 /** `size` and `count` of the lists: 10 unless asked, 500 at most (Subsonic's limits). */
@@ -87,8 +87,7 @@ function origin(request: FastifyRequest, publicUrl: string | null): string {
 
 /** Browsing by folders and by tags (ID3), and the album and song lists: what an app shows before anyone searches. */
 export function browsingMethods(deps: SubsonicDeps): MethodTable {
-  const browse = createSubsonicBrowseRepository(deps.db);
-  const { stars, marks } = deps;
+  const { browse, stars, marks } = deps;
   const types = albumListTypes(browse, stars);
 
   /** The page of albums a getAlbumList(2) call asks for. */

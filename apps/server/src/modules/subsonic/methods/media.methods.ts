@@ -27,7 +27,6 @@ import {
 } from '../subsonic-method.js';
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
-import { createSubsonicMediaRepository } from '../subsonic-media.repository.js';
 
 /**
  * What `maxBitRate` alone asks for when the original is above it (or its bit rate is unknown): MP3, which every
@@ -69,7 +68,7 @@ function thumbnailWidth(size: number) {
  * conditional requests and caching headers are the same. Only a missing item is answered in the envelope (70).
  */
 export function mediaMethods(deps: SubsonicDeps): MethodTable {
-  const media = createSubsonicMediaRepository(deps.db);
+  const { subsonicMedia: media } = deps;
 
   /**
    * What to transcode to, or null for the original: always for `raw`; for no format unless `maxBitRate` is below the
