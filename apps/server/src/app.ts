@@ -18,7 +18,7 @@ import { generateRequestId, loggerOptions } from './logger.js';
 import { registerMetrics } from './metrics/metrics.module.js';
 import { timedFront } from './metrics/request-timing.js';
 import { registerModules } from './modules/index.js';
-import type { ImageWork } from './modules/media/image-work.js';
+import type { ImageWork } from './media/image-work.js';
 import { registerMedia } from './modules/media/media.module.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerHealth } from './plugins/health.js';

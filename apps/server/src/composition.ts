@@ -25,10 +25,11 @@ import { createLikesRepository } from './modules/likes/likes.repository.js';
 import { LikesService } from './modules/likes/likes.service.js';
 import { createUploadQuotaRepository } from './modules/limits/upload-quota.repository.js';
 import { UploadQuota } from './modules/limits/upload-quota.service.js';
-import { createImageWork, type ImageWork } from './modules/media/image-work.js';
-import { NO_MEDIA_METERS } from './modules/media/media-meters.js';
+import { createImageWork, type ImageWork } from './media/image-work.js';
+import { NO_MEDIA_METERS } from './media/media-meters.js';
 import { appMediaHandler, offloadGate, startTranscoding, uploadAudioCheck } from './modules/media/media.module.js';
 import { nginxOffloadFor } from './modules/media/nginx-offload.js';
+import { storedMediaSources } from './media/media-source.js';
 import { buildPlans } from './modules/payments/payment-plans.js';
 import { createPaymentProvider } from './modules/payments/payment-providers.js';
 import { createPaymentsRepository } from './modules/payments/payments.repository.js';
@@ -135,6 +136,8 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const setupCode = make('setupCode', () => options.setupCode ?? new SetupCode());
   const images = make('imageWork', () => options.images ?? createImageWork(config.limits));
   const offload = make('nginxOffload', () => nginxOffloadFor(config, blobs));
+  // Where a song's or an image's bytes are: a blob of the store, for now (media/media-source.ts).
+  const sources = blobs === null ? null : make('mediaSources', () => storedMediaSources(blobs));
   const audioCheck = await make('audioCheck', () => uploadAudioCheck(config));
 
   // Media: the transcoder and the /media handler (with its open files), and MEDIA_OFFLOAD_GATE's listener.
@@ -220,7 +223,10 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     'searchService',
     () => new SearchService(searchIndex, songs, artistsRepository, playlistsRepository, albumsRepository),
   );
-  const downloads = make('downloadsService', () => new DownloadsService(createDownloadsRepository(db), blobs, offload));
+  const downloads = make(
+    'downloadsService',
+    () => new DownloadsService(createDownloadsRepository(db), sources, offload),
+  );
   const payments = make(
     'paymentsService',
     () =>
@@ -266,6 +272,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
           search,
           searchIndex,
           downloads,
+          sources,
           albumRows: albumsRepository,
           catalogue: subsonicCatalogue,
           stars,

@@ -14,7 +14,7 @@ import { migrateToLatest } from '../src/db/migrations/index.js';
 import { SetupCode } from '../src/setup-code.js';
 import type { DB } from '../src/db/schema.js';
 import type { App } from '../src/http/app-types.js';
-import type { ImageWork } from '../src/modules/media/image-work.js';
+import type { ImageWork } from '../src/media/image-work.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
 import { createBlobStore } from '../src/storage/create-blob-store.js';
 import { LocalBlobStore } from '../src/storage/local-blob-store.js';

@@ -11,7 +11,7 @@ import { makeUser } from '../../test/factories.js';
 import { picture, toneWav } from '../../test/media.js';
 import { artistCount, blobCounts, songCount, testBlobStore } from '../../test/stored.js';
 import { composeCatalogue } from '../catalogue-composition.js';
-import { stageAudio, stageImage } from '../modules/media/media.service.js';
+import { stageAudio, stageImage } from '../media/staging.js';
 import type { BatchSongInput } from '../modules/songs/song-import.service.js';
 import type { BlobKind, BlobStore, StagedBlob } from '../storage/blob-store.js';
 import { ALREADY_IMPORTED, importFolder } from './import-folder.js';

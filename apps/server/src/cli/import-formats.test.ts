@@ -19,7 +19,7 @@ import {
 import { describeEachDialect } from '../../test/dialects.js';
 import { makeUser } from '../../test/factories.js';
 import { blobCounts, songCount, testBlobStore } from '../../test/stored.js';
-import { AudioMessages } from '../modules/media/media.formats.js';
+import { AudioMessages } from '../media/media.formats.js';
 import { composeCatalogue } from '../catalogue-composition.js';
 import type { LocalBlobStore } from '../storage/local-blob-store.js';
 import { AudioEndCheck, TRUNCATED } from './audio-check.js';

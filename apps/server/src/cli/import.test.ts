@@ -13,7 +13,7 @@ import { picture, toneWav } from '../../test/media.js';
 import { artistCount, blobCounts, songCount, testBlobStore } from '../../test/stored.js';
 import { createDatabase } from '../db/database.js';
 import { encodeWav } from '../demo/wav.js';
-import { AudioMessages } from '../modules/media/media.formats.js';
+import { AudioMessages } from '../media/media.formats.js';
 import { composeCatalogue } from '../catalogue-composition.js';
 import type { LocalBlobStore } from '../storage/local-blob-store.js';
 import { closestGenre, GENRE_MAP, matchGenre } from './genre-match.js';

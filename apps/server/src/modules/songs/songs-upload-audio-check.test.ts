@@ -11,8 +11,8 @@ import { picture, type FormValue } from '../../../test/media.js';
 import { blobCounts, songCount, testBlobStore, type BlobCounts } from '../../../test/stored.js';
 import { importFolder } from '../../cli/import-folder.js';
 import { composeCatalogue } from '../../catalogue-composition.js';
-import { AudioEndCheck, TRUNCATED } from '../media/audio-check.js';
-import { honestWav, lyingWavs, truncatedWav } from '../media/lying-media.fixtures.js';
+import { AudioEndCheck, TRUNCATED } from '../../media/audio-check.js';
+import { honestWav, lyingWavs, truncatedWav } from '../../media/lying-media.fixtures.js';
 
 /**
  * The song upload applies the import's decode and end-of-audio check (media/audio-check.ts): a WAV whose header lies

@@ -1,6 +1,6 @@
 import type { App } from '../../http/app-types.js';
 import { registerUploadScope } from '../../http/multipart.js';
-import type { AudioEndCheck } from '../media/audio-check.js';
+import type { AudioEndCheck } from '../../media/audio-check.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import type { SongPagesService } from './song-pages.service.js';
 import { songsReadRoutes, songsWriteRoutes } from './songs.routes.js';

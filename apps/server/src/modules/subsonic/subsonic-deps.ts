@@ -1,3 +1,4 @@
+import type { MediaSources } from '../../media/media-source.js';
 import type { AlbumsRepository } from '../albums/albums.repository.js';
 import type { AlbumsService } from '../albums/albums.service.js';
 import type { ArtistsService } from '../artists/artists.service.js';
@@ -34,6 +35,8 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   /** The full-text index itself, for search2/search3's offsets (SearchService pages by cursor). */
   searchIndex: SearchIndexRepository;
   downloads: DownloadsService;
+  /** Where songs' and images' bytes are (null without a blob store). */
+  sources: MediaSources | null;
   /** Album rows by search, for search2/search3's albums. */
   albumRows: AlbumsRepository;
   /** Subsonic's own SQL: the catalogue pages and lookups, and the album and artist stars. */

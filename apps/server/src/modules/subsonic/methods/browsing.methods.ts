@@ -1,7 +1,6 @@
-import { SubsonicMessages, THUMBNAIL_WIDTHS } from '@tonearm/contract';
+import { SubsonicMessages, THUMBNAIL_WIDTHS, imageUrl } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AlbumListRow } from '../../albums/albums.repository.js';
-import { imageUrl } from '../../media/media.service.js';
 import { MUSIC_FOLDER_ID, idOfKind, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
 import { artistID3 } from '../subsonic.mappers.js';
 import type { SubsonicStarsRepository } from '../subsonic-stars.repository.js';
