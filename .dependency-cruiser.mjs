@@ -32,9 +32,24 @@ function noCycles(name, root) {
   ];
 }
 
+/**
+ * The server's layers below the feature modules never import a module: they are what modules are built on (stored
+ * media, blob stores, HTTP helpers, sessions, the database, counters, app-wide plugins, metrics, maintenance). What a
+ * module and one of these both need lives in the lower one. The composition root (src/*.ts), cli/, demo/ and backup/
+ * sit above the modules and may import them.
+ */
+const belowModules = {
+  name: 'server-layers-below-modules',
+  comment:
+    'maintenance/, storage/, http/, media/, sessions/, db/, counters/, plugins/ and metrics/ never import modules/.',
+  severity: 'error',
+  from: { path: '^apps/server/src/(maintenance|storage|http|media|sessions|db|counters|plugins|metrics)/' },
+  to: { path: '^apps/server/src/modules/' },
+};
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
-  forbidden: [...noCycles('server', 'apps/server/src'), ...noCycles('web', 'apps/web/src')],
+  forbidden: [...noCycles('server', 'apps/server/src'), ...noCycles('web', 'apps/web/src'), belowModules],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: {

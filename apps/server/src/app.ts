@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import { composeApp, type Composition, type OnBuild } from './composition.js';
 import type { Config } from './config.js';
 import type { Dialect, PoolUse } from './db/database.js';
 import type { DB } from './db/schema.js';
@@ -14,24 +15,18 @@ import { installRouteTable } from './http/route-table.js';
 import { serverWithFront, type RawHandler } from './http/server-factory.js';
 import { installAuth } from './http/session.js';
 import { generateRequestId, loggerOptions } from './logger.js';
-import { createMetrics, registerMetrics } from './metrics/metrics.module.js';
+import { registerMetrics } from './metrics/metrics.module.js';
 import { timedFront } from './metrics/request-timing.js';
 import { registerModules } from './modules/index.js';
-import { createImageWork, type ImageWork } from './modules/media/image-work.js';
-import { NO_MEDIA_METERS } from './modules/media/media-meters.js';
+import type { ImageWork } from './media/image-work.js';
 import { registerMedia } from './modules/media/media.module.js';
-import { nginxOffloadFor } from './modules/media/nginx-offload.js';
-import type { AppDeps } from './modules/shared-deps.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerHealth } from './plugins/health.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
-import { countersFor } from './counters/counters-for.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
-import { SessionStore, sessionCacheMsFor } from './sessions/session-store.js';
-import { createSessionsRepository } from './sessions/sessions.repository.js';
-import { SetupCode } from './setup-code.js';
+import type { SetupCode } from './setup-code.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { CounterStore } from './counters/counter-store.js';
 
@@ -50,6 +45,10 @@ export interface BuildAppOptions {
   poolUse?: () => PoolUse | null;
   /** Where rate limits and sign-in failures are counted; by default chosen by the dialect (countersFor). */
   counters?: CounterStore;
+  /** Load the catalogue index in the background once ready (main.ts); by default the first page loads it. */
+  warmCatalogue?: boolean;
+  /** Told the name of every part the composition root builds (tests count them). */
+  onBuild?: OnBuild;
 }
 
 /** JSON bodies only; uploads go through multipart with their own limits. */
@@ -62,26 +61,13 @@ function trustProxyOption(value: Config['trustProxy']): boolean | string | ((add
 
 /** Builds the whole HTTP app without listening: main.ts listens, tests use app.inject(). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
+  return (await buildAppWith(options)).app;
+}
+
+/** The app, and what it is made of (composition.ts): main.ts and the test harness reach its parts through this. */
+export async function buildAppWith(options: BuildAppOptions): Promise<{ app: App; composition: Composition }> {
   const { config } = options;
-  const metrics = await createMetrics(config, options.poolUse ?? (() => null));
-  const deps: AppDeps = {
-    config,
-    db: options.db,
-    dialect: options.dialect,
-    blobs: options.blobs ?? null,
-    offload: nginxOffloadFor(config, options.blobs ?? null),
-    images: options.images ?? createImageWork(config.limits),
-    setupCode: options.setupCode ?? new SetupCode(),
-    sessions: new SessionStore(createSessionsRepository(options.db), {
-      ttlSeconds: config.sessionTtlSeconds,
-      idleSeconds: config.sessionIdleSeconds,
-      maxPerUser: config.limits.sessionsPerUser,
-      cacheMs: sessionCacheMsFor(options.dialect),
-    }),
-    meters: metrics?.meters ?? NO_MEDIA_METERS,
-    counters: options.counters ?? countersFor(options.db, options.dialect),
-  };
-  // Made once the logger exists; requests only arrive after listen, when it is set.
+  // Set once the parts exist; requests only arrive after listen, when it is.
   let media: RawHandler | null = null;
   const app = Fastify({
     // /media is answered on node:http before Fastify's router: audio bytes are the hot path (DESIGN §6).
@@ -98,6 +84,28 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Every repository, service and background job, built once; the jobs run from onReady to onClose.
+  const composition = await composeApp({
+    config,
+    db: options.db,
+    dialect: options.dialect,
+    blobs: options.blobs ?? null,
+    log: app.log,
+    ...(options.images === undefined ? {} : { images: options.images }),
+    ...(options.setupCode === undefined ? {} : { setupCode: options.setupCode }),
+    ...(options.poolUse === undefined ? {} : { poolUse: options.poolUse }),
+    ...(options.counters === undefined ? {} : { counters: options.counters }),
+    ...(options.warmCatalogue === undefined ? {} : { warmCatalogue: options.warmCatalogue }),
+    ...(options.onBuild === undefined ? {} : { onBuild: options.onBuild }),
+  });
+  const { services } = composition;
+  app.addHook('onReady', () => composition.start());
+  app.addHook('preClose', (done) => {
+    composition.beginClosing();
+    done();
+  });
+  app.addHook('onClose', () => composition.stop());
+
   // First of all, so the table sees every route any plugin or module registers.
   installRouteTable(app);
   app.setValidatorCompiler(validatorCompiler);
@@ -113,18 +121,18 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Compressible text only (JSON, HTML, JS, CSS); audio and images are already compressed. Media routes opt out with
   // `compress: false` so Range answers are never re-encoded.
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
-  await registerRateLimit(app, deps.counters);
-  installAuth(app, deps.sessions);
+  await registerRateLimit(app, services.counters);
+  installAuth(app, services.sessions);
   // Before any route: every route declares its access and the guard enforces it (after the cookie parser).
   installAccessPolicy(app);
   await registerOpenApi(app);
-  registerMetrics(app, config, metrics);
+  registerMetrics(app, config, services.metrics);
 
   registerHealth(app, options.db, options.dialect);
-  // Before the modules: the Subsonic API's stream answers through the same /media handler.
-  const mediaHandler = await registerMedia(app, deps);
-  media = timedFront(mediaHandler?.handle ?? null, metrics?.requests ?? null);
-  await registerModules(app, deps, mediaHandler);
+  // Before the modules, as the Subsonic API's stream answers through the same /media handler.
+  registerMedia(app, services);
+  media = timedFront(services.media?.handle ?? null, services.metrics?.requests ?? null);
+  await registerModules(app, services);
   await registerWebApp(app, config.webDist);
-  return app;
+  return { app, composition };
 }

@@ -1,11 +1,9 @@
-import { buildApp } from './app.js';
+import { buildAppWith } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import { prepareCatalogueStorage } from './startup.js';
 import { SetupCode, setupUrl } from './setup-code.js';
-import { catalogueIndexOf } from './modules/songs/catalogue-index.js';
-import { createUsersRepository } from './modules/users/users.repository.js';
 import { createBlobStore } from './storage/create-blob-store.js';
 
 function readConfig(): Config {
@@ -28,13 +26,16 @@ async function main(): Promise<void> {
   const blobs = await createBlobStore(config);
 
   const setupCode = new SetupCode();
-  const app = await buildApp({
+  const { app, composition } = await buildAppWith({
     config,
     db: database.db,
     dialect: database.dialect,
     blobs,
     setupCode,
     poolUse: database.poolUse,
+    // The shuffled song pages' in-memory index loads once the app is ready, in chunks between requests, so the first
+    // listener's first page does not wait for the whole load (100 000 songs take about 0.3 s).
+    warmCatalogue: true,
   });
   // Before listen: the sweep must not race live uploads, and a new install opens with music.
   await prepareCatalogueStorage({
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     store: blobs,
     demo: config.demo,
     log: app.log,
+    catalogue: composition.catalogue,
   });
 
   let closing = false;
@@ -66,13 +68,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ dialect: database.dialect, dataDir: config.dataDir }, 'Tonearm is listening');
-  // The shuffled song pages read an in-memory index of the catalogue: it loads now, in chunks between requests, so the
-  // first listener's first page does not wait for the whole load (100 000 songs take about 0.3 s). A page that comes
-  // meanwhile waits for this same load. A failure here is retried by that page.
-  catalogueIndexOf(database.db)
-    .snapshot()
-    .catch(() => undefined);
-  const admins = await createUsersRepository(database.db, database.dialect).countAdmins();
+  const admins = await composition.usersRepository.countAdmins();
   if (admins === 0 && setupCode.value !== null) {
     // Warn level, so it shows whatever LOG_LEVEL: without it nobody but the machine itself can claim the server.
     app.log.warn(

@@ -5,6 +5,7 @@ import { describeEachDialect } from '../test/dialects.js';
 import { artistCount, songCount, tempFiles, testBlobStore } from '../test/stored.js';
 import { AdvisoryLocks, withAdvisoryLock } from './db/advisory-lock.js';
 import { DEMO_ARTISTS, DEMO_SONGS } from './demo/demo-catalogue.js';
+import { composeCatalogue } from './catalogue-composition.js';
 import { prepareCatalogueStorage } from './startup.js';
 
 /** A log that keeps the messages it is given. */
@@ -22,7 +23,16 @@ describeEachDialect('start-up of instances sharing a database (%s)', { uses: 'da
     const store = testBlobStore(t.database.dataDir);
     const logs = [collectingLog(), collectingLog()];
     await Promise.all(
-      logs.map((log) => prepareCatalogueStorage({ db: t.db, dialect: t.dialect, store, demo: true, log })),
+      logs.map((log) =>
+        prepareCatalogueStorage({
+          db: t.db,
+          dialect: t.dialect,
+          store,
+          demo: true,
+          log,
+          catalogue: composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+        }),
+      ),
     );
     expect(await artistCount(t.db)).toBe(DEMO_ARTISTS.length);
     expect(await songCount(t.db)).toBe(DEMO_SONGS.length);
@@ -51,14 +61,28 @@ describeEachDialect('start-up of instances sharing a database (%s)', { uses: 'da
     // The other instance holds the lock before this one starts.
     await holding;
     const log = collectingLog();
-    await prepareCatalogueStorage({ db: t.db, dialect: t.dialect, store, demo: false, log });
+    await prepareCatalogueStorage({
+      db: t.db,
+      dialect: t.dialect,
+      store,
+      demo: false,
+      log,
+      catalogue: composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+    });
     release();
     expect((await sweeping).ran).toBe(true);
     expect(log.messages).toEqual(['another instance is sweeping the blobs; this one skips the sweep']);
     expect(await tempFiles(root)).toEqual(['audio-live.tmp']);
 
     const next = collectingLog();
-    await prepareCatalogueStorage({ db: t.db, dialect: t.dialect, store, demo: false, log: next });
+    await prepareCatalogueStorage({
+      db: t.db,
+      dialect: t.dialect,
+      store,
+      demo: false,
+      log: next,
+      catalogue: composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+    });
     if (t.dialect === 'postgres') {
       // Instances on one PostgreSQL may share the store: a young temp file may be a live upload of another.
       expect(await tempFiles(root)).toEqual(['audio-live.tmp']);

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Dialect } from './db/database.js';
 import type { DB } from './db/schema.js';
-import { createCatalogue } from './modules/catalogue.js';
+import type { Catalogue } from './modules/catalogue.js';
 import { seedDemoCatalogue } from './demo/demo-seed.js';
 import { isFreshInstall } from './demo/demo-seed.repository.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -17,6 +17,8 @@ export interface StartupOptions {
   /** Seed the demo catalogue when the database is fresh (config.demo; DEMO=0 turns it off). */
   demo: boolean;
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** The app's catalogue writers (composition.ts), which the demo seed writes through. */
+  catalogue: Catalogue;
 }
 
 /**
@@ -24,12 +26,13 @@ export interface StartupOptions {
  * row references), then the demo catalogue on a fresh install. On PostgreSQL several instances may share the database
  * and the store and start together: one sweeps while the others skip, and the demo catalogue is seeded once.
  */
-export async function prepareCatalogueStorage({ db, dialect, store, demo, log }: StartupOptions): Promise<void> {
+export async function prepareCatalogueStorage(options: StartupOptions): Promise<void> {
+  const { db, dialect, store, demo, log, catalogue } = options;
   await sweepOnce(db, dialect, store, log);
   if (!demo || !(await isFreshInstall(db))) return;
   // Another instance may be seeding right now: wait for it, then look again.
   const seeded = await withAdvisoryLock(db, dialect, AdvisoryLocks.demoSeed, 'wait', async () =>
-    (await isFreshInstall(db)) ? seedDemoCatalogue(createCatalogue({ db, dialect }, store), store) : null,
+    (await isFreshInstall(db)) ? seedDemoCatalogue(catalogue, store) : null,
   );
   if (seeded.ran && seeded.value !== null) log.info(seeded.value, 'seeded the demo catalogue (DEMO=0 turns this off)');
 }

@@ -133,6 +133,12 @@ function appSuite(dialect: Dialect, options: AppSuiteOptions): AppSuite {
     get dataDir() {
       return app().dataDir;
     },
+    get composition() {
+      return app().composition;
+    },
+    get catalogue() {
+      return app().catalogue;
+    },
     get blobs() {
       return app().blobs;
     },

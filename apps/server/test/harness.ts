@@ -6,14 +6,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { buildAppWith } from '../src/app.js';
+import type { Composition, OnBuild } from '../src/composition.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDatabase, type AppDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import { SetupCode } from '../src/setup-code.js';
 import type { DB } from '../src/db/schema.js';
 import type { App } from '../src/http/app-types.js';
-import type { ImageWork } from '../src/modules/media/image-work.js';
+import type { ImageWork } from '../src/media/image-work.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
 import { createBlobStore } from '../src/storage/create-blob-store.js';
 import { LocalBlobStore } from '../src/storage/local-blob-store.js';
@@ -43,6 +44,10 @@ export interface TestApp {
   store: BlobStore | null;
   /** The app's one-time setup code (what main.ts would print). */
   setupCode: SetupCode;
+  /** What the app is made of (composition.ts): its services, its catalogue writers, its jobs. */
+  composition: Composition;
+  /** The app's catalogue writers (what the demo seed writes through). */
+  catalogue: Composition['catalogue'];
   /** Requests as `caller` (a user's session, or null for nobody): `t.as(user).get('/api/songs')`. */
   as(caller: Caller): Client;
 }
@@ -63,6 +68,8 @@ export interface TestAppOverrides {
   images?: ImageWork;
   /** A logger of the test's own (e.g. to collect what the app logs); by default LOG_LEVEL decides (silent). */
   logger?: FastifyBaseLogger;
+  /** Told the name of every part the composition root builds. */
+  onBuild?: OnBuild;
 }
 
 function withDatabase(adminUrl: string, name: string): string {
@@ -146,7 +153,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
     const store = overrides.withoutBlobs === true ? null : await createBlobStore(config);
     const blobs = store instanceof LocalBlobStore ? store : null;
     const setupCode = new SetupCode();
-    const app = await buildApp({
+    const { app, composition } = await buildAppWith({
       config,
       db: database.db,
       dialect,
@@ -155,6 +162,7 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       poolUse: database.poolUse,
       ...(overrides.images === undefined ? {} : { images: overrides.images }),
       ...(overrides.logger === undefined ? {} : { logger: overrides.logger }),
+      ...(overrides.onBuild === undefined ? {} : { onBuild: overrides.onBuild }),
     });
     return {
       app,
@@ -165,6 +173,8 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       blobs,
       store,
       setupCode,
+      composition,
+      catalogue: composition.catalogue,
       as: (caller) => clientOf(app, caller),
       async close() {
         await app.close();

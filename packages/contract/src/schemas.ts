@@ -17,5 +17,6 @@ export * from './policy.js';
 export * from './limits.js';
 export * from './health.js';
 export * from './media.js';
+export * from './media-urls.js';
 export * from './subsonic.js';
 export * from './text.js';

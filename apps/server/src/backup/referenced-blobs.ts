@@ -1,6 +1,6 @@
 import { THUMBNAIL_WIDTHS } from '@tonearm/contract';
 import type { BlobReferencesRepository } from '../maintenance/blob-references.repository.js';
-import { imageKeyFor } from '../modules/media/media.service.js';
+import { imageKeyFor } from '../media/blob-keys.js';
 import type { BlobKind } from '../storage/blob-store.js';
 
 export interface BlobRef {

@@ -4,7 +4,7 @@ import { IMAGE_MAX_BYTES, UNKNOWN_ARTIST } from '@tonearm/contract';
 import type { IPicture } from 'music-metadata';
 import { renderCover, type ArtStyle } from '../demo/artwork.js';
 import { HttpError } from '../http/errors.js';
-import { stageImage, type StagedImage } from '../modules/media/media.service.js';
+import { stageImage, type StagedImage } from '../media/staging.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { MusicFolder } from './music-folder.js';
 

@@ -10,8 +10,8 @@ import { describeEachDialect, type AppSuite } from '../../test/dialects.js';
 import { makeUser } from '../../test/factories.js';
 import { picture, toneWav } from '../../test/media.js';
 import { artistCount, blobCounts, songCount, testBlobStore } from '../../test/stored.js';
-import { createCatalogue } from '../modules/catalogue.js';
-import { stageAudio, stageImage } from '../modules/media/media.service.js';
+import { composeCatalogue } from '../catalogue-composition.js';
+import { stageAudio, stageImage } from '../media/staging.js';
 import type { BatchSongInput } from '../modules/songs/song-import.service.js';
 import type { BlobKind, BlobStore, StagedBlob } from '../storage/blob-store.js';
 import { ALREADY_IMPORTED, importFolder } from './import-folder.js';
@@ -87,7 +87,7 @@ describeEachDialect('importing in batches (%s)', { fresh: 'each' }, (t) => {
   }
 
   function catalogueOn(store: BlobStore = testBlobStore(t.dataDir)) {
-    const catalogue = createCatalogue(t, store);
+    const catalogue = composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store });
     const addBatch = vi.spyOn(catalogue.imports, 'addBatch');
     const batchSizes = () => addBatch.mock.calls.map(([batch]) => batch.length);
     return { catalogue, store, batchSizes };
@@ -143,7 +143,7 @@ describeEachDialect('importing in batches (%s)', { fresh: 'each' }, (t) => {
 
   it('a failure while a batch commits its blobs leaves no row, no artist and no blob of that batch', async () => {
     const store = failingCommits(testBlobStore(t.dataDir), 7);
-    const catalogue = createCatalogue(t, store);
+    const catalogue = composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store });
     const inputs: BatchSongInput[] = [];
     for (let i = 1; i <= 4; i++) {
       inputs.push({
@@ -178,7 +178,7 @@ describeEachDialect('importing in batches (%s)', { fresh: 'each' }, (t) => {
   });
 
   it('creates each artist once per batch, matched as the database matches names, and search finds them', async () => {
-    const gamma = await createCatalogue(t, null).artists.findOrCreate('Gamma');
+    const gamma = await composeCatalogue({ db: t.db, dialect: t.dialect, blobs: null }).artists.findOrCreate('Gamma');
     const artists = ['The Band', 'The Band', 'the band', 'THE BAND', 'gamma', 'Solo', 'Solo'];
     for (const [i, artist] of artists.entries()) await song(`${i}.wav`, 300 + i * 40, { title: `Song ${i}`, artist });
     await song('nobody.wav', 900, { title: 'Nobody' });

@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Genre } from '@tonearm/contract';
 import { HttpError } from '../http/errors.js';
-import { discardAll, stageAudio, type StagedAudio, type StagedImage } from '../modules/media/media.service.js';
+import { discardAll, stageAudio, type StagedAudio, type StagedImage } from '../media/staging.js';
 import type { Catalogue } from '../modules/catalogue.js';
 import type { BatchSongInput } from '../modules/songs/song-import.service.js';
 import type { ImportSourceRow } from '../modules/songs/songs.repository.js';

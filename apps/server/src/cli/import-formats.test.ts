@@ -19,8 +19,8 @@ import {
 import { describeEachDialect } from '../../test/dialects.js';
 import { makeUser } from '../../test/factories.js';
 import { blobCounts, songCount, testBlobStore } from '../../test/stored.js';
-import { AudioMessages } from '../modules/media/media.formats.js';
-import { createCatalogue } from '../modules/catalogue.js';
+import { AudioMessages } from '../media/media.formats.js';
+import { composeCatalogue } from '../catalogue-composition.js';
 import type { LocalBlobStore } from '../storage/local-blob-store.js';
 import { AudioEndCheck, TRUNCATED } from './audio-check.js';
 import { importFolder, type ImportSummary } from './import-folder.js';
@@ -110,9 +110,14 @@ describeEachDialect('importing every format, and bad files (%s)', (t) => {
     await writeAlbum(path.join(root, 'music', 'Seven Formats'));
     await writeBadFiles(path.join(root, 'music', 'Bad'));
     store = testBlobStore(t.dataDir);
-    summary = await importFolder(createCatalogue(t, store), store, path.join(root, 'music'), {
-      endCheck: new AudioEndCheck('ffmpeg'),
-    });
+    summary = await importFolder(
+      composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+      store,
+      path.join(root, 'music'),
+      {
+        endCheck: new AudioEndCheck('ffmpeg'),
+      },
+    );
   }, 120_000);
 
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { describeEachDialect } from '../../test/dialects.js';
 import { toneWav } from '../../test/media.js';
 import { testBlobStore } from '../../test/stored.js';
 import { encodeWav } from '../demo/wav.js';
-import { createCatalogue } from '../modules/catalogue.js';
+import { composeCatalogue } from '../catalogue-composition.js';
 import type { LocalBlobStore } from '../storage/local-blob-store.js';
 import { importFolder } from './import-folder.js';
 import { tagWav } from './tagged-wav.js';
@@ -34,7 +34,12 @@ describeEachDialect('control characters in imported names (%s)', (t) => {
   });
 
   it('imports a title holding U+FFFE, and names from tags and file names without controls or overrides', async () => {
-    const summary = await importFolder(createCatalogue(t, store), store, folder, { defaultGenre: 'Experimental' });
+    const summary = await importFolder(
+      composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+      store,
+      folder,
+      { defaultGenre: 'Experimental' },
+    );
     expect(summary.notAdded).toEqual([]);
     expect(summary).toMatchObject({ added: 2, failed: 0 });
     const songs = await t.db.selectFrom('songs').select(['name', 'artist_id']).orderBy('name').execute();

@@ -11,7 +11,7 @@ import { startS3Server, type TestS3Server } from '../../test/s3-server.js';
 import { collect, filesUnder, songCount } from '../../test/stored.js';
 import { loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
-import { createCatalogue } from '../modules/catalogue.js';
+import { composeCatalogue } from '../catalogue-composition.js';
 import { createBlobStore } from '../storage/create-blob-store.js';
 import { writeImportCorpus } from './import-corpus.js';
 import { importFolder } from './import-folder.js';
@@ -40,7 +40,11 @@ describeEachDialect(
     it('puts the audio and covers in the bucket, and a re-run adds nothing', async () => {
       if (t.store === null) throw new Error('the test app has no blob store');
       const store = t.store;
-      const summary = await importFolder(createCatalogue(t, store), store, music);
+      const summary = await importFolder(
+        composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+        store,
+        music,
+      );
       expect(summary).toMatchObject({ total: 4, added: 4, failed: 0 });
 
       const audio = await collect(store.list('audio'));
@@ -50,7 +54,9 @@ describeEachDialect(
       expect((await collect(store.list('image'))).length).toBeGreaterThan(0);
       expect(await filesUnder(path.join(t.dataDir, 'blobs'))).toEqual([]);
 
-      expect(await importFolder(createCatalogue(t, store), store, music)).toMatchObject({ added: 0, skipped: 4 });
+      expect(
+        await importFolder(composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }), store, music),
+      ).toMatchObject({ added: 0, skipped: 4 });
       expect(await collect(store.list('audio'))).toHaveLength(4);
     });
   },

@@ -13,8 +13,8 @@ import { picture, toneWav } from '../../test/media.js';
 import { artistCount, blobCounts, songCount, testBlobStore } from '../../test/stored.js';
 import { createDatabase } from '../db/database.js';
 import { encodeWav } from '../demo/wav.js';
-import { AudioMessages } from '../modules/media/media.formats.js';
-import { createCatalogue } from '../modules/catalogue.js';
+import { AudioMessages } from '../media/media.formats.js';
+import { composeCatalogue } from '../catalogue-composition.js';
 import type { LocalBlobStore } from '../storage/local-blob-store.js';
 import { closestGenre, GENRE_MAP, matchGenre } from './genre-match.js';
 import { writeImportCorpus } from './import-corpus.js';
@@ -92,9 +92,14 @@ describeEachDialect('importing a folder (%s)', (t) => {
 
   it('adds tagged files with title, artist, genre, cover and duration; reports what it skipped and why', async () => {
     const progress: ImportProgress[] = [];
-    const summary = await importFolder(createCatalogue(t, store), store, folder, {
-      onProgress: (p) => progress.push(p),
-    });
+    const summary = await importFolder(
+      composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+      store,
+      folder,
+      {
+        onProgress: (p) => progress.push(p),
+      },
+    );
     expect(summary).toMatchObject({ total: 15, added: 12, skipped: 2, failed: 1 });
     expect(summary.notAdded.map((o) => [path.basename(o.file), o.status])).toEqual([
       ['fake.mp3', 'failed'],
@@ -133,7 +138,7 @@ describeEachDialect('importing a folder (%s)', (t) => {
 
   it('is idempotent: a re-run adds nothing and writes no blob', async () => {
     const blobs = await blobCounts(t.dataDir);
-    const summary = await importFolder(createCatalogue(t, store), store, folder);
+    const summary = await importFolder(composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }), store, folder);
     expect(summary).toMatchObject({ total: 15, added: 0, skipped: 14, failed: 1 });
     expect(summary.notAdded.filter((o) => o.reason === ALREADY_IMPORTED)).toHaveLength(12);
     expect(await songCount(t.db)).toBe(12);
@@ -141,7 +146,12 @@ describeEachDialect('importing a folder (%s)', (t) => {
   });
 
   it('with a default genre, imports untagged files as "Unknown artist" with a generated cover', async () => {
-    const summary = await importFolder(createCatalogue(t, store), store, folder, { defaultGenre: 'Experimental' });
+    const summary = await importFolder(
+      composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+      store,
+      folder,
+      { defaultGenre: 'Experimental' },
+    );
     expect(summary).toMatchObject({ added: 2, failed: 1 });
     const rows = await t.db
       .selectFrom('songs')

@@ -10,7 +10,8 @@ import { GENRES, type Genre } from '@tonearm/contract';
 import { ConfigError, loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrations/index.js';
-import { createCatalogue } from '../modules/catalogue.js';
+import { composeCatalogue } from '../catalogue-composition.js';
+import type { Catalogue } from '../modules/catalogue.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { createBlobStore } from '../storage/create-blob-store.js';
 import { AudioEndCheck, findFfmpeg } from './audio-check.js';
@@ -191,14 +192,19 @@ async function main(): Promise<number> {
       batchSize: args.batchSize,
       ...(args.defaultGenre === undefined ? {} : { defaultGenre: args.defaultGenre }),
     };
-    const catalogue = createCatalogue(database, store);
-    if (args.watch) {
-      await watchUntilStopped(catalogue, store, folder, options);
-      return 0;
+    // The same catalogue services as the server's (composition.ts), over this database and store.
+    const catalogue = composeCatalogue({ db: database.db, dialect: database.dialect, blobs: store });
+    try {
+      if (args.watch) {
+        await watchUntilStopped(catalogue, store, folder, options);
+        return 0;
+      }
+      const summary = await importFolder(catalogue, store, folder, { ...options, onProgress: progressPrinter() });
+      report(summary, folder);
+      return summary.failed > 0 ? 1 : 0;
+    } finally {
+      await catalogue.vocabularyUpkeep.stop();
     }
-    const summary = await importFolder(catalogue, store, folder, { ...options, onProgress: progressPrinter() });
-    report(summary, folder);
-    return summary.failed > 0 ? 1 : 0;
   } finally {
     await database.destroy();
   }
@@ -206,7 +212,7 @@ async function main(): Promise<number> {
 
 /** `--watch`: the folder imported, then kept in step until Ctrl+C (or SIGTERM). */
 async function watchUntilStopped(
-  catalogue: ReturnType<typeof createCatalogue>,
+  catalogue: Catalogue,
   store: BlobStore,
   folder: string,
   options: ImportOptions,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/dialects.js';
 import { picture, toneWav } from '../../test/media.js';
 import { songCount, testBlobStore } from '../../test/stored.js';
-import { createCatalogue } from '../modules/catalogue.js';
+import { composeCatalogue } from '../catalogue-composition.js';
 import { findFolderCover } from './artwork.js';
 import { importFolder, type ImportSummary } from './import-folder.js';
 import { MusicFolder, SkipReasons } from './music-folder.js';
@@ -236,7 +236,7 @@ describeEachDialect('links and FIFOs in an imported folder (%s)', { uses: 'datab
 
   const catalogue = () => {
     const store = testBlobStore(t.database.dataDir);
-    return { catalogue: createCatalogue(t.database, store), store };
+    return { catalogue: composeCatalogue({ db: t.database.db, dialect: t.database.dialect, blobs: store }), store };
   };
 
   const songNames = async () =>

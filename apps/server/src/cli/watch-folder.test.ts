@@ -8,7 +8,7 @@ import { encodeAudio, requireFfmpeg } from '../../test/audio-formats.js';
 import { describeEachDialect } from '../../test/dialects.js';
 import { makeUser } from '../../test/factories.js';
 import { blobCounts, songCount, testBlobStore } from '../../test/stored.js';
-import { createCatalogue } from '../modules/catalogue.js';
+import { composeCatalogue } from '../catalogue-composition.js';
 import type { LocalBlobStore } from '../storage/local-blob-store.js';
 import { watchFolder, type WatchPass } from './watch-folder.js';
 
@@ -46,7 +46,7 @@ describeEachDialect('watching a folder (%s)', (t) => {
     await mkdir(path.join(root, 'Live Folder'));
     await encodeAudio(path.join(root, 'Live Folder', '01.ogg'), 'ogg', { frequency: 500, tags: tags('First', 1) });
     store = testBlobStore(t.dataDir);
-    watching = watchFolder(createCatalogue(t, store), store, root, {
+    watching = watchFolder(composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }), store, root, {
       quietMs: 150,
       signal: stop.signal,
       onPass: (pass) => passes.push(pass),

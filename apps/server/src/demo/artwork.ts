@@ -1,5 +1,5 @@
 import { plainText } from '@tonearm/contract';
-import { loadSharp } from '../modules/media/sharp-loader.js';
+import { loadSharp } from '../media/sharp-loader.js';
 import { seededRandom } from './synth.js';
 
 /** Each demo artist has a visual style its covers share, so a catalogue page looks curated. */

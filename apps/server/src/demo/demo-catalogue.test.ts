@@ -6,7 +6,7 @@ import { parseBuffer } from 'music-metadata';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENRES } from '@tonearm/contract';
-import { discardAll, stageAudio, stageImage } from '../modules/media/media.service.js';
+import { discardAll, stageAudio, stageImage } from '../media/staging.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import {
   buildDemoCatalogue,

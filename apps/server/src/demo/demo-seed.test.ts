@@ -13,7 +13,7 @@ const silent = { info: () => undefined, warn: () => undefined };
 describeEachDialect('demo catalogue on first start (%s)', (t) => {
   let store: LocalBlobStore;
   const prepare = (demo: boolean) =>
-    prepareCatalogueStorage({ db: t.db, dialect: t.dialect, store, demo, log: silent });
+    prepareCatalogueStorage({ db: t.db, dialect: t.dialect, store, demo, log: silent, catalogue: t.catalogue });
 
   beforeAll(() => {
     store = testBlobStore(t.dataDir);

@@ -2,7 +2,7 @@ import { endpoints, fileField } from '@tonearm/contract';
 import { buildDemoCatalogue } from './demo-catalogue.js';
 import { HttpError } from '../http/errors.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { stageAudio, stageImage } from '../modules/media/media.service.js';
+import { stageAudio, stageImage } from '../media/staging.js';
 import type { Catalogue } from '../modules/catalogue.js';
 
 /** Errors name the fields an admin upload would (songs take the media defaults: the song form's). */

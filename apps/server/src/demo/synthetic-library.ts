@@ -5,14 +5,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import { createDatabase, type AppDatabase } from '../db/database.js';
 import { appliedMigrations, migrateToLatest, migrateUpTo } from '../db/migrations/index.js';
 import type { DB, SongsTable } from '../db/schema.js';
-import {
-  commitAll,
-  discardAll,
-  stageAudio,
-  stageImage,
-  type StagedAudio,
-  type StagedImage,
-} from '../modules/media/media.service.js';
+import { commitAll, discardAll, stageAudio, stageImage, type StagedAudio, type StagedImage } from '../media/staging.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { renderCover } from './artwork.js';

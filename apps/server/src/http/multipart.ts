@@ -67,18 +67,22 @@ function lingeringClose(socket: Socket): void {
  */
 function discardRest(request: IncomingMessage): void {
   const socket = request.socket;
-  if (request.complete || socket.destroyed) return;
+  if (request.complete || request.readableEnded || socket.destroyed) return;
   request.unpipe();
   request.resume();
   const start = socket.bytesRead;
   const watch = setInterval(() => {
-    if (request.complete || socket.destroyed) clearInterval(watch);
+    if (request.complete || request.readableEnded || socket.destroyed) clearInterval(watch);
     else if (socket.bytesRead - start > DRAIN_MAX_BYTES) {
       clearInterval(watch);
       lingeringClose(socket);
     }
   }, 20);
   watch.unref();
+  // The body's end stops the watch too (an injected request's socket is never destroyed).
+  const stop = () => clearInterval(watch);
+  request.once('end', stop);
+  request.once('close', stop);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { deleteImageSet, isOriginalImageKey } from '../modules/media/media.service.js';
+import { deleteImageSet, isOriginalImageKey } from '../media/blob-keys.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { createBlobReferencesRepository, type BlobReferencesRepository } from './blob-references.repository.js';
 

@@ -15,7 +15,7 @@ import { multipartBody, picture, toneWav } from '../../test/media.js';
 import { collect, tempFiles } from '../../test/stored.js';
 import { writeImportCorpus } from '../cli/import-corpus.js';
 import { createDatabase } from '../db/database.js';
-import { imageKeyFor, isOriginalImageKey } from '../modules/media/media.service.js';
+import { imageKeyFor, isOriginalImageKey } from '../media/blob-keys.js';
 import { BLOB_KINDS } from '../storage/blob-store.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { SWEEP_GRACE_MS } from './blob-sweep.js';

@@ -1,12 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { PoolUse } from '../db/database.js';
-import type {
-  GateMeter,
-  MediaMeters,
-  StreamMeter,
-  TranscodeMeter,
-  TranscodeOutcome,
-} from '../modules/media/media-meters.js';
+import type { GateMeter, MediaMeters, StreamMeter, TranscodeMeter, TranscodeOutcome } from '../media/media-meters.js';
 import { processRegistry } from './process-metrics.js';
 import { RequestLatency } from './request-latency.js';
 

@@ -3,20 +3,18 @@ import type { Config } from '../config.js';
 import type { CounterStore } from '../counters/counter-store.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import type { App } from '../http/app-types.js';
-import { releaserFor, type BlobReleaser } from '../maintenance/blob-release.js';
-import { uploadRateLimit, type SharedRateLimit } from '../plugins/rate-limit.js';
+import type { BlobReleaser } from '../maintenance/blob-release.js';
+import type { SharedRateLimit } from '../plugins/rate-limit.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { SetupCode } from '../setup-code.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { createUploadQuotaRepository } from './limits/upload-quota.repository.js';
-import { UploadQuota } from './limits/upload-quota.service.js';
-import type { ImageWork } from './media/image-work.js';
+import type { UploadQuota } from './limits/upload-quota.service.js';
+import type { ImageWork } from '../media/image-work.js';
 import type { MediaHandler } from './media/media-handler.js';
 import type { NginxOffload } from './media/nginx-offload.js';
-import type { MediaMeters } from './media/media-meters.js';
+import type { MediaMeters } from '../media/media-meters.js';
 
-/** What buildApp hands to the modules. */
+/** The app's pieces (composition.ts builds them). */
 export interface AppDeps {
   config: Config;
   db: Kysely<DB>;
@@ -38,8 +36,9 @@ export interface AppDeps {
 }
 
 /**
- * What every `registerX(app, deps)` receives: the app's pieces, and the services several modules share, made once
- * here so that no module reaches into another for them.
+ * The app's pieces and the services several modules share, each made once by the composition root (composition.ts),
+ * so that no module reaches into another for them. Every `registerX(app, deps)` names the part of this (and the
+ * services of its own) that it reads.
  */
 export interface ModuleDeps extends AppDeps {
   /** Deletes blobs a committed change stopped using; a no-op without a blob store. */
@@ -50,15 +49,4 @@ export interface ModuleDeps extends AppDeps {
   uploads: SharedRateLimit;
   /** The /media handler (null without a blob store): the Subsonic API's stream answers through it. */
   media: MediaHandler | null;
-}
-
-/** The shared services over the app's pieces; call once, on the root instance, before any module registers. */
-export function createModuleDeps(app: App, deps: AppDeps, media: MediaHandler | null): ModuleDeps {
-  return {
-    ...deps,
-    releaseBlobs: releaserFor(deps.db, deps.blobs),
-    uploadQuota: new UploadQuota(createUploadQuotaRepository(deps.db, deps.dialect), deps.config.limits),
-    uploads: uploadRateLimit(app, deps.config.limits.uploadsPerMinute),
-    media,
-  };
 }

@@ -1,4 +1,4 @@
-import { THUMBNAIL_WIDTHS, type ThumbnailWidth } from '@tonearm/contract';
+import { THUMBNAIL_WIDTHS, type ThumbnailWidth, isImageUrl } from '@tonearm/contract';
 
 export type ImageWidth = ThumbnailWidth;
 
@@ -7,7 +7,7 @@ export type ImageWidth = ThumbnailWidth;
  * link already names. Other images (bundled assets) are used as they are.
  */
 export function imageUrl(src: string, width: ImageWidth): string {
-  if (!src.startsWith('/media/images/') || !THUMBNAIL_WIDTHS.includes(width)) return src;
+  if (!isImageUrl(src) || !THUMBNAIL_WIDTHS.includes(width)) return src;
   const url = new URL(src, 'http://tonearm.invalid');
   url.searchParams.set('w', String(width));
   return `${url.pathname}${url.search}`;

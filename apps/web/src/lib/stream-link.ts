@@ -1,6 +1,10 @@
-import { DATA_SAVER_BITRATE, DATA_SAVER_FORMAT, TRANSCODE_BITRATE_MAX, type TranscodeFormat } from '@tonearm/contract';
-
-const AUDIO_PATH = '/media/audio/';
+import {
+  DATA_SAVER_BITRATE,
+  DATA_SAVER_FORMAT,
+  TRANSCODE_BITRATE_MAX,
+  type TranscodeFormat,
+  isAudioUrl,
+} from '@tonearm/contract';
 
 /** What `<audio>.canPlayType` is asked for each stored audio key suffix (the server's types for them). */
 const MIME_BY_SUFFIX: Readonly<Record<string, string>> = {
@@ -50,7 +54,7 @@ export interface StreamChoice {
  * for a link that is not stored audio.
  */
 export function audioMimeOf(link: string, codec: string | null = null): string | null {
-  if (!link.startsWith(AUDIO_PATH) || link.includes('?')) return null;
+  if (!isAudioUrl(link) || link.includes('?')) return null;
   const suffix = link.slice(link.lastIndexOf('.') + 1).toLowerCase();
   return (codec === null ? undefined : MIME_BY_CODEC[codec]) ?? MIME_BY_SUFFIX[suffix] ?? null;
 }

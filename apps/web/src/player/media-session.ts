@@ -1,4 +1,4 @@
-import type { Song } from '@tonearm/contract';
+import { isImageUrl, type Song } from '@tonearm/contract';
 import { imageUrl } from '../lib/images.js';
 import type { PlayerRuntime } from './player-runtime.js';
 
@@ -8,7 +8,7 @@ export const MEDIA_SEEK_OFFSET_SECONDS = 10;
 /** Lock-screen and notification artwork: the server's 300 and 640 px thumbnails, absolute as the API wants. */
 export function artworkFor(song: Song, origin: string): MediaImage[] {
   if (song.imgLink === '') return [];
-  if (!song.imgLink.startsWith('/media/images/')) return [{ src: new URL(song.imgLink, origin).href }];
+  if (!isImageUrl(song.imgLink)) return [{ src: new URL(song.imgLink, origin).href }];
   return ([300, 640] as const).map((width) => ({
     src: new URL(imageUrl(song.imgLink, width), origin).href,
     sizes: `${width}x${width}`,

@@ -1,3 +1,4 @@
+import { isAudioUrl, isMediaUrl } from '@tonearm/contract';
 import { OFFLINE_SHELL_META } from '../lib/offline-start.js';
 
 /** Caches of the app shell: one per build, named after a digest of its file list. */
@@ -38,7 +39,7 @@ export function routeFor(request: RouteRequest, origin: string, shellPaths: Read
   if (request.method !== 'GET') return 'pass';
   const url = new URL(request.url);
   if (url.origin !== origin) return 'pass';
-  if (url.pathname.startsWith('/media/audio/') || url.pathname.startsWith('/media/images/')) return 'download';
+  if (isMediaUrl(url.pathname)) return 'download';
   if (SERVER_PATH.test(url.pathname)) return 'pass';
   if (request.mode === 'navigate') return 'navigation';
   return shellPaths.has(url.pathname) ? 'shell-asset' : 'pass';
@@ -54,7 +55,7 @@ const TRANSCODE_PARAMS = new Set(['format', 'bitrate']);
  */
 export function downloadKeyOf(url: URL): string {
   const converted =
-    url.pathname.startsWith('/media/audio/') &&
+    isAudioUrl(url.pathname) &&
     url.search !== '' &&
     [...url.searchParams.keys()].every((name) => TRANSCODE_PARAMS.has(name));
   return converted ? url.pathname : url.pathname + url.search;

@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import { isAudioUrl } from '@tonearm/contract';
 import { isApiError, isNetworkError } from '../lib/api-client.js';
 import { rangeResponse } from '../lib/byte-range.js';
 import { cachedPaths, fetchIntoCache, offlineAudioCache } from '../lib/offline-audio.js';
@@ -112,7 +113,7 @@ async function download(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const stored = await cache.match(downloadKeyOf(url));
   if (!stored) return fetch(request);
-  return url.pathname.startsWith('/media/audio/') ? rangeResponse(stored, request.headers.get('range')) : stored;
+  return isAudioUrl(url.pathname) ? rangeResponse(stored, request.headers.get('range')) : stored;
 }
 
 self.addEventListener('fetch', (event) => {

@@ -1,5 +1,4 @@
-import { UNKNOWN_ARTIST, type Album, type AlbumPage, type AlbumSummary } from '@tonearm/contract';
-import { imageUrl } from '../media/media.service.js';
+import { UNKNOWN_ARTIST, type Album, type AlbumPage, type AlbumSummary, imageUrl } from '@tonearm/contract';
 import { SONG_COVER_WIDTH, toSongsJson } from '../songs/songs.presenter.js';
 import type { AlbumListRow } from './albums.repository.js';
 import type { AlbumPageResult, AlbumWithSongs } from './albums.service.js';

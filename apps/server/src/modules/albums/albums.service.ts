@@ -12,7 +12,7 @@ import { DuplicateError } from '../../db/duplicate-error.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { ArtistsRepository } from '../artists/artists.repository.js';
-import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
+import { commitAll, discardAll, type StagedImage } from '../../media/staging.js';
 import type { SongListing, SongsService, ViewedSong, Viewer } from '../songs/songs.service.js';
 import type { AlbumListRow, AlbumsRepository, NewAlbum } from './albums.repository.js';
 

@@ -1,5 +1,5 @@
+import { imageUrl } from '@tonearm/contract';
 import type { Artist } from '@tonearm/contract';
-import { imageUrl } from '../media/media.service.js';
 import type { ArtistWithSongs } from './artists.repository.js';
 
 export const ARTIST_IMAGE_WIDTH = 300;

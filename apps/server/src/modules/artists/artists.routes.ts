@@ -5,8 +5,8 @@ import { notFound } from '../../http/errors.js';
 import { requireUser } from '../../http/session.js';
 import { declaredUpload, parseUploadFields, readUploadForm } from '../../http/upload-form.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import type { ImageWork } from '../media/image-work.js';
-import { discardAll, uploadStagers } from '../media/media.service.js';
+import type { ImageWork } from '../../media/image-work.js';
+import { discardAll, uploadStagers } from '../../media/staging.js';
 import { toArtistJson } from './artists.presenter.js';
 import type { ArtistsService } from './artists.service.js';
 

@@ -2,7 +2,7 @@ import { ServerMessages } from '@tonearm/contract';
 import { DuplicateError, isDuplicate } from '../../db/duplicate-error.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
-import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
+import { commitAll, discardAll, type StagedImage } from '../../media/staging.js';
 import type { ArtistsRepository, ArtistWithSongs } from './artists.repository.js';
 
 export interface ArtistChanges {

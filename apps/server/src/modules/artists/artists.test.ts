@@ -6,7 +6,7 @@ import { makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../
 import { errorOf } from '../../../test/harness.js';
 import { picture, type FormValue } from '../../../test/media.js';
 import { artistCount, blobCounts } from '../../../test/stored.js';
-import { ImageMessages } from '../media/media.formats.js';
+import { ImageMessages } from '../../media/media.formats.js';
 
 describeEachDialect('artists API (%s)', (t) => {
   let admin: TestUser;

@@ -2,9 +2,9 @@ import { mayDownload, ServerMessages } from '@tonearm/contract';
 import type { UserRow } from '../../db/schema.js';
 import { subjectOf } from '../../http/access.js';
 import { forbidden, notFound } from '../../http/errors.js';
-import type { BlobStore } from '../../storage/blob-store.js';
+import type { MediaSources } from '../../media/media-source.js';
 import type { NginxOffload } from '../media/nginx-offload.js';
-import { storedBlobSource, type BlobSource } from '../media/send-blob.js';
+import { sendingOf, type BlobSource } from '../media/send-blob.js';
 import { downloadFilename } from './download-filename.js';
 import type { DownloadsRepository } from './downloads.repository.js';
 
@@ -23,8 +23,8 @@ export interface DownloadFile {
 export class DownloadsService {
   constructor(
     private readonly songs: DownloadsRepository,
-    /** Null only in tests that do not touch media: nothing can be downloaded then. */
-    private readonly store: BlobStore | null,
+    /** Where a song's bytes are; null only in tests that do not touch media: nothing can be downloaded then. */
+    private readonly sources: MediaSources | null,
     /** MEDIA_OFFLOAD=nginx: the file is then sent by nginx, after the checks here. */
     private readonly offload: NginxOffload | null,
   ) {}
@@ -32,11 +32,11 @@ export class DownloadsService {
   async download(user: UserRow, songId: number): Promise<DownloadFile> {
     if (!mayDownload(subjectOf(user))) throw forbidden(ServerMessages.premiumRequired);
     const song = await this.songs.findSong(songId);
-    const store = this.store;
-    const stat = song && store ? await store.stat('audio', song.audioKey) : null;
-    if (!song || !store || !stat) throw notFound(ServerMessages.notFound);
+    const source = song && this.sources ? this.sources.audioOf(song) : null;
+    const stat = source ? await source.stat() : null;
+    if (!song || !source || !stat) throw notFound(ServerMessages.notFound);
     return {
-      source: storedBlobSource(store, { kind: 'audio', key: song.audioKey }, this.offload),
+      source: sendingOf(source, this.offload),
       key: song.audioKey,
       size: stat.size,
       mtimeMs: stat.mtimeMs,

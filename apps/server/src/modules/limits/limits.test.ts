@@ -7,7 +7,7 @@ import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
 import { errorOf, login, type TestApp } from '../../../test/harness.js';
 import { claimedPng, picture, type FormValue } from '../../../test/media.js';
 import { blobCounts } from '../../../test/stored.js';
-import { imagesBusy, WorkGate } from '../media/image-work.js';
+import { imagesBusy, WorkGate } from '../../media/image-work.js';
 
 /*
  * Every per-user limit through the API (issue 9): the refusal, its status, code and message, that nothing is left half

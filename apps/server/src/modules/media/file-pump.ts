@@ -1,6 +1,6 @@
 import { read } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import type { StreamMeter } from './media-meters.js';
+import type { StreamMeter } from '../../media/media-meters.js';
 
 /**
  * Read buffers used over and over: allocating a fresh buffer per read (what fs streams do) makes garbage at the rate

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FFMPEG } from '../../../test/ffmpeg.js';
 import { FfmpegRefused, ffmpegArgs, LiveTranscode } from './live-transcode.js';
-import { lyingWavs } from './lying-media.fixtures.js';
+import { lyingWavs } from '../../media/lying-media.fixtures.js';
 
 let dir: string;
 

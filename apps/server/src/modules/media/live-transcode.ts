@@ -6,7 +6,7 @@ import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { TranscodeFormat } from '@tonearm/contract';
-import type { StreamMeter } from './media-meters.js';
+import type { StreamMeter } from '../../media/media-meters.js';
 
 const openFile = promisify(open);
 const readFile = promisify(read);

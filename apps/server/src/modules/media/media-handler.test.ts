@@ -14,9 +14,9 @@ import { SESSION_COOKIE } from '../../http/session.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE } from './blob-response.js';
 import { PUMP_CHUNK_BYTES } from './file-pump.js';
 import { imageFile, toneWav } from '../../../test/media.js';
-import { ImageMessages } from './media.formats.js';
+import { ImageMessages } from '../../media/media.formats.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
-import { commitAll, stageAudio, stageImage, type StagedAudio, type StagedImage } from './media.service.js';
+import { commitAll, stageAudio, stageImage, type StagedAudio, type StagedImage } from '../../media/staging.js';
 
 /**
  * The lean /media handler on a real node:http server (it answers before any framework, so only real HTTP reaches

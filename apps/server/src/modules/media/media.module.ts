@@ -1,15 +1,16 @@
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config, GateAddress } from '../../config.js';
 import type { App } from '../../http/app-types.js';
 import { securityHeaders } from '../../plugins/security.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import { AudioEndCheck } from './audio-check.js';
+import { AudioEndCheck } from '../../media/audio-check.js';
 import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import type { NginxOffload } from './nginx-offload.js';
 import { startOffloadGate, type OffloadGate } from './offload-gate.js';
-import type { GateMeter, MediaMeters, StreamMeter, TranscodeMeter } from './media-meters.js';
+import type { GateMeter, StreamMeter, TranscodeMeter } from '../../media/media-meters.js';
 import { capabilitiesRoute, mediaRoutes } from './media.routes.js';
 import { TranscodeCache } from './transcode-cache.js';
 import { Transcoder } from './transcoder.js';
@@ -23,46 +24,35 @@ export const TRANSCODE_CACHE_DIR = 'transcode-cache';
 const probes = new Map<string, Promise<string | null>>();
 
 /**
- * `/media`: the lean handler the app puts in front of Fastify's router (answered before routing, DESIGN §6), and its
- * Fastify routes for app.inject, plus `GET /api/media/capabilities`. Answers the handler (its raw `handle` for the
- * server factory, `serveAudio` for the Subsonic API's stream); null without a blob store. Takes its deps by shape (the app's AppDeps fit): media sits below the shared module
- * deps, which use its types.
+ * `/media`'s Fastify routes for app.inject (the same handler the app puts in front of Fastify's router, DESIGN §6) and
+ * `GET /api/media/capabilities`. The handler, the transcoder and the offload gate are built and closed by the
+ * composition root (composition.ts); without a blob store there is no handler, and only the capabilities answer.
  */
-export async function registerMedia(
+export function registerMedia(
   app: App,
-  {
-    blobs,
-    sessions,
-    config,
-    offload,
-    meters,
-  }: {
-    blobs: BlobStore | null;
-    sessions: SessionStore;
-    config: Config;
-    offload: NginxOffload | null;
-    meters: MediaMeters;
-  },
-): Promise<MediaHandler | null> {
-  const transcoder = blobs === null ? null : await startTranscoding(app, config, meters.transcodes);
-  capabilitiesRoute(app, transcoder !== null);
-  if (blobs === null) return null;
-  const handler = mediaHandler(app, { store: blobs, sessions, config, transcoder, offload, streams: meters.streams });
-  mediaRoutes(app, handler);
-  const gate = config.mediaOffload?.gate ?? null;
-  if (gate !== null && offload !== null) openGate(app, gate, handler, meters.gate);
-  return handler;
+  { media, transcoding }: { media: MediaHandler | null; transcoding: boolean },
+): void {
+  capabilitiesRoute(app, transcoding);
+  if (media !== null) mediaRoutes(app, media);
 }
 
-/** MEDIA_OFFLOAD_GATE: listens when the app is ready (a taken port fails the start), closes with the app. */
-function openGate(app: App, address: GateAddress, handler: MediaHandler, meter: GateMeter): void {
+/** MEDIA_OFFLOAD_GATE's listener over the handler: opened when the app is ready (a taken port fails the start). */
+export function offloadGate(
+  address: GateAddress,
+  handler: MediaHandler,
+  log: FastifyBaseLogger,
+  meter: GateMeter,
+): { start(): Promise<void>; stop(): Promise<void> } {
   let gate: OffloadGate | null = null;
-  app.addHook('onReady', async () => {
-    gate = await startOffloadGate({ address, handOver: handler.handOver, log: app.log, meter });
-  });
-  app.addHook('onClose', async () => {
-    await gate?.close();
-  });
+  return {
+    async start() {
+      gate = await startOffloadGate({ address, handOver: handler.handOver, log, meter });
+    },
+    async stop() {
+      await gate?.close();
+      gate = null;
+    },
+  };
 }
 
 /** `<ffmpegPath> -version`'s first line, or null; asked once per binary and process. */
@@ -85,11 +75,15 @@ export async function uploadAudioCheck(config: Config): Promise<AudioEndCheck> {
 }
 
 /** The transcoder when ffmpeg answers (FFMPEG_PATH), with its cache opened; null, said once in the log, when not. */
-async function startTranscoding(app: App, config: Config, meter: TranscodeMeter): Promise<Transcoder | null> {
+export async function startTranscoding(
+  config: Config,
+  log: FastifyBaseLogger,
+  meter: TranscodeMeter,
+): Promise<Transcoder | null> {
   const { ffmpegPath, cacheBytes, concurrency } = config.transcode;
   const version = await probeOnce(ffmpegPath);
   if (version === null) {
-    app.log.info(
+    log.info(
       { ffmpegPath },
       'transcoding is off: ffmpeg was not found (install ffmpeg or set FFMPEG_PATH); ?format= serves the original audio',
     );
@@ -97,42 +91,34 @@ async function startTranscoding(app: App, config: Config, meter: TranscodeMeter)
   }
   const cache = new TranscodeCache(path.join(config.dataDir, TRANSCODE_CACHE_DIR), cacheBytes);
   await cache.open();
-  app.log.info({ ffmpeg: version, concurrency, cacheBytes }, 'transcoding is on');
-  return new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: KILL_GRACE_MS, log: app.log, meter });
+  log.info({ ffmpeg: version, concurrency, cacheBytes }, 'transcoding is on');
+  return new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: KILL_GRACE_MS, log, meter });
 }
 
-/** The lean /media handler over the app's blob store, session cache, security headers, logger and stream meter. */
-function mediaHandler(
-  app: App,
-  parts: {
-    store: BlobStore;
-    sessions: SessionStore;
-    config: Config;
-    transcoder: Transcoder | null;
-    offload: NginxOffload | null;
-    streams: StreamMeter;
-  },
-): MediaHandler {
-  const { store, sessions, config, transcoder, offload, streams } = parts;
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-  const handler = createMediaHandler({
+/**
+ * The lean /media handler over the app's blob store, session cache, security headers, logger and stream meter. Its
+ * owner calls `close()` when the app closes, and `isClosing` answers true from the moment the app begins to close.
+ */
+export function appMediaHandler(parts: {
+  store: BlobStore;
+  sessions: SessionStore;
+  config: Config;
+  transcoder: Transcoder | null;
+  offload: NginxOffload | null;
+  streams: StreamMeter;
+  log: FastifyBaseLogger;
+  isClosing: () => boolean;
+}): MediaHandler {
+  const { store, sessions, config, transcoder, offload, streams, log, isClosing } = parts;
+  return createMediaHandler({
     store,
     sessions,
     securityHeaders: securityHeaders(config),
-    log: app.log,
-    isClosing: () => closing,
+    log,
+    isClosing,
     transcoder,
     offload,
     streams,
     presign: config.storage.kind === 's3' && config.storage.presign,
   });
-  app.addHook('onClose', (_instance, done) => {
-    handler.close();
-    done();
-  });
-  return handler;
 }

@@ -134,7 +134,14 @@ describeEachDialect(
       const longAgo = new Date(Date.now() - SWEEP_GRACE_MS - 60_000);
       await utimes(pending.tempPath, longAgo, longAgo);
 
-      await prepareCatalogueStorage({ db: t.db, dialect: t.dialect, store: aged, demo: false, log: silent });
+      await prepareCatalogueStorage({
+        db: t.db,
+        dialect: t.dialect,
+        store: aged,
+        demo: false,
+        log: silent,
+        catalogue: t.catalogue,
+      });
 
       expect(await aged.stat('audio', orphan)).toBeNull();
       expect(await aged.stat('audio', recent)).not.toBeNull();

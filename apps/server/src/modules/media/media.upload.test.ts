@@ -15,8 +15,8 @@ import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { useHttpErrors } from '../../../test/http-errors.js';
 import { imageFile, toneWav } from '../../../test/media.js';
 import { filesUnder } from '../../../test/stored.js';
-import { AudioMessages, ImageMessages } from './media.formats.js';
-import { commitAll, discardAll, stageAudio, stageImage, type StagedMedia } from './media.service.js';
+import { AudioMessages, ImageMessages } from '../../media/media.formats.js';
+import { commitAll, discardAll, stageAudio, stageImage, type StagedMedia } from '../../media/staging.js';
 import { drainBodyAfterAnswer } from '../../http/multipart.js';
 
 const TEST_AUDIO_LIMIT = 64 * 1024;

@@ -12,7 +12,7 @@ import { errorOf } from '../../../test/harness.js';
 import { apiKeyOf, subsonicApi } from '../../../test/subsonic.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
-import { imageKeyFor } from './media.service.js';
+import { imageKeyFor } from '../../media/blob-keys.js';
 import { NginxOffload, nginxOffloadFor } from './nginx-offload.js';
 
 /**

@@ -14,7 +14,7 @@ import { samplesOf, scrape } from '../../../test/metrics.js';
 import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
 import { requireFfmpeg } from '../../../test/ffmpeg.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
-import { imageKeyFor } from './media.service.js';
+import { imageKeyFor } from '../../media/blob-keys.js';
 import {
   APP_LOCATION,
   gateAnswer,

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { GateAddress } from '../../config.js';
 import { generateRequestId } from '../../logger.js';
 import type { HandOver, MediaHandler } from './media-handler.js';
-import type { GateMeter } from './media-meters.js';
+import type { GateMeter } from '../../media/media-meters.js';
 
 /**
  * MEDIA_OFFLOAD_GATE: a second listener, for nginx's `/media/` requests only (docs/deploy/nginx.conf). It answers each

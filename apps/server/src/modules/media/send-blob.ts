@@ -1,29 +1,25 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BlobKind, BlobStore } from '../../storage/blob-store.js';
+import type { MediaSource } from '../../media/media-source.js';
 import { READ_HIGH_WATER_MARK } from '../../storage/local-blob-store.js';
 import { answerBlob } from './blob-response.js';
 import { accelRedirectHeaders, type NginxOffload } from './nginx-offload.js';
-import { meterPipe, type StreamMeter } from './media-meters.js';
+import { meterPipe, type StreamMeter } from '../../media/media-meters.js';
 
 export { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE } from './blob-response.js';
 
 /**
- * Where the bytes come from: a file on this machine, a blob store (which may be remote), or nginx, which sends the file
- * at an internal URI (MEDIA_OFFLOAD=nginx, nginx-offload.ts).
+ * How the bytes are sent: from a file on this machine, from their media source (a blob store, which may be remote), or
+ * by nginx, which sends the file at an internal URI (MEDIA_OFFLOAD=nginx, nginx-offload.ts).
  */
-export type BlobSource = { path: string } | { store: BlobStore; kind: BlobKind } | { accelRedirect: string };
+export type BlobSource = { path: string } | { source: MediaSource } | { accelRedirect: string };
 
-/** Where a stored blob's bytes come from: nginx when the offload is on, else its local file, else the store. */
-export function storedBlobSource(
-  store: BlobStore,
-  blob: { kind: BlobKind; key: string },
-  offload: NginxOffload | null,
-): BlobSource {
-  const accelRedirect = offload?.uriFor(blob.kind, blob.key) ?? null;
+/** How a media source's bytes are sent: by nginx when the offload is on (stored blobs), else from its local file. */
+export function sendingOf(source: MediaSource, offload: NginxOffload | null): BlobSource {
+  const accelRedirect = source.stored ? (offload?.uriFor(source.kind, source.key) ?? null) : null;
   if (accelRedirect !== null) return { accelRedirect };
-  const path = store.localPath(blob.kind, blob.key);
-  return path === null ? { store, kind: blob.kind } : { path };
+  const path = source.localPath();
+  return path === null ? { source } : { path };
 }
 
 export type SendBlobOptions = BlobSource & {
@@ -70,5 +66,5 @@ export function sendBlob(request: FastifyRequest, reply: FastifyReply, options: 
 /** The bytes of a blob Tonearm sends itself (any source but nginx's). */
 function openBody(options: Exclude<SendBlobOptions, { accelRedirect: string }>, start: number, end: number) {
   if ('path' in options) return createReadStream(options.path, { start, end, highWaterMark: READ_HIGH_WATER_MARK });
-  return options.store.openRead(options.kind, options.key, { start, end });
+  return options.source.open({ start, end });
 }

@@ -3,8 +3,8 @@ import { AudioFileMessages, ErrorCodes, TranscodeMessages } from '@tonearm/contr
 import type { BlobKind, BlobStat, BlobStore } from '../../storage/blob-store.js';
 import { AUDIO_CACHE_CONTROL, type BlobHeaders } from './blob-response.js';
 import { FfmpegRefused, type TranscodeJob } from './live-transcode.js';
-import type { StreamMeter } from './media-meters.js';
-import { mimeForKey } from './media.formats.js';
+import type { StreamMeter } from '../../media/media-meters.js';
+import { mimeForKey } from '../../media/media.formats.js';
 import { MediaError } from './media-error.js';
 import { parseRange } from './range.js';
 import { transcodeName, type TranscodeTarget, type Transcoder } from './transcoder.js';

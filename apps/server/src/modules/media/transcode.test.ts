@@ -11,7 +11,7 @@ import { ffmpegTone, FFMPEG, realTimeFfmpeg, requireFfmpeg } from '../../../test
 import { SESSION_COOKIE } from '../../http/session.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { AUDIO_CACHE_CONTROL } from './blob-response.js';
-import { lyingWavs } from './lying-media.fixtures.js';
+import { lyingWavs } from '../../media/lying-media.fixtures.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import { TranscodeCache } from './transcode-cache.js';
 import { BUSY_RETRY_AFTER_SECONDS } from './transcode-response.js';

@@ -2,7 +2,7 @@ import { unlink } from 'node:fs/promises';
 import type { TranscodeFormat } from '@tonearm/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { LiveTranscode, type TranscodeJob } from './live-transcode.js';
-import { NO_MEDIA_METERS, type TranscodeMeter } from './media-meters.js';
+import { NO_MEDIA_METERS, type TranscodeMeter } from '../../media/media-meters.js';
 import type { CachedTranscode, TranscodeCache } from './transcode-cache.js';
 
 /** One transcode of one stored audio blob: the cache key. */

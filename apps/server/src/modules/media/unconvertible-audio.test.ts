@@ -9,7 +9,7 @@ import { FFMPEG, requireFfmpeg } from '../../../test/ffmpeg.js';
 import { errorOf } from '../../../test/harness.js';
 import { picture } from '../../../test/media.js';
 import { apiKeyOf, queryString, subsonicApi, type SubsonicQuery } from '../../../test/subsonic.js';
-import { honestWav, lyingWavs } from './lying-media.fixtures.js';
+import { honestWav, lyingWavs } from '../../media/lying-media.fixtures.js';
 import { TRANSCODE_CACHE_DIR } from './media.module.js';
 
 /**

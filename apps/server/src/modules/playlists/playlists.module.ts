@@ -1,17 +1,15 @@
 import type { App } from '../../http/app-types.js';
 import { registerUploadScope } from '../../http/multipart.js';
 import type { ModuleDeps } from '../shared-deps.js';
-import { createPlaylistsRepository } from './playlists.repository.js';
 import { playlistsRoutes } from './playlists.routes.js';
-import { PlaylistsService } from './playlists.service.js';
+import type { PlaylistsService } from './playlists.service.js';
 
 /** Playlists in their own scope, which has the multipart parser for the cover upload. */
-export async function registerPlaylists(app: App, deps: ModuleDeps): Promise<void> {
-  const service = new PlaylistsService(createPlaylistsRepository(deps.db, deps.dialect), deps.releaseBlobs, {
-    playlistsPerUser: deps.config.limits.playlistsPerUser,
-    quota: deps.uploadQuota,
-  });
+export async function registerPlaylists(
+  app: App,
+  deps: Parameters<typeof playlistsRoutes>[1] & Pick<ModuleDeps, 'uploads'> & { playlists: PlaylistsService },
+): Promise<void> {
   await registerUploadScope(app, (scope) => {
-    playlistsRoutes(scope, deps, service, deps.uploads);
+    playlistsRoutes(scope, deps, deps.playlists, deps.uploads);
   });
 }

@@ -1,5 +1,5 @@
+import { imageUrl } from '@tonearm/contract';
 import type { Playlist } from '@tonearm/contract';
-import { imageUrl } from '../../http/media-urls.js';
 import type { PlaylistView } from './playlists.service.js';
 
 /** The Playlist JSON of DESIGN §4: songIds in playlist order, imgLink the cover's URL on this server or null. */

@@ -1,10 +1,8 @@
 import type { App } from '../../http/app-types.js';
-import type { ModuleDeps } from '../shared-deps.js';
-import { createPlaysRepository } from './plays.repository.js';
 import { playsRoutes } from './plays.routes.js';
-import { PlaysService } from './plays.service.js';
+import type { PlaysService } from './plays.service.js';
 
 /** Each signed-in user's play history (`/api/plays`). */
-export function registerPlays(app: App, deps: ModuleDeps): void {
-  playsRoutes(app, new PlaysService(createPlaysRepository(deps.db)));
+export function registerPlays(app: App, { plays }: { plays: PlaysService }): void {
+  playsRoutes(app, plays);
 }

@@ -169,7 +169,7 @@ export function createPostgresSearch(db: Kysely<DB>): SearchBackend {
   }
 
   return {
-    upkeep: { start: () => undefined, stop: () => undefined },
+    upkeep: { start: () => undefined, stop: () => Promise.resolve() },
 
     async readIds(table: IdTable, stage, choices, before, count, filter) {
       return matchingIds(table, await stageMatch(stage, choices), before, count, songsOf(filter));

@@ -35,7 +35,7 @@ export function songFilterCondition(filter: SongFilter, alias: string): RawBuild
  */
 export interface SearchBackend {
   /** Background upkeep of the typo vocabulary, from start-up to shutdown (SQLite; PostgreSQL's triggers keep it). */
-  upkeep: { start(): void; stop(): void };
+  upkeep: { start(): void; stop(): Promise<void> };
   /** Up to `count` ids of the stage (songs narrowed by `filter`), below `before` when given, id descending. */
   readIds(
     table: IdTable,

@@ -41,7 +41,7 @@ export interface SearchIndexRepository {
    * Keeps the typo vocabulary up in the background from start-up (`start`) to shutdown (`stop`): on SQLite, names
    * written in bulk (an import, a seed) are folded in a batch at a time rather than by the first searches.
    */
-  vocabularyUpkeep: { start(): void; stop(): void };
+  vocabularyUpkeep: { start(): void; stop(): Promise<void> };
   /** The first `limit` matching song ids, best first (the song list's `q`). */
   songIds(terms: readonly string[], limit: number): Promise<number[]>;
   /**

@@ -36,7 +36,7 @@ describeEachDialect('typo vocabulary upkeep (%s)', { uses: 'database', fresh: 'e
     const search = createSearchIndexRepository(t.db, t.dialect);
     search.vocabularyUpkeep.start();
     await drained(t.db);
-    search.vocabularyUpkeep.stop();
+    await search.vocabularyUpkeep.stop();
     const { rows } = await sql<{ word: string; refs: number }>`
       select word, refs from search_words where word in ('marmalade', 'skies', '1800') order by word`.execute(t.db);
     expect(rows).toEqual([
@@ -54,12 +54,13 @@ describeEachDialect('typo vocabulary upkeep (%s)', { uses: 'database', fresh: 'e
     expect((await search.idPage('artists', searchTerms('tangerinee'), undefined, 5)).ids).toHaveLength(5);
     expect(await queued(t.db)).toBeLessThan(1500);
     await drained(t.db);
+    await search.vocabularyUpkeep.stop();
     expect((await search.idPage('artists', searchTerms('tangerin dreem 1500'), undefined, 5)).ids).toHaveLength(1);
   });
 
   it('stops when asked, and does not start again after', async () => {
     const search = createSearchIndexRepository(t.db, t.dialect);
-    search.vocabularyUpkeep.stop();
+    await search.vocabularyUpkeep.stop();
     await artists(t.db, 'Quiet Storm', 600);
     search.vocabularyUpkeep.start();
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -88,7 +89,7 @@ describeEachDialect('typo vocabulary upkeep (%s)', { uses: 'database', fresh: 'e
       other.close();
     }
     await drained(t.db);
-    search.vocabularyUpkeep.stop();
+    await search.vocabularyUpkeep.stop();
     expect((await search.idPage('artists', searchTerms('harbour lockd'), undefined, 5)).ids).toHaveLength(5);
   });
 });

@@ -70,12 +70,17 @@ export interface VocabularyKeeper {
   beforeLookup(): Promise<void>;
   /** Folds the whole queue in, a batch at a time with pauses between, until it is empty or `stop` is called. */
   keepUp(): void;
-  stop(): void;
+  /** Stops the background folding: its next batch is cancelled, and the one under way (if any) finishes first. */
+  stop(): Promise<void>;
 }
 
 export function createVocabularyKeeper(db: Kysely<DB>): VocabularyKeeper {
   let background = false;
   let stopped = false;
+  /** The pause before the next background batch, while one is waiting. */
+  let timer: NodeJS.Timeout | null = null;
+  /** The background batch under way, while one is. */
+  let folding: Promise<void> | null = null;
 
   const queued = async () =>
     (await sql`select 1 as queued from search_vocab_pending limit 1`.execute(db)).rows.length > 0;
@@ -84,19 +89,25 @@ export function createVocabularyKeeper(db: Kysely<DB>): VocabularyKeeper {
     if (background || stopped) return;
     background = true;
     const step = (pauseMs: number) => {
-      setTimeout(() => {
-        foldBatch(db).then(
-          (more) => {
-            if (more && !stopped) step(BACKGROUND_PAUSE_MS);
-            else background = false;
-          },
-          (error: unknown) => {
-            // Another writer holds the lock: later. The database went away (shutdown): the next start-up folds.
-            if (isLockBusy(error) && !stopped) step(BUSY_RETRY_MS);
-            else background = false;
-          },
-        );
-      }, pauseMs).unref();
+      timer = setTimeout(() => {
+        timer = null;
+        folding = foldBatch(db)
+          .then(
+            (more) => {
+              if (more && !stopped) step(BACKGROUND_PAUSE_MS);
+              else background = false;
+            },
+            (error: unknown) => {
+              // Another writer holds the lock: later. The database went away (shutdown): the next start-up folds.
+              if (isLockBusy(error) && !stopped) step(BUSY_RETRY_MS);
+              else background = false;
+            },
+          )
+          .finally(() => {
+            folding = null;
+          });
+      }, pauseMs);
+      timer.unref();
     };
     step(BACKGROUND_PAUSE_MS);
   }
@@ -115,8 +126,12 @@ export function createVocabularyKeeper(db: Kysely<DB>): VocabularyKeeper {
       if (more) keepUp();
     },
     keepUp,
-    stop() {
+    async stop() {
       stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      background = false;
+      await folding;
     },
   };
 }

@@ -1,12 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
 import { passes, shuffledPage, SortedShuffle, type ColumnFilter, type ShuffledPage } from './shuffle-order.js';
-import {
-  createSongPagesRepository,
-  type CatalogueEntry,
-  type CatalogueFilter,
-  type CatalogueSource,
-} from './song-pages.repository.js';
+import type { CatalogueEntry, CatalogueFilter, CatalogueSource } from './song-pages.repository.js';
 
 /** Songs read per query while loading: each query holds the event loop a few milliseconds at most. */
 const LOAD_CHUNK = 2_000;
@@ -203,8 +196,8 @@ async function loadSnapshot(source: CatalogueSource, chunkSize: number): Promise
 }
 
 /**
- * The in-memory catalogue the shuffled and filtered song pages scan (one per database, shared by every service over
- * it). The songs service reports each write it makes (songSaved, songRemoved), and the snapshot follows at once,
+ * The in-memory catalogue the shuffled and filtered song pages scan: one per app, made by the composition root and
+ * handed to every service that reads or writes songs. The songs service reports each write it makes (songSaved, songRemoved), and the snapshot follows at once,
  * without a reload. Writes anyone else makes (the import CLI in another process, an artist's deletion) move
  * catalogue_version: a page that sees it moved is answered from the snapshot at hand while a fresh one loads in the
  * background (at most one load every REFRESH_INTERVAL_MS), so pages never wait on someone else's import. Either way
@@ -251,6 +244,11 @@ export class CatalogueIndex {
     return current;
   }
 
+  /** Resolves once no load is under way (the app waits for it before it closes the database). */
+  async settled(): Promise<void> {
+    await this.loading?.catch(() => undefined);
+  }
+
   private load(): Promise<CatalogueSnapshot> {
     if (this.loading !== null) return this.loading;
     this.loadedAt = Date.now();
@@ -269,16 +267,4 @@ export class CatalogueIndex {
     this.loading = loading;
     return loading;
   }
-}
-
-const shared = new WeakMap<Kysely<DB>, CatalogueIndex>();
-
-/** The catalogue index of this database: one per database handle, shared by every songs service over it. */
-export function catalogueIndexOf(db: Kysely<DB>): CatalogueIndex {
-  let index = shared.get(db);
-  if (index === undefined) {
-    index = new CatalogueIndex(createSongPagesRepository(db));
-    shared.set(db, index);
-  }
-  return index;
 }

@@ -1,7 +1,7 @@
 import type { Genre } from '@tonearm/contract';
 import { isoNow } from '../../db/timestamps.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
-import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../media/media.service.js';
+import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../../media/staging.js';
 import type { CatalogueChanges } from './songs.service.js';
 import { audioColumns, songExistsOnRace } from './songs.service.js';
 import type { ImportedAlbumPlace, ImportSourceRow, NewSongByArtistName, SongsRepository } from './songs.repository.js';

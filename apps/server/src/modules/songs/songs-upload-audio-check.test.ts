@@ -10,9 +10,9 @@ import { errorOf } from '../../../test/harness.js';
 import { picture, type FormValue } from '../../../test/media.js';
 import { blobCounts, songCount, testBlobStore, type BlobCounts } from '../../../test/stored.js';
 import { importFolder } from '../../cli/import-folder.js';
-import { createCatalogue } from '../catalogue.js';
-import { AudioEndCheck, TRUNCATED } from '../media/audio-check.js';
-import { honestWav, lyingWavs, truncatedWav } from '../media/lying-media.fixtures.js';
+import { composeCatalogue } from '../../catalogue-composition.js';
+import { AudioEndCheck, TRUNCATED } from '../../media/audio-check.js';
+import { honestWav, lyingWavs, truncatedWav } from '../../media/lying-media.fixtures.js';
 
 /**
  * The song upload applies the import's decode and end-of-audio check (media/audio-check.ts): a WAV whose header lies
@@ -74,10 +74,15 @@ describeEachDialect('song upload: the decode and end-of-audio check (%s)', { env
     await mkdir(folder, { recursive: true });
     await writeFile(path.join(folder, 'cut.wav'), cut);
     const store = testBlobStore(t.dataDir);
-    const summary = await importFolder(createCatalogue(t, store), store, folder, {
-      endCheck: new AudioEndCheck(FFMPEG),
-      defaultGenre: 'Pop',
-    });
+    const summary = await importFolder(
+      composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+      store,
+      folder,
+      {
+        endCheck: new AudioEndCheck(FFMPEG),
+        defaultGenre: 'Pop',
+      },
+    );
     expect(summary.notAdded.map((outcome) => [outcome.status, outcome.reason])).toEqual([['failed', TRUNCATED]]);
     expect(await snapshot()).toEqual(before);
   });

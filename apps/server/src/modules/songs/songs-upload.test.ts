@@ -6,7 +6,7 @@ import { makeAdmin, makeArtist, makeSong, type TestUser } from '../../../test/fa
 import { errorOf } from '../../../test/harness.js';
 import { multipartBody, picture, streamedMultipart, toneWav, type FormValue } from '../../../test/media.js';
 import { blobCounts, songCount, type BlobCounts } from '../../../test/stored.js';
-import { AudioMessages, ImageMessages } from '../media/media.formats.js';
+import { AudioMessages, ImageMessages } from '../../media/media.formats.js';
 
 interface Snapshot {
   rows: number;

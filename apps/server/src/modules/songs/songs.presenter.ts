@@ -1,5 +1,4 @@
-import { UNKNOWN_ARTIST, type Song, type SongPage } from '@tonearm/contract';
-import { audioUrl, imageUrl } from '../media/media.service.js';
+import { UNKNOWN_ARTIST, type Song, type SongPage, audioUrl, imageUrl } from '@tonearm/contract';
 import type { SongPageResult } from './song-pages.service.js';
 import type { SongListRow } from './songs.repository.js';
 import type { SongListing, ViewerMarks } from './songs.service.js';

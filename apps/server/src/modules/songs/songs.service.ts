@@ -13,7 +13,7 @@ import { isoNow } from '../../db/timestamps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { ArtistsRepository } from '../artists/artists.repository.js';
-import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../media/media.service.js';
+import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../../media/staging.js';
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { searchTerms } from '../search-index/search-terms.js';
 import type { CatalogueEntry } from './song-pages.repository.js';

@@ -1,6 +1,6 @@
 import { UNKNOWN_ARTIST } from '@tonearm/contract';
 import type { AlbumListRow } from '../albums/albums.repository.js';
-import { AUDIO_FORMATS } from '../media/media.formats.js';
+import { AUDIO_FORMATS } from '../../media/media.formats.js';
 import type { SongListRow } from '../songs/songs.repository.js';
 import type { ViewerMarks } from '../songs/songs.service.js';
 import { subsonicId } from './subsonic-ids.js';

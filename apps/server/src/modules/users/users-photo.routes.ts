@@ -6,8 +6,8 @@ import { requireUser } from '../../http/session.js';
 import { declaredUpload, readUploadForm } from '../../http/upload-form.js';
 import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import type { ImageWork } from '../media/image-work.js';
-import { discardAll, uploadStagers } from '../media/media.service.js';
+import type { ImageWork } from '../../media/image-work.js';
+import { discardAll, uploadStagers } from '../../media/staging.js';
 import { toUserJson } from './users.presenter.js';
 import type { UsersPhotoService } from './users-photo.service.js';
 

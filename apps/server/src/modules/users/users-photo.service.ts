@@ -3,7 +3,7 @@ import type { UserRow } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { UploadQuota } from '../limits/upload-quota.service.js';
-import { commitAll, discardAll, type StagedImage } from '../media/media.service.js';
+import { commitAll, discardAll, type StagedImage } from '../../media/staging.js';
 import type { UsersPhotoRepository } from './users-photo.repository.js';
 
 type Actor = Pick<UserRow, 'id' | 'role'>;

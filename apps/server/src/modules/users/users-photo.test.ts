@@ -5,7 +5,7 @@ import { makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
 import { errorOf } from '../../../test/harness.js';
 import { picture, type FormValue } from '../../../test/media.js';
 import { blobCounts } from '../../../test/stored.js';
-import { ImageMessages } from '../media/media.formats.js';
+import { ImageMessages } from '../../media/media.formats.js';
 import { PHOTO_REQUIRED_MESSAGE } from './users-photo.routes.js';
 
 describeEachDialect('profile photo API (%s)', (t) => {

@@ -1,6 +1,5 @@
-import { Gender, premiumRunning, type User } from '@tonearm/contract';
+import { Gender, premiumRunning, type User, imageUrl } from '@tonearm/contract';
 import type { UserRow } from '../../db/schema.js';
-import { imageUrl } from '../../http/media-urls.js';
 
 /** The User JSON of DESIGN §4. Never includes the password hash or secrets. */
 export function toUserJson(row: UserRow, now: Date = new Date()): User {

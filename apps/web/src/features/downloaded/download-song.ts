@@ -1,4 +1,4 @@
-import type { Song } from '@tonearm/contract';
+import { isImageUrl, type Song } from '@tonearm/contract';
 import { ApiError, NetworkError } from '../../lib/api-client.js';
 import { downloadsOwner, forgetDownloadedSong, storeDownloadedSong } from '../../lib/downloaded-songs.js';
 import { imageUrl } from '../../lib/images.js';
@@ -9,7 +9,7 @@ import { isDownloadReply, type WorkerRequest } from '../../lib/sw-messages.js';
 export const DOWNLOAD_COVER_WIDTH = 64;
 
 export function downloadTargetOf(song: Song): DownloadTarget {
-  const cover = song.imgLink.startsWith('/media/images/') ? imageUrl(song.imgLink, DOWNLOAD_COVER_WIDTH) : null;
+  const cover = isImageUrl(song.imgLink) ? imageUrl(song.imgLink, DOWNLOAD_COVER_WIDTH) : null;
   return { songId: song.id, link: song.link, cover };
 }
 

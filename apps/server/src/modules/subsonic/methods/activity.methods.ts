@@ -6,7 +6,6 @@ import { intParam, notFoundError, requiredParam, subsonicFail, type MethodTable 
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import type { SubsonicNode } from '../subsonic.response.js';
-import { createSubsonicActivityRepository } from '../subsonic-activity.repository.js';
 
 /** How long a "now playing" report counts (getNowPlaying): a song's length, give or take. */
 export const NOW_PLAYING_WINDOW_MS = 10 * 60 * 1000;
@@ -55,7 +54,7 @@ function timesParam(params: SubsonicParams, count: number): (Date | undefined)[]
  * database (migration 012), so every instance of the server sees the same.
  */
 export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new Date()): MethodTable {
-  const activity = createSubsonicActivityRepository(deps.db);
+  const { activity } = deps;
   const { marks } = deps;
 
   /** The songs of `ids` as the caller sees them, in that order (70 when one does not exist). */

@@ -1,7 +1,6 @@
-import { SubsonicMessages, THUMBNAIL_WIDTHS } from '@tonearm/contract';
+import { SubsonicMessages, THUMBNAIL_WIDTHS, imageUrl } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AlbumListRow } from '../../albums/albums.repository.js';
-import { imageUrl } from '../../media/media.service.js';
 import { MUSIC_FOLDER_ID, idOfKind, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
 import { artistID3 } from '../subsonic.mappers.js';
 import type { SubsonicStarsRepository } from '../subsonic-stars.repository.js';
@@ -16,7 +15,7 @@ import {
 import type { SubsonicNode } from '../subsonic.response.js';
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
-import { createSubsonicBrowseRepository, type SubsonicBrowseRepository } from '../subsonic-browse.repository.js';
+import type { SubsonicBrowseRepository } from '../subsonic-browse.repository.js';
 import { IGNORED_ARTICLES, byLetter } from './artist-index.js';
 
 /** `size` and `count` of the lists: 10 unless asked, 500 at most (Subsonic's limits). */
@@ -87,8 +86,7 @@ function origin(request: FastifyRequest, publicUrl: string | null): string {
 
 /** Browsing by folders and by tags (ID3), and the album and song lists: what an app shows before anyone searches. */
 export function browsingMethods(deps: SubsonicDeps): MethodTable {
-  const browse = createSubsonicBrowseRepository(deps.db);
-  const { stars, marks } = deps;
+  const { browse, stars, marks } = deps;
   const types = albumListTypes(browse, stars);
 
   /** The page of albums a getAlbumList(2) call asks for. */

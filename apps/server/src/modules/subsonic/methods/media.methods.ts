@@ -10,9 +10,9 @@ import {
 import type { UserRow } from '../../../db/schema.js';
 import { sendDownload } from '../../downloads/downloads.routes.js';
 import { IMAGE_CACHE_CONTROL } from '../../media/blob-response.js';
-import { mimeForKey } from '../../media/media.formats.js';
-import { imageKeyFor } from '../../media/media.service.js';
-import { sendBlob, storedBlobSource } from '../../media/send-blob.js';
+import { mimeForKey } from '../../../media/media.formats.js';
+import { imageKeyFor } from '../../../media/blob-keys.js';
+import { sendBlob, sendingOf } from '../../media/send-blob.js';
 import type { TranscodeWish } from '../../media/transcode-query.js';
 import { AudioNotConvertible } from '../../media/transcode-response.js';
 import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
@@ -27,7 +27,6 @@ import {
 } from '../subsonic-method.js';
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
-import { createSubsonicMediaRepository } from '../subsonic-media.repository.js';
 
 /**
  * What `maxBitRate` alone asks for when the original is above it (or its bit rate is unknown): MP3, which every
@@ -69,7 +68,7 @@ function thumbnailWidth(size: number) {
  * conditional requests and caching headers are the same. Only a missing item is answered in the envelope (70).
  */
 export function mediaMethods(deps: SubsonicDeps): MethodTable {
-  const media = createSubsonicMediaRepository(deps.db);
+  const { subsonicMedia: media } = deps;
 
   /**
    * What to transcode to, or null for the original: always for `raw`; for no format unless `maxBitRate` is below the
@@ -151,11 +150,11 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
         const original = await imageKeyOf(caller.user, id);
         // Originals are never served (they may carry EXIF): no size means the largest thumbnail.
         const key = original === null ? null : imageKeyFor(original, thumbnailWidth(size));
-        const store = deps.blobs;
-        const stat = key === null || store === null ? null : await store.statCached('image', key);
-        if (key === null || store === null || stat === null) throw coverNotFound();
+        const source = key === null || deps.sources === null ? null : deps.sources.imageOf(key);
+        const stat = source === null ? null : await source.statCached();
+        if (key === null || source === null || stat === null) throw coverNotFound();
         await sendBlob(request, reply, {
-          ...storedBlobSource(store, { kind: 'image', key }, deps.offload),
+          ...sendingOf(source, deps.offload),
           key,
           size: stat.size,
           mtimeMs: stat.mtimeMs,

@@ -1,6 +1,5 @@
 import { SubsonicMessages } from '@tonearm/contract';
 import type { UserRow } from '../../../db/schema.js';
-import { createAlbumsRepository } from '../../albums/albums.repository.js';
 import { searchTerms } from '../../search-index/search-terms.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
@@ -71,8 +70,7 @@ const WHAT = { song: 'Song', album: 'Album', artist: 'Artist' } as const;
 
 /** Searching (search2, search3) and stars (star, unstar, getStarred, getStarred2). */
 export function searchMethods(deps: SubsonicDeps): MethodTable {
-  const { catalogue, stars, marks } = deps;
-  const albums = createAlbumsRepository(deps.db);
+  const { catalogue, stars, marks, albumRows: albums } = deps;
 
   /** One page of each part: the whole catalogue by id for an empty query, else Tonearm's search ranking. */
   async function find(user: UserRow, params: SubsonicParams) {

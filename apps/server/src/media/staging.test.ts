@@ -6,23 +6,14 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIO_MAX_BYTES, ErrorCodes, IMAGE_MAX_BYTES } from '@tonearm/contract';
-import { HttpError } from '../../http/errors.js';
-import { InvalidBlobKeyError } from '../../storage/blob-store.js';
-import { LocalBlobStore } from '../../storage/local-blob-store.js';
-import { adtsFile, flacFile, imageFile, mp3File, mp4File, oggFile, toneWav } from '../../../test/media.js';
-import { collect, tempFiles } from '../../../test/stored.js';
+import { HttpError } from '../http/errors.js';
+import { InvalidBlobKeyError } from '../storage/blob-store.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { adtsFile, flacFile, imageFile, mp3File, mp4File, oggFile, toneWav } from '../../test/media.js';
+import { collect, tempFiles } from '../../test/stored.js';
 import { AudioMessages, formatBytes, ImageMessages, mimeForKey } from './media.formats.js';
-import {
-  audioUrl,
-  commitAll,
-  deleteImageSet,
-  discardAll,
-  imageKeyFor,
-  imageUrl,
-  isOriginalImageKey,
-  stageAudio,
-  stageImage,
-} from './media.service.js';
+import { deleteImageSet, imageKeyFor, isOriginalImageKey } from './blob-keys.js';
+import { commitAll, discardAll, stageAudio, stageImage } from './staging.js';
 
 let root: string;
 let store: LocalBlobStore;
@@ -268,7 +259,7 @@ describe('stageImage', () => {
   });
 });
 
-describe('image keys and URLs', () => {
+describe('image keys and Content-Types', () => {
   const sha = 'ab'.repeat(32);
 
   it('maps an original image key to the thumbnail served for a width (640 by default)', () => {
@@ -280,10 +271,7 @@ describe('image keys and URLs', () => {
     expect(isOriginalImageKey(`${sha}.gif`)).toBe(false);
   });
 
-  it('builds the media URLs and Content-Types', () => {
-    expect(audioUrl(`${sha}.mp3`)).toBe(`/media/audio/${sha}.mp3`);
-    expect(imageUrl(`${sha}.png`)).toBe(`/media/images/${sha}.png`);
-    expect(imageUrl(`${sha}.png`, 300)).toBe(`/media/images/${sha}.png?w=300`);
+  it('names the Content-Types by key', () => {
     expect(mimeForKey(`${sha}.opus`)).toBe('audio/ogg');
     expect(mimeForKey(`${sha}-64.webp`)).toBe('image/webp');
     expect(mimeForKey('no-extension')).toBe('application/octet-stream');

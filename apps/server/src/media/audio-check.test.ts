@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AudioFileMessages } from '@tonearm/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../../../test/dialects.js';
-import { FFMPEG, ffmpegTone, requireFfmpeg } from '../../../test/ffmpeg.js';
-import { blobCounts, collect, songCount, tempFiles, testBlobStore } from '../../../test/stored.js';
-import { importFolder } from '../../cli/import-folder.js';
-import { LocalBlobStore } from '../../storage/local-blob-store.js';
-import { createCatalogue } from '../catalogue.js';
+import { describeEachDialect } from '../../test/dialects.js';
+import { FFMPEG, ffmpegTone, requireFfmpeg } from '../../test/ffmpeg.js';
+import { blobCounts, collect, songCount, tempFiles, testBlobStore } from '../../test/stored.js';
+import { importFolder } from '../cli/import-folder.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
+import { composeCatalogue } from '../catalogue-composition.js';
 import { AudioEndCheck, TRUNCATED } from './audio-check.js';
 import { honestWav, lyingWavs, truncatedWav } from './lying-media.fixtures.js';
-import { stageAudio } from './media.service.js';
+import { stageAudio } from './staging.js';
 
 /**
  * The decode and end-of-audio check the upload and the import share: WAVs whose header lies (0 channels, a `fmt `
@@ -116,10 +116,15 @@ describeEachDialect('the import with the check (%s)', (t) => {
     await writeFile(path.join(folder, 'truncated.wav'), truncatedWav());
     await writeFile(path.join(folder, 'honest.wav'), honestWav(0.5, 11));
     const store = testBlobStore(t.dataDir);
-    const summary = await importFolder(createCatalogue(t, store), store, folder, {
-      endCheck: new AudioEndCheck(FFMPEG),
-      defaultGenre: 'Rock',
-    });
+    const summary = await importFolder(
+      composeCatalogue({ db: t.db, dialect: t.dialect, blobs: store }),
+      store,
+      folder,
+      {
+        endCheck: new AudioEndCheck(FFMPEG),
+        defaultGenre: 'Rock',
+      },
+    );
     const lines = summary.notAdded.map((outcome) => [path.basename(outcome.file), outcome.status, outcome.reason]);
     expect(lines).toEqual([
       ['hugeFmtChunk.wav', 'failed', AudioFileMessages.unreadable],

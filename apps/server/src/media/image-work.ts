@@ -1,6 +1,6 @@
 import { ErrorCodes, LimitMessages } from '@tonearm/contract';
-import type { Limits } from '../../config.js';
-import { HttpError } from '../../http/errors.js';
+import type { Limits } from '../config.js';
+import { HttpError } from '../http/errors.js';
 
 /**
  * A small semaphore with a bounded queue: at most `concurrency` jobs run at once, at most `maxQueued` wait for a slot,

@@ -7,19 +7,12 @@ import {
   THUMBNAIL_WIDTHS,
   type ThumbnailWidth,
 } from '@tonearm/contract';
-import { payloadTooLarge, unsupportedMediaType } from '../../http/errors.js';
-import type { BlobStore, StagedBlob } from '../../storage/blob-store.js';
-import { InvalidBlobKeyError } from '../../storage/blob-key.js';
+import { payloadTooLarge, unsupportedMediaType } from '../http/errors.js';
+import type { BlobStore, StagedBlob } from '../storage/blob-store.js';
 import type { AudioEndCheck } from './audio-check.js';
+import { thumbnailKey } from './blob-keys.js';
 import { claimedImageSize } from './image-header.js';
-import {
-  AudioMessages,
-  DEFAULT_IMAGE_WIDTH,
-  IMAGE_MAX_PIXELS,
-  ImageMessages,
-  THUMBNAIL_FORMAT,
-  type MediaFormat,
-} from './media.formats.js';
+import { AudioMessages, IMAGE_MAX_PIXELS, ImageMessages, type MediaFormat } from './media.formats.js';
 import type { ImageWork, WorkGate } from './image-work.js';
 import { loadSharp } from './sharp-loader.js';
 import { detectImageFormat, inspectAudio, stageMetered } from './upload-inspect.js';
@@ -265,48 +258,4 @@ export async function discardAll(items: readonly (StagedMedia | null | undefined
 
 async function discardBlobs(blobs: readonly PendingBlob[]): Promise<void> {
   await Promise.allSettled(blobs.map((blob) => blob.staged.discard()));
-}
-
-/**
- * Deletes an image and its thumbnails. Images are content-addressed, so two rows can share one (the same cover on two
- * songs): call this only once no row references `originalKey` any more.
- */
-export async function deleteImageSet(store: BlobStore, originalKey: string): Promise<void> {
-  const match = ORIGINAL_IMAGE_KEY.exec(originalKey);
-  if (!match?.[1]) throw new InvalidBlobKeyError(originalKey);
-  const sha256 = match[1];
-  await Promise.all([
-    store.delete('image', originalKey),
-    ...THUMBNAIL_WIDTHS.map((width) => store.delete('image', thumbnailKey(sha256, width))),
-  ]);
-}
-
-const ORIGINAL_IMAGE_KEY = /^([0-9a-f]{64})\.(?:jpg|png|webp)$/;
-
-/** Whether `key` names an uploaded image as `stageImage` keys it (`<sha256>.<jpg|png|webp>`). */
-export function isOriginalImageKey(key: string): boolean {
-  return ORIGINAL_IMAGE_KEY.test(key);
-}
-
-/**
- * The blob served for an image at a width: its `<sha256>-<width>.webp` thumbnail (640 when no width is given). Null
- * when `originalKey` is not an image key made by `stageImage`.
- */
-export function imageKeyFor(originalKey: string, width: ThumbnailWidth = DEFAULT_IMAGE_WIDTH): string | null {
-  const sha256 = ORIGINAL_IMAGE_KEY.exec(originalKey)?.[1];
-  return sha256 ? thumbnailKey(sha256, width) : null;
-}
-
-function thumbnailKey(sha256: string, width: ThumbnailWidth): string {
-  return `${sha256}-${width}.${THUMBNAIL_FORMAT.ext}`;
-}
-
-/** The URL path of a song's audio on this server (what `Song.link` points at). */
-export function audioUrl(audioKey: string): string {
-  return `/media/audio/${audioKey}`;
-}
-
-/** The URL path of an image on this server (what `imgLink`/`image` point at); no width means the 640 px thumbnail. */
-export function imageUrl(originalKey: string, width?: ThumbnailWidth): string {
-  return width === undefined ? `/media/images/${originalKey}` : `/media/images/${originalKey}?w=${width}`;
 }

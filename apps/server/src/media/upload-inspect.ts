@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import type { IFormat } from 'music-metadata';
-import { unsupportedMediaType } from '../../http/errors.js';
-import type { BlobKind, BlobStore, StagedBlob } from '../../storage/blob-store.js';
+import { unsupportedMediaType } from '../http/errors.js';
+import type { BlobKind, BlobStore, StagedBlob } from '../storage/blob-store.js';
 import { AUDIO_FORMATS, AUDIO_ONLY_MP4, GENERIC_MP4_EXT, IMAGE_FORMATS, type MediaFormat } from './media.formats.js';
 
 /** What the stream carried: the staged bytes and their sha256 (hex), computed on the way to disk. */

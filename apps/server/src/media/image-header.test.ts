@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimedPng } from '../../../test/media.js';
+import { claimedPng } from '../../test/media.js';
 import { claimedImageSize } from './image-header.js';
 import { claimedJpeg, claimedWebp } from './lying-media.fixtures.js';
 

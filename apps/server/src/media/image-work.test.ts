@@ -4,14 +4,14 @@ import path from 'node:path';
 import { ErrorCodes, LimitMessages } from '@tonearm/contract';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HttpError } from '../../http/errors.js';
-import { LocalBlobStore } from '../../storage/local-blob-store.js';
+import { HttpError } from '../http/errors.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { createImageWork, imagesBusy, WorkGate } from './image-work.js';
-import { claimedPng, imageFile } from '../../../test/media.js';
-import { tempFiles } from '../../../test/stored.js';
+import { claimedPng, imageFile } from '../../test/media.js';
+import { tempFiles } from '../../test/stored.js';
 import { claimedJpeg, claimedWebp } from './lying-media.fixtures.js';
 import { ImageMessages } from './media.formats.js';
-import { stageImage } from './media.service.js';
+import { stageImage } from './staging.js';
 
 /** A promise and the function that settles it, to hold a job open for as long as a test wants. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {

@@ -1,0 +1,358 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  composeCatalogue,
+  maker,
+  type CatalogueParts,
+  type CompositionBase,
+  type Job,
+  type OnBuild,
+} from './catalogue-composition.js';
+import type { Config } from './config.js';
+import { countersFor } from './counters/counters-for.js';
+import type { CounterStore } from './counters/counter-store.js';
+import type { PoolUse } from './db/database.js';
+import { createMetrics } from './metrics/metrics.module.js';
+import { createAlbumsRepository } from './modules/albums/albums.repository.js';
+import { AlbumsService } from './modules/albums/albums.service.js';
+import { createAppKeysRepository } from './modules/auth/app-keys.repository.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { LOGIN_FAILURE_WINDOW_MS, LoginAttempts } from './modules/auth/login-attempts.js';
+import { createDownloadsRepository } from './modules/downloads/downloads.repository.js';
+import { DownloadsService } from './modules/downloads/downloads.service.js';
+import type { ModulesDeps } from './modules/index.js';
+import type { ModuleDeps } from './modules/shared-deps.js';
+import { createLikesRepository } from './modules/likes/likes.repository.js';
+import { LikesService } from './modules/likes/likes.service.js';
+import { createUploadQuotaRepository } from './modules/limits/upload-quota.repository.js';
+import { UploadQuota } from './modules/limits/upload-quota.service.js';
+import { createImageWork, type ImageWork } from './media/image-work.js';
+import { NO_MEDIA_METERS } from './media/media-meters.js';
+import { appMediaHandler, offloadGate, startTranscoding, uploadAudioCheck } from './modules/media/media.module.js';
+import { nginxOffloadFor } from './modules/media/nginx-offload.js';
+import { storedMediaSources } from './media/media-source.js';
+import { buildPlans } from './modules/payments/payment-plans.js';
+import { createPaymentProvider } from './modules/payments/payment-providers.js';
+import { createPaymentsRepository } from './modules/payments/payments.repository.js';
+import { PaymentsService } from './modules/payments/payments.service.js';
+import { createPlaylistsRepository } from './modules/playlists/playlists.repository.js';
+import { PlaylistsService } from './modules/playlists/playlists.service.js';
+import { createPlaysRepository } from './modules/plays/plays.repository.js';
+import { PlaysService } from './modules/plays/plays.service.js';
+import { SearchService } from './modules/search/search.service.js';
+import { SongPagesService } from './modules/songs/song-pages.service.js';
+import { createSongsStreamRepository } from './modules/songs/songs-stream.repository.js';
+import { SongsStream } from './modules/songs/songs.stream.js';
+import { createApiKeysRepository } from './modules/subsonic/api-keys.repository.js';
+import { ApiKeysService } from './modules/subsonic/api-keys.service.js';
+import { createAppPasswordsRepository } from './modules/subsonic/app-passwords.repository.js';
+import { AppPasswordsService } from './modules/subsonic/app-passwords.service.js';
+import { SecretBox } from './modules/subsonic/secret-box.js';
+import { createSubsonicActivityRepository } from './modules/subsonic/subsonic-activity.repository.js';
+import { credentialLimits, SubsonicAuth } from './modules/subsonic/subsonic-auth.js';
+import { createSubsonicBrowseRepository } from './modules/subsonic/subsonic-browse.repository.js';
+import { createSubsonicCatalogueRepository } from './modules/subsonic/subsonic-catalogue.repository.js';
+import { createSubsonicMediaRepository } from './modules/subsonic/subsonic-media.repository.js';
+import { StarMarks } from './modules/subsonic/subsonic-star-marks.js';
+import { createSubsonicStarsRepository } from './modules/subsonic/subsonic-stars.repository.js';
+import { subsonicMethods } from './modules/subsonic/subsonic.module.js';
+import { SubsonicService } from './modules/subsonic/subsonic.service.js';
+import { createUsersPhotoRepository } from './modules/users/users-photo.repository.js';
+import { UsersPhotoService } from './modules/users/users-photo.service.js';
+import { createUsersRepository } from './modules/users/users.repository.js';
+import { UsersService } from './modules/users/users.service.js';
+import { SessionStore, sessionCacheMsFor } from './sessions/session-store.js';
+import { createSessionsRepository } from './sessions/sessions.repository.js';
+import { SetupCode } from './setup-code.js';
+import type { AppMetrics } from './metrics/app-metrics.js';
+
+/*
+ * The composition root: the one place where the server's repositories, services and background jobs are built, each
+ * exactly once, dependencies first. Modules only register routes over what they are handed (modules/index.ts). The
+ * catalogue's part is catalogue-composition.ts, which the import CLI builds on its own; the demo seed writes through
+ * the app's.
+ */
+
+export type { Job, OnBuild } from './catalogue-composition.js';
+
+export interface ComposeOptions extends CompositionBase {
+  config: Config;
+  /** The app's logger (Fastify's, so that every line carries its bindings). */
+  log: FastifyBaseLogger;
+  /** The image gate and pixel ceiling; by default made from config.limits (tests pass their own to hold the gate). */
+  images?: ImageWork;
+  /** The server's one-time setup code (main.ts prints it); a fresh random one by default. */
+  setupCode?: SetupCode;
+  /** The database pool's use, for /metrics (createDatabase's poolUse); none by default. */
+  poolUse?: () => PoolUse | null;
+  /** Where rate limits and sign-in failures are counted; by default chosen by the dialect (countersFor). */
+  counters?: CounterStore;
+  /** Loads the catalogue index in the background once the app is ready (main.ts), instead of on the first page. */
+  warmCatalogue?: boolean;
+  onBuild?: OnBuild;
+}
+
+/** Everything the app is made of. */
+export interface Composition {
+  /** What the modules and the app's plugins are handed. */
+  services: ModulesDeps &
+    Omit<ModuleDeps, 'uploads'> & {
+      metrics: AppMetrics | null;
+      /** Whether ?format= transcodes (ffmpeg answered). */
+      transcoding: boolean;
+    };
+  /** The import's and the demo seed's writers (the same services as the routes'). */
+  catalogue: CatalogueParts;
+  /** Accounts, for start-up's "no administrator yet". */
+  usersRepository: ReturnType<typeof createUsersRepository>;
+  jobs: readonly Job[];
+  /** Starts every job (Fastify onReady). */
+  start(): Promise<void>;
+  /** From now on the app is closing: /media stops taking new work (Fastify preClose). */
+  beginClosing(): void;
+  /** Stops every job and waits for it, the last one first (Fastify onClose). */
+  stop(): Promise<void>;
+}
+
+/** The whole app's parts, in dependency order. */
+export async function composeApp(options: ComposeOptions): Promise<Composition> {
+  const { config, db, dialect, blobs, log } = options;
+  const make = maker(options.onBuild);
+  let closing = false;
+
+  // The app's pieces.
+  const metrics = await make('metrics', () => createMetrics(config, options.poolUse ?? (() => null)));
+  const meters = metrics?.meters ?? NO_MEDIA_METERS;
+  const counters = make('counters', () => options.counters ?? countersFor(db, dialect));
+  const sessions = make(
+    'sessions',
+    () =>
+      new SessionStore(createSessionsRepository(db), {
+        ttlSeconds: config.sessionTtlSeconds,
+        idleSeconds: config.sessionIdleSeconds,
+        maxPerUser: config.limits.sessionsPerUser,
+        cacheMs: sessionCacheMsFor(dialect),
+      }),
+  );
+  const setupCode = make('setupCode', () => options.setupCode ?? new SetupCode());
+  const images = make('imageWork', () => options.images ?? createImageWork(config.limits));
+  const offload = make('nginxOffload', () => nginxOffloadFor(config, blobs));
+  // Where a song's or an image's bytes are: a blob of the store, for now (media/media-source.ts).
+  const sources = blobs === null ? null : make('mediaSources', () => storedMediaSources(blobs));
+  const audioCheck = await make('audioCheck', () => uploadAudioCheck(config));
+
+  // Media: the transcoder and the /media handler (with its open files), and MEDIA_OFFLOAD_GATE's listener.
+  const transcoder =
+    blobs === null ? null : await make('transcoder', () => startTranscoding(config, log, meters.transcodes));
+  const media =
+    blobs === null
+      ? null
+      : make('mediaHandler', () =>
+          appMediaHandler({
+            store: blobs,
+            sessions,
+            config,
+            transcoder,
+            offload,
+            streams: meters.streams,
+            log,
+            isClosing: () => closing,
+          }),
+        );
+  const gateAddress = config.mediaOffload?.gate ?? null;
+  const gate =
+    media !== null && offload !== null && gateAddress !== null
+      ? make('offloadGate', () => offloadGate(gateAddress, media, log, meters.gate))
+      : null;
+
+  // The catalogue, shared with the import CLI.
+  const catalogue = composeCatalogue({ db, dialect, blobs }, make);
+  const { releaseBlobs, songs, artists, searchIndex, catalogueIndex, artistsRepository } = catalogue;
+
+  // Repositories of the other features.
+  const usersRepository = make('usersRepository', () => createUsersRepository(db, dialect));
+  const albumsRepository = make('albumsRepository', () => createAlbumsRepository(db));
+  const playlistsRepository = make('playlistsRepository', () => createPlaylistsRepository(db, dialect));
+
+  // Services, dependencies first.
+  const uploadQuota = make(
+    'uploadQuota',
+    () => new UploadQuota(createUploadQuotaRepository(db, dialect), config.limits),
+  );
+  const users = make(
+    'usersService',
+    () => new UsersService(usersRepository, sessions, { registration: config.registration, setupCode }, releaseBlobs),
+  );
+  const userPhotos = make(
+    'usersPhotoService',
+    () => new UsersPhotoService(createUsersPhotoRepository(db), releaseBlobs, uploadQuota),
+  );
+  const auth = make(
+    'authService',
+    () =>
+      new AuthService(
+        usersRepository,
+        users,
+        sessions,
+        new LoginAttempts(counters, 'login', config.loginFailuresPerAccount, LOGIN_FAILURE_WINDOW_MS),
+        createAppKeysRepository(db),
+      ),
+  );
+  const songPages = make(
+    'songPagesService',
+    () => new SongPagesService(catalogue.songPagesRepository, searchIndex, catalogueIndex, songs),
+  );
+  const songsStream = make(
+    'songsStream',
+    () => new SongsStream(createSongsStreamRepository(db), config.catalogueChunkRows),
+  );
+  const albums = make(
+    'albumsService',
+    () => new AlbumsService(albumsRepository, songs, artistsRepository, releaseBlobs),
+  );
+  const likes = make('likesService', () => new LikesService(createLikesRepository(db), songs));
+  const playlists = make(
+    'playlistsService',
+    () =>
+      new PlaylistsService(playlistsRepository, releaseBlobs, {
+        playlistsPerUser: config.limits.playlistsPerUser,
+        quota: uploadQuota,
+      }),
+  );
+  const plays = make('playsService', () => new PlaysService(createPlaysRepository(db)));
+  const search = make(
+    'searchService',
+    () => new SearchService(searchIndex, songs, artistsRepository, playlistsRepository, albumsRepository),
+  );
+  const downloads = make(
+    'downloadsService',
+    () => new DownloadsService(createDownloadsRepository(db), sources, offload),
+  );
+  const payments = make(
+    'paymentsService',
+    () =>
+      new PaymentsService({
+        repository: createPaymentsRepository(db, dialect),
+        provider: createPaymentProvider(config),
+        plans: buildPlans(config.prices),
+        log,
+        maxPendingOrders: config.limits.pendingOrdersPerUser,
+      }),
+  );
+
+  // Subsonic: its sign-in, its own repositories, and its methods over the services above.
+  const apiKeys = make('apiKeysService', () => new ApiKeysService(createApiKeysRepository(db)));
+  const appPasswords = make(
+    'appPasswordsService',
+    () => new AppPasswordsService(createAppPasswordsRepository(db), new SecretBox(config.secretKey, config.dataDir)),
+  );
+  const subsonicAuth = make(
+    'subsonicAuth',
+    () => new SubsonicAuth(apiKeys, appPasswords, credentialLimits(config, counters)),
+  );
+  const subsonicCatalogue = make('subsonicCatalogueRepository', () => createSubsonicCatalogueRepository(db));
+  const stars = make('subsonicStarsRepository', () => createSubsonicStarsRepository(db));
+  const subsonic = make(
+    'subsonicService',
+    () =>
+      new SubsonicService(
+        subsonicAuth,
+        subsonicMethods({
+          config,
+          blobs,
+          offload,
+          meters,
+          media,
+          songs,
+          songPages,
+          albums,
+          artists,
+          likes,
+          playlists,
+          plays,
+          search,
+          searchIndex,
+          downloads,
+          sources,
+          albumRows: albumsRepository,
+          catalogue: subsonicCatalogue,
+          stars,
+          browse: createSubsonicBrowseRepository(db),
+          subsonicMedia: createSubsonicMediaRepository(db),
+          activity: createSubsonicActivityRepository(db),
+          marks: new StarMarks(stars, subsonicCatalogue),
+        }),
+      ),
+  );
+
+  // Background jobs: started when the app is ready, stopped in reverse order when it closes.
+  let warming: Promise<unknown> | null = null;
+  const jobs: Job[] = [
+    catalogue.vocabularyUpkeep,
+    {
+      name: 'catalogue index',
+      // The shuffled song pages read an in-memory index of the catalogue: main.ts has it load now, in chunks between
+      // requests, so the first listener's first page does not wait for the whole load. A failure is retried by a page.
+      start: () => {
+        if (options.warmCatalogue === true) warming = catalogueIndex.snapshot().catch(() => undefined);
+      },
+      stop: async () => {
+        await warming;
+        await catalogueIndex.settled();
+      },
+    },
+    ...(media === null ? [] : [{ name: 'media handler', start: () => undefined, stop: () => media.close() }]),
+    ...(gate === null ? [] : [{ name: 'media offload gate', ...gate }]),
+  ];
+
+  return {
+    services: {
+      config,
+      db,
+      dialect,
+      blobs,
+      offload,
+      images,
+      setupCode,
+      sessions,
+      meters,
+      counters,
+      metrics,
+      releaseBlobs,
+      uploadQuota,
+      media,
+      transcoding: transcoder !== null,
+      audioCheck,
+      auth,
+      users,
+      userPhotos,
+      playlists,
+      plays,
+      payments,
+      downloads,
+      artists,
+      songs,
+      songPages,
+      songsStream,
+      likes,
+      search,
+      albums,
+      apiKeys,
+      appPasswords,
+      subsonic,
+    },
+    catalogue,
+    usersRepository,
+    jobs,
+    async start() {
+      for (const job of jobs) await job.start();
+    },
+    beginClosing() {
+      closing = true;
+    },
+    async stop() {
+      closing = true;
+      // Every job, started or not (an app closed before it was ready still made its parts): stopping is idempotent.
+      for (const job of [...jobs].reverse()) await job.stop();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { Readable } from 'node:stream';
+import type { BlobKind, BlobStat, BlobStore, ByteRange } from '../storage/blob-store.js';
+
+/**
+ * Where the bytes of a song's audio, or of an image, come from. Today every source is a blob of the store
+ * (content-addressed, named by its key). This is the seam for the next kinds: a file in a library folder read in place
+ * (the next issue), later a remote URL. Whoever sends or converts media outside the /media hot path asks a source,
+ * never the store; a new kind is one more implementation of this and one more answer of `MediaSources`.
+ */
+export interface MediaSource {
+  readonly kind: BlobKind;
+  /** What names these bytes for caches and ETags: the blob key (a content hash) for a blob. */
+  readonly key: string;
+  /** Their size and modification time; null when they are gone. */
+  stat(): Promise<BlobStat | null>;
+  /** `stat` answered from memory after the first time (BlobStore.statCached), for paths served often. */
+  statCached(): Promise<BlobStat | null>;
+  /** The bytes, or the inclusive range of them. */
+  open(range?: ByteRange): Readable;
+  /** A file on this machine holding them (zero-copy sending, ffmpeg's input), or null when there is none. */
+  localPath(): string | null;
+  /** Whether they are a blob of the store (which MEDIA_OFFLOAD=nginx can send by key). */
+  readonly stored: boolean;
+}
+
+/** A blob of the store as a media source. */
+export function blobSource(store: BlobStore, kind: BlobKind, key: string): MediaSource {
+  return {
+    kind,
+    key,
+    stored: true,
+    stat: () => store.stat(kind, key),
+    statCached: () => store.statCached(kind, key),
+    open: (range) => store.openRead(kind, key, range),
+    localPath: () => store.localPath(kind, key),
+  };
+}
+
+/** The one answer to "where are this song's bytes" (and an image's). */
+export interface MediaSources {
+  audioOf(song: { audioKey: string }): MediaSource;
+  imageOf(imageKey: string): MediaSource;
+}
+
+/** Every song's audio and every image as a blob of the store (the only kind of source so far). */
+export function storedMediaSources(store: BlobStore): MediaSources {
+  return {
+    audioOf: (song) => blobSource(store, 'audio', song.audioKey),
+    imageOf: (imageKey) => blobSource(store, 'image', imageKey),
+  };
+}
