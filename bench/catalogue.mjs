@@ -12,27 +12,40 @@
 // - the server's RSS before and after;
 // - the web app in Chromium: the first song row of the home page and of the songs page after navigation, and the JS
 //   heap (bench/first-row.mjs).
+// Each wrk row also reads as a share of the Node floor: its req/s over that of a bare node:http server answering a body
+// of the same size with no work at all (bench/minimal-json-server.mjs, bench:node-floor's 0 ms row), measured in the
+// same run at the same connections, so a request's cost reads as a ratio that holds from machine to machine.
+// With BENCH_BASELINE=<git ref>, that ref's server is built in a temporary worktree, seeded with its own code and
+// measured the same way after the current one, and each row's req/s current / baseline is printed (a change's effect,
+// from one run).
 // Writes the table to bench/results/catalogue.md. Bounded in time; cleans up after itself.
 //
-// Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_CONNECTIONS (64). Runs under tsx (it seeds with the
-// server's TypeScript: apps/server/src/demo/synthetic-library.ts, which the large-library e2e test uses too).
+// Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_CONNECTIONS (64), BENCH_BASELINE. Runs under tsx (it
+// seeds with the server's TypeScript: apps/server/src/demo/synthetic-library.ts, which the large-library e2e test uses
+// too).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAGE_LIMIT_MAX } from '@tonearm/contract';
 import { seedSyntheticLibraryAt } from '../apps/server/src/demo/synthetic-library.ts';
 import { ensureServerBuilt } from '../scripts/build-server.mjs';
+import { freePort } from '../scripts/free-port.mjs';
 import { ensureWebBuilt, root } from '../scripts/lib.mjs';
 import { measureFirstRows } from './first-row.mjs';
 import {
+  addWorktree,
   logIn,
   parseDuration,
   registerAccount,
+  removeWorktree,
   runBench,
   settle,
   startBuiltServer,
+  startProcess,
   stopProcess,
   treeMiB,
+  waitFor,
   wrk,
 } from './support.mjs';
 import { throwawayPostgres } from './postgres.mjs';
@@ -52,7 +65,11 @@ const WALK_PAGE = PAGE_LIMIT_MAX;
 const STALL_PAGE = 20;
 const STALL_CONNECTIONS = '8';
 const WHOLE_FETCHES = 4;
-const WATCHDOG_MS = (2 * (12 * (parseDuration(DURATION) + 20) + 300) + 120) * 1000;
+const BASELINE = process.env.BENCH_BASELINE?.trim() || null;
+/** Body sizes within this many bytes share one measurement of the Node floor. */
+const FLOOR_BUCKET = 1024;
+const WATCHDOG_MS =
+  ((BASELINE ? 4 : 2) * (12 * (parseDuration(DURATION) + 20) + 300) + 10 * (parseDuration(DURATION) + 20) + 600) * 1000;
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-catalogue-'));
 
@@ -104,17 +121,24 @@ async function cursorToMiddle(base, cookie) {
 
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
-/** Seeds a fresh database of the dialect and measures every call; answers the table rows and the figures. */
-async function measure(dialect, databaseUrl) {
-  const dataDir = join(work, `data-${dialect}`);
+/**
+ * Seeds a fresh database of the dialect and measures every call; answers the table rows and the figures. `variant`:
+ * the server (`entry`, null for this checkout's build) and the seeding function of the code measured, and whether the
+ * web app is measured too.
+ */
+async function measure(dialect, databaseUrl, variant = CURRENT) {
+  const { label, entry, seedSyntheticLibraryAt: seed, web } = variant;
+  const dataDir = join(work, `data-${dialect}-${label}`);
   mkdirSync(dataDir, { recursive: true });
-  let { base, server } = await startBuiltServer({ dataDir, databaseUrl });
+  let { base, server } = await startBuiltServer({ dataDir, databaseUrl, entry });
   const [admin, listener] = await makeAccounts(base);
   const adminMe = await (await fetch(`${base}/api/auth/me`, { headers: { cookie: await logIn(base, admin) } })).json();
   const me = await (await fetch(`${base}/api/auth/me`, { headers: { cookie: await logIn(base, listener) } })).json();
   await stopProcess(server);
-  console.log(`${dialect}: seeding ${SONGS} songs, ${ARTISTS} artists, ${PLAYLISTS} playlists, ${LIKES} likes…`);
-  const seeded = await seedSyntheticLibraryAt(
+  console.log(
+    `${dialect} ${label}: seeding ${SONGS} songs, ${ARTISTS} artists, ${PLAYLISTS} playlists, ${LIKES} likes…`,
+  );
+  const seeded = await seed(
     { dataDir, databaseUrl },
     {
       songs: SONGS,
@@ -124,7 +148,7 @@ async function measure(dialect, databaseUrl) {
     },
   );
   console.log(`${dialect}: seeded in ${fmt(seeded.ms / 1000, 1)} s`);
-  ({ base, server } = await startBuiltServer({ dataDir, databaseUrl }));
+  ({ base, server } = await startBuiltServer({ dataDir, databaseUrl, entry }));
   const cookie = await logIn(base, listener);
   const headers = { cookie };
   const rssBefore = treeMiB(server.pid, 'VmRSS');
@@ -132,7 +156,7 @@ async function measure(dialect, databaseUrl) {
   const figures = {};
   const line = (text) => {
     lines.push(text);
-    console.log(`${dialect}: ${text}`);
+    console.log(`${dialect} ${label}: ${text}`);
   };
 
   for (const [name, path] of [
@@ -140,7 +164,7 @@ async function measure(dialect, databaseUrl) {
     ['GET /api/songs/data (whole catalogue)', '/api/songs/data'],
   ]) {
     const { ms, bytes } = await wholeCall(`${base}${path}`, cookie);
-    line(`| ${name} | single call | ${fmt(ms)} ms | ${fmt(bytes / 1048576, 1)} MB | |`);
+    line(`| ${name} | single call | ${fmt(ms)} ms | ${fmt(bytes / 1048576, 1)} MB | | |`);
   }
   const middle = await cursorToMiddle(base, cookie);
   // The artist of the song in the middle of the catalogue: an artist with songs (some synthetic artists have none).
@@ -157,24 +181,30 @@ async function measure(dialect, databaseUrl) {
     ['old clients: first page by offset', `/api/songs?limit=${PAGE}`],
     ['old clients: a page in the middle by offset', `/api/songs?limit=${PAGE}&offset=${Math.floor(SONGS / 2)}`],
   ];
-  const row = (name, load, result) => {
-    figures[name] = result;
+  /** A wrk row; its share of the Node floor is filled in when the table is written (withFloors). */
+  const row = (name, load, result, bytes, connections) => {
+    figures[name] = { ...result, bytes, connections };
     line(
-      `| ${name} | ${load} | ${fmt(result.rps)} req/s | p50 ${fmt(result.p50, 1)} ms | p99 ${fmt(result.p99, 1)} ms |`,
+      `| ${name} | ${load} | ${fmt(result.rps)} req/s | p50 ${fmt(result.p50, 1)} ms | p99 ${fmt(result.p99, 1)} ms | ` +
+        `${FLOOR_CELL}${name} |`,
     );
   };
   for (const [name, path] of paged) {
     await settle(base);
+    const bytes = await bodyBytes(`${base}${path}`, cookie);
     const result = await wrk(`${base}${path}`, { connections: CONNECTIONS, duration: DURATION, headers });
     if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers`);
-    row(name, `${CONNECTIONS} conn`, result);
+    row(name, `${CONNECTIONS} conn`, result, bytes, CONNECTIONS);
   }
   const small = `${base}/api/songs/page?limit=${STALL_PAGE}&seed=${SEED}`;
+  const smallBytes = await bodyBytes(small, cookie);
   await settle(base);
   row(
     `stall test: ${STALL_PAGE}-song page, alone`,
     `${STALL_CONNECTIONS} conn`,
     await wrk(small, { connections: STALL_CONNECTIONS, duration: DURATION, headers }),
+    smallBytes,
+    STALL_CONNECTIONS,
   );
   await settle(base);
   let fetching = true;
@@ -188,19 +218,114 @@ async function measure(dialect, databaseUrl) {
     `stall test: the same page while another client fetches /api/songs/data ${WHOLE_FETCHES}×`,
     `${STALL_CONNECTIONS} conn`,
     during,
+    smallBytes,
+    STALL_CONNECTIONS,
   );
   const rssAfter = treeMiB(server.pid, 'VmRSS');
   const peak = treeMiB(server.pid, 'VmHWM');
-  line(`| server RSS | before ${fmt(rssBefore)} MiB | after ${fmt(rssAfter)} MiB | peak ${fmt(peak)} MiB | |`);
-  for (const page of await measureFirstRows(base, cookie, me)) {
+  line(`| server RSS | before ${fmt(rssBefore)} MiB | after ${fmt(rssAfter)} MiB | peak ${fmt(peak)} MiB | | |`);
+  for (const page of web ? await measureFirstRows(base, cookie, me) : []) {
     figures[`web: ${page.name}`] = page;
     line(
       `| web: ${page.name}, first song row after navigation | Chromium | cold ${fmt(page.cold)} ms | ` +
-        `warm ${fmt(page.warm)} ms | JS heap ${fmt(page.heapMiB, 1)} MiB |`,
+        `warm ${fmt(page.warm)} ms | JS heap ${fmt(page.heapMiB, 1)} MiB | |`,
     );
   }
   await stopProcess(server);
   return { lines, figures };
+}
+
+/** The placeholder of a row's floor share in its line, replaced by withFloors. */
+const FLOOR_CELL = '\u0000floor:';
+
+/** This checkout's server and seeding code. */
+const CURRENT = { label: 'current', entry: null, seedSyntheticLibraryAt, web: true };
+
+/** The uncompressed size of one answer (wrk sends no Accept-Encoding either). */
+async function bodyBytes(url, cookie) {
+  const response = await fetch(url, { headers: { cookie, 'accept-encoding': 'identity' } });
+  const body = await response.arrayBuffer();
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return body.byteLength;
+}
+
+/** The Node floor: req/s of bench/minimal-json-server.mjs answering `bytes` bytes with no work, at `connections`. */
+const floors = new Map();
+async function nodeFloor(bytes, connections) {
+  const bucket = Math.max(1, Math.round(bytes / FLOOR_BUCKET)) * FLOOR_BUCKET;
+  const key = `${bucket}|${connections}`;
+  if (!floors.has(key)) {
+    const port = await freePort();
+    const child = startProcess(process.execPath, [
+      join(root, 'bench/minimal-json-server.mjs'),
+      String(port),
+      '0',
+      String(bucket),
+    ]);
+    try {
+      await waitFor(`http://127.0.0.1:${port}/`, child);
+      const result = await wrk(`http://127.0.0.1:${port}/`, { connections, duration: DURATION });
+      console.log(`node floor, ${fmt(bucket / 1024)} KB at ${connections} conn: ${fmt(result.rps)} req/s`);
+      floors.set(key, result.rps);
+    } finally {
+      await stopProcess(child);
+    }
+  }
+  return floors.get(key);
+}
+
+/** The lines with each wrk row's share of the Node floor (its req/s / the floor's at the same size and load). */
+async function withFloors(run) {
+  const lines = [];
+  for (const text of run.lines) {
+    const at = text.indexOf(FLOOR_CELL);
+    if (at === -1) {
+      lines.push(text);
+      continue;
+    }
+    const name = text.slice(at + FLOOR_CELL.length, -2);
+    const { rps, bytes, connections } = run.figures[name];
+    const floor = await nodeFloor(bytes, connections);
+    lines.push(`${text.slice(0, at)}${fmt(rps / floor, 3)} of ${fmt(floor)} (${fmt(bytes / 1024, 1)} KB) |`);
+  }
+  return lines;
+}
+
+/** The baseline ref's server, built in a temporary worktree, and its own seeding code. */
+let baselineDir = null;
+async function baselineVariant(ref) {
+  baselineDir = addWorktree(ref, join(work, 'baseline'));
+  console.log(`building the baseline server (${ref})…`);
+  const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--force'], {
+    cwd: baselineDir,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error(`the baseline server (${ref}) did not build`);
+  const seeding = await import(join(baselineDir, 'apps/server/src/demo/synthetic-library.ts'));
+  return {
+    label: `baseline ${ref}`,
+    entry: join(baselineDir, 'apps/server/dist/main.js'),
+    seedSyntheticLibraryAt: seeding.seedSyntheticLibraryAt,
+    web: false,
+  };
+}
+
+/** Each wrk row's req/s, current / baseline. */
+function againstBaseline(current, baseline) {
+  const lines = [`req/s, current / baseline (${BASELINE}):`, ''];
+  for (const [name, result] of Object.entries(current.figures)) {
+    const before = baseline.figures[name];
+    if (result.rps === undefined || before?.rps === undefined) continue;
+    lines.push(`- ${name}: ${fmt(result.rps)} / ${fmt(before.rps)} (${fmt(result.rps / before.rps, 2)}×)`);
+  }
+  return lines;
+}
+
+/** One dialect: the current server, and the baseline's after it when asked for. */
+async function measureDialect(dialect, databaseUrl, baseline) {
+  const current = await measure(dialect, databaseUrl(CURRENT));
+  const before = baseline === null ? null : await measure(dialect, databaseUrl(baseline), baseline);
+  return { current, before };
 }
 
 async function main() {
@@ -208,24 +333,52 @@ async function main() {
     const build = await ensureBuilt();
     if (build.code !== 0) throw new Error('the web app or the server did not build');
   }
+  const baseline = BASELINE === null ? null : await baselineVariant(BASELINE);
   const date = new Date().toISOString().slice(0, 10);
-  const header = ['| call | load | figure | | |', '| --- | --- | ---: | ---: | ---: |'];
-  const sqlite = await measure('sqlite', null);
-  const sections = [
+  const header = [
+    '| call | load | figure | | | share of the Node floor (same body, same load) |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+  ];
+  const section = async (title, run) => [title, '', ...header, ...(await withFloors(run)), ''];
+  const sqlite = await measureDialect('sqlite', () => null, baseline);
+  const sections = await section(
     `SQLite, ${SONGS} songs, ${ARTISTS} artists, ${PLAYLISTS} playlists of ${PLAYLIST_SIZE}, ${LIKES} likes; ` +
       `wrk -t2 -d${DURATION} on 127.0.0.1 (${date})`,
-    '',
-    ...header,
-    ...sqlite.lines,
-  ];
+    sqlite.current,
+  );
+  if (sqlite.before !== null) {
+    sections.push(...(await section(`SQLite, the baseline (${BASELINE})`, sqlite.before)));
+    sections.push(...againstBaseline(sqlite.current, sqlite.before), '');
+  }
   const postgres = await throwawayPostgres('tonearm_bench');
   if (postgres !== null) {
     try {
-      const pgRun = await measure('postgres', postgres.url);
-      sections.push('', `PostgreSQL ${postgres.version}, the same data and load`, '', ...header, ...pgRun.lines, '');
-      sections.push('PostgreSQL p99 / SQLite p99:', '');
-      for (const [name, result] of Object.entries(pgRun.figures)) {
-        if (result.p99 !== undefined) sections.push(`- ${name}: ${fmt(result.p99 / sqlite.figures[name].p99, 2)}×`);
+      const pg = await import('pg');
+      const databaseUrl = (variant) => {
+        if (variant === CURRENT) return postgres.url;
+        const url = new URL(postgres.url);
+        url.pathname = '/tonearm_bench_baseline';
+        return url.toString();
+      };
+      if (baseline !== null) {
+        const admin = new pg.default.Client({ connectionString: postgres.url });
+        await admin.connect();
+        await admin.query('create database tonearm_bench_baseline');
+        await admin.end();
+      }
+      const pgRun = await measureDialect('postgres', databaseUrl, baseline);
+      sections.push(...(await section(`PostgreSQL ${postgres.version}, the same data and load`, pgRun.current)));
+      if (pgRun.before !== null) {
+        sections.push(...(await section(`PostgreSQL, the baseline (${BASELINE})`, pgRun.before)));
+        sections.push(...againstBaseline(pgRun.current, pgRun.before), '');
+      }
+      sections.push('PostgreSQL p99 / SQLite p99, and PostgreSQL req/s / SQLite req/s:', '');
+      for (const [name, result] of Object.entries(pgRun.current.figures)) {
+        const sqliteResult = sqlite.current.figures[name];
+        if (result.p99 === undefined || sqliteResult === undefined) continue;
+        sections.push(
+          `- ${name}: p99 ${fmt(result.p99 / sqliteResult.p99, 2)}×, req/s ${fmt(result.rps / sqliteResult.rps, 2)}×`,
+        );
       }
     } finally {
       await postgres.stop();
@@ -239,5 +392,8 @@ async function main() {
 
 await runBench('bench:catalogue', main, {
   watchdogMs: WATCHDOG_MS,
-  cleanUp: () => rmSync(work, { recursive: true, force: true }),
+  cleanUp: () => {
+    if (baselineDir !== null) removeWorktree(baselineDir);
+    rmSync(work, { recursive: true, force: true });
+  },
 });

@@ -111,7 +111,8 @@ describeEachDialect('two instances on one database (%s)', { uses: 'nothing' }, (
           await sleep(SHARED_SESSION_CACHE_MS + 50);
           expect((await other.as(listener).get(song.link, range)).statusCode).toBe(401);
         }
-        // Every other authenticated call reads the session from the database each time.
+        // Every other authenticated call: this process's logout is seen at once (db/write-watch.ts), another
+        // instance's within the shared cache time.
         expect((await other.as(listener).get('/api/auth/me')).statusCode).toBe(401);
       });
     });

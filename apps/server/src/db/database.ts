@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { DB } from './schema.js';
 import { openSqliteFile, SQLITE_BUSY_TIMEOUT_MS, type SqliteConnection } from './sqlite-driver.js';
 import { withStatementCache } from './statement-cache.js';
+import { SessionWrites, watchSessionWrites } from './write-watch.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -77,6 +78,14 @@ function openSqlite(dataDir: string): SqliteConnection {
   return sqlite;
 }
 
+/** A Kysely on `dialect` whose writes to sessions and users the session store can see (db/write-watch.ts). */
+function watched(dialect: PostgresDialect | SqliteDialect): Kysely<DB> {
+  const watch = new SessionWrites();
+  const db = new Kysely<DB>({ dialect, plugins: [watch] });
+  watchSessionWrites(db, watch);
+  return db;
+}
+
 /** Opens the configured database: PostgreSQL when a URL is given, else `${dataDir}/tonearm.db`. */
 export function createDatabase(options: DatabaseOptions): AppDatabase {
   if (options.databaseUrl) {
@@ -91,13 +100,13 @@ export function createDatabase(options: DatabaseOptions): AppDatabase {
     pool.on('error', (error) => {
       console.error(`PostgreSQL connection lost (the pool will reconnect): ${error.message}`);
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = watched(new PostgresDialect({ pool }));
     const max = options.poolSize ?? DEFAULT_POOL_SIZE;
     const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
     // Kysely's destroy() ends the pool.
     return { db, dialect: 'postgres', destroy: () => db.destroy(), poolUse };
   }
   const sqlite = openSqlite(options.dataDir);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = watched(new SqliteDialect({ database: withStatementCache(sqlite) }));
   return { db, dialect: 'sqlite', destroy: () => db.destroy(), poolUse: () => null };
 }

@@ -15,6 +15,7 @@ import type { FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from '
 import type { z } from 'zod';
 import type { App } from './app-types.js';
 import { JsonStream, sendJsonStream } from './json-stream.js';
+import { RESPONSE_CHECKS, responseSerializerCompiler } from './response-serializer.js';
 import { sendText, textResponse } from './text-response.js';
 
 declare module 'fastify' {
@@ -63,6 +64,8 @@ export type RouteExtras = Pick<RouteOptions, 'preHandler' | 'compress' | 'bodyLi
 };
 
 const schemas = contract as unknown as Record<SchemaName, z.ZodType>;
+/** JSON answers are written by serializers compiled from their schemas; outside production zod checks them too. */
+const serializerCompiler = responseSerializerCompiler(RESPONSE_CHECKS);
 const idOf = new Map<EndpointSpec, { id: EndpointId; feature: string }>(
   endpointList.map(({ id, feature, spec }) => [spec, { id, feature }]),
 );
@@ -138,6 +141,7 @@ export function route<E extends EndpointSpec>(
     url: spec.path,
     config: { ...extras.config, access: spec.access, ...(idOf.has(spec) && { endpoint: idOf.get(spec)?.id }) },
     schema: routeSchema(spec),
+    serializerCompiler,
     handler: async (request, reply) => {
       const run = handler as (request: EndpointRequest<E>, reply: FastifyReply) => unknown;
       const result = await run(request as unknown as EndpointRequest<E>, reply);

@@ -54,7 +54,10 @@ export function sessionToken(request: FastifyRequest): string | undefined {
   return request.cookies[SESSION_COOKIE];
 }
 
-/** The signed-in user (fresh from the database, once per request), or null. */
+/**
+ * The signed-in user, or null: looked up once per request, from the session store's memory while no write could have
+ * changed it (SessionStore.resolve).
+ */
 export function currentUser(request: FastifyRequest): Promise<UserRow | null> {
   if (request.currentUserLookup === null) {
     const token = sessionToken(request);

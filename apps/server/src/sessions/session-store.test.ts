@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/dialects.js';
 import { insertUser } from '../../test/factories.js';
@@ -95,6 +96,22 @@ describeEachDialect('SessionStore on %s', { uses: 'database' }, (t) => {
     expect(await there.resolveUserId(token)).toBeNull();
     expect(cacheMs).toBe(t.dialect === 'postgres' ? SHARED_SESSION_CACHE_MS : SESSION_CACHE_MS);
     expect(SHARED_SESSION_CACHE_MS).toBeLessThan(1000);
+  });
+
+  it('answers resolve from memory until this process changes a session or a user, or until the cache period ends', async () => {
+    const { token } = await store.create(userId);
+    expect((await store.resolve(token))?.premium_until).toBeNull();
+    // A change through this process's database handle (a payment, a role change) is seen by the next request.
+    const premiumUntil = '2999-01-01T00:00:00.000Z';
+    await t.db.updateTable('users').set({ premium_until: premiumUntil }).where('id', '=', userId).execute();
+    expect((await store.resolve(token))?.premium_until).toBe(premiumUntil);
+    await t.db.updateTable('users').set({ premium_until: null }).where('id', '=', userId).execute();
+    expect((await store.resolve(token))?.premium_until).toBeNull();
+    // One the query builder does not make (standing for another instance's): remembered until the period ends.
+    await sql`delete from sessions where id = ${hashToken(token)}`.execute(t.db);
+    expect((await store.resolve(token))?.id).toBe(userId);
+    now += SESSION_CACHE_MS;
+    expect(await store.resolve(token)).toBeNull();
   });
 
   it('answers cachedUserId from memory alone: null for a foreign token, the cached user, else undefined', async () => {

@@ -24,6 +24,24 @@ interface CachedSession {
   cachedUntilMs: number;
 }
 
+/** What resolve() found, kept while no write of this process could have changed it (see resolve). */
+interface CachedUser {
+  user: UserRow;
+  expiresAtMs: number;
+  cachedUntilMs: number;
+  /** The repository's writeGeneration before the lookup. */
+  generation: number;
+}
+
+/** Sets `key` in a map bounded to CACHE_MAX_ENTRIES (the oldest entry out first). */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= CACHE_MAX_ENTRIES && !map.has(key)) {
+    const oldest = map.keys().next();
+    if (oldest.done !== true) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -50,6 +68,8 @@ const RENEW_STEP_MS = 60_000;
 export class SessionStore {
   /** token hash → user id, for the audio hot path (see resolveUserId). */
   private readonly cache = new Map<string, CachedSession>();
+  /** token hash → the session's user, for every other request (see resolve). */
+  private readonly users = new Map<string, CachedUser>();
   /** token → hashToken(token), see memoHash. */
   private readonly hashes = new Map<string, string>();
 
@@ -92,17 +112,37 @@ export class SessionStore {
     return { token, expiresAt };
   }
 
-  /** The user of a live session, or null. An expired session is deleted on sight. */
+  /**
+   * The user of a live session, or null. An expired session is deleted on sight. The answer is kept for up to
+   * `cacheMs` and used again only while this process has made no write that could end the session or change its user
+   * (a logout, a password change, a role or premium change, a deletion: the repository's writeGeneration), so a
+   * revocation here is seen by the very next request, and one by another instance (PostgreSQL) within `cacheMs`.
+   */
   async resolve(token: string): Promise<UserRow | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
-    const id = hashToken(token);
+    const id = this.memoHash(token);
+    const generation = this.repository.writeGeneration();
+    const cached = this.users.get(id);
+    const now = this.clock();
+    if (
+      cached !== undefined &&
+      cached.generation === generation &&
+      now < cached.cachedUntilMs &&
+      now < cached.expiresAtMs
+    ) {
+      return cached.user;
+    }
+    this.users.delete(id);
     const found = await this.repository.findWithUser(id);
     if (found === undefined) return null;
     if (Date.parse(found.session.expires_at) <= this.clock()) {
       await this.revokeHash(id);
       return null;
     }
-    await this.slide(found.session);
+    const expiresAtMs = await this.slide(found.session);
+    if (generation !== undefined && this.cacheMs > 0) {
+      remember(this.users, id, { user: found.user, expiresAtMs, cachedUntilMs: now + this.cacheMs, generation });
+    }
     return found.user;
   }
 
@@ -160,6 +200,9 @@ export class SessionStore {
     for (const [id, entry] of this.cache) {
       if (entry.userId === userId && id !== exceptId) this.cache.delete(id);
     }
+    for (const [id, entry] of this.users) {
+      if (entry.user.id === userId && id !== exceptId) this.users.delete(id);
+    }
   }
 
   /**
@@ -194,6 +237,7 @@ export class SessionStore {
 
   private async revokeHash(id: string): Promise<void> {
     this.cache.delete(id);
+    this.users.delete(id);
     await this.repository.delete(id);
   }
 }

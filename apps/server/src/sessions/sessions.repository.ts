@@ -1,8 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { DB, SessionRow, UserRow } from '../db/schema.js';
 import { inTransactionWithoutWaiting, isLockBusy } from '../db/without-waiting.js';
+import { sessionWritesOf } from '../db/write-watch.js';
 
 export interface SessionsRepository {
+  /**
+   * A count that moves with every write of this process that may end or change a session (db/write-watch.ts);
+   * undefined when the database reports none, and then nothing may be remembered past one request.
+   */
+  writeGeneration(): number | undefined;
   insert(session: SessionRow): Promise<void>;
   /** The session and its user, whatever the expiry (the caller decides). */
   findWithUser(id: string): Promise<{ session: SessionRow; user: UserRow } | undefined>;
@@ -22,7 +28,10 @@ export interface SessionsRepository {
 }
 
 export function createSessionsRepository(db: Kysely<DB>): SessionsRepository {
+  const writes = sessionWritesOf(db);
   return {
+    writeGeneration: () => writes?.generation,
+
     async insert(session) {
       await db.insertInto('sessions').values(session).execute();
     },

@@ -13,6 +13,7 @@ import { subsonicApiKeysMigration } from './010-subsonic-api-keys.js';
 import { subsonicStarsMigration } from './011-subsonic-stars.js';
 import { subsonicActivityMigration } from './012-subsonic-activity.js';
 import { sharedLimitsMigration } from './013-shared-limits.js';
+import { albumNameTrigramMigration } from './014-album-name-trigram.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '011-subsonic-stars': subsonicStarsMigration,
   '012-subsonic-activity': subsonicActivityMigration,
   '013-shared-limits': sharedLimitsMigration,
+  '014-album-name-trigram': albumNameTrigramMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -112,8 +112,46 @@ async function readRanked<Row extends { id: number }>(
   };
 }
 
+/**
+ * One lookup for all who ask the same at the same time: the groups of one search (and the same search from several
+ * clients) need the same vocabulary and corrections. Each answer is what one query made at that moment says; nothing
+ * is kept once it is answered.
+ */
+function sharedInFlight<Args extends unknown[], T>(
+  work: (...args: Args) => Promise<T>,
+  keyOf: (...args: Args) => string,
+): (...args: Args) => Promise<T> {
+  const running = new Map<string, Promise<T>>();
+  return (...args) => {
+    const key = keyOf(...args);
+    let answer = running.get(key);
+    if (answer === undefined) {
+      answer = work(...args).finally(() => running.delete(key));
+      running.set(key, answer);
+    }
+    return answer;
+  };
+}
+
+/** The backend with its vocabulary and corrections lookups shared while in flight (sharedInFlight). */
+function withSharedLookups(backend: SearchBackend, dialect: Dialect): SearchBackend {
+  const termsKey = (terms: readonly string[]) => terms.join('\u0000');
+  return {
+    ...backend,
+    // PostgreSQL's vocabulary (search_words) is every group's, and one statement answers both questions: the group
+    // and whether extensions were asked for are no part of its answer.
+    vocabulary: sharedInFlight(backend.vocabulary.bind(backend), (group, terms, extensions) =>
+      dialect === 'postgres' ? termsKey(terms) : [group, String(extensions), termsKey(terms)].join('\u0001'),
+    ),
+    corrections: sharedInFlight(backend.corrections.bind(backend), termsKey),
+  };
+}
+
 export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): SearchIndexRepository {
-  const backend: SearchBackend = dialect === 'postgres' ? createPostgresSearch(db) : createSqliteSearch(db);
+  const backend = withSharedLookups(
+    dialect === 'postgres' ? createPostgresSearch(db) : createSqliteSearch(db),
+    dialect,
+  );
 
   const queryTerms = (group: SearchGroup, terms: readonly string[], filter: SongFilter = {}): QueryTerms => {
     let words: Promise<TermVocabulary[]> | null = null;
