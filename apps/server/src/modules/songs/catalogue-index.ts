@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { passes, shuffledPage, SortedShuffle, type ColumnFilter, type ShuffledPage } from './shuffle-order.js';
+import { idMixes, passes, shuffledPage, SortedShuffle, type ColumnFilter, type ShuffledPage } from './shuffle-order.js';
 import {
   createSongPagesRepository,
   type CatalogueEntry,
@@ -71,6 +71,8 @@ export class CatalogueSnapshot {
   private readonly sorted = new Map<number, SortedShuffle>();
   private readonly seen = new Map<number, true>();
   private readonly subsets = new Map<string, Int32Array>();
+  /** idMixes of `ids`, made at the first unfiltered page that needs a pass. */
+  private mixes: Uint32Array | null = null;
 
   constructor(
     /** catalogue_version when the load began. */
@@ -99,7 +101,10 @@ export class CatalogueSnapshot {
   /** One page of the songs that pass the filter, in the seed's order, after the cursor's song. */
   shuffledPage(seed: number, afterId: number | undefined, limit: number, filter: CatalogueFilter): ShuffledPage {
     if (this.filters(filter).length > 0) return shuffledPage(this.idsPassing(filter), { seed, afterId, limit });
-    return this.sortedOrder(seed)?.page(afterId, limit) ?? shuffledPage(this.ids, { seed, afterId, limit });
+    return (
+      this.sortedOrder(seed)?.page(afterId, limit) ??
+      shuffledPage(this.ids, { seed, afterId, limit, mixes: (this.mixes ??= idMixes(this.ids)) })
+    );
   }
 
   /**
