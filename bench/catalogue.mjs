@@ -30,22 +30,20 @@ import { join } from 'node:path';
 import { PAGE_LIMIT_MAX } from '@tonearm/contract';
 import { seedSyntheticLibraryAt } from '../apps/server/src/demo/synthetic-library.ts';
 import { ensureServerBuilt } from '../scripts/build-server.mjs';
-import { freePort } from '../scripts/free-port.mjs';
 import { ensureWebBuilt, root } from '../scripts/lib.mjs';
 import { measureFirstRows } from './first-row.mjs';
 import {
   addWorktree,
   logIn,
+  nodeFloor,
   parseDuration,
   registerAccount,
   removeWorktree,
   runBench,
   settle,
   startBuiltServer,
-  startProcess,
   stopProcess,
   treeMiB,
-  waitFor,
   wrk,
 } from './support.mjs';
 import { throwawayPostgres } from './postgres.mjs';
@@ -66,8 +64,6 @@ const STALL_PAGE = 20;
 const STALL_CONNECTIONS = '8';
 const WHOLE_FETCHES = 4;
 const BASELINE = process.env.BENCH_BASELINE?.trim() || null;
-/** Body sizes within this many bytes share one measurement of the Node floor. */
-const FLOOR_BUCKET = 1024;
 const WATCHDOG_MS =
   ((BASELINE ? 4 : 2) * (12 * (parseDuration(DURATION) + 20) + 300) + 10 * (parseDuration(DURATION) + 20) + 600) * 1000;
 
@@ -249,31 +245,6 @@ async function bodyBytes(url, cookie) {
   return body.byteLength;
 }
 
-/** The Node floor: req/s of bench/minimal-json-server.mjs answering `bytes` bytes with no work, at `connections`. */
-const floors = new Map();
-async function nodeFloor(bytes, connections) {
-  const bucket = Math.max(1, Math.round(bytes / FLOOR_BUCKET)) * FLOOR_BUCKET;
-  const key = `${bucket}|${connections}`;
-  if (!floors.has(key)) {
-    const port = await freePort();
-    const child = startProcess(process.execPath, [
-      join(root, 'bench/minimal-json-server.mjs'),
-      String(port),
-      '0',
-      String(bucket),
-    ]);
-    try {
-      await waitFor(`http://127.0.0.1:${port}/`, child);
-      const result = await wrk(`http://127.0.0.1:${port}/`, { connections, duration: DURATION });
-      console.log(`node floor, ${fmt(bucket / 1024)} KB at ${connections} conn: ${fmt(result.rps)} req/s`);
-      floors.set(key, result.rps);
-    } finally {
-      await stopProcess(child);
-    }
-  }
-  return floors.get(key);
-}
-
 /** The lines with each wrk row's share of the Node floor (its req/s / the floor's at the same size and load). */
 async function withFloors(run) {
   const lines = [];
@@ -285,7 +256,7 @@ async function withFloors(run) {
     }
     const name = text.slice(at + FLOOR_CELL.length, -2);
     const { rps, bytes, connections } = run.figures[name];
-    const floor = await nodeFloor(bytes, connections);
+    const floor = await nodeFloor(bytes, connections, DURATION);
     lines.push(`${text.slice(0, at)}${fmt(rps / floor, 3)} of ${fmt(floor)} (${fmt(bytes / 1024, 1)} KB) |`);
   }
   return lines;

@@ -8,7 +8,9 @@
 // each at BENCH_CONNECTIONS (64) and at 8 connections. In the same run, the reference: a bare node:http server
 // answering a body of the same size (bench/minimal-json-server.mjs) with no work at all, and after 1 ms of synchronous
 // work (about what one of these calls costs), at the same loads: at 64 connections the second one's p99 is the floor
-// any Node server doing that much work per call shows on this machine (see bench:node-floor).
+// any Node server doing that much work per call shows on this machine (see bench:node-floor). Each call's row also
+// reads as a share of the Node floor: its req/s over the bare server's with no work and a body of the same size, at
+// the same load, measured in the same run (a ratio that holds from machine to machine).
 // Writes the table to bench/results/subsonic.md. Bounded in time; cleans up after itself.
 //
 // Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_CONNECTIONS (64). Runs under tsx (it seeds with the
@@ -22,6 +24,7 @@ import { freePort } from '../scripts/free-port.mjs';
 import { root } from '../scripts/lib.mjs';
 import {
   logIn,
+  nodeFloor,
   parseDuration,
   post,
   registerAccount,
@@ -81,8 +84,11 @@ async function twoLoads(url, base) {
   return results;
 }
 
-const rowOf = (name, connections, r) =>
-  `| ${name} | ${connections} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} ms | ${fmt(r.p90, 1)} ms | ${fmt(r.p99, 1)} ms |`;
+/** A row; with `bytes`, its req/s as a share of the Node floor at that body size and load (support.mjs nodeFloor). */
+const rowOf = async (name, connections, r, bytes = null) => {
+  const share = bytes === null ? '' : ` ${fmt(r.rps / (await nodeFloor(bytes, connections, DURATION)), 3)} |`;
+  return `| ${name} | ${connections} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} ms | ${fmt(r.p90, 1)} ms | ${fmt(r.p99, 1)} ms |${share}`;
+};
 
 /** Seeds a fresh database of the dialect and measures every call; answers the rows and the answers' sizes. */
 async function measure(dialect, databaseUrl) {
@@ -115,7 +121,8 @@ async function measure(dialect, databaseUrl) {
     sizes.push(Buffer.byteLength(body));
     const results = await twoLoads(url, base);
     for (const [connections, result] of Object.entries(results).reverse()) {
-      const line = rowOf(`${name} (${fmt(Buffer.byteLength(body) / 1024, 1)} KB)`, connections, result);
+      const bytes = Buffer.byteLength(body);
+      const line = await rowOf(`${name} (${fmt(bytes / 1024, 1)} KB)`, connections, result, bytes);
       lines.push(line);
       console.log(`${dialect}: ${line}`);
     }
@@ -139,11 +146,17 @@ async function reference(bytes, workMs) {
   try {
     await waitFor(`http://127.0.0.1:${port}/`, child);
     const results = await twoLoads(`http://127.0.0.1:${port}/`, null);
-    return Object.entries(results)
-      .reverse()
-      .map(([connections, result]) =>
-        rowOf(`reference: bare node:http, ${fmt(bytes / 1024, 1)} KB after ${workMs} ms of work`, connections, result),
+    const rows = [];
+    for (const [connections, result] of Object.entries(results).reverse()) {
+      rows.push(
+        await rowOf(
+          `reference: bare node:http, ${fmt(bytes / 1024, 1)} KB after ${workMs} ms of work`,
+          connections,
+          result,
+        ),
       );
+    }
+    return rows;
   } finally {
     await stopProcess(child);
   }
@@ -153,7 +166,10 @@ async function main() {
   const build = await ensureServerBuilt();
   if (build.code !== 0) throw new Error('the server did not build');
   const date = new Date().toISOString().slice(0, 10);
-  const header = ['| call | connections | req/s | p50 | p90 | p99 |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+  const header = [
+    '| call | connections | req/s | p50 | p90 | p99 | share of the Node floor (same body, same load) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
   const sqlite = await measure('sqlite', null);
   const median = [...sqlite.sizes].sort((a, b) => a - b)[Math.floor(sqlite.sizes.length / 2)];
   const sections = [

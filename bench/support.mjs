@@ -284,3 +284,37 @@ export async function runBench(name, main, { watchdogMs, cleanUp }) {
     finish();
   }
 }
+
+/** Body sizes within this many bytes share one measurement of the Node floor. */
+const FLOOR_BUCKET = 1024;
+const floors = new Map();
+
+/**
+ * The Node floor: req/s of bench/minimal-json-server.mjs (bench:node-floor's 0 ms row) answering a body of `bytes`
+ * bytes (to the nearest KiB) with no work at all, at `connections` for `duration`; measured once per size and load in a
+ * run. A row's req/s over it reads as a share of what Node can show at all on this machine.
+ */
+export async function nodeFloor(bytes, connections, duration) {
+  const bucket = Math.max(1, Math.round(bytes / FLOOR_BUCKET)) * FLOOR_BUCKET;
+  const key = `${bucket}|${connections}|${duration}`;
+  if (!floors.has(key)) {
+    const port = await freePort();
+    const child = startProcess(process.execPath, [
+      join(root, 'bench/minimal-json-server.mjs'),
+      String(port),
+      '0',
+      String(bucket),
+    ]);
+    try {
+      await waitFor(`http://127.0.0.1:${port}/`, child);
+      const result = await wrk(`http://127.0.0.1:${port}/`, { connections, duration });
+      console.log(
+        `node floor, ${(bucket / 1024).toFixed(0)} KB at ${connections} conn: ${result.rps.toFixed(0)} req/s`,
+      );
+      floors.set(key, result.rps);
+    } finally {
+      await stopProcess(child);
+    }
+  }
+  return floors.get(key);
+}

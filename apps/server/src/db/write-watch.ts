@@ -32,11 +32,12 @@ function changedTables(node: RootOperationNode): { updated: string[]; deleted: s
 }
 
 /**
- * Counts this process's writes that may end or change a signed-in session: an update of `users` (role, premium,
- * password, app keys) and a delete from `users` or `sessions`, made through the query builder. The count moves before
+ * Counts this process's writes that may end or change a signed-in session or a Subsonic API key's access: an update of
+ * `users` (role, premium, password, app keys) and a delete from `users`, `sessions` or `subsonic_api_keys`, made
+ * through the query builder. The count moves before
  * such a statement runs and again after it, so a read that began before it ended never carries the count that
- * follows it. The session store's memory of who a token is stays valid only while the count stays where it was
- * (sessions/session-store.ts); writes of other processes are bounded by its time limit instead.
+ * follows it. The session store's memory of who a token is (sessions/session-store.ts), and the API keys' of whose a
+ * key is (modules/subsonic/api-keys.service.ts), stay valid only while the count stays where it was; writes of other processes are bounded by its time limit instead.
  */
 export class SessionWrites implements KyselyPlugin {
   private count = 0;
@@ -63,7 +64,12 @@ export class SessionWrites implements KyselyPlugin {
 
   private touches(node: RootOperationNode): boolean {
     const { updated, deleted } = changedTables(node);
-    return updated.includes('users') || deleted.includes('users') || deleted.includes('sessions');
+    return (
+      updated.includes('users') ||
+      deleted.includes('users') ||
+      deleted.includes('sessions') ||
+      deleted.includes('subsonic_api_keys')
+    );
   }
 }
 

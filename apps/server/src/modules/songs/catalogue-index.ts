@@ -1,4 +1,4 @@
-import { passes, shuffledPage, SortedShuffle, type ColumnFilter, type ShuffledPage } from './shuffle-order.js';
+import { idMixes, passes, shuffledPage, SortedShuffle, type ColumnFilter, type ShuffledPage } from './shuffle-order.js';
 import type { CatalogueEntry, CatalogueFilter, CatalogueSource } from './song-pages.repository.js';
 
 /** Songs read per query while loading: each query holds the event loop a few milliseconds at most. */
@@ -64,6 +64,8 @@ export class CatalogueSnapshot {
   private readonly sorted = new Map<number, SortedShuffle>();
   private readonly seen = new Map<number, true>();
   private readonly subsets = new Map<string, Int32Array>();
+  /** idMixes of `ids`, made at the first unfiltered page that needs a pass. */
+  private mixes: Uint32Array | null = null;
 
   constructor(
     /** catalogue_version when the load began. */
@@ -92,7 +94,10 @@ export class CatalogueSnapshot {
   /** One page of the songs that pass the filter, in the seed's order, after the cursor's song. */
   shuffledPage(seed: number, afterId: number | undefined, limit: number, filter: CatalogueFilter): ShuffledPage {
     if (this.filters(filter).length > 0) return shuffledPage(this.idsPassing(filter), { seed, afterId, limit });
-    return this.sortedOrder(seed)?.page(afterId, limit) ?? shuffledPage(this.ids, { seed, afterId, limit });
+    return (
+      this.sortedOrder(seed)?.page(afterId, limit) ??
+      shuffledPage(this.ids, { seed, afterId, limit, mixes: (this.mixes ??= idMixes(this.ids)) })
+    );
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shuffledPage, shuffleKey, SortedShuffle, type ShuffleRequest } from './shuffle-order.js';
+import { idMixes, shuffledPage, shuffleKey, SortedShuffle, type ShuffleRequest } from './shuffle-order.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -25,6 +25,16 @@ function rankCorrelation(a: number[], b: number[]): number {
 
 describe('the seeded shuffle', () => {
   const ids = range(1, 2000);
+
+  it('pages the same with the ids’ mixes kept by the caller, from the start and after any cursor', () => {
+    const mixes = idMixes(ids);
+    for (const limit of [1, 7, 50]) {
+      for (const afterId of [undefined, 1, 777, 2000, 5000]) {
+        const request = { seed: 9, limit, afterId };
+        expect(shuffledPage(ids, { ...request, mixes })).toEqual(shuffledPage(ids, request));
+      }
+    }
+  });
 
   it('pages through every id once, in key order, for several page sizes', () => {
     const whole = [...ids].sort((a, b) => shuffleKey(42, a) - shuffleKey(42, b));

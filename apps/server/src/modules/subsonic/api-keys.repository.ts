@@ -1,11 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { DB, SubsonicApiKeyRow, UserRow } from '../../db/schema.js';
+import { sessionWritesOf } from '../../db/write-watch.js';
 
 export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;
 
 /** The Subsonic API keys (migration 010): found by the sha256 of the key, listed by owner. */
 export function createApiKeysRepository(db: Kysely<DB>) {
+  const writes = sessionWritesOf(db);
   return {
+    /** Moves with every write of this process that may revoke a key or change its user (db/write-watch.ts). */
+    writeGeneration: (): number | undefined => writes?.generation,
+
     async userExists(userId: number): Promise<boolean> {
       const row = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
       return row !== undefined;

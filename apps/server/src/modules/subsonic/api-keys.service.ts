@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mayManageUser, ServerMessages, type ApiKey, type CreatedApiKey } from '@tonearm/contract';
 import type { SubsonicApiKeyRow, UserRow } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
+import { SHARED_SESSION_CACHE_MS } from '../../sessions/session-store.js';
 import type { ApiKeysRepository } from './api-keys.repository.js';
 
 type Actor = Pick<UserRow, 'id' | 'role'>;
@@ -12,6 +13,19 @@ const KEY_BYTES = 32;
 const TOUCH_EVERY_MS = 60_000;
 
 export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** How long a key found is trusted without asking the database, at most (another instance may revoke it). */
+const KEY_CACHE_MS = SHARED_SESSION_CACHE_MS;
+const KEY_CACHE_MAX = 10_000;
+
+interface KnownKey {
+  user: UserRow;
+  keyId: number;
+  lastUsedMs: number;
+  cachedUntilMs: number;
+  /** The repository's writeGeneration before the lookup. */
+  generation: number | undefined;
+}
 
 const toApiKey = (row: SubsonicApiKeyRow): ApiKey => ({
   id: row.id,
@@ -25,6 +39,9 @@ const toApiKey = (row: SubsonicApiKeyRow): ApiKey => ({
  * as for the account itself); only the key's sha256 is stored, so the key is answered once, at creation.
  */
 export class ApiKeysService {
+  /** sha256 of a key → whose it is, see userOfKey. */
+  private readonly known = new Map<string, KnownKey>();
+
   constructor(private readonly keys: ApiKeysRepository) {}
 
   private async assertCanManage(actor: Actor, userId: number): Promise<void> {
@@ -50,12 +67,42 @@ export class ApiKeysService {
     if (!(await this.keys.delete(userId, keyId))) throw notFound(ServerMessages.notFound);
   }
 
-  /** The user a key belongs to, or null for a key that does not exist (never made, or revoked). */
+  /**
+   * The user a key belongs to, or null for a key that does not exist (never made, or revoked). A key found is
+   * remembered for KEY_CACHE_MS while this process makes no write that could revoke it or change its user (the
+   * repository's writeGeneration, as the session store does): a revocation here is seen by the next call, one on
+   * another instance within KEY_CACHE_MS.
+   */
   async userOfKey(key: string, now: Date = new Date()): Promise<UserRow | null> {
-    const found = await this.keys.findByHash(hashApiKey(key));
+    const hash = hashApiKey(key);
+    const generation = this.keys.writeGeneration();
+    const cached = this.known.get(hash);
+    if (cached !== undefined && cached.generation === generation && now.getTime() < cached.cachedUntilMs) {
+      await this.touchIfDue(cached, now);
+      return cached.user;
+    }
+    this.known.delete(hash);
+    const found = await this.keys.findByHash(hash);
     if (found === undefined) return null;
-    const last = found.lastUsedAt === null ? 0 : Date.parse(found.lastUsedAt);
-    if (now.getTime() - last >= TOUCH_EVERY_MS) await this.keys.touch(found.keyId, now.toISOString());
+    const entry = {
+      user: found.user,
+      keyId: found.keyId,
+      lastUsedMs: found.lastUsedAt === null ? 0 : Date.parse(found.lastUsedAt),
+      cachedUntilMs: now.getTime() + KEY_CACHE_MS,
+      generation,
+    };
+    await this.touchIfDue(entry, now);
+    if (generation !== undefined) {
+      if (this.known.size >= KEY_CACHE_MAX) this.known.clear();
+      this.known.set(hash, entry);
+    }
     return found.user;
+  }
+
+  /** last_used_at moves at most every TOUCH_EVERY_MS. */
+  private async touchIfDue(entry: KnownKey, now: Date): Promise<void> {
+    if (now.getTime() - entry.lastUsedMs < TOUCH_EVERY_MS) return;
+    entry.lastUsedMs = now.getTime();
+    await this.keys.touch(entry.keyId, now.toISOString());
   }
 }
