@@ -28,7 +28,7 @@ import { UploadQuota } from './modules/limits/upload-quota.service.js';
 import { createImageWork, type ImageWork } from './media/image-work.js';
 import { NO_MEDIA_METERS } from './media/media-meters.js';
 import { appMediaHandler, offloadGate, startTranscoding, uploadAudioCheck } from './modules/media/media.module.js';
-import { nginxOffloadFor } from './modules/media/nginx-offload.js';
+import { nginxOffloadFor } from './media/nginx-offload.js';
 import { storedMediaSources } from './media/media-source.js';
 import { buildPlans } from './modules/payments/payment-plans.js';
 import { createPaymentProvider } from './modules/payments/payment-providers.js';

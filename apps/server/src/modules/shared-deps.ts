@@ -11,7 +11,7 @@ import type { BlobStore } from '../storage/blob-store.js';
 import type { UploadQuota } from './limits/upload-quota.service.js';
 import type { ImageWork } from '../media/image-work.js';
 import type { MediaHandler } from './media/media-handler.js';
-import type { NginxOffload } from './media/nginx-offload.js';
+import type { NginxOffload } from '../media/nginx-offload.js';
 import type { MediaMeters } from '../media/media-meters.js';
 
 /** The app's pieces (composition.ts builds them). */

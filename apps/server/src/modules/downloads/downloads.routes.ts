@@ -6,7 +6,7 @@ import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { requireUser } from '../../http/session.js';
 import type { StreamMeter } from '../../media/media-meters.js';
-import { sendBlob } from '../media/send-blob.js';
+import { sendBlob } from '../../media/send-blob.js';
 import { attachmentDisposition } from './download-filename.js';
 import type { DownloadFile, DownloadsService } from './downloads.service.js';
 

@@ -3,8 +3,8 @@ import type { UserRow } from '../../db/schema.js';
 import { subjectOf } from '../../http/access.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { MediaSources } from '../../media/media-source.js';
-import type { NginxOffload } from '../media/nginx-offload.js';
-import { sendingOf, type BlobSource } from '../media/send-blob.js';
+import type { NginxOffload } from '../../media/nginx-offload.js';
+import { sendingOf, type BlobSource } from '../../media/send-blob.js';
 import { downloadFilename } from './download-filename.js';
 import type { DownloadsRepository } from './downloads.repository.js';
 

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
 import { SESSION_COOKIE } from '../../http/session.js';
-import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE } from './blob-response.js';
+import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE } from '../../media/blob-response.js';
 import { PUMP_CHUNK_BYTES } from './file-pump.js';
 import { imageFile, toneWav } from '../../../test/media.js';
 import { ImageMessages } from '../../media/media.formats.js';

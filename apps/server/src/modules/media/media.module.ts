@@ -8,7 +8,7 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { AudioEndCheck } from '../../media/audio-check.js';
 import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
-import type { NginxOffload } from './nginx-offload.js';
+import type { NginxOffload } from '../../media/nginx-offload.js';
 import { startOffloadGate, type OffloadGate } from './offload-gate.js';
 import type { GateMeter, StreamMeter, TranscodeMeter } from '../../media/media-meters.js';
 import { capabilitiesRoute, mediaRoutes } from './media.routes.js';

@@ -13,7 +13,7 @@ import { createTestApp } from '../../../test/harness.js';
 import { samplesOf, scrape } from '../../../test/metrics.js';
 import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
 import { requireFfmpeg } from '../../../test/ffmpeg.js';
-import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
+import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from '../../media/blob-response.js';
 import { imageKeyFor } from '../../media/blob-keys.js';
 import {
   APP_LOCATION,

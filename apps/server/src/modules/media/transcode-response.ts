@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { AudioFileMessages, ErrorCodes, TranscodeMessages } from '@tonearm/contract';
 import type { BlobKind, BlobStat, BlobStore } from '../../storage/blob-store.js';
-import { AUDIO_CACHE_CONTROL, type BlobHeaders } from './blob-response.js';
+import { AUDIO_CACHE_CONTROL, type BlobHeaders } from '../../media/blob-response.js';
 import { FfmpegRefused, type TranscodeJob } from './live-transcode.js';
 import type { StreamMeter } from '../../media/media-meters.js';
 import { mimeForKey } from '../../media/media.formats.js';
 import { MediaError } from './media-error.js';
-import { parseRange } from './range.js';
+import { parseRange } from '../../media/range.js';
 import { transcodeName, type TranscodeTarget, type Transcoder } from './transcoder.js';
 
 /** One immutable file to answer GET or HEAD for: a stored blob, or a finished transcode in the cache. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegTone, FFMPEG, realTimeFfmpeg, requireFfmpeg } from '../../../test/ffmpeg.js';
 import { SESSION_COOKIE } from '../../http/session.js';
 import { LocalBlobStore } from '../../storage/local-blob-store.js';
-import { AUDIO_CACHE_CONTROL } from './blob-response.js';
+import { AUDIO_CACHE_CONTROL } from '../../media/blob-response.js';
 import { lyingWavs } from '../../media/lying-media.fixtures.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import { TranscodeCache } from './transcode-cache.js';

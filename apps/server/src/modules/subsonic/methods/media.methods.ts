@@ -9,10 +9,10 @@ import {
 } from '@tonearm/contract';
 import type { UserRow } from '../../../db/schema.js';
 import { sendDownload } from '../../downloads/downloads.routes.js';
-import { IMAGE_CACHE_CONTROL } from '../../media/blob-response.js';
+import { IMAGE_CACHE_CONTROL } from '../../../media/blob-response.js';
 import { mimeForKey } from '../../../media/media.formats.js';
 import { imageKeyFor } from '../../../media/blob-keys.js';
-import { sendBlob, sendingOf } from '../../media/send-blob.js';
+import { sendBlob, sendingOf } from '../../../media/send-blob.js';
 import type { TranscodeWish } from '../../media/transcode-query.js';
 import { AudioNotConvertible } from '../../media/transcode-response.js';
 import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';

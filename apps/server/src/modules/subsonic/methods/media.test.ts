@@ -8,7 +8,7 @@ import { makeAdmin, makeArtist, makePlaylist, makeSong, makeUser, type TestUser 
 import { ffmpegTone, requireFfmpeg } from '../../../../test/ffmpeg.js';
 import { picture, toneWav } from '../../../../test/media.js';
 import { queryString, apiKeyOf, subsonicApi, type SubsonicApi, type SubsonicQuery } from '../../../../test/subsonic.js';
-import { IMAGE_CACHE_CONTROL } from '../../media/blob-response.js';
+import { IMAGE_CACHE_CONTROL } from '../../../media/blob-response.js';
 
 /**
  * The Subsonic media methods (issue 13): `stream` through the /media handler and its transcoder, `download` through

@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { MediaSource } from '../../media/media-source.js';
-import { READ_HIGH_WATER_MARK } from '../../storage/local-blob-store.js';
+import type { MediaSource } from './media-source.js';
+import { READ_HIGH_WATER_MARK } from '../storage/local-blob-store.js';
 import { answerBlob } from './blob-response.js';
 import { accelRedirectHeaders, type NginxOffload } from './nginx-offload.js';
-import { meterPipe, type StreamMeter } from '../../media/media-meters.js';
+import { meterPipe, type StreamMeter } from './media-meters.js';
 
 export { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE } from './blob-response.js';
 

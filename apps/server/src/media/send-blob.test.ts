@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useHttpErrors } from '../../../test/http-errors.js';
+import { useHttpErrors } from '../../test/http-errors.js';
 import { sendBlob } from './send-blob.js';
 
 /** sendBlob: the Fastify side of answerBlob, used by the download route (files served by path). */

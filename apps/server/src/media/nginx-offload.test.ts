@@ -5,14 +5,14 @@ import path from 'node:path';
 import { ServerMessages, type ThumbnailWidth } from '@tonearm/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../../../test/dialects.js';
-import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
-import { requireFfmpeg } from '../../../test/ffmpeg.js';
-import { errorOf } from '../../../test/harness.js';
-import { apiKeyOf, subsonicApi } from '../../../test/subsonic.js';
-import { LocalBlobStore } from '../../storage/local-blob-store.js';
+import { describeEachDialect } from '../../test/dialects.js';
+import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../test/factories.js';
+import { requireFfmpeg } from '../../test/ffmpeg.js';
+import { errorOf } from '../../test/harness.js';
+import { apiKeyOf, subsonicApi } from '../../test/subsonic.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
-import { imageKeyFor } from '../../media/blob-keys.js';
+import { imageKeyFor } from './blob-keys.js';
 import { NginxOffload, nginxOffloadFor } from './nginx-offload.js';
 
 /**

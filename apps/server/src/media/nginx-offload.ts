@@ -1,6 +1,6 @@
-import type { Config } from '../../config.js';
-import { isValidBlobKey, type BlobKind, type BlobStore } from '../../storage/blob-store.js';
-import { LocalBlobStore } from '../../storage/local-blob-store.js';
+import type { Config } from '../config.js';
+import { isValidBlobKey, type BlobKind, type BlobStore } from '../storage/blob-store.js';
+import { LocalBlobStore } from '../storage/local-blob-store.js';
 
 /**
  * MEDIA_OFFLOAD=nginx (docs/deploy/nginx.conf): once a request has passed the access checks, a stored blob is
