@@ -2,11 +2,8 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
-import { composeApp, type Composition, type OnBuild } from './composition.js';
+import { composeApp, type ComposeOptions, type Composition } from './composition.js';
 import type { Config } from './config.js';
-import type { Dialect, PoolUse } from './db/database.js';
-import type { DB } from './db/schema.js';
 import { installAccessPolicy } from './http/access.js';
 import type { App } from './http/app-types.js';
 import { installNulGuard } from './http/nul-guard.js';
@@ -18,7 +15,6 @@ import { generateRequestId, loggerOptions } from './logger.js';
 import { registerMetrics } from './metrics/metrics.module.js';
 import { timedFront } from './metrics/request-timing.js';
 import { registerModules } from './modules/index.js';
-import type { ImageWork } from './media/image-work.js';
 import { registerMedia } from './modules/media/media.module.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerHealth } from './plugins/health.js';
@@ -26,29 +22,13 @@ import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
-import type { SetupCode } from './setup-code.js';
 import type { BlobStore } from './storage/blob-store.js';
-import type { CounterStore } from './counters/counter-store.js';
 
-export interface BuildAppOptions {
-  config: Config;
-  db: Kysely<DB>;
-  dialect: Dialect;
+/** What buildApp takes: the composition root's options, with the blob store optional and the logger made if absent. */
+export interface BuildAppOptions extends Omit<ComposeOptions, 'log' | 'blobs'> {
   blobs?: BlobStore | null;
   /** A ready pino logger; by default one is made from config.logLevel. */
   logger?: FastifyBaseLogger;
-  /** The image gate and pixel ceiling; by default made from config.limits (tests pass their own to hold the gate). */
-  images?: ImageWork;
-  /** The server's one-time setup code (main.ts prints it); a fresh random one by default. */
-  setupCode?: SetupCode;
-  /** The database pool's use, for /metrics (createDatabase's poolUse); none by default. */
-  poolUse?: () => PoolUse | null;
-  /** Where rate limits and sign-in failures are counted; by default chosen by the dialect (countersFor). */
-  counters?: CounterStore;
-  /** Load the catalogue index in the background once ready (main.ts); by default the first page loads it. */
-  warmCatalogue?: boolean;
-  /** Told the name of every part the composition root builds (tests count them). */
-  onBuild?: OnBuild;
 }
 
 /** JSON bodies only; uploads go through multipart with their own limits. */
