@@ -13,6 +13,13 @@ const NEVER_KEPT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\u
  * Text as a name or a tag may hold it: the characters above removed. A one-line text (a name) turns tab, line feed
  * and carriage return into spaces; a multi-line one (an address) keeps tab and line feed, and a CR only before a LF.
  */
+/**
+ * What a terminal must not be sent raw: the characters plainText removes, and tab, line feed and carriage return too
+ * (a file name that holds them would break the line it is printed on). The import escapes these when it prints.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+export const UNPRINTABLE = /[\u0000-\u001F\u007F-\u009F\uFFFE\uFFFF\u202A-\u202E\u2066-\u2069]/g;
+
 export function plainText(text: string, lines: 'one' | 'many' = 'one'): string {
   const kept = text.replace(NEVER_KEPT, '');
   return lines === 'one' ? kept.replace(/[\t\n\r]/g, ' ') : kept.replace(/\r(?!\n)/g, '');

@@ -1,25 +1,13 @@
+import { UNPRINTABLE } from '@tonearm/contract';
+
 /**
- * Text from the disk (file names, and reasons that quote tags or paths) made safe to print on a terminal: C0 and C1
- * control characters, DEL, and the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) are
+ * Text from the disk (file names, and reasons that quote tags or paths) made safe to print on a terminal: what the
+ * contract calls UNPRINTABLE (C0 and C1 controls, DEL, U+FFFE/U+FFFF, the bidi embeddings, overrides and isolates) is
  * written as visible escapes (`\x1b`, `\u202e`), so a file name cannot set the title, clear the screen or reorder the
  * line it is printed on.
  */
 export function printablePath(text: string): string {
-  let printable = '';
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    printable += isUnprintable(code) ? escapeOf(code) : char;
-  }
-  return printable;
-}
-
-function isUnprintable(code: number): boolean {
-  return (
-    code <= 0x1f ||
-    (code >= 0x7f && code <= 0x9f) ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069)
-  );
+  return text.replace(UNPRINTABLE, (char) => escapeOf(char.charCodeAt(0)));
 }
 
 function escapeOf(code: number): string {
