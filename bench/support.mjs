@@ -60,10 +60,10 @@ export async function waitFor(url, child) {
  * Starts the built server (apps/server/dist, or the bundle at `entry`) on `dataDir` (and PostgreSQL at `databaseUrl`),
  * without the demo catalogue and with the auth rate limit lifted; answers its base URL and process once it answers.
  */
-export async function startBuiltServer({ dataDir, databaseUrl = null, entry = null, env = {} }) {
+export async function startBuiltServer({ dataDir, databaseUrl = null, entry = null, env = {}, nodeArgs = [] }) {
   const port = await freePort();
   const [command, defaultArgs, serverEnv] = serverCommand();
-  const args = entry === null ? defaultArgs : [...defaultArgs.slice(0, -1), entry];
+  const args = [...nodeArgs, ...defaultArgs.slice(0, -1), entry ?? defaultArgs.at(-1)];
   const server = startProcess(command, args, {
     ...serverEnv,
     PORT: String(port),

@@ -66,8 +66,15 @@ function loadPg(): typeof pg {
 }
 
 /**
- * `${dataDir}/tonearm.db` (created if missing), in WAL mode with foreign keys on, through this Node's driver (which also
- * sets the busy timeout).
+ * SQLite's page cache for the one connection, in KiB (a negative cache_size): SQLite's 2 MiB default holds little of a
+ * large catalogue (65 MB at 100 000 songs), so a page of 50 shuffled songs read most of its B-tree pages from the OS
+ * again: 0.71 ms for their rows, 0.39 ms with 32 MiB. It fills only as pages are read.
+ */
+const SQLITE_CACHE_KIB = 32 * 1024;
+
+/**
+ * `${dataDir}/tonearm.db` (created if missing), in WAL mode with foreign keys on and a 32 MiB page cache, through this
+ * Node's driver (which also sets the busy timeout).
  */
 function openSqlite(dataDir: string): SqliteConnection {
   mkdirSync(dataDir, { recursive: true });
@@ -75,6 +82,7 @@ function openSqlite(dataDir: string): SqliteConnection {
   sqlite.exec('pragma journal_mode = WAL');
   sqlite.exec('pragma foreign_keys = ON');
   sqlite.exec('pragma synchronous = NORMAL');
+  sqlite.exec(`pragma cache_size = -${SQLITE_CACHE_KIB}`);
   return sqlite;
 }
 

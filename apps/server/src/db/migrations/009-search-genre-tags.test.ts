@@ -6,8 +6,9 @@ import { migrateDown, migrateToLatest } from './index.js';
 describeEachDialect('migration 009 (genre tags in search) on %s', (t) => {
   // Made while every migration is applied: signing up counts in rate_counters (013), gone below it.
   let listener: Awaited<ReturnType<typeof makeUser>>;
+  // Songs only: below migration 015 the album search's index (album_names) is not there to read.
   const search = async (q: string) => {
-    const answer = await t.as(listener).get(`/api/search?q=${encodeURIComponent(q)}`);
+    const answer = await t.as(listener).get(`/api/search?q=${encodeURIComponent(q)}&kind=songs`);
     expect(answer.statusCode).toBe(200);
     return answer.json<{ songs: { name: string }[] }>().songs.map((song) => song.name);
   };

@@ -14,6 +14,7 @@ import { subsonicStarsMigration } from './011-subsonic-stars.js';
 import { subsonicActivityMigration } from './012-subsonic-activity.js';
 import { sharedLimitsMigration } from './013-shared-limits.js';
 import { albumNameTrigramMigration } from './014-album-name-trigram.js';
+import { albumNameIndexSqliteMigration } from './015-album-name-index-sqlite.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '012-subsonic-activity': subsonicActivityMigration,
   '013-shared-limits': sharedLimitsMigration,
   '014-album-name-trigram': albumNameTrigramMigration,
+  '015-album-name-index-sqlite': albumNameIndexSqliteMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

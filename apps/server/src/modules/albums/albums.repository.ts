@@ -1,6 +1,7 @@
-import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { foreignKeyViolation, uniqueViolation } from '../../db/errors.js';
+import { dialectOf } from '../../db/dialect.js';
 import { containsPattern } from '../../db/like-pattern.js';
 import type { DB } from '../../db/schema.js';
 import { songListQuery, type SongListRow } from '../songs/songs.repository.js';
@@ -114,16 +115,33 @@ export function albumListQuery(db: Kysely<DB>) {
     ]);
 }
 
+/**
+ * Whether SQLite's trigram index over album names (migration 015's album_names) answers this word: three characters
+ * or more, and none of LIKE's wildcards or the escape character (a LIKE with an ESCAPE clause reads the whole index).
+ */
+function indexedWord(word: string): boolean {
+  return Array.from(word).length >= 3 && !/[\\%_]/.test(word);
+}
+
+/** Each word anywhere in the album's name (as `lower(name) like '%word%'` matches it), on SQLite through album_names. */
+function nameMatches(db: Kysely<DB>, q: string | undefined): RawBuilder<SqlBool>[] {
+  const all = words(q);
+  const indexed = dialectOf(db) === 'sqlite' ? all.filter(indexedWord) : [];
+  const scanned = all
+    .filter((word) => !indexed.includes(word))
+    .map((word) => sql<SqlBool>`lower(albums.name) like ${containsPattern(word)} escape '\\'`);
+  if (indexed.length === 0) return scanned;
+  const likes = indexed.map((word) => sql`name like ${`%${word.toLowerCase()}%`}`);
+  return [...scanned, sql<SqlBool>`albums.id in (select rowid from album_names where ${sql.join(likes, sql` and `)})`];
+}
+
 export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
   const listQuery = () => albumListQuery(db);
 
   const matches =
     ({ artistId, q }: AlbumFilter) =>
     (eb: ExpressionBuilder<DB, 'albums'>) =>
-      eb.and([
-        ...(artistId === undefined ? [] : [eb('albums.artist_id', '=', artistId)]),
-        ...words(q).map((word) => sql<SqlBool>`lower(albums.name) like ${containsPattern(word)} escape '\\'`),
-      ]);
+      eb.and([...(artistId === undefined ? [] : [eb('albums.artist_id', '=', artistId)]), ...nameMatches(db, q)]);
 
   return {
     async page(filter, after, limit) {

@@ -92,6 +92,31 @@ describeEachDialect('albums API (%s)', (t) => {
     expect(foreign.statusCode).toBe(400);
   });
 
+  it('matches words anywhere in a name, short or with LIKE wildcards, after renames and deletes', async () => {
+    const names = async (q: string) => {
+      const response = await t.as(user).get(`/api/albums?q=${encodeURIComponent(q)}&limit=50`);
+      return AlbumPage.parse(response.json()).items.map((album) => album.name);
+    };
+    const odd = await insertAlbum('Take_5 at 100% Abcd', null, null);
+    const split = await insertAlbum('abc bcd', null, null);
+    try {
+      expect(await names('IND of')).toEqual(['Kind of Blue Skies']);
+      expect(await names('ind')).toEqual(['A Kind Gesture', 'Kind of Blue Skies']);
+      expect(await names('abcd')).toEqual(['Take_5 at 100% Abcd']);
+      expect(await names('e_5 0%')).toEqual(['Take_5 at 100% Abcd']);
+      expect(await names('e%5')).toEqual([]);
+      expect(await names('ke_')).toEqual(['Take_5 at 100% Abcd']);
+      await t.db.updateTable('albums').set({ name: 'Renamed Gesture' }).where('id', '=', kind).execute();
+      expect(await names('kind')).toEqual(['Kind of Blue Skies']);
+      expect(await names('named gest')).toEqual(['Renamed Gesture']);
+      await t.db.deleteFrom('albums').where('id', 'in', [odd, split]).execute();
+      expect(await names('abc')).toEqual([]);
+    } finally {
+      await t.db.updateTable('albums').set({ name: 'A Kind Gesture' }).where('id', '=', kind).execute();
+      await t.db.deleteFrom('albums').where('id', 'in', [odd, split]).execute();
+    }
+  });
+
   it('answers an album with its songs in disc and track order, each Song with its album fields', async () => {
     const album = Album.parse((await t.as(user).get(`/api/albums/${blue}`)).json());
     expect(album).toMatchObject({ id: blue, name: 'Kind of Blue Skies', artistName: 'Miles Quartet', year: 1959 });
