@@ -231,6 +231,7 @@ export interface DB {
   orders: OrdersTable;
   image_uploads: ImageUploadsTable;
   catalogue_version: CatalogueVersionTable;
+  catalogue_rows_version: CatalogueVersionTable;
   albums: AlbumsTable;
   album_tracks: AlbumTracksTable;
   import_sources: ImportSourcesTable;

@@ -15,6 +15,7 @@ import { subsonicActivityMigration } from './012-subsonic-activity.js';
 import { sharedLimitsMigration } from './013-shared-limits.js';
 import { albumNameTrigramMigration } from './014-album-name-trigram.js';
 import { albumNameIndexSqliteMigration } from './015-album-name-index-sqlite.js';
+import { catalogueRowsVersionMigration } from './016-catalogue-rows-version.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '013-shared-limits': sharedLimitsMigration,
   '014-album-name-trigram': albumNameTrigramMigration,
   '015-album-name-index-sqlite': albumNameIndexSqliteMigration,
+  '016-catalogue-rows-version': catalogueRowsVersionMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,6 +1,8 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { foreignKeyViolation, uniqueViolation } from '../../db/errors.js';
+import { CatalogueRows } from '../../db/catalogue-rows.js';
+import { CompiledStatements } from '../../db/compiled-statements.js';
 import { dialectOf } from '../../db/dialect.js';
 import { containsPattern } from '../../db/like-pattern.js';
 import type { DB } from '../../db/schema.js';
@@ -45,6 +47,8 @@ export interface AlbumsRepository {
   recentPage(filter: AlbumFilter, after: RecentAlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
   count(filter: AlbumFilter): Promise<number>;
   find(id: number): Promise<AlbumListRow | undefined>;
+  /** The albums of `ids` that exist, in that order (a Subsonic page of album ids). */
+  byIds(ids: readonly number[]): Promise<AlbumListRow[]>;
   /** The album's songs in disc and track order (unknown numbers after known ones, then by song). */
   tracks(id: number): Promise<SongListRow[]>;
   /** A new album; DuplicateError('name') when its artist has one of that name. Answers its id. */
@@ -135,8 +139,49 @@ function nameMatches(db: Kysely<DB>, q: string | undefined): RawBuilder<SqlBool>
   return [...scanned, sql<SqlBool>`albums.id in (select rowid from album_names where ${sql.join(likes, sql` and `)})`];
 }
 
-export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
+/** Album rows kept in memory (db/catalogue-rows.ts), and albums whose track lists are. */
+const ALBUM_ROWS_KEPT = 10_000;
+const TRACK_LISTS_KEPT = 2_000;
+
+/** What an albums repository keeps in memory between requests. */
+interface AlbumCaches {
+  albums: CatalogueRows<AlbumListRow>;
+  trackLists: CatalogueRows<{ id: number; tracks: SongListRow[] }>;
+}
+
+function albumCaches(db: Kysely<DB>): AlbumCaches {
+  return { albums: new CatalogueRows(db, ALBUM_ROWS_KEPT), trackLists: new CatalogueRows(db, TRACK_LISTS_KEPT) };
+}
+
+/**
+ * The albums repository; `caches` keeps album rows and track lists in memory between requests (none inside a
+ * transaction, whose reads may never commit).
+ */
+export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | null = albumCaches(db)): AlbumsRepository {
   const listQuery = () => albumListQuery(db);
+  const compiled = CompiledStatements.of(db);
+  const loadAlbums = async (ids: number[]) =>
+    (await compiled.rows(`albums.byIds:${ids.length}`, ids, () => listQuery().where('albums.id', 'in', ids))).map(
+      albumListRow,
+    );
+  const byIds = async (ids: readonly number[]): Promise<AlbumListRow[]> => {
+    if (ids.length === 0) return [];
+    if (caches === null) {
+      const byId = new Map((await loadAlbums([...new Set(ids)])).map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
+    }
+    return caches.albums.get(ids, loadAlbums, (row) => row.id);
+  };
+  const loadTracks = (id: number) =>
+    compiled.rows('albums.tracks', [id], () =>
+      songListQuery(db)
+        .where('album_tracks.album_id', '=', id)
+        .orderBy(sql`album_tracks.disc_number is null`)
+        .orderBy('album_tracks.disc_number')
+        .orderBy(sql`album_tracks.track_number is null`)
+        .orderBy('album_tracks.track_number')
+        .orderBy('songs.id'),
+    );
 
   const matches =
     ({ artistId, q }: AlbumFilter) =>
@@ -174,19 +219,18 @@ export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
     },
 
     async find(id) {
-      const row = await listQuery().where('albums.id', '=', id).executeTakeFirst();
-      return row && albumListRow(row);
+      const [row] = await byIds([id]);
+      return row;
     },
 
-    tracks(id) {
-      return songListQuery(db)
-        .where('album_tracks.album_id', '=', id)
-        .orderBy(sql`album_tracks.disc_number is null`)
-        .orderBy('album_tracks.disc_number')
-        .orderBy(sql`album_tracks.track_number is null`)
-        .orderBy('album_tracks.track_number')
-        .orderBy('songs.id')
-        .execute();
+    byIds,
+
+    async tracks(id) {
+      if (caches === null) return loadTracks(id);
+      const load = async ([albumId = id]: number[]) => [{ id: albumId, tracks: await loadTracks(albumId) }];
+      const [list] = await caches.trackLists.get([id], load, (entry) => entry.id);
+      // A copy: the list held is every caller's.
+      return [...(list?.tracks ?? [])];
     },
 
     async insert(album) {
@@ -227,7 +271,7 @@ export function createAlbumsRepository(db: Kysely<DB>): AlbumsRepository {
     },
 
     inTransaction(work) {
-      return db.transaction().execute((trx) => work(createAlbumsRepository(trx)));
+      return db.transaction().execute((trx) => work(createAlbumsRepository(trx, null)));
     },
 
     async placeSong(songId, place) {

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type SqlBool } from 'kysely';
+import { CatalogueRows } from '../../db/catalogue-rows.js';
 import { CompiledStatements } from '../../db/compiled-statements.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { dialectOf } from '../../db/dialect.js';
@@ -178,7 +179,17 @@ export function songListQuery(db: Kysely<DB>) {
     ]);
 }
 
-export function createSongsRepository(db: Kysely<DB>): SongsRepository {
+/** Song rows kept in memory (db/catalogue-rows.ts): about 0.5 KB each, so at most about 10 MB. */
+const SONG_ROWS_KEPT = 20_000;
+
+/**
+ * The songs repository; `rows` keeps song rows in memory between requests (none inside a transaction, whose reads may
+ * never commit).
+ */
+export function createSongsRepository(
+  db: Kysely<DB>,
+  rows: CatalogueRows<SongListRow> | null = new CatalogueRows(db, SONG_ROWS_KEPT),
+): SongsRepository {
   const base = () => songListQuery(db);
   /** The statements every song page runs (songs by id, the viewer's marks), compiled once per id count. */
   const compiled = CompiledStatements.of(db);
@@ -192,10 +203,13 @@ export function createSongsRepository(db: Kysely<DB>): SongsRepository {
       if (filter.ids?.length === 0) return [];
       const { ids, genre, artistId, limit, offset } = filter;
       if (ids !== undefined && [genre, artistId, limit, offset].every((value) => value === undefined)) {
-        const list = [...ids];
-        return compiled.rows(`songs.byIds:${list.length}`, list, () =>
-          base().where('songs.id', 'in', list).orderBy('songs.id', 'desc'),
-        );
+        const load = (list: number[]) =>
+          compiled.rows(`songs.byIds:${list.length}`, list, () =>
+            base().where('songs.id', 'in', list).orderBy('songs.id', 'desc'),
+          );
+        if (rows === null) return load([...new Set(ids)]);
+        const found = await rows.get(ids, load, (row) => row.id);
+        return found.sort((a, b) => b.id - a.id);
       }
       let query = base();
       if (filter.ids !== undefined) query = query.where('songs.id', 'in', [...filter.ids]);
@@ -443,7 +457,7 @@ export function createSongsRepository(db: Kysely<DB>): SongsRepository {
     },
 
     inTransaction(work) {
-      return db.transaction().execute((trx) => work(createSongsRepository(trx)));
+      return db.transaction().execute((trx) => work(createSongsRepository(trx, null)));
     },
   };
 }

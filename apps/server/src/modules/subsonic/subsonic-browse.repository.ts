@@ -7,7 +7,7 @@ import { songListQuery, type SongListRow } from '../songs/songs.repository.js';
  * The SQL of the Subsonic browsing methods that the web API's services have no efficient form of (issue 13): album
  * lists by every getAlbumList type, artists with their album counts, genres with their counts, random picks. Every
  * list is one or two indexed queries bounded by its LIMIT: album lists select the page's ids first (an index walk or
- * a bounded aggregate), then the page's rows with their counts (`albumsByIds`), so counts are only ever made for the
+ * a bounded aggregate), then the page's rows with their counts (the albums repository's `byIds`, kept in memory), so counts are only ever made for the
  * albums answered, never for the ones an OFFSET skips.
  */
 
@@ -37,8 +37,6 @@ export interface SubsonicBrowseRepository {
   albumsOfArtist(artistId: number): Promise<AlbumListRow[]>;
   /** The artist's songs that are on no album, by name. */
   songsWithoutAlbum(artistId: number): Promise<SongListRow[]>;
-  /** The albums of these ids in the ids' order (unknown ids skipped). */
-  albumsByIds(ids: readonly number[]): Promise<AlbumListRow[]>;
   /** The newest albums first (albums_created_id_idx). */
   newestAlbumIds(limit: number, offset: number): Promise<number[]>;
   /** By album name (albums_name_id_idx). */
@@ -158,15 +156,6 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
         .orderBy('songs.name')
         .orderBy('songs.id')
         .execute();
-    },
-
-    async albumsByIds(albumIds) {
-      if (albumIds.length === 0) return [];
-      const rows = await albumListQuery(db)
-        .where('albums.id', 'in', [...albumIds])
-        .execute();
-      const byId = new Map(rows.map((row) => [row.id, albumListRow(row)]));
-      return albumIds.map((id) => byId.get(id)).filter((row) => row !== undefined);
     },
 
     async newestAlbumIds(limit, offset) {

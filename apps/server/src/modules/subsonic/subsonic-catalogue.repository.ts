@@ -22,7 +22,6 @@ export interface SubsonicCatalogueRepository {
   albumPage(limit: number, offset: number): Promise<AlbumListRow[]>;
   /** Rows of these ids, in no particular order; unknown ids are skipped. */
   artistsByIds(ids: readonly number[]): Promise<ArtistRow[]>;
-  albumsByIds(ids: readonly number[]): Promise<AlbumListRow[]>;
   /** How many albums each artist has (artists with none are absent). */
   albumCounts(artistIds: readonly number[]): Promise<Map<number, number>>;
   /** Those of the ids that exist. */
@@ -60,14 +59,6 @@ export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatal
         .selectAll()
         .where('id', 'in', [...ids])
         .execute();
-    },
-
-    async albumsByIds(ids) {
-      if (ids.length === 0) return [];
-      const rows = await albumListQuery(db)
-        .where('albums.id', 'in', [...ids])
-        .execute();
-      return rows.map(albumListRow);
     },
 
     async albumCounts(artistIds) {

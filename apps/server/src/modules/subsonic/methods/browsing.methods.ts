@@ -101,7 +101,7 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
       size: listSize(params, 'size'),
       offset: listOffset(params),
     });
-    return browse.albumsByIds(ids);
+    return deps.albumRows.byIds(ids);
   }
 
   /** The artists by letter, each an ArtistID3 with its album count and, when the caller starred it, the date. */

@@ -146,10 +146,7 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
     ]);
     const artistIds = artistStars.map((star) => star.id);
     const albumIds = albumStars.map((star) => star.id);
-    const [artistRows, albumRows] = await Promise.all([
-      catalogue.artistsByIds(artistIds),
-      catalogue.albumsByIds(albumIds),
-    ]);
+    const [artistRows, albumRows] = await Promise.all([catalogue.artistsByIds(artistIds), albums.byIds(albumIds)]);
     const dates = (list: { id: number; at: string }[]) => new Map(list.map((star) => [star.id, star.at]));
     const [artist, album, song] = await Promise.all([
       marks.artists(user, inOrder(artistIds, artistRows), id3 ? 'id3' : 'entry', dates(artistStars)),
