@@ -183,30 +183,34 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
         .orderBy('songs.id'),
     );
 
+  const pageIds = () => db.selectFrom('albums').select('albums.id');
+  const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
+
   const matches =
     ({ artistId, q }: AlbumFilter) =>
     (eb: ExpressionBuilder<DB, 'albums'>) =>
       eb.and([...(artistId === undefined ? [] : [eb('albums.artist_id', '=', artistId)]), ...nameMatches(db, q)]);
 
   return {
+    // A page is its ids first (albums alone, through their indexes), then their rows (held in memory, or read with their
+    // counts): PostgreSQL spent 4.6 ms planning the whole query with its two counts for a 0.7 ms search.
     async page(filter, after, limit) {
-      let query = listQuery().where(matches(filter));
+      let query = pageIds().where(matches(filter));
       if (after !== undefined) {
         query = query.where((eb) => eb(eb.refTuple('albums.name', 'albums.id'), '>', eb.tuple(after.name, after.id)));
       }
-      const rows = await query.orderBy('albums.name').orderBy('albums.id').limit(limit).execute();
-      return rows.map(albumListRow);
+      return byIds(ids(await query.orderBy('albums.name').orderBy('albums.id').limit(limit).execute()));
     },
 
     async recentPage(filter, after, limit) {
-      let query = listQuery().where(matches(filter));
+      let query = pageIds().where(matches(filter));
       if (after !== undefined) {
         query = query.where((eb) =>
           eb(eb.refTuple('albums.created_at', 'albums.id'), '<', eb.tuple(after.createdAt, after.id)),
         );
       }
-      const rows = await query.orderBy('albums.created_at', 'desc').orderBy('albums.id', 'desc').limit(limit).execute();
-      return rows.map(albumListRow);
+      const page = await query.orderBy('albums.created_at', 'desc').orderBy('albums.id', 'desc').limit(limit).execute();
+      return byIds(ids(page));
     },
 
     async count(filter) {
