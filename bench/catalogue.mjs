@@ -5,7 +5,8 @@
 // - the whole-catalogue calls that existing clients make (`GET /api/songs`, `GET /api/songs/data`): time and bytes;
 // - req/s, p50 and p99 at 64 connections for the keyset pages (GET /api/songs/page shuffled with a fixed seed: the first
 //   page, and a page in the middle reached by walking the cursors once; an artist's songs; GET /api/songs/liked/page;
-//   GET /api/playlists/:id/songs), a two-word search and a three-letter prefix search, and for comparison the offset
+//   GET /api/playlists/:id/songs), a two-word search, a three-letter prefix search, Subsonic getAlbumList2 (signed in
+//   with an API key), and for comparison the offset
 //   pages old clients still ask for (GET /api/songs?limit&offset);
 // - the stall test: a 20-song page at 8 connections alone, then while another client fetches /api/songs/data four
 //   times;
@@ -193,6 +194,14 @@ async function measure(dialect, databaseUrl, variant = CURRENT) {
   // The artist of the song in the middle of the catalogue: an artist with songs (some synthetic artists have none).
   const middleSong = await (await fetch(`${base}/api/songs/${Math.ceil(SONGS / 2)}`, { headers })).json();
   const artistId = middleSong.artistId;
+  // Subsonic apps sign in with an API key alone (a session cookie beside it would be a second credential).
+  const created = await fetch(`${base}/api/users/${me.id}/api-keys`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench' }),
+  });
+  if (!created.ok) throw new Error(`POST api-keys: ${created.status}`);
+  const { key } = await created.json();
   const paged = [
     ['first page', `/api/songs/page?limit=${PAGE}&seed=${SEED}`],
     ['first page, a new seed per call', `/api/songs/page?limit=${PAGE}&seed=${SEED}`, newSeedScript()],
@@ -203,6 +212,10 @@ async function measure(dialect, databaseUrl, variant = CURRENT) {
     ['a playlist', `/api/playlists/2/songs?limit=${PAGE}`],
     ['search, two words ("amber river")', '/api/search?q=amber%20river&limit=20'],
     ['search, prefix ("sil")', '/api/search?q=sil&limit=20'],
+    [
+      'Subsonic getAlbumList2 newest',
+      `/rest/getAlbumList2?type=newest&size=${PAGE}&v=1.16.1&c=bench&f=json&apiKey=${encodeURIComponent(key)}`,
+    ],
     ['old clients: first page by offset', `/api/songs?limit=${PAGE}`],
     ['old clients: a page in the middle by offset', `/api/songs?limit=${PAGE}&offset=${Math.floor(SONGS / 2)}`],
   ];
@@ -220,8 +233,14 @@ async function measure(dialect, databaseUrl, variant = CURRENT) {
     for (const [name, path, script] of paged) {
       if (connections === FEW_CONNECTIONS && name.startsWith('old clients')) continue;
       await settle(base);
-      const bytes = await bodyBytes(`${base}${path}`, cookie);
-      const result = await wrk(`${base}${path}`, { connections, duration: DURATION, headers, script });
+      const subsonic = path.startsWith('/rest/');
+      const bytes = await bodyBytes(`${base}${path}`, subsonic ? null : cookie);
+      const result = await wrk(`${base}${path}`, {
+        connections,
+        duration: DURATION,
+        headers: subsonic ? {} : headers,
+        script,
+      });
       if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers`);
       const label = connections === CONNECTIONS ? name : `${name} (${connections} conn)`;
       row(label, `${connections} conn`, result, bytes, connections);
@@ -274,9 +293,11 @@ const CURRENT = { label: 'current', entry: null, seedSyntheticLibraryAt, web: tr
 
 /** The uncompressed size of one answer (wrk sends no Accept-Encoding either). */
 async function bodyBytes(url, cookie) {
-  const response = await fetch(url, { headers: { cookie, 'accept-encoding': 'identity' } });
+  const response = await fetch(url, { headers: { ...(cookie && { cookie }), 'accept-encoding': 'identity' } });
   const body = await response.arrayBuffer();
   if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  // Subsonic answers its errors with a 200.
+  if (new TextDecoder().decode(body).includes('"status":"failed"')) throw new Error(`GET ${url}: a Subsonic error`);
   return body.byteLength;
 }
 
