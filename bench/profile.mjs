@@ -1,12 +1,14 @@
-// `npm run bench:profile`: where a catalogue request's CPU goes. Seeds BENCH_SONGS songs (default 100 000, albums of 10)
-// into a fresh SQLite DATA_DIR (BENCH_DIALECT=postgres: a throwaway PostgreSQL), starts the built server under
-// `--cpu-prof` once per call measured (the first page of a seeded shuffle, an album, a two-word search, Subsonic
-// getAlbumList2), keeps it busy with wrk at 8 connections for BENCH_DURATION, stops it, and reads the profile: the
-// share of the samples spent in each function (self time, mapped back to the TypeScript source through the bundle's
-// source map) and in each part (SQLite, PostgreSQL driver, Fastify, serialisation, JSON, our code, idle). Writes
-// bench/results/profile.md. Bounded in time; cleans up after itself.
+// `npm run bench:profile`: where a catalogue request's CPU goes. Seeds BENCH_SONGS songs (default 100 000, albums of
+// 10, 1 000 playlists of 50 songs and 500 likes of the listener's) into a fresh SQLite DATA_DIR (BENCH_DIALECT=postgres:
+// a throwaway PostgreSQL), starts the built server under `--cpu-prof` once per call measured (the first page of a seeded
+// shuffle and of a new seed on every call, an album, a two-word and a prefix search, Subsonic getAlbumList2), keeps it
+// busy with wrk at 8 connections for BENCH_DURATION, stops it, and reads the profile: the share of the samples spent in
+// each function (self time, mapped back to the TypeScript source through the bundle's source map) and in each part
+// (SQLite, PostgreSQL driver, Fastify, serialisation, JSON, our code, idle). Writes bench/results/profile.md. Bounded in
+// time; cleans up after itself.
 //
-// Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_DIALECT (sqlite), BENCH_TOP (25).
+// Environment: BENCH_SONGS (100000), BENCH_DURATION (10s), BENCH_DIALECT (sqlite), BENCH_TOP (25), BENCH_CALLS
+// (page,new-seed,album,search,prefix,subsonic: which calls).
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,7 @@ const SONGS = Number(process.env.BENCH_SONGS ?? '100000');
 const DURATION = process.env.BENCH_DURATION ?? '10s';
 const DIALECT = process.env.BENCH_DIALECT ?? 'sqlite';
 const TOP = Number(process.env.BENCH_TOP ?? '25');
+const CALLS = (process.env.BENCH_CALLS ?? 'page,new-seed,album,search,prefix,subsonic').split(',');
 const CONNECTIONS = '8';
 const work = mkdtempSync(join(tmpdir(), 'tonearm-profile-'));
 
@@ -106,12 +109,36 @@ async function seed(databaseUrl) {
   console.log(`${DIALECT}: seeding ${SONGS} songs…`);
   const seeded = await seedSyntheticLibraryAt(
     { dataDir, databaseUrl },
-    { songs: SONGS, artists: Math.max(1, Math.round(SONGS / 20)), albums: { size: 10 } },
+    {
+      songs: SONGS,
+      artists: Math.max(1, Math.round(SONGS / 20)),
+      albums: { size: 10 },
+      // As bench:catalogue seeds them: the listener's playlists and likes are what each page marks.
+      playlists: { owners: [me.id], count: 1000, size: 50 },
+      likes: { userId: me.id, count: 500 },
+    },
   );
   return { dataDir, account, key, albums: seeded.albums };
 }
 
-async function profileCall({ dataDir, databaseUrl, account }, name, path) {
+/** A wrk script asking for the first page of a seed never asked before on every call (as bench:catalogue's row). */
+function newSeedScript() {
+  const file = join(work, 'new-seed.lua');
+  const lines = [
+    'local threads = 0',
+    'function setup(thread) threads = threads + 1; thread:set("id", threads) end',
+    'function init(args) seed = (id * 104729) % 2147483647 end',
+    'function request()',
+    '  seed = (seed * 48271) % 2147483647',
+    '  return wrk.format(nil, "/api/songs/page?limit=50&seed=" .. seed)',
+    'end',
+    '',
+  ];
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
+async function profileCall({ dataDir, databaseUrl, account }, name, path, script) {
   const profiles = join(work, `profile-${name.replace(/\W+/g, '-')}`);
   mkdirSync(profiles, { recursive: true });
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
@@ -122,7 +149,7 @@ async function profileCall({ dataDir, databaseUrl, account }, name, path) {
   const body = await warm.text();
   // Subsonic answers its errors with a 200 and status "failed".
   if (!warm.ok || body.includes('"status":"failed"')) throw new Error(`GET ${path}: ${warm.status} ${body}`);
-  const result = await wrk(`${base}${path}`, { connections: CONNECTIONS, duration: DURATION, headers });
+  const result = await wrk(`${base}${path}`, { connections: CONNECTIONS, duration: DURATION, headers, script });
   await stopProcess(server);
   const file = readdirSync(profiles).find((entry) => entry.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error(`the server wrote no profile for ${name}`);
@@ -138,26 +165,25 @@ async function main() {
   const databaseUrl = postgres?.url ?? null;
   const seeded = { ...(await seed(databaseUrl)), databaseUrl };
   const calls = [
-    ...(process.env.BENCH_ONLY_SUBSONIC
-      ? []
-      : [
-          ['first page of a seeded shuffle', '/api/songs/page?limit=50&seed=1'],
-          ['an album', `/api/albums/${Math.max(1, Math.ceil(seeded.albums / 2))}`],
-          ['search, two words', '/api/search?q=amber%20river&limit=20'],
-        ]),
+    ['page', 'first page of a seeded shuffle', '/api/songs/page?limit=50&seed=1'],
+    ['new-seed', 'first page, a new seed per call', '/api/songs/page?limit=50&seed=1', newSeedScript()],
+    ['album', 'an album', `/api/albums/${Math.max(1, Math.ceil(seeded.albums / 2))}`],
+    ['search', 'search, two words', '/api/search?q=amber%20river&limit=20'],
+    ['prefix', 'search, prefix', '/api/search?q=sil&limit=20'],
     [
+      'subsonic',
       'Subsonic getAlbumList2 newest',
       `/rest/getAlbumList2?type=newest&size=50&v=1.16.1&c=bench&f=json&apiKey=${seeded.key}`,
     ],
-  ];
+  ].filter(([id]) => CALLS.includes(id));
   const maps = sourceMaps();
   const lines = [
     `Profiles of the built server (${serverEntry.replace(`${root}/`, '')}) on ${DIALECT}, ${SONGS} songs, wrk -t2 -c${CONNECTIONS} -d${DURATION} (${new Date().toISOString().slice(0, 10)}). Self time, as a share of all samples.`,
     '',
   ];
-  for (const [name, path] of calls) {
+  for (const [, name, path, script] of calls) {
     console.log(`${DIALECT}: profiling ${name}…`);
-    const { result, profile } = await profileCall(seeded, name, path);
+    const { result, profile } = await profileCall(seeded, name, path, script);
     const { total, functions, parts } = summarise(profile, maps);
     lines.push(`### ${name}: \`${path.replace(/apiKey=[^&]+/, 'apiKey=…')}\``, '');
     lines.push(
@@ -177,6 +203,6 @@ async function main() {
 }
 
 await runBench('profile', main, {
-  watchdogMs: 8 * 60_000 + 4 * 60_000,
+  watchdogMs: 8 * 60_000 + 6 * 2 * 60_000,
   cleanUp: () => rmSync(work, { recursive: true, force: true }),
 });

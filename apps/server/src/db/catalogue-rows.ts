@@ -9,7 +9,7 @@ const VERSION = CompiledQuery.raw('select version from catalogue_rows_version wh
  * by anyone (this process, another instance, the import CLI, a cascade). Each read asks the database for that one
  * number first, and reads only the rows it does not hold: a page of 50 songs costs a one-row lookup instead of 200
  * B-tree searches. The rows are frozen, since every caller shares them. At most `capacity` rows are kept; past it the
- * oldest go first.
+ * oldest tenth goes.
  */
 export class CatalogueRows<Row extends object> {
   private version: number | null = null;
@@ -67,7 +67,12 @@ export class CatalogueRows<Row extends object> {
   private remember(id: number, row: Readonly<Row>): void {
     this.byId.set(id, row);
     if (this.byId.size <= this.capacity) return;
-    const oldest = this.byId.keys().next();
-    if (oldest.done !== true) this.byId.delete(oldest.value);
+    // A tenth out at once, in one walk from the oldest: taking the oldest one at a time, each walk would first step over
+    // the holes the earlier deletions left at the front of the Map (10 % of a new seed's page in a profile).
+    let excess = this.byId.size - this.capacity + Math.floor(this.capacity / 10);
+    for (const oldest of this.byId.keys()) {
+      if (excess-- <= 0) break;
+      this.byId.delete(oldest);
+    }
   }
 }
