@@ -144,11 +144,11 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const transcoder =
     blobs === null ? null : await make('transcoder', () => startTranscoding(config, log, meters.transcodes));
   const media =
-    blobs === null
+    sources === null
       ? null
       : make('mediaHandler', () =>
           appMediaHandler({
-            store: blobs,
+            sources,
             sessions,
             config,
             transcoder,

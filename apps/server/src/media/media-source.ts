@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
-import type { BlobKind, BlobStat, BlobStore, ByteRange } from '../storage/blob-store.js';
+import type { BlobKind, BlobStat, BlobStore, ByteRange, PresignOptions } from '../storage/blob-store.js';
 
 /**
  * Where the bytes of a song's audio, or of an image, come from. Today every source is a blob of the store
  * (content-addressed, named by its key). This is the seam for the next kinds: a file in a library folder read in place
- * (the next issue), later a remote URL. Whoever sends or converts media outside the /media hot path asks a source,
+ * (the next issue), later a remote URL. Whoever sends or converts media (the /media hot path included) asks a source,
  * never the store; a new kind is one more implementation of this and one more answer of `MediaSources`.
  */
 export interface MediaSource {
@@ -15,6 +15,12 @@ export interface MediaSource {
   stat(): Promise<BlobStat | null>;
   /** `stat` answered from memory after the first time (BlobStore.statCached), for paths served often. */
   statCached(): Promise<BlobStat | null>;
+  /** What `statCached` remembers, without asking the disk: undefined when it knows nothing yet. */
+  rememberedStat(): BlobStat | undefined;
+  /** They were not there any more when read: forget what `statCached` remembers. */
+  forget(): void;
+  /** A URL from which anyone may GET them for a short while (S3's presigned URLs); absent when there is none. */
+  presign?: (options: PresignOptions) => Promise<string>;
   /** The bytes, or the inclusive range of them. */
   open(range?: ByteRange): Readable;
   /** A file on this machine holding them (zero-copy sending, ffmpeg's input), or null when there is none. */
@@ -25,14 +31,20 @@ export interface MediaSource {
 
 /** A blob of the store as a media source. */
 export function blobSource(store: BlobStore, kind: BlobKind, key: string): MediaSource {
+  const presign = store.presign?.bind(store);
   return {
     kind,
     key,
     stored: true,
     stat: () => store.stat(kind, key),
     statCached: () => store.statCached(kind, key),
+    rememberedStat: () => store.rememberedStat(kind, key),
+    forget: () => {
+      store.forget(kind, key);
+    },
     open: (range) => store.openRead(kind, key, range),
     localPath: () => store.localPath(kind, key),
+    ...(presign && { presign: (options: PresignOptions) => presign(kind, key, options) }),
   };
 }
 
@@ -40,6 +52,8 @@ export function blobSource(store: BlobStore, kind: BlobKind, key: string): Media
 export interface MediaSources {
   audioOf(song: { audioKey: string }): MediaSource;
   imageOf(imageKey: string): MediaSource;
+  /** The bytes a /media URL names by their key (`/media/audio/<key>`, `/media/images/<key>`). */
+  byKey(kind: BlobKind, key: string): MediaSource;
 }
 
 /** Every song's audio and every image as a blob of the store (the only kind of source so far). */
@@ -47,5 +61,6 @@ export function storedMediaSources(store: BlobStore): MediaSources {
   return {
     audioOf: (song) => blobSource(store, 'audio', song.audioKey),
     imageOf: (imageKey) => blobSource(store, 'image', imageKey),
+    byKey: (kind, key) => blobSource(store, kind, key),
   };
 }

@@ -17,6 +17,7 @@ import { imageFile, toneWav } from '../../../test/media.js';
 import { ImageMessages } from '../../media/media.formats.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import { commitAll, stageAudio, stageImage, type StagedAudio, type StagedImage } from '../../media/staging.js';
+import { storedMediaSources } from '../../media/media-source.js';
 
 /**
  * The lean /media handler on a real node:http server (it answers before any framework, so only real HTTP reaches
@@ -54,7 +55,7 @@ beforeAll(async () => {
 async function serveMedia(openFileTtlMs: number): Promise<{ media: MediaHandler; server: Server; base: string }> {
   const log = pino({ level: 'error' }, { write: (line: string) => logged.push(JSON.parse(line)) });
   const handler = createMediaHandler({
-    store,
+    sources: storedMediaSources(store),
     // Never from memory here: every request asks resolveUserId, which the tests count.
     sessions: { resolveUserId, cachedUserId: () => undefined },
     securityHeaders: SECURITY_HEADERS,

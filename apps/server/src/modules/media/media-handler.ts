@@ -4,7 +4,8 @@ import { ErrorCodes, ServerMessages, THUMBNAIL_WIDTHS, type ThumbnailWidth } fro
 import type { FastifyBaseLogger } from 'fastify';
 import { generateRequestId } from '../../logger.js';
 import { errorBody } from '../../plugins/error-handler.js';
-import type { BlobKind, BlobStore } from '../../storage/blob-store.js';
+import type { BlobKind } from '../../storage/blob-store.js';
+import type { MediaSource, MediaSources } from '../../media/media-source.js';
 import type { RawHandler } from '../../http/server-factory.js';
 import { sessionTokenOf } from '../../http/session.js';
 import type { SessionStore } from '../../sessions/session-store.js';
@@ -67,7 +68,8 @@ export interface HandOver {
 }
 
 export interface MediaHandlerOptions {
-  store: BlobStore;
+  /** Where the bytes a /media URL names are (today every one a blob of the store). */
+  sources: MediaSources;
   /** The app's session store: the same cache, so a logout in this process takes effect here at once. */
   sessions: Pick<SessionStore, 'resolveUserId' | 'cachedUserId'>;
   /** Headers every response of the app carries (helmet's, see plugins/security.ts). */
@@ -118,13 +120,13 @@ export const PRESIGN_SECONDS = 15 * 60;
  * errors.
  */
 export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
-  const { store, sessions, securityHeaders, log } = options;
+  const { sources, sessions, securityHeaders, log } = options;
   const buffers = new BufferPool(PUMP_CHUNK_BYTES, POOLED_BUFFERS);
   const files = new OpenFiles(OPEN_FILES_MAX, options.openFileTtlMs);
   const transcoder = options.transcoder ?? null;
   const offload = options.offload ?? null;
   const streams = options.streams ?? NO_MEDIA_METERS.streams;
-  const presign = options.presign === true && store.presign !== undefined ? store.presign.bind(store) : null;
+  const presigning = options.presign === true;
   /** serveAudio's `beforeHead`, by response, until it is called. */
   const headHooks = new WeakMap<ServerResponse, () => void>();
 
@@ -179,8 +181,11 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     blob: { kind: BlobKind; key: string | null; wish: TranscodeWish | null; orOriginal?: boolean },
   ) {
     const { kind, key: blobKey, wish } = blob;
-    const stat = blobKey === null ? null : await store.statCached(kind, blobKey);
-    if (blobKey === null || stat === null) throw new MediaError(404, ErrorCodes.notFound, ServerMessages.notFound);
+    const source = blobKey === null ? null : sources.byKey(kind, blobKey);
+    const stat = source === null ? null : await source.statCached();
+    if (blobKey === null || source === null || stat === null) {
+      throw new MediaError(404, ErrorCodes.notFound, ServerMessages.notFound);
+    }
     if (wish !== null && transcodes !== null) {
       try {
         await transcodes(request, response, requestId, { key: blobKey, ...wish });
@@ -193,7 +198,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     }
     const cacheControl = cacheControlOf(kind);
     // nginx answers Range and conditional requests from the file itself, so the request goes to it untouched.
-    const accel = offload?.uriFor(kind, blobKey) ?? null;
+    const accel = source.stored ? (offload?.uriFor(kind, blobKey) ?? null) : null;
     if (accel !== null) {
       // Without the security headers: nginx adds them to what it sends (accelRedirectHeaders).
       beforeHead(response);
@@ -205,18 +210,18 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       return;
     }
     // Audio only: images are small, public and cached as they are, where a redirect would cost a round trip each time.
-    if (presign !== null && kind === 'audio' && request.method === 'GET') {
-      await redirectToPresigned(response, requestId, blobKey, presign);
+    if (presigning && source.presign !== undefined && kind === 'audio' && request.method === 'GET') {
+      await redirectToPresigned(response, requestId, blobKey, source.presign);
       return;
     }
     answerFile(request, response, requestId, {
-      source: { kind, key: blobKey },
+      source,
       stat,
       mime: mimeForKey(blobKey),
       etag: `"${blobKey}"`,
       cacheControl,
       onGone: () => {
-        store.forget(kind, blobKey);
+        source.forget();
       },
     });
   }
@@ -226,9 +231,9 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     response: ServerResponse,
     requestId: string,
     key: string,
-    signed: NonNullable<BlobStore['presign']>,
+    signed: NonNullable<MediaSource['presign']>,
   ) {
-    const url = await signed('audio', key, {
+    const url = await signed({
       expiresInSeconds: PRESIGN_SECONDS,
       contentType: mimeForKey(key),
       cacheControl: AUDIO_CACHE_CONTROL,
@@ -284,18 +289,12 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     writeHead: () => void,
   ): void {
     const { source, range } = file;
-    const path = 'path' in source ? source.path : store.localPath(source.kind, source.key);
+    const path = 'path' in source ? source.path : source.localPath();
     if (path !== null) {
       pumpLocal(request, response, requestId, { ...file, path }, writeHead);
     } else if ('kind' in source) {
       if (source.kind === 'audio') meterPipe(streams, response);
-      sendRemote(
-        request,
-        response,
-        requestId,
-        { ...file, body: store.openRead(source.kind, source.key, range) },
-        writeHead,
-      );
+      sendRemote(request, response, requestId, { ...file, body: source.open(range) }, writeHead);
     }
   }
 
@@ -369,7 +368,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   const transcodes =
     transcoder === null
       ? null
-      : createTranscodeResponder({ transcoder, store, answerFile, respond: respondLive, streams });
+      : createTranscodeResponder({ transcoder, sources, answerFile, respond: respondLive, streams });
 
   function respondLive(response: ServerResponse, requestId: string, headers: BlobHeaders): void {
     respond(response, requestId, 200, headers);
@@ -390,7 +389,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       if (key === null || transcode || token === undefined) return null;
       // From memory when it can: after a stream's first request, its Range requests find the session and blob there.
       const userId = token === null ? 0 : sessions.cachedUserId(token);
-      const stat = store.rememberedStat(media.kind, key);
+      const stat = sources.byKey(media.kind, key).rememberedStat();
       if (userId !== undefined && stat !== undefined) return handOverOf(offload, media.kind, key, userId);
       return lookedUp(offload, media.kind, key, token);
     } catch (error) {
@@ -403,7 +402,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   /** handOver once the database and the disk have answered what memory did not know. */
   async function lookedUp(to: NginxOffload, kind: BlobKind, key: string, token: string | null) {
     const userId = token === null ? 0 : await sessions.resolveUserId(token);
-    const stat = userId === null ? null : await store.statCached(kind, key);
+    const stat = userId === null ? null : await sources.byKey(kind, key).statCached();
     return stat === null ? null : handOverOf(to, kind, key, userId);
   }
 

@@ -4,7 +4,7 @@ import type { Config, GateAddress } from '../../config.js';
 import type { App } from '../../http/app-types.js';
 import { securityHeaders } from '../../plugins/security.js';
 import type { SessionStore } from '../../sessions/session-store.js';
-import type { BlobStore } from '../../storage/blob-store.js';
+import type { MediaSources } from '../../media/media-source.js';
 import { AudioEndCheck } from '../../media/audio-check.js';
 import { probeFfmpeg } from './ffmpeg-probe.js';
 import { createMediaHandler, type MediaHandler } from './media-handler.js';
@@ -96,11 +96,11 @@ export async function startTranscoding(
 }
 
 /**
- * The lean /media handler over the app's blob store, session cache, security headers, logger and stream meter. Its
+ * The lean /media handler over the app's media sources, session cache, security headers, logger and stream meter. Its
  * owner calls `close()` when the app closes, and `isClosing` answers true from the moment the app begins to close.
  */
 export function appMediaHandler(parts: {
-  store: BlobStore;
+  sources: MediaSources;
   sessions: SessionStore;
   config: Config;
   transcoder: Transcoder | null;
@@ -109,9 +109,9 @@ export function appMediaHandler(parts: {
   log: FastifyBaseLogger;
   isClosing: () => boolean;
 }): MediaHandler {
-  const { store, sessions, config, transcoder, offload, streams, log, isClosing } = parts;
+  const { sources, sessions, config, transcoder, offload, streams, log, isClosing } = parts;
   return createMediaHandler({
-    store,
+    sources,
     sessions,
     securityHeaders: securityHeaders(config),
     log,

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { AudioFileMessages, ErrorCodes, TranscodeMessages } from '@tonearm/contract';
-import type { BlobKind, BlobStat, BlobStore } from '../../storage/blob-store.js';
+import type { BlobStat } from '../../storage/blob-store.js';
+import type { MediaSource, MediaSources } from '../../media/media-source.js';
 import { AUDIO_CACHE_CONTROL, type BlobHeaders } from '../../media/blob-response.js';
 import { FfmpegRefused, type TranscodeJob } from './live-transcode.js';
 import type { StreamMeter } from '../../media/media-meters.js';
@@ -11,7 +12,7 @@ import { transcodeName, type TranscodeTarget, type Transcoder } from './transcod
 
 /** One immutable file to answer GET or HEAD for: a stored blob, or a finished transcode in the cache. */
 export interface ServedFile {
-  source: { kind: BlobKind; key: string } | { path: string };
+  source: MediaSource | { path: string };
   stat: BlobStat;
   mime: string;
   /** A quoted strong entity tag. */
@@ -30,7 +31,7 @@ export type TranscodeResponder = (
 
 export interface TranscodeResponderDeps {
   transcoder: Transcoder;
-  store: BlobStore;
+  sources: MediaSources;
   /** The handler's answer for a finished file (answerBlob semantics, the bytes from a shared open file). */
   answerFile: (request: IncomingMessage, response: ServerResponse, requestId: string, file: ServedFile) => void;
   /** Writes a 200 head with the app's headers. */
@@ -67,7 +68,7 @@ export class AudioNotConvertible extends MediaError {
  *   caller may answer with the original instead. One that fails later can only be cut off.
  */
 export function createTranscodeResponder(deps: TranscodeResponderDeps): TranscodeResponder {
-  const { transcoder, store, answerFile, respond, streams } = deps;
+  const { transcoder, sources, answerFile, respond, streams } = deps;
 
   function answerCached(
     request: IncomingMessage,
@@ -97,7 +98,8 @@ export function createTranscodeResponder(deps: TranscodeResponderDeps): Transcod
       response.end();
       return;
     }
-    const running = transcoder.runningFor(target) ?? transcoder.start(target, inputOf(store, target.key));
+    const running =
+      transcoder.runningFor(target) ?? transcoder.start(target, inputOf(sources.byKey('audio', target.key)));
     if (running === null) throw busy();
     if (wantsLiveStream(request.headers)) {
       const stream = { started: false };
@@ -141,9 +143,9 @@ function wantsLiveStream(headers: IncomingHttpHeaders): boolean {
   return range.kind === 'full' || (range.kind === 'partial' && range.start === 0 && range.end === unknownSize - 1);
 }
 
-function inputOf(store: BlobStore, key: string): TranscodeJob['input'] {
-  const path = store.localPath('audio', key);
-  return path === null ? { stream: store.openRead('audio', key) } : { path };
+function inputOf(source: MediaSource): TranscodeJob['input'] {
+  const path = source.localPath();
+  return path === null ? { stream: source.open() } : { path };
 }
 
 /** ffmpeg's refusal of the input as the client's answer; any other failure (the server's) as it is. */

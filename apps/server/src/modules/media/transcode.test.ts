@@ -16,6 +16,7 @@ import { createMediaHandler, type MediaHandler } from './media-handler.js';
 import { TranscodeCache } from './transcode-cache.js';
 import { BUSY_RETRY_AFTER_SECONDS } from './transcode-response.js';
 import { Transcoder, type TranscodeTarget } from './transcoder.js';
+import { storedMediaSources } from '../../media/media-source.js';
 
 /**
  * `?format=` on the lean /media handler over real HTTP, with the real ffmpeg: conversion, the disk cache and its
@@ -54,7 +55,7 @@ async function startServer(ffmpegPath: string, concurrency: number, name: string
   const log = pino({ level: 'silent' });
   const transcoder = new Transcoder({ ffmpegPath, cache, concurrency, killGraceMs: 500, log });
   const media = createMediaHandler({
-    store,
+    sources: storedMediaSources(store),
     sessions: { resolveUserId: (token) => Promise.resolve(token === TOKEN ? 7 : null), cachedUserId: () => undefined },
     securityHeaders: {},
     log,
