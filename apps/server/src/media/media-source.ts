@@ -29,23 +29,50 @@ export interface MediaSource {
   readonly stored: boolean;
 }
 
+/** A blob of the store as a media source (a class: the /media hot path makes one per request). */
+class BlobSource implements MediaSource {
+  readonly stored = true;
+  readonly presign?: (options: PresignOptions) => Promise<string>;
+
+  constructor(
+    private readonly store: BlobStore,
+    readonly kind: BlobKind,
+    readonly key: string,
+  ) {
+    if (store.presign !== undefined) {
+      const signs = store.presign.bind(store);
+      this.presign = (options) => signs(kind, key, options);
+    }
+  }
+
+  stat(): Promise<BlobStat | null> {
+    return this.store.stat(this.kind, this.key);
+  }
+
+  statCached(): Promise<BlobStat | null> {
+    return this.store.statCached(this.kind, this.key);
+  }
+
+  rememberedStat(): BlobStat | undefined {
+    return this.store.rememberedStat(this.kind, this.key);
+  }
+
+  forget(): void {
+    this.store.forget(this.kind, this.key);
+  }
+
+  open(range?: ByteRange): Readable {
+    return this.store.openRead(this.kind, this.key, range);
+  }
+
+  localPath(): string | null {
+    return this.store.localPath(this.kind, this.key);
+  }
+}
+
 /** A blob of the store as a media source. */
 export function blobSource(store: BlobStore, kind: BlobKind, key: string): MediaSource {
-  const presign = store.presign?.bind(store);
-  return {
-    kind,
-    key,
-    stored: true,
-    stat: () => store.stat(kind, key),
-    statCached: () => store.statCached(kind, key),
-    rememberedStat: () => store.rememberedStat(kind, key),
-    forget: () => {
-      store.forget(kind, key);
-    },
-    open: (range) => store.openRead(kind, key, range),
-    localPath: () => store.localPath(kind, key),
-    ...(presign && { presign: (options: PresignOptions) => presign(kind, key, options) }),
-  };
+  return new BlobSource(store, kind, key);
 }
 
 /** The one answer to "where are this song's bytes" (and an image's). */
