@@ -35,6 +35,7 @@ import { ensureWebBuilt, root } from '../scripts/lib.mjs';
 import { measureFirstRows } from './first-row.mjs';
 import {
   addWorktree,
+  newSeedScript,
   logIn,
   nodeFloor,
   parseDuration,
@@ -120,28 +121,6 @@ async function cursorToMiddle(base, cookie) {
   return cursor;
 }
 
-/**
- * A wrk script asking each time for the first page of a seed never asked before (each thread walks its own sequence
- * of seeds), as new listeners each opening the songs page do: no seed's sorted order is ever reused.
- */
-function newSeedScript() {
-  const file = join(work, 'new-seed.lua');
-  writeFileSync(
-    file,
-    [
-      'local threads = 0',
-      'function setup(thread) threads = threads + 1; thread:set("id", threads) end',
-      'function init(args) seed = (id * 104729) % 2147483647 end',
-      'function request()',
-      '  seed = (seed * 48271) % 2147483647',
-      `  return wrk.format(nil, "/api/songs/page?limit=${PAGE}&seed=" .. seed)`,
-      'end',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
-
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
 /**
@@ -204,7 +183,7 @@ async function measure(dialect, databaseUrl, variant = CURRENT) {
   const { key } = await created.json();
   const paged = [
     ['first page', `/api/songs/page?limit=${PAGE}&seed=${SEED}`],
-    ['first page, a new seed per call', `/api/songs/page?limit=${PAGE}&seed=${SEED}`, newSeedScript()],
+    ['first page, a new seed per call', `/api/songs/page?limit=${PAGE}&seed=${SEED}`, newSeedScript(work, PAGE)],
     ['a page in the middle', `/api/songs/page?limit=${PAGE}&seed=${SEED}&cursor=${encodeURIComponent(middle)}`],
     ['an album', `/api/albums/${Math.max(1, Math.ceil(seeded.albums / 2))}`],
     ["an artist's songs", `/api/songs/page?artistId=${artistId}&limit=${PAGE}&seed=${SEED}`],

@@ -17,7 +17,16 @@ import { seedSyntheticLibraryAt } from '../apps/server/src/demo/synthetic-librar
 import { ensureServerBuilt, serverEntry } from '../scripts/build-server.mjs';
 import { root } from '../scripts/lib.mjs';
 import { throwawayPostgres } from './postgres.mjs';
-import { logIn, post, registerAccount, runBench, startBuiltServer, stopProcess, wrk } from './support.mjs';
+import {
+  logIn,
+  newSeedScript,
+  post,
+  registerAccount,
+  runBench,
+  startBuiltServer,
+  stopProcess,
+  wrk,
+} from './support.mjs';
 
 const SONGS = Number(process.env.BENCH_SONGS ?? '100000');
 const DURATION = process.env.BENCH_DURATION ?? '10s';
@@ -121,23 +130,6 @@ async function seed(databaseUrl) {
   return { dataDir, account, key, albums: seeded.albums };
 }
 
-/** A wrk script asking for the first page of a seed never asked before on every call (as bench:catalogue's row). */
-function newSeedScript() {
-  const file = join(work, 'new-seed.lua');
-  const lines = [
-    'local threads = 0',
-    'function setup(thread) threads = threads + 1; thread:set("id", threads) end',
-    'function init(args) seed = (id * 104729) % 2147483647 end',
-    'function request()',
-    '  seed = (seed * 48271) % 2147483647',
-    '  return wrk.format(nil, "/api/songs/page?limit=50&seed=" .. seed)',
-    'end',
-    '',
-  ];
-  writeFileSync(file, lines.join('\n'));
-  return file;
-}
-
 async function profileCall({ dataDir, databaseUrl, account }, name, path, script) {
   const profiles = join(work, `profile-${name.replace(/\W+/g, '-')}`);
   mkdirSync(profiles, { recursive: true });
@@ -166,7 +158,7 @@ async function main() {
   const seeded = { ...(await seed(databaseUrl)), databaseUrl };
   const calls = [
     ['page', 'first page of a seeded shuffle', '/api/songs/page?limit=50&seed=1'],
-    ['new-seed', 'first page, a new seed per call', '/api/songs/page?limit=50&seed=1', newSeedScript()],
+    ['new-seed', 'first page, a new seed per call', '/api/songs/page?limit=50&seed=1', newSeedScript(work, 50)],
     ['album', 'an album', `/api/albums/${Math.max(1, Math.ceil(seeded.albums / 2))}`],
     ['search', 'search, two words', '/api/search?q=amber%20river&limit=20'],
     ['prefix', 'search, prefix', '/api/search?q=sil&limit=20'],

@@ -318,3 +318,24 @@ export async function nodeFloor(bytes, connections, duration) {
   }
   return floors.get(key);
 }
+
+/**
+ * Writes a wrk script into `dir` asking each time for the first page (`limit` songs) of a seed never asked before
+ * (each thread walks its own sequence of seeds), as new listeners each opening the songs page do: no seed's sorted
+ * order is ever reused. Answers the script's path.
+ */
+export function newSeedScript(dir, limit) {
+  const file = join(dir, 'new-seed.lua');
+  const lines = [
+    'local threads = 0',
+    'function setup(thread) threads = threads + 1; thread:set("id", threads) end',
+    'function init(args) seed = (id * 104729) % 2147483647 end',
+    'function request()',
+    '  seed = (seed * 48271) % 2147483647',
+    `  return wrk.format(nil, "/api/songs/page?limit=${limit}&seed=" .. seed)`,
+    'end',
+    '',
+  ];
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
