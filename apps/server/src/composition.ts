@@ -251,6 +251,9 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   );
   const subsonicCatalogue = make('subsonicCatalogueRepository', () => createSubsonicCatalogueRepository(db));
   const stars = make('subsonicStarsRepository', () => createSubsonicStarsRepository(db));
+  const browse = make('subsonicBrowseRepository', () => createSubsonicBrowseRepository(db));
+  const subsonicMedia = make('subsonicMediaRepository', () => createSubsonicMediaRepository(db));
+  const activity = make('subsonicActivityRepository', () => createSubsonicActivityRepository(db));
   const subsonic = make(
     'subsonicService',
     () =>
@@ -276,9 +279,9 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
           albumRows: albumsRepository,
           catalogue: subsonicCatalogue,
           stars,
-          browse: createSubsonicBrowseRepository(db),
-          subsonicMedia: createSubsonicMediaRepository(db),
-          activity: createSubsonicActivityRepository(db),
+          browse,
+          subsonicMedia,
+          activity,
           marks: new StarMarks(stars, subsonicCatalogue),
         }),
       ),

@@ -126,18 +126,18 @@ describeEachDialect('catalogue rows kept in memory (%s)', { uses: 'database' }, 
     const albumId = (await t.db.selectFrom('albums').select('id').where('name', '=', 'Held').executeTakeFirstOrThrow())
       .id;
     await albums.placeSong(songId, { albumId, discNumber: 1, trackNumber: 1 });
-    const [first] = await songs.list({ ids: [songId] });
-    const [again] = await songs.list({ ids: [songId] });
+    const [first] = await songs.byIds([songId]);
+    const [again] = await songs.byIds([songId]);
     expect(again).toBe(first);
     expect((await albums.tracks(albumId)).map((row) => row.name)).toEqual([first?.name]);
     expect(await albums.find(albumId)).toBe(await albums.find(albumId));
     await t.db.updateTable('songs').set({ name: 'Heard anew' }).where('id', '=', songId).execute();
-    expect((await songs.list({ ids: [songId] }))[0]?.name).toBe('Heard anew');
+    expect((await songs.byIds([songId]))[0]?.name).toBe('Heard anew');
     expect((await albums.tracks(albumId)).map((row) => row.name)).toEqual(['Heard anew']);
     expect((await albums.find(albumId))?.song_count).toBe(1);
     await songs.inTransaction(async (inside) => {
-      const [one] = await inside.list({ ids: [songId] });
-      const [two] = await inside.list({ ids: [songId] });
+      const [one] = await inside.byIds([songId]);
+      const [two] = await inside.byIds([songId]);
       expect(two).not.toBe(one);
     });
   });

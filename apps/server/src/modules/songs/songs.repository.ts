@@ -78,6 +78,8 @@ export type SongChanges = Partial<Omit<SongRow, 'id' | 'created_at'>>;
 export interface SongsRepository {
   /** Newest first; one joined query. */
   list(filter: SongFilter): Promise<SongListRow[]>;
+  /** The songs of `ids` that exist, in that order (duplicates too), from memory where they are held. */
+  byIds(ids: readonly number[]): Promise<SongListRow[]>;
   /** The songs a user liked, most recently liked first. */
   listLikedBy(userId: number, limit?: number, offset?: number): Promise<SongListRow[]>;
   /** The songs of a playlist in playlist order. */
@@ -201,16 +203,6 @@ export function createSongsRepository(
   return {
     async list(filter) {
       if (filter.ids?.length === 0) return [];
-      const { ids, genre, artistId, limit, offset } = filter;
-      if (ids !== undefined && [genre, artistId, limit, offset].every((value) => value === undefined)) {
-        const load = (list: number[]) =>
-          compiled.rows(`songs.byIds:${list.length}`, list, () =>
-            base().where('songs.id', 'in', list).orderBy('songs.id', 'desc'),
-          );
-        if (rows === null) return load([...new Set(ids)]);
-        const found = await rows.get(ids, load, (row) => row.id);
-        return found.sort((a, b) => b.id - a.id);
-      }
       let query = base();
       if (filter.ids !== undefined) query = query.where('songs.id', 'in', [...filter.ids]);
       if (filter.genre !== undefined) query = query.where('songs.genre', '=', filter.genre);
@@ -219,6 +211,16 @@ export function createSongsRepository(
       if (filter.limit !== undefined || filter.offset !== undefined) query = query.limit(filter.limit ?? NO_LIMIT);
       if (filter.offset !== undefined) query = query.offset(filter.offset);
       return query.execute();
+    },
+
+    async byIds(ids) {
+      if (ids.length === 0) return [];
+      const load = (list: number[]) =>
+        compiled.rows(`songs.byIds:${list.length}`, list, () => base().where('songs.id', 'in', list));
+      const found = rows === null ? await load([...new Set(ids)]) : await rows.get(ids, load, (row) => row.id);
+      // Duplicates kept: a play queue may hold a song twice.
+      const byId = new Map(found.map((row) => [row.id, row]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
     listLikedBy(userId, limit, offset) {

@@ -182,12 +182,7 @@ export class SongsService {
 
   /** Songs in these ids' order (search hits); unknown ids are skipped. */
   async listByIds(viewer: Viewer, ids: readonly number[]): Promise<SongListing> {
-    const rows = await this.songs.list({ ids });
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return this.withMarks(
-      viewer,
-      ids.map((id) => byId.get(id)).filter((row) => row !== undefined),
-    );
+    return this.withMarks(viewer, await this.songs.byIds(ids));
   }
 
   /** A playlist's songs in playlist order, when the policy lets the viewer see the playlist. */
