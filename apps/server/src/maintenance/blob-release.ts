@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
 import { deleteImageSet, isOriginalImageKey } from '../media/blob-keys.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { createBlobReferencesRepository, type BlobReferencesRepository } from './blob-references.repository.js';
+import type { BlobReferencesRepository } from './blob-references.repository.js';
 
 /** Keys a change stopped using; null entries (no image before) are ignored. */
 export interface ReleasedKeys {
@@ -33,9 +31,4 @@ export function createBlobReleaser(store: BlobStore, references: BlobReferencesR
     const image = new Set((keys.image ?? []).filter((key): key is string => typeof key === 'string'));
     await Promise.allSettled([...[...audio].map(releaseAudio), ...[...image].map(releaseImage)]);
   };
-}
-
-/** The releaser over a database and its blob store; without a store (tests of other modules) there is nothing to release. */
-export function releaserFor(db: Kysely<DB>, store: BlobStore | null): BlobReleaser {
-  return store === null ? () => Promise.resolve() : createBlobReleaser(store, createBlobReferencesRepository(db));
 }

@@ -71,7 +71,7 @@ class BlobSource implements MediaSource {
 }
 
 /** A blob of the store as a media source. */
-export function blobSource(store: BlobStore, kind: BlobKind, key: string): MediaSource {
+function blobSource(store: BlobStore, kind: BlobKind, key: string): MediaSource {
   return new BlobSource(store, kind, key);
 }
 

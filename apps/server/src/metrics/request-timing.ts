@@ -1,4 +1,4 @@
-import { endpoints } from '@tonearm/contract';
+import { endpoints, MEDIA_AUDIO_PATH } from '@tonearm/contract';
 import type { App } from '../http/app-types.js';
 import type { RawHandler } from '../http/server-factory.js';
 import type { RequestLatency } from './request-latency.js';
@@ -6,7 +6,7 @@ import type { RequestLatency } from './request-latency.js';
 /** The label of requests no route matched (any URL at all): one series, however many URLs are tried. */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
-const AUDIO_PREFIX = '/media/audio/';
+const AUDIO_PREFIX = MEDIA_AUDIO_PATH;
 
 /**
  * Times every request Fastify answers (Fastify applies the hook to every route, registered before or after it).

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { ErrorCodes, ServerMessages, THUMBNAIL_WIDTHS, type ThumbnailWidth } from '@tonearm/contract';
+import {
+  ErrorCodes,
+  MEDIA_AUDIO_PATH,
+  MEDIA_IMAGES_PATH,
+  ServerMessages,
+  THUMBNAIL_WIDTHS,
+  type ThumbnailWidth,
+} from '@tonearm/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { generateRequestId } from '../../logger.js';
 import { errorBody } from '../../plugins/error-handler.js';
@@ -96,8 +103,8 @@ interface MediaRequest {
   query: string;
 }
 
-const AUDIO_PREFIX = '/media/audio/';
-const IMAGE_PREFIX = '/media/images/';
+const AUDIO_PREFIX = MEDIA_AUDIO_PATH;
+const IMAGE_PREFIX = MEDIA_IMAGES_PATH;
 /** Free read buffers kept between requests (at most 16 MiB); more concurrent streams allocate and drop their own. */
 const POOLED_BUFFERS = 64;
 /** Blob files kept open at once (see OpenFiles). */
@@ -389,9 +396,12 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       if (key === null || transcode || token === undefined) return null;
       // From memory when it can: after a stream's first request, its Range requests find the session and blob there.
       const userId = token === null ? 0 : sessions.cachedUserId(token);
-      const stat = sources.byKey(media.kind, key).rememberedStat();
+      const source = sources.byKey(media.kind, key);
+      // nginx sends a blob of the store by its key; anything else is Tonearm's to answer.
+      if (!source.stored) return null;
+      const stat = source.rememberedStat();
       if (userId !== undefined && stat !== undefined) return handOverOf(offload, media.kind, key, userId);
-      return lookedUp(offload, media.kind, key, token);
+      return lookedUp(offload, source, token);
     } catch (error) {
       // A refusal (400 for a bad width or format): Tonearm answers it, with its JSON error.
       if (error instanceof MediaError) return null;
@@ -400,10 +410,10 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   }
 
   /** handOver once the database and the disk have answered what memory did not know. */
-  async function lookedUp(to: NginxOffload, kind: BlobKind, key: string, token: string | null) {
+  async function lookedUp(to: NginxOffload, source: MediaSource, token: string | null) {
     const userId = token === null ? 0 : await sessions.resolveUserId(token);
-    const stat = userId === null ? null : await sources.byKey(kind, key).statCached();
-    return stat === null ? null : handOverOf(to, kind, key, userId);
+    const stat = userId === null ? null : await source.statCached();
+    return stat === null ? null : handOverOf(to, source.kind, source.key, userId);
   }
 
   /** The hand-over of a stored blob to a caller who may have it (a user id, or 0 for public images); null for none. */
