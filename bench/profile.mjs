@@ -142,6 +142,7 @@ async function profileCall({ dataDir, databaseUrl, account }, name, path, script
   // Subsonic answers its errors with a 200 and status "failed".
   if (!warm.ok || body.includes('"status":"failed"')) throw new Error(`GET ${path}: ${warm.status} ${body}`);
   const result = await wrk(`${base}${path}`, { connections: CONNECTIONS, duration: DURATION, headers, script });
+  if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers`);
   await stopProcess(server);
   const file = readdirSync(profiles).find((entry) => entry.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error(`the server wrote no profile for ${name}`);

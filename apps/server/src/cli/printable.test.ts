@@ -22,6 +22,10 @@ describe('printablePath', () => {
     expect(printablePath('\u2029\u202f\u2065\u206a\xa0')).toBe('\u2029\u202f\u2065\u206a\xa0');
   });
 
+  it('writes the non-characters U+FFFE and U+FFFF as \\u escapes, and keeps their neighbour U+FFFD', () => {
+    expect(printablePath('a\ufffeb\uffffc\ufffd')).toBe('a\\ufffeb\\uffffc\ufffd');
+  });
+
   it('answers text with no control character left in it', () => {
     const all = Array.from({ length: 0x2070 }, (_, code) => String.fromCharCode(code)).join('');
     expect(printablePath(all)).not.toMatch(/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u);
