@@ -6,7 +6,7 @@ import { renderCover, type ArtStyle } from '../demo/artwork.js';
 import { HttpError } from '../http/errors.js';
 import { stageImage, type StagedImage } from '../media/staging.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import type { MusicFolder } from './music-folder.js';
+import type { MusicFolder } from '../modules/libraries/music-folder.js';
 
 /** Names of a folder's cover image, by preference (any case): what players and rippers write beside an album. */
 const COVER_NAMES = ['cover', 'folder', 'front', 'album'];

@@ -10,12 +10,12 @@ import type { ImportSourceRow } from '../modules/songs/songs.repository.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { FolderCovers, stageCover } from './artwork.js';
 import type { AudioEndCheck } from './audio-check.js';
-import { Batcher } from './batcher.js';
-import { closestGenre } from './genre-match.js';
-import { MusicFolder, SkipReasons, type FolderWalk, type SkippedEntry } from './music-folder.js';
-import { readTags, titleOf, type FileTags } from './read-tags.js';
+import { Batcher } from '../modules/libraries/batcher.js';
+import { closestGenre } from '../modules/libraries/genre-match.js';
+import { MusicFolder, SkipReasons, type FolderWalk, type SkippedEntry } from '../modules/libraries/music-folder.js';
+import { readTags, titleOf, type FileTags } from '../modules/libraries/read-tags.js';
 
-export { AUDIO_EXTENSIONS } from './music-folder.js';
+export { AUDIO_EXTENSIONS } from '../modules/libraries/music-folder.js';
 
 /** `updated`: a file imported before had changed, and its song took the new audio and tags. */
 export type ImportStatus = 'added' | 'updated' | 'skipped' | 'failed';

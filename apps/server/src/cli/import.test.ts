@@ -16,7 +16,7 @@ import { encodeWav } from '../demo/wav.js';
 import { AudioMessages } from '../media/media.formats.js';
 import { composeCatalogue } from '../catalogue-composition.js';
 import type { LocalBlobStore } from '../storage/local-blob-store.js';
-import { closestGenre, GENRE_MAP, matchGenre } from './genre-match.js';
+import { closestGenre, GENRE_MAP, matchGenre } from '../modules/libraries/genre-match.js';
 import { writeImportCorpus } from './import-corpus.js';
 import { ALREADY_IMPORTED, findAudioFiles, importFolder, type ImportProgress } from './import-folder.js';
 import { tagWav } from './tagged-wav.js';

@@ -15,7 +15,7 @@ import type { Catalogue } from '../modules/catalogue.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { createBlobStore } from '../storage/create-blob-store.js';
 import { AudioEndCheck, findFfmpeg } from './audio-check.js';
-import { matchGenre } from './genre-match.js';
+import { matchGenre } from '../modules/libraries/genre-match.js';
 import {
   ALREADY_IMPORTED,
   DEFAULT_BATCH_SIZE,

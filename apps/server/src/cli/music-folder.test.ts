@@ -13,7 +13,7 @@ import { songCount, testBlobStore } from '../../test/stored.js';
 import { composeCatalogue } from '../catalogue-composition.js';
 import { findFolderCover } from './artwork.js';
 import { importFolder, type ImportSummary } from './import-folder.js';
-import { MusicFolder, SkipReasons } from './music-folder.js';
+import { MusicFolder, SkipReasons } from '../modules/libraries/music-folder.js';
 import { tagWav } from './tagged-wav.js';
 import { reconcile } from './watch-folder.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Catalogue } from '../modules/catalogue.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { importFiles, type ImportOptions, type ImportSummary } from './import-folder.js';
-import { MusicFolder, type SkippedEntry } from './music-folder.js';
+import { MusicFolder, type SkippedEntry } from '../modules/libraries/music-folder.js';
 
 /** One pass over what changed: the import's summary, and the songs of files that are gone. */
 export interface WatchPass {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { NAME_MAX, plainText, YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
 import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
-import type { ReplayGain } from '../modules/songs/song-import.service.js';
+import type { ReplayGain } from '../songs/song-import.service.js';
 
 /** What the import takes from a file's tags and stream header; null when a tag is missing or unusable. */
 export interface FileTags {
