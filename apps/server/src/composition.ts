@@ -14,6 +14,10 @@ import type { PoolUse } from './db/database.js';
 import { createMetrics } from './metrics/metrics.module.js';
 import { createAlbumsRepository } from './modules/albums/albums.repository.js';
 import { AlbumsService } from './modules/albums/albums.service.js';
+import { createLibrariesRepository } from './modules/libraries/libraries.repository.js';
+import { createSongsRepository } from './modules/songs/songs.repository.js';
+import { LibrariesService } from './modules/libraries/libraries.service.js';
+import { createLibraryMedia } from './modules/libraries/library-media.js';
 import { createAppKeysRepository } from './modules/auth/app-keys.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { LOGIN_FAILURE_WINDOW_MS, LoginAttempts } from './modules/auth/login-attempts.js';
@@ -136,8 +140,15 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const setupCode = make('setupCode', () => options.setupCode ?? new SetupCode());
   const images = make('imageWork', () => options.images ?? createImageWork(config.limits));
   const offload = make('nginxOffload', () => nginxOffloadFor(config, blobs));
-  // Where a song's or an image's bytes are: a blob of the store, for now (media/media-source.ts).
-  const sources = blobs === null ? null : make('mediaSources', () => storedMediaSources(blobs));
+  // Libraries: music folders read in place, and where their files and covers' originals are.
+  const librariesRepository = make('librariesRepository', () =>
+    createLibrariesRepository(db, (trx) => createSongsRepository(trx, null)),
+  );
+  // Where a song's or an image's bytes are: a blob of the store, or a library's file (media/media-source.ts).
+  const sources =
+    blobs === null
+      ? null
+      : make('mediaSources', () => storedMediaSources(blobs, createLibraryMedia(librariesRepository, blobs)));
   const audioCheck = await make('audioCheck', () => uploadAudioCheck(config));
 
   // Media: the transcoder and the /media handler (with its open files), and MEDIA_OFFLOAD_GATE's listener.
@@ -219,6 +230,18 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       }),
   );
   const plays = make('playsService', () => new PlaysService(createPlaysRepository(db)));
+  const libraries = make(
+    'librariesService',
+    () =>
+      new LibrariesService({
+        repository: librariesRepository,
+        db,
+        dialect,
+        releaseBlobs,
+        config: config.libraries,
+        log,
+      }),
+  );
   const search = make(
     'searchService',
     () => new SearchService(searchIndex, songs, artistsRepository, playlistsRepository, albumsRepository),
@@ -283,6 +306,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
           subsonicMedia,
           activity,
           marks: new StarMarks(stars, subsonicCatalogue),
+          libraries,
         }),
       ),
   );
@@ -305,6 +329,8 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     },
     ...(media === null ? [] : [{ name: 'media handler', start: () => undefined, stop: () => media.close() }]),
     ...(gate === null ? [] : [{ name: 'media offload gate', ...gate }]),
+    // After the media handler in this list, so it is stopped first: no scan writes while the app closes.
+    { name: 'library scans', start: () => libraries.start(), stop: () => libraries.stop() },
   ];
 
   return {
@@ -342,6 +368,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       apiKeys,
       appPasswords,
       subsonic,
+      libraries,
     },
     catalogue,
     usersRepository,

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GENRES, isGenre, type Genre } from '@tonearm/contract';
 import { z } from 'zod';
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -10,6 +11,20 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 /** LOG_FORMAT: 'pretty' for people at a terminal, 'json' lines for log collectors. */
 export type LogFormat = 'pretty' | 'json';
 export type PaymentProviderName = 'demo' | 'stripe' | 'none';
+
+export interface LibrariesConfig {
+  /** MUSIC_DIR: a folder made the first library at start (named after the folder); null: none. */
+  musicDir: string | null;
+  /** SCAN_INTERVAL (minutes): every library is scanned this often; 0: only at start, on change and on demand. */
+  scanIntervalMs: number;
+  /** SCAN_WATCH: a change in a library's folder starts a scan once the folder has been quiet for `quietMs`. */
+  watch: boolean;
+  quietMs: number;
+  /** SCAN_CONCURRENCY: files whose tags a scan reads at once. */
+  concurrency: number;
+  /** SCAN_DEFAULT_GENRE: the genre of a file whose genre tag names none of the catalogue's. */
+  defaultGenre: Genre;
+}
 
 export interface Config {
   port: number;
@@ -30,6 +45,8 @@ export interface Config {
   logFormat: LogFormat | null;
   /** Seed the demo catalogue on first start. */
   demo: boolean;
+  /** Library folders read in place (MUSIC_DIR, SCAN_*). */
+  libraries: LibrariesConfig;
   paymentProvider: PaymentProviderName;
   prices: { monthlyCents: number; yearlyCents: number; currency: string };
   /** apiUrl (STRIPE_API_URL) points the Stripe client elsewhere, e.g. at stripe-mock; absent means api.stripe.com. */
@@ -275,6 +292,18 @@ const EnvSchema = z.object({
   ),
   LOG_FORMAT: optionalText.pipe(z.enum(['pretty', 'json'], { error: 'must be pretty or json' }).optional()),
   DEMO: flag(true),
+  MUSIC_DIR: optionalText,
+  SCAN_INTERVAL: integer(0, 0, 10_080),
+  SCAN_WATCH: flag(true),
+  SCAN_QUIET_MS: integer(2000, 50, 600_000),
+  SCAN_CONCURRENCY: integer(8, 1, 32),
+  SCAN_DEFAULT_GENRE: optionalText.pipe(
+    z
+      .string()
+      .refine(isGenre, `must be one of the catalogue's genres: ${GENRES.join(', ')}`)
+      .optional()
+      .transform((v): Genre => (v !== undefined && isGenre(v) ? v : 'Pop')),
+  ),
   PAYMENT_PROVIDER: optionalText.pipe(
     z.enum(['demo', 'stripe', 'none'], { error: 'must be demo, stripe or none' }).optional(),
   ),
@@ -496,6 +525,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     logFormat: e.LOG_FORMAT ?? null,
     demo: e.DEMO,
+    libraries: {
+      musicDir: e.MUSIC_DIR === undefined ? null : path.resolve(cwd, e.MUSIC_DIR),
+      scanIntervalMs: e.SCAN_INTERVAL * 60_000,
+      watch: e.SCAN_WATCH,
+      quietMs: e.SCAN_QUIET_MS,
+      concurrency: e.SCAN_CONCURRENCY,
+      defaultGenre: e.SCAN_DEFAULT_GENRE,
+    },
     paymentProvider,
     prices: { monthlyCents: e.PRICE_MONTHLY_CENTS, yearlyCents: e.PRICE_YEARLY_CENTS, currency: e.CURRENCY },
     stripe: {

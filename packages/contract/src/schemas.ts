@@ -1,6 +1,7 @@
 /** Every schema, type, message and rule of the contract (everything but the endpoint declarations). */
 export * from './accounts.js';
 export * from './albums.js';
+export * from './libraries.js';
 export * from './artists.js';
 export * from './common.js';
 export * from './constants.js';

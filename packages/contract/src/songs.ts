@@ -29,6 +29,11 @@ export const Song = z.object({
   /** ReplayGain of the track from the file's tags (gain in dB, peak as a fraction of full scale); null when untagged. */
   replayGainDb: z.number().nullable(),
   replayGainPeak: z.number().nullable(),
+  /**
+   * False while the song's file is missing from its library folder: it has left every list and search, and stays in
+   * playlists and liked songs shown as unavailable until the file is back.
+   */
+  available: z.boolean(),
 });
 export type Song = z.infer<typeof Song>;
 

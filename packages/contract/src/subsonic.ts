@@ -45,6 +45,7 @@ export const SubsonicMessages = {
   timesDoNotMatch: 'Give one time per id, or none',
   otherUserNeedsAdmin: 'Only an administrator may see another user',
   noSuchUser: (username: string) => `User not found: ${username}`,
+  scanNeedsAdmin: 'Only an administrator may start a scan',
 } as const;
 
 export const API_KEY_NAME_MAX = 100;

@@ -11,7 +11,7 @@ import { describeEachDialect } from '../../test/dialects.js';
 import { picture, toneWav } from '../../test/media.js';
 import { songCount, testBlobStore } from '../../test/stored.js';
 import { composeCatalogue } from '../catalogue-composition.js';
-import { findFolderCover } from './artwork.js';
+import { findFolderCover } from '../modules/libraries/folder-covers.js';
 import { importFolder, type ImportSummary } from './import-folder.js';
 import { MusicFolder, SkipReasons } from '../modules/libraries/music-folder.js';
 import { tagWav } from './tagged-wav.js';

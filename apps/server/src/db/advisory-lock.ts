@@ -10,6 +10,8 @@ export const AdvisoryLocks = {
   blobSweep: 7_415_002,
   /** Seeding the demo catalogue of a fresh install: once, whatever the number of instances starting (startup.ts). */
   demoSeed: 7_415_003,
+  /** A library's scan: one instance at a time per library; the library's id is added to it. */
+  libraryScan: 7_416_000_000,
 } as const;
 
 export type LockOutcome<T> = { ran: true; value: T } | { ran: false };

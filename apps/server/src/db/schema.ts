@@ -68,6 +68,10 @@ export interface SongsTable {
   replay_gain_track_peak: Optional<number>;
   replay_gain_album_db: Optional<number>;
   replay_gain_album_peak: Optional<number>;
+  /** The library whose folder holds its file (migration 017); null for a stored upload or import. */
+  library_id: Optional<number>;
+  /** When its library file was found gone (migration 017); null while it is there. */
+  missing_since: Optional<string>;
 }
 
 /** An album: a name under an album artist (migration 006). Its song count and length come from its tracks. */
@@ -219,6 +223,58 @@ export interface RateCountersTable {
   resets_at: number;
 }
 
+/** A music folder on the server read in place (migration 017). */
+export interface LibrariesTable {
+  id: Generated<number>;
+  name: string;
+  /** Absolute, as the administrator gave it (resolved). */
+  path: string;
+  created_at: string;
+}
+
+/** The file a library song is (migration 017), as it was when last read. */
+export interface LibraryFilesTable {
+  song_id: number;
+  library_id: number;
+  /** Relative to the library's folder, with `/` between parts. */
+  path: string;
+  size_bytes: number;
+  modified_ms: number;
+  /** What a moved file is recognised by (library-scan.ts). */
+  fingerprint: string;
+}
+
+/** Where the original of a cover read from a library is (migration 017): its thumbnails are made from it on demand. */
+export interface LibraryImagesTable {
+  /** The image key songs and albums hold (`<sha256>.<ext>` of the picture's bytes). */
+  image_key: string;
+  library_id: number;
+  /** The audio file it is embedded in, or the image file, relative to the library. */
+  path: string;
+  /** 1: a picture embedded in the audio file at `path`; 0: the image file at `path`. */
+  embedded: number;
+}
+
+/** A scan of a library (migration 017): its counts, report and heartbeat. */
+export interface LibraryScansTable {
+  id: Generated<number>;
+  library_id: number;
+  state: 'running' | 'done' | 'failed';
+  started_at: string;
+  finished_at: string | null;
+  heartbeat_at: string;
+  seen: Generated<number>;
+  /** Files gone through so far (unchanged ones included): `done / seen` is the progress. */
+  done: Generated<number>;
+  added: Generated<number>;
+  updated: Generated<number>;
+  moved: Generated<number>;
+  missing: Generated<number>;
+  errors: Generated<number>;
+  /** JSON: the first problems met, `{ path, reason }[]`. */
+  problems: Generated<string>;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -242,6 +298,10 @@ export interface DB {
   play_queues: PlayQueuesTable;
   play_queue_songs: PlayQueueSongsTable;
   rate_counters: RateCountersTable;
+  libraries: LibrariesTable;
+  library_files: LibraryFilesTable;
+  library_images: LibraryImagesTable;
+  library_scans: LibraryScansTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

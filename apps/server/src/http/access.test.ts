@@ -1,8 +1,11 @@
 import { createApiKeysRepository } from '../modules/subsonic/api-keys.repository.js';
 import { createAppPasswordsRepository } from '../modules/subsonic/app-passwords.repository.js';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { AccessLevels, type Access } from '@tonearm/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/dialects.js';
 import { insertPlaylist, insertSongs, insertUser } from '../../test/factories.js';
 import { createTestApp } from '../../test/harness.js';
@@ -43,6 +46,9 @@ interface Fixture {
   orderId: number;
   albumId: number;
   apiKeyId: number;
+  libraryId: number;
+  /** An empty folder no library holds yet (POST /api/libraries). */
+  folder: string;
 }
 
 /** The concrete path of a route for a fixture: every id names something the fixture's user owns (or a catalogue row). */
@@ -55,6 +61,7 @@ function concretePath(url: string, f: Fixture): string {
     if (name === 'key') return `${'a'.repeat(64)}.mp3`;
     if (name === 'playlistId') return String(f.playlistId);
     if (name === 'songId') return String(f.songId);
+    if (name === 'libraryId') return String(f.libraryId);
     if (url.startsWith('/api/users/') || url.startsWith('/api/playlists/user/')) return String(f.userId);
     if (url.startsWith('/api/playlists/') || url.startsWith('/api/songs/playlistId/')) return String(f.playlistId);
     if (url.startsWith('/api/payment/')) return String(f.orderId);
@@ -74,6 +81,7 @@ function bodyFor(url: string, f: Fixture): object {
   if (url === '/api/plays') return { songId: f.songId };
   if (url.endsWith('/api-keys')) return { name: 'Phone' };
   if (url.startsWith('/api/users/')) return { address: 'Somewhere' };
+  if (url === '/api/libraries') return { path: f.folder };
   return {};
 }
 
@@ -85,11 +93,31 @@ function levelOf(route: RouteEntry): Access {
 
 describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }, (t) => {
   const ids: Partial<Record<Caller, number>> = {};
+  const folders: string[] = [];
+
+  afterAll(async () => {
+    await t.composition.services.libraries.settled();
+    await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+  });
 
   /** A fresh session cookie (straight from the session store: no password hashing per request). */
   async function cookieOf(userId: number): Promise<string> {
     const { token } = await t.app.sessionStore.create(userId);
     return `tonearm_session=${token}`;
+  }
+
+  /** A library over an empty folder of its own, and another folder no library holds. */
+  async function libraryFixture(): Promise<Pick<Fixture, 'libraryId' | 'folder'>> {
+    const library = await mkdtemp(path.join(tmpdir(), 'tonearm-access-library-'));
+    folders.push(library);
+    const { id } = await t.db
+      .insertInto('libraries')
+      .values({ name: path.basename(library), path: library, created_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const folder = await mkdtemp(path.join(tmpdir(), 'tonearm-access-folder-'));
+    folders.push(folder);
+    return { libraryId: id, folder };
   }
 
   /** A user owning a private playlist (with a song) and a pending order, plus an artist. */
@@ -142,6 +170,7 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
       orderId: order.id,
       albumId: album.id,
       apiKeyId: apiKey.id,
+      ...(await libraryFixture()),
     };
   }
 

@@ -1,5 +1,8 @@
+import { constants, createReadStream } from 'node:fs';
+import { access, stat as fsStat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { BlobKind, BlobStat, BlobStore, ByteRange, PresignOptions } from '../storage/blob-store.js';
+import { isLibraryKey } from './library-keys.js';
 
 /**
  * Where the bytes of a song's audio, or of an image, come from. Today every source is a blob of the store
@@ -75,6 +78,86 @@ function blobSource(store: BlobStore, kind: BlobKind, key: string): MediaSource 
   return new BlobSource(store, kind, key);
 }
 
+/** Where a library file an audio key names is: its absolute path, checked to be inside its library; null when not. */
+export interface LibraryFileLocator {
+  locate(key: string): Promise<string | null>;
+}
+
+/** Makes the thumbnail a key names from an original read from a library; false when there is none to make it from. */
+export interface ThumbnailMaker {
+  make(thumbnailKey: string): Promise<boolean>;
+}
+
+/**
+ * A file of a library folder, read in place. Its path is found (and checked to be inside the library, readable and a
+ * regular file) by `stat`, which every reader calls first; nothing about it is remembered between requests, since the
+ * file may change on disk at any time (its key changes with it at the next scan).
+ */
+class LibraryFileSource implements MediaSource {
+  readonly kind = 'audio';
+  readonly stored = false;
+  private path: string | null = null;
+
+  constructor(
+    private readonly locator: LibraryFileLocator,
+    readonly key: string,
+  ) {}
+
+  async stat(): Promise<BlobStat | null> {
+    const found = await this.locator.locate(this.key);
+    if (found === null) return null;
+    try {
+      await access(found, constants.R_OK);
+      const stats = await fsStat(found);
+      if (!stats.isFile()) return null;
+      this.path = found;
+      return { size: stats.size, mtimeMs: stats.mtimeMs };
+    } catch {
+      return null;
+    }
+  }
+
+  statCached(): Promise<BlobStat | null> {
+    return this.stat();
+  }
+
+  rememberedStat(): BlobStat | undefined {
+    return undefined;
+  }
+
+  forget(): void {
+    this.path = null;
+  }
+
+  open(range?: ByteRange): Readable {
+    if (this.path === null) throw new Error(`library file ${this.key} opened before stat found it`);
+    return createReadStream(this.path, range === undefined ? {} : { start: range.start, end: range.end });
+  }
+
+  localPath(): string | null {
+    return this.path;
+  }
+}
+
+/** A thumbnail of the store that, when absent, is made from its original in a library first. */
+class DerivedThumbnailSource extends BlobSource {
+  constructor(
+    store: BlobStore,
+    key: string,
+    private readonly maker: ThumbnailMaker,
+  ) {
+    super(store, 'image', key);
+  }
+
+  override async stat(): Promise<BlobStat | null> {
+    return (await super.stat()) ?? ((await this.maker.make(this.key)) ? super.stat() : null);
+  }
+
+  override async statCached(): Promise<BlobStat | null> {
+    return (await super.statCached()) ?? ((await this.maker.make(this.key)) ? super.statCached() : null);
+  }
+}
+
 /** The one answer to "where are this song's bytes" (and an image's). */
 export interface MediaSources {
   audioOf(song: { audioKey: string }): MediaSource;
@@ -83,11 +166,27 @@ export interface MediaSources {
   byKey(kind: BlobKind, key: string): MediaSource;
 }
 
-/** Every song's audio and every image as a blob of the store (the only kind of source so far). */
-export function storedMediaSources(store: BlobStore): MediaSources {
+/** What besides the store holds media: the library folders (their files, and the originals of their covers). */
+export interface LibraryMedia {
+  files: LibraryFileLocator;
+  thumbnails: ThumbnailMaker;
+}
+
+/**
+ * Audio as a blob of the store, or as a file of a library when its key is a library key (library-keys.ts); images as
+ * blobs, a thumbnail not made yet being made from its library original first.
+ */
+export function storedMediaSources(store: BlobStore, libraries?: LibraryMedia): MediaSources {
+  const byKey = (kind: BlobKind, key: string): MediaSource => {
+    if (libraries === undefined) return blobSource(store, kind, key);
+    if (kind === 'audio') {
+      return isLibraryKey(key) ? new LibraryFileSource(libraries.files, key) : blobSource(store, kind, key);
+    }
+    return new DerivedThumbnailSource(store, key, libraries.thumbnails);
+  };
   return {
-    audioOf: (song) => blobSource(store, 'audio', song.audioKey),
-    imageOf: (imageKey) => blobSource(store, 'image', imageKey),
-    byKey: (kind, key) => blobSource(store, kind, key),
+    audioOf: (song) => byKey('audio', song.audioKey),
+    imageOf: (imageKey) => byKey('image', imageKey),
+    byKey,
   };
 }

@@ -4,6 +4,7 @@ import { registerAlbums } from './albums/albums.module.js';
 import { registerArtists } from './artists/artists.module.js';
 import { registerAuth } from './auth/auth.module.js';
 import { registerDownloads } from './downloads/downloads.module.js';
+import { registerLibraries } from './libraries/libraries.module.js';
 import { registerLikes } from './likes/likes.module.js';
 import { registerPayments } from './payments/payments.module.js';
 import { registerPlaylists } from './playlists/playlists.module.js';
@@ -26,7 +27,8 @@ export type ModulesDeps = Omit<
     Parameters<typeof registerLikes>[1] &
     Parameters<typeof registerSearch>[1] &
     Parameters<typeof registerAlbums>[1] &
-    Parameters<typeof registerSubsonic>[1],
+    Parameters<typeof registerSubsonic>[1] &
+    Parameters<typeof registerLibraries>[1],
   'uploads'
 >;
 
@@ -51,6 +53,7 @@ export async function registerModules(app: App, services: ModulesDeps): Promise<
   registerSearch(app, deps);
   await registerAlbums(app, deps);
   await registerSubsonic(app, deps);
+  registerLibraries(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

@@ -24,6 +24,7 @@ export const WELCOME_SONG: Song = {
   audioFormat: null,
   replayGainDb: null,
   replayGainPeak: null,
+  available: true,
 };
 
 export function isWelcomeSong(song: Song): boolean {

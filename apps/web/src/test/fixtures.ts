@@ -21,6 +21,7 @@ export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
     audioFormat: null,
     replayGainDb: null,
     replayGainPeak: null,
+    available: true,
     ...overrides,
   };
 }

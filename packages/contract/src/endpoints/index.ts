@@ -1,6 +1,7 @@
 import { albums } from './albums.js';
 import { artists } from './artists.js';
 import { auth } from './auth.js';
+import { libraries } from './libraries.js';
 import type { EndpointSpec } from './define.js';
 import { payments } from './payments.js';
 import { playlists } from './playlists.js';
@@ -25,6 +26,7 @@ export const endpoints = {
   search,
   artists,
   albums,
+  libraries,
   playlists,
   payments,
   media,

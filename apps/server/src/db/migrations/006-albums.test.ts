@@ -50,6 +50,8 @@ describeEachDialect('migration 006 (albums) on %s', { uses: 'database', fresh: '
         replay_gain_track_peak: null,
         replay_gain_album_db: null,
         replay_gain_album_peak: null,
+        library_id: null,
+        missing_since: null,
       })),
     );
     const listed = await createSongsRepository(d.db).list({});

@@ -32,6 +32,8 @@ describeEachDialect('migration 007 (import sources) on %s', { uses: 'database', 
         replay_gain_track_peak: null,
         replay_gain_album_db: null,
         replay_gain_album_peak: null,
+        library_id: null,
+        missing_since: null,
       })),
     );
     expect(await tracks()).toEqual(tracksBefore);

@@ -107,14 +107,17 @@ export function albumListQuery(db: Kysely<DB>) {
       'albums.created_at',
       eb
         .selectFrom('album_tracks')
+        .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
         .select((inner) => inner.fn.countAll<number>().as('n'))
         .whereRef('album_tracks.album_id', '=', 'albums.id')
+        .where('songs.missing_since', 'is', null)
         .as('song_count'),
       eb
         .selectFrom('album_tracks')
         .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
         .select(sql<number>`coalesce(sum(songs.duration_ms), 0)`.as('ms'))
         .whereRef('album_tracks.album_id', '=', 'albums.id')
+        .where('songs.missing_since', 'is', null)
         .as('duration_ms'),
     ]);
 }
@@ -176,6 +179,7 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
     compiled.rows('albums.tracks', [id], () =>
       songListQuery(db)
         .where('album_tracks.album_id', '=', id)
+        .where('songs.missing_since', 'is', null)
         .orderBy(sql`album_tracks.disc_number is null`)
         .orderBy('album_tracks.disc_number')
         .orderBy(sql`album_tracks.track_number is null`)

@@ -58,6 +58,7 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
       .selectFrom('songs')
       .select(['id', 'artist_id'])
       .where('artist_id', 'is not', null)
+      .where('missing_since', 'is', null)
       .orderBy('id', 'asc');
     // One artist (or a few): use the artist_id index; the whole list: one scan of songs instead of N lookups.
     if (artists.length <= 100)

@@ -142,3 +142,15 @@ export async function readTags(file: string): Promise<FileTags> {
 export function titleOf(tags: FileTags, file: string): string {
   return tags.title ?? cleanText(path.basename(file, path.extname(file))) ?? 'Untitled';
 }
+
+/**
+ * The tags of a file and the length its headers give, without decoding any audio (a library scan); throws when the
+ * file cannot be read or parsed.
+ */
+export async function readFileTags(file: string): Promise<{ tags: FileTags; durationMs: number | null }> {
+  const metadata = await parseFile(file, { duration: false });
+  const seconds = metadata.format.duration;
+  const durationMs =
+    seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : null;
+  return { tags: tagsOf(metadata), durationMs };
+}

@@ -38,7 +38,7 @@ const NO_CURSORS = { songs: null, artists: null, playlists: null };
 export class SearchService {
   constructor(
     private readonly search: SearchIndexRepository,
-    private readonly songs: Pick<SongsService, 'listByIds'>,
+    private readonly songs: Pick<SongsService, 'listPresentByIds'>,
     private readonly artists: Pick<ArtistsRepository, 'listByIds'>,
     private readonly playlists: Pick<PlaylistsRepository, 'songIds'>,
     private readonly albums: Pick<AlbumsRepository, 'page'>,
@@ -80,7 +80,7 @@ export class SearchService {
 
   private async songsPage(viewer: Viewer, terms: string[], cursor: string | undefined, limit: number) {
     const { ids, nextCursor } = await this.search.idPage('songs', terms, cursor, limit);
-    return { items: await this.songs.listByIds(viewer, ids), nextCursor };
+    return { items: await this.songs.listPresentByIds(viewer, ids), nextCursor };
   }
 
   private async artistsPage(terms: string[], cursor: string | undefined, limit: number) {

@@ -59,17 +59,21 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
     },
 
     chunk(afterId, limit) {
-      return db
-        .selectFrom('songs')
-        .select(['id', 'artist_id', 'genre'])
-        .where('id', '>', afterId)
-        .orderBy('id')
-        .limit(limit)
-        .execute();
+      return (
+        db
+          .selectFrom('songs')
+          .select(['id', 'artist_id', 'genre'])
+          .where('id', '>', afterId)
+          // A song whose library file is missing leaves every list (it stays in playlists, shown unavailable).
+          .where('missing_since', 'is', null)
+          .orderBy('id')
+          .limit(limit)
+          .execute()
+      );
     },
 
     newest({ artistId, genre }, beforeId, limit) {
-      let query = songListQuery(db);
+      let query = songListQuery(db).where('songs.missing_since', 'is', null);
       if (artistId !== undefined) query = query.where('songs.artist_id', '=', artistId);
       if (genre !== undefined) query = query.where('songs.genre', '=', genre);
       if (beforeId !== undefined) query = query.where('songs.id', '<', beforeId);

@@ -40,7 +40,7 @@ export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamReposito
     },
 
     songsUpTo(atMost, limit, filter) {
-      let query = songListQuery(db).where('songs.id', '<=', atMost);
+      let query = songListQuery(db).where('songs.id', '<=', atMost).where('songs.missing_since', 'is', null);
       if (filter.genre !== undefined) query = query.where('songs.genre', '=', filter.genre);
       if (filter.artistId !== undefined) query = query.where('songs.artist_id', '=', filter.artistId);
       return query.orderBy('songs.id', 'desc').limit(limit).execute();
@@ -90,6 +90,7 @@ export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamReposito
           artists.map((artist) => artist.id),
         )
         .where('id', '<=', songsUpTo)
+        .where('missing_since', 'is', null)
         .orderBy('id', 'asc')
         .execute();
       return attachSongIds(artists, songs);

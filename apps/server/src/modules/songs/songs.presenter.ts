@@ -28,6 +28,7 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
     audioFormat: row.format,
     replayGainDb: row.replay_gain_track_db,
     replayGainPeak: row.replay_gain_track_peak,
+    available: row.missing_since === null,
   };
 }
 

@@ -26,6 +26,8 @@ export interface SongListRow {
   format: string | null;
   replay_gain_track_db: number | null;
   replay_gain_track_peak: number | null;
+  /** When its library file was found missing; null while it is there (always for stored songs). */
+  missing_since: string | null;
 }
 
 export interface SongFilter {
@@ -93,9 +95,9 @@ export interface SongsRepository {
    * Inserts the songs in one statement, each with the artist its `artist_name` names, compared as the unique index
    * compares artist names (lower()); artists that do not exist yet are inserted first, once each. Meant for
    * `inTransaction`, so that artists and songs are written together or not at all. DuplicateError('audio') when a
-   * song's audio is already in the catalogue; nothing is inserted then.
+   * song's audio is already in the catalogue; nothing is inserted then. Answers each new song's id by its audio_sha256.
    */
-  insertByArtistName(songs: readonly NewSongByArtistName[]): Promise<void>;
+  insertByArtistName(songs: readonly NewSongByArtistName[]): Promise<Map<string, number>>;
   /**
    * Changes a song to what a changed file now says (the import's `--watch`): its columns, artist and album found or
    * created by name as insertByArtistName does, and its source row. DuplicateError('audio') as update.
@@ -178,6 +180,7 @@ export function songListQuery(db: Kysely<DB>) {
       'songs.format',
       'songs.replay_gain_track_db',
       'songs.replay_gain_track_peak',
+      'songs.missing_since',
     ]);
 }
 
@@ -203,7 +206,7 @@ export function createSongsRepository(
   return {
     async list(filter) {
       if (filter.ids?.length === 0) return [];
-      let query = base();
+      let query = base().where('songs.missing_since', 'is', null);
       if (filter.ids !== undefined) query = query.where('songs.id', 'in', [...filter.ids]);
       if (filter.genre !== undefined) query = query.where('songs.genre', '=', filter.genre);
       if (filter.artistId !== undefined) query = query.where('songs.artist_id', '=', filter.artistId);
@@ -266,7 +269,7 @@ export function createSongsRepository(
     },
 
     async insertByArtistName(songs) {
-      if (songs.length === 0) return;
+      if (songs.length === 0) return new Map<string, number>();
       await insertArtistsNamed(db, songs);
       await insertAlbumsNamed(db, songs);
       const inserted = await db
@@ -289,6 +292,7 @@ export function createSongsRepository(
         db,
         songs.map((song) => ({ ...song, id: idOf.get(song.audio_sha256) })),
       );
+      return idOf;
     },
 
     async replaceImported(id, { artist_name, album, source, ...song }) {

@@ -185,6 +185,15 @@ export class SongsService {
     return this.withMarks(viewer, await this.songs.byIds(ids));
   }
 
+  /** listByIds without the songs whose library file is missing (search hits, random picks: lists they leave). */
+  async listPresentByIds(viewer: Viewer, ids: readonly number[]): Promise<SongListing> {
+    const rows = await this.songs.byIds(ids);
+    return this.withMarks(
+      viewer,
+      rows.filter((row) => row.missing_since === null),
+    );
+  }
+
   /** A playlist's songs in playlist order, when the policy lets the viewer see the playlist. */
   async listInPlaylist(viewer: Viewer, playlistId: number): Promise<SongListing> {
     await this.assertSeesPlaylist(viewer, playlistId);

@@ -153,6 +153,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       return songListQuery(db)
         .where('songs.artist_id', '=', artistId)
         .where('album_tracks.album_id', 'is', null)
+        .where('songs.missing_since', 'is', null)
         .orderBy('songs.name')
         .orderBy('songs.id')
         .execute();
@@ -280,6 +281,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
             .as('album_id'),
         )
         .where('songs.genre', '=', genre)
+        .where('songs.missing_since', 'is', null)
         .distinct()
         .as('of_genre');
       return ids(
@@ -318,7 +320,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
         .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
         .executeTakeFirst();
       const filtered = () => {
-        let query = db.selectFrom('songs').select('id');
+        let query = db.selectFrom('songs').select('id').where('missing_since', 'is', null);
         if (filter.genre !== undefined) query = query.where('genre', '=', filter.genre);
         if (filter.fromYear !== undefined) query = query.where('year', '>=', filter.fromYear);
         if (filter.toYear !== undefined) query = query.where('year', '<=', filter.toYear);
@@ -348,6 +350,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
           eb.fn.countAll<number | string>().as('song_count'),
           eb.fn.count<number | string>('album_tracks.album_id').distinct().as('album_count'),
         ])
+        .where('songs.missing_since', 'is', null)
         .groupBy('songs.genre')
         .orderBy('songs.genre')
         .execute();

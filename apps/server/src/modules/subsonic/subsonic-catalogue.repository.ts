@@ -38,7 +38,13 @@ export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatal
   return {
     songPage(limit, offset) {
       // The offset is skipped on the primary key alone, then only the page's rows are joined.
-      const page = db.selectFrom('songs').select('id').orderBy('id', 'asc').limit(limit).offset(offset);
+      const page = db
+        .selectFrom('songs')
+        .select('id')
+        .where('missing_since', 'is', null)
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .offset(offset);
       return songListQuery(db).where('songs.id', 'in', page).orderBy('songs.id', 'asc').execute();
     },
 

@@ -15,6 +15,7 @@ import type { SubsonicActivityRepository } from './subsonic-activity.repository.
 import type { SubsonicBrowseRepository } from './subsonic-browse.repository.js';
 import type { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 import type { SubsonicMediaRepository } from './subsonic-media.repository.js';
+import type { ScanLibraries } from './methods/scanning.methods.js';
 import type { StarMarks } from './subsonic-star-marks.js';
 import type { SubsonicStarsRepository } from './subsonic-stars.repository.js';
 
@@ -50,4 +51,6 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   activity: SubsonicActivityRepository;
   /** The caller's `starred` dates on every song, album and artist an answer lists. */
   marks: StarMarks;
+  /** The libraries and their scans (getScanStatus, startScan). */
+  libraries: ScanLibraries;
 }

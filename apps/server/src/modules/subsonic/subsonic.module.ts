@@ -1,6 +1,7 @@
 import type { App } from '../../http/app-types.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import type { AppPasswordsService } from './app-passwords.service.js';
+import { scanningMethods } from './methods/scanning.methods.js';
 import { activityMethods } from './methods/activity.methods.js';
 import { browsingMethods } from './methods/browsing.methods.js';
 import { mediaMethods } from './methods/media.methods.js';
@@ -22,6 +23,7 @@ export function subsonicMethods(deps: SubsonicDeps): MethodTable[] {
     playlistsMethods(deps),
     mediaMethods(deps),
     activityMethods(deps),
+    scanningMethods(deps.libraries),
   ];
 }
 

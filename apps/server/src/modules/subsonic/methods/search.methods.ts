@@ -101,7 +101,7 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
     const artistPage = pageOf('ids' in artistIds ? artistIds.ids : [], artist);
     const [artists, songs] = await Promise.all([
       catalogue.artistsByIds(artistPage),
-      deps.songs.listByIds(user, pageOf('ids' in songIds ? songIds.ids : [], song)),
+      deps.songs.listPresentByIds(user, pageOf('ids' in songIds ? songIds.ids : [], song)),
     ]);
     return { artists: inOrder(artistPage, artists), albums: pageOf(albumRows, album), songs };
   }

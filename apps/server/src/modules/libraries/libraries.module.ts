@@ -1,0 +1,20 @@
+import { endpoints } from '@tonearm/contract';
+import type { App } from '../../http/app-types.js';
+import { route } from '../../http/endpoint-route.js';
+import type { LibrariesService } from './libraries.service.js';
+
+/**
+ * Libraries: music folders on the server read in place. Administrators only (the route guard checks the role): list,
+ * add (checked, then scanned), rename, rescan, purge the missing songs of, and remove (songs only, never a file).
+ */
+export function registerLibraries(app: App, { libraries }: { libraries: LibrariesService }): void {
+  route(app, endpoints.libraries.list, async () => ({ libraries: await libraries.list() }));
+  route(app, endpoints.libraries.create, (request) => libraries.create(request.body));
+  route(app, endpoints.libraries.get, (request) => libraries.get(request.params.libraryId));
+  route(app, endpoints.libraries.rename, (request) => libraries.rename(request.params.libraryId, request.body.name));
+  route(app, endpoints.libraries.remove, async (request) => {
+    await libraries.remove(request.params.libraryId);
+  });
+  route(app, endpoints.libraries.scan, (request) => libraries.scan(request.params.libraryId));
+  route(app, endpoints.libraries.purgeMissing, (request) => libraries.purgeMissing(request.params.libraryId));
+}

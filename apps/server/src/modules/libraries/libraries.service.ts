@@ -1,0 +1,373 @@
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { LibraryMessages, ServerMessages, type Library, type LibraryScan, type ScanProblem } from '@tonearm/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { LibrariesConfig } from '../../config.js';
+import { AdvisoryLocks, withAdvisoryLock } from '../../db/advisory-lock.js';
+import type { Dialect } from '../../db/database.js';
+import { isDuplicate } from '../../db/duplicate-error.js';
+import type { DB } from '../../db/schema.js';
+import { isoNow } from '../../db/timestamps.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { BlobReleaser } from '../../maintenance/blob-release.js';
+import type { LibrariesRepository, LibraryRow, ScanCounts, ScanRow } from './libraries.repository.js';
+import { checkFolder, LibraryUnavailable, scanLibrary } from './library-scan.js';
+
+/** A scan whose heartbeat is older than this is taken for dead (its process was killed) and run again. */
+export const STALE_SCAN_MS = 60_000;
+const HEARTBEAT_MS = 5_000;
+
+export interface LibrariesDeps {
+  repository: LibrariesRepository;
+  db: Kysely<DB>;
+  dialect: Dialect;
+  releaseBlobs: BlobReleaser;
+  config: LibrariesConfig;
+  log: FastifyBaseLogger;
+}
+
+/** A scan running in this process: what the API shows of it. */
+interface LiveScan {
+  startedAt: string;
+  started: number;
+  counts: ScanCounts;
+  problems: readonly ScanProblem[];
+}
+
+function scanJson(row: {
+  state: LibraryScan['state'];
+  startedAt: string;
+  finishedAt: string | null;
+  counts: ScanCounts;
+  problems: readonly ScanProblem[];
+  elapsedMs: number;
+}): LibraryScan {
+  const seconds = row.elapsedMs / 1000;
+  const { seen, done, added, updated, moved, missing, errors } = row.counts;
+  return {
+    state: row.state,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    seen,
+    done,
+    added,
+    updated,
+    moved,
+    missing,
+    errors,
+    filesPerSecond: seconds > 0 ? Math.round((row.counts.done / seconds) * 10) / 10 : 0,
+    problems: [...row.problems],
+  };
+}
+
+function problemsOf(text: string): ScanProblem[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed as ScanProblem[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function storedScanJson(row: ScanRow): LibraryScan {
+  const end = row.finished_at ?? row.heartbeat_at;
+  return scanJson({
+    state: row.state,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    counts: {
+      seen: row.seen,
+      done: row.done,
+      added: row.added,
+      updated: row.updated,
+      moved: row.moved,
+      missing: row.missing,
+      errors: row.errors,
+    },
+    problems: problemsOf(row.problems),
+    elapsedMs: Date.parse(end) - Date.parse(row.started_at),
+  });
+}
+
+/**
+ * Libraries: administrators add, rename, scan and remove music folders; the server scans each one itself, at start,
+ * when its folder changes (after a quiet period), every SCAN_INTERVAL and on demand. Scans run one at a time in this
+ * process; with several instances, a database lock per library lets one instance scan it at a time.
+ */
+export class LibrariesService {
+  private readonly live = new Map<number, LiveScan>();
+  private readonly wanted = new Set<number>();
+  private queue: Promise<void> = Promise.resolve();
+  private stopping = new AbortController();
+  private readonly aborts = new Map<number, AbortController>();
+  private readonly watchers = new Map<number, FSWatcher>();
+  private interval: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: LibrariesDeps) {}
+
+  async list(): Promise<Library[]> {
+    const [rows, scans] = await Promise.all([this.deps.repository.list(), this.deps.repository.latestScans()]);
+    const byLibrary = new Map(scans.map((scan) => [scan.library_id, scan]));
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      path: row.path,
+      songCount: row.song_count,
+      missingCount: row.missing_count,
+      scan: this.scanOf(row.id, byLibrary.get(row.id)),
+      lastScannedAt: row.last_scanned_at,
+    }));
+  }
+
+  async get(id: number): Promise<Library> {
+    const library = (await this.list()).find((row) => row.id === id);
+    if (library === undefined) throw notFound(ServerMessages.notFound);
+    return library;
+  }
+
+  /** Adds a folder as a library (checked first) and starts its scan. */
+  async create(input: { path: string; name?: string | undefined }): Promise<Library> {
+    const folder = path.resolve(input.path);
+    await this.checkNewFolder(folder);
+    const name = input.name ?? (path.basename(folder) || folder);
+    let id: number;
+    try {
+      id = await this.deps.repository.insert({ name, path: folder, created_at: isoNow() });
+    } catch (error) {
+      if (isDuplicate(error, 'name')) throw conflict(LibraryMessages.nameTaken, 'name');
+      if (isDuplicate(error, 'path')) throw conflict(LibraryMessages.pathTaken, 'path');
+      throw error;
+    }
+    this.watchLibrary({ id, path: folder });
+    this.requestScan(id);
+    return this.get(id);
+  }
+
+  async rename(id: number, name: string): Promise<Library> {
+    await this.found(id);
+    try {
+      await this.deps.repository.rename(id, name);
+    } catch (error) {
+      if (isDuplicate(error, 'name')) throw conflict(LibraryMessages.nameTaken, 'name');
+      throw error;
+    }
+    return this.get(id);
+  }
+
+  /** Removes a library and its songs from the catalogue; no file on disk is touched. */
+  async remove(id: number): Promise<void> {
+    await this.found(id);
+    this.watchers.get(id)?.close();
+    this.watchers.delete(id);
+    this.wanted.delete(id);
+    this.aborts.get(id)?.abort();
+    await this.idle(id);
+    const { albumIds, imageKeys } = await this.deps.repository.delete(id);
+    const covers = await this.deps.repository.deleteEmptyAlbums(albumIds);
+    await this.deps.releaseBlobs({ image: [...imageKeys, ...covers] });
+  }
+
+  /** Starts a scan (unless one is on its way) and answers the library. */
+  async scan(id: number): Promise<Library> {
+    await this.found(id);
+    this.requestScan(id);
+    return this.get(id);
+  }
+
+  /** Deletes the library's songs whose files are missing. */
+  async purgeMissing(id: number): Promise<Library> {
+    await this.found(id);
+    await this.idle(id);
+    const { albumIds, imageKeys } = await this.deps.repository.deleteMissing(id);
+    const covers = await this.deps.repository.deleteEmptyAlbums(albumIds);
+    await this.deps.releaseBlobs({ image: [...imageKeys, ...covers] });
+    return this.get(id);
+  }
+
+  /** Queues a scan of the library, once: a request while one is queued joins it. */
+  requestScan(id: number): void {
+    if (this.wanted.has(id) || this.stopping.signal.aborted) return;
+    this.wanted.add(id);
+    this.queue = this.queue.then(() => this.runQueued(id));
+  }
+
+  /** Resolves once every queued scan has run (tests, and the job's stop). */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
+  /**
+   * The job: scans left running by a killed process are failed and run again; MUSIC_DIR becomes a library if it is
+   * not one; every library is scanned, watched, and rescanned every SCAN_INTERVAL.
+   */
+  async start(): Promise<void> {
+    this.stopping = new AbortController();
+    const now = Date.now();
+    await this.deps.repository.failStaleScans(new Date(now - STALE_SCAN_MS).toISOString(), new Date(now).toISOString());
+    await this.adoptMusicDir();
+    const libraries = await this.deps.repository.list();
+    for (const library of libraries) {
+      this.watchLibrary(library);
+      this.requestScan(library.id);
+    }
+    const every = this.deps.config.scanIntervalMs;
+    if (every > 0) {
+      this.interval = setInterval(() => void this.requestAll().catch(() => undefined), every);
+      this.interval.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    for (const abort of this.aborts.values()) abort.abort();
+    if (this.interval !== null) clearInterval(this.interval);
+    this.interval = null;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    this.wanted.clear();
+    await this.queue;
+  }
+
+  /** Queues a scan of every library. */
+  async requestAll(): Promise<void> {
+    for (const library of await this.deps.repository.list()) this.requestScan(library.id);
+  }
+
+  private async adoptMusicDir(): Promise<void> {
+    const musicDir = this.deps.config.musicDir;
+    if (musicDir === null) return;
+    const libraries = await this.deps.repository.list();
+    if (libraries.some((library) => library.path === musicDir)) return;
+    try {
+      await this.create({ path: musicDir });
+    } catch (error) {
+      this.deps.log.error({ err: error, musicDir }, 'MUSIC_DIR could not be made a library');
+    }
+  }
+
+  private scanOf(id: number, stored: ScanRow | undefined): LibraryScan | null {
+    const live = this.live.get(id);
+    if (live !== undefined) {
+      return scanJson({
+        state: 'running',
+        startedAt: live.startedAt,
+        finishedAt: null,
+        counts: live.counts,
+        problems: live.problems,
+        elapsedMs: performance.now() - live.started,
+      });
+    }
+    return stored === undefined ? null : storedScanJson(stored);
+  }
+
+  private async found(id: number): Promise<LibraryRow> {
+    const library = await this.deps.repository.find(id);
+    if (library === undefined) throw notFound(ServerMessages.notFound);
+    return library;
+  }
+
+  /** Waits until no scan of the library runs in this process. */
+  private async idle(id: number): Promise<void> {
+    while (this.live.has(id)) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  private async checkNewFolder(folder: string): Promise<void> {
+    try {
+      await checkFolder(folder);
+    } catch (error) {
+      if (!(error instanceof LibraryUnavailable)) throw error;
+      const message = error.message.startsWith('The path is not a folder')
+        ? LibraryMessages.pathNotFolder
+        : error.message.startsWith('The folder cannot be read')
+          ? LibraryMessages.pathUnreadable
+          : LibraryMessages.pathMissing;
+      throw badRequest(message, 'path');
+    }
+    if ((await this.deps.repository.overlapping(folder)).length > 0) {
+      throw conflict(LibraryMessages.pathOverlaps, 'path');
+    }
+  }
+
+  private watchLibrary(library: { id: number; path: string }): void {
+    if (!this.deps.config.watch || this.watchers.has(library.id) || this.stopping.signal.aborted) return;
+    let timer: NodeJS.Timeout | null = null;
+    try {
+      const watcher = watch(library.path, { recursive: true, persistent: false }, () => {
+        if (timer !== null) clearTimeout(timer);
+        timer = setTimeout(() => this.requestScan(library.id), this.deps.config.quietMs);
+        timer.unref();
+      });
+      watcher.on('error', (error) => {
+        this.deps.log.warn({ err: error, library: library.id }, 'library watch stopped: SCAN_INTERVAL still rescans');
+        watcher.close();
+        this.watchers.delete(library.id);
+      });
+      this.watchers.set(library.id, watcher);
+    } catch (error) {
+      this.deps.log.warn(
+        { err: error, library: library.id },
+        'library folder not watched: SCAN_INTERVAL still rescans',
+      );
+    }
+  }
+
+  private async runQueued(id: number): Promise<void> {
+    this.wanted.delete(id);
+    if (this.stopping.signal.aborted) return;
+    const library = await this.deps.repository.find(id).catch(() => undefined);
+    if (library === undefined) return;
+    const { db, dialect } = this.deps;
+    try {
+      await withAdvisoryLock(db, dialect, AdvisoryLocks.libraryScan + id, 'try', () => this.runScan(library));
+    } catch (error) {
+      this.deps.log.error({ err: error, library: id }, 'library scan failed');
+    }
+  }
+
+  private async runScan(library: LibraryRow): Promise<void> {
+    const { repository, config, log, releaseBlobs } = this.deps;
+    const fresh = new Date(Date.now() - STALE_SCAN_MS).toISOString();
+    if (await repository.isScanRunning(library.id, fresh)) return;
+    const startedAt = isoNow();
+    const scanId = await repository.startScan(library.id, startedAt);
+    const live: LiveScan = {
+      startedAt,
+      started: performance.now(),
+      counts: { seen: 0, done: 0, added: 0, updated: 0, moved: 0, missing: 0, errors: 0 },
+      problems: [],
+    };
+    this.live.set(library.id, live);
+    const abort = new AbortController();
+    this.aborts.set(library.id, abort);
+    const heartbeat = setInterval(() => {
+      void repository.reportScan(scanId, live.counts, JSON.stringify(live.problems), isoNow()).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    try {
+      const result = await scanLibrary(repository, library, {
+        defaultGenre: config.defaultGenre,
+        concurrency: config.concurrency,
+        signal: abort.signal,
+        onProgress: (counts, problems) => {
+          live.counts = counts;
+          live.problems = problems;
+        },
+      });
+      const state = abort.signal.aborted ? 'failed' : 'done';
+      await repository.finishScan(scanId, state, result.counts, JSON.stringify(result.problems), isoNow());
+      await releaseBlobs({ image: result.releasedImages });
+      log.info({ library: library.id, ...result.counts }, 'library scanned');
+    } catch (error) {
+      const problem = { path: '', reason: error instanceof LibraryUnavailable ? error.message : 'The scan failed' };
+      if (!(error instanceof LibraryUnavailable)) log.error({ err: error, library: library.id }, 'library scan failed');
+      await repository
+        .finishScan(scanId, 'failed', live.counts, JSON.stringify([problem, ...live.problems]), isoNow())
+        .catch(() => undefined);
+    } finally {
+      clearInterval(heartbeat);
+      this.aborts.delete(library.id);
+      this.live.delete(library.id);
+    }
+  }
+}
