@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, repairMojibake } from './read-tags.js';
+import { cleanText, repairMojibake } from './tag-text.js';
 
 describe('tag text', () => {
   it('re-reads UTF-8 that was taken for Latin-1, and leaves real Latin-1 text alone', () => {
