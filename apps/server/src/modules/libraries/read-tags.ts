@@ -2,16 +2,28 @@ import path from 'node:path';
 import { YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
 import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
 import type { ReplayGain } from '../songs/song-import.service.js';
+import { artistsOf, contributorsOf, DEFAULT_SEPARATORS, type Contributor } from './tag-people.js';
 import { cleanText } from './tag-text.js';
 
 export { cleanText, repairMojibake } from './tag-text.js';
+export { DEFAULT_SEPARATORS, type Contributor, type ContributorRole } from './tag-people.js';
 
 /** What the import takes from a file's tags and stream header; null when a tag is missing or unusable. */
 export interface FileTags {
   title: string | null;
+  /** The main artist: the first of `artists` (the album artist when no artist is tagged). */
   artist: string | null;
   album: string | null;
+  /** The main album artist: the first of `albumArtists` (the artist when no album artist is tagged). */
   albumArtist: string | null;
+  /** Every artist of the track, main first: the ARTISTS tag when there is one, else ARTIST split on the separators. */
+  artists: string[];
+  /** Every album artist, main first (ALBUMARTISTS, else ALBUMARTIST split); the track's artists when neither. */
+  albumArtists: string[];
+  /** The ARTIST tag as written ("A feat. B"), several values joined with "; "; null when there is none. */
+  displayArtist: string | null;
+  /** Composers, lyricists, performers (with their instrument as subRole), producers… */
+  contributors: Contributor[];
   trackNumber: number | null;
   discNumber: number | null;
   year: number | null;
@@ -33,6 +45,10 @@ export const NO_TAGS: FileTags = {
   artist: null,
   album: null,
   albumArtist: null,
+  artists: [],
+  albumArtists: [],
+  displayArtist: null,
+  contributors: [],
   trackNumber: null,
   discNumber: null,
   year: null,
@@ -67,19 +83,31 @@ function finite(value: number | null | undefined): number | null {
   return value !== null && value !== undefined && Number.isFinite(value) ? value : null;
 }
 
-function tagsOf({ common, format }: IAudioMetadata): FileTags {
+/** How tag values are read: the separators that split one value into several names. */
+export interface ReadTagsOptions {
+  /** DEFAULT_SEPARATORS unless given; "/" and "&" never split ("AC/DC", "Simon & Garfunkel"). */
+  separators?: readonly string[];
+}
+
+function tagsOf(metadata: IAudioMetadata, separators: readonly string[]): FileTags {
+  const { common, format } = metadata;
   const title = cleanText(common.title);
-  const artist = cleanText(common.artist);
+  const { artists, albumArtists, displayArtist } = artistsOf(metadata, separators);
+  const artist = artists[0] ?? null;
   const album = cleanText(common.album);
-  const albumArtist = cleanText(common.albumartist);
+  const albumArtist = albumArtists[0] ?? null;
   const genre = cleanText(common.genre?.find((text) => cleanText(text) !== null));
   const year = common.year !== undefined && common.year >= YEAR_MIN && common.year <= YEAR_MAX ? common.year : null;
   const codec = format.codec?.toLowerCase();
   return {
     title,
-    artist: artist ?? albumArtist,
+    artist,
     album,
-    albumArtist: albumArtist ?? artist,
+    albumArtist,
+    artists,
+    albumArtists,
+    displayArtist,
+    contributors: contributorsOf(metadata, separators),
     trackNumber: positive(common.track.no, 9999),
     discNumber: positive(common.disk.no, 999),
     year,
@@ -94,14 +122,14 @@ function tagsOf({ common, format }: IAudioMetadata): FileTags {
     bitrateKbps: format.bitrate === undefined ? null : Math.round(format.bitrate / 1000),
     sampleRateHz: format.sampleRate === undefined ? null : Math.round(format.sampleRate),
     format: codec === undefined ? null : (FORMATS[codec] ?? codec),
-    untagged: title === null && artist === null && album === null && albumArtist === null && genre === null,
+    untagged: title === null && artist === null && album === null && genre === null,
   };
 }
 
 /** The tags of a file, or none when they cannot be read (the upload checks then say what is wrong with the file). */
-export async function readTags(file: string): Promise<FileTags> {
+export async function readTags(file: string, options: ReadTagsOptions = {}): Promise<FileTags> {
   try {
-    return tagsOf(await parseFile(file, { duration: false }));
+    return tagsOf(await parseFile(file, { duration: false }), options.separators ?? DEFAULT_SEPARATORS);
   } catch {
     return NO_TAGS;
   }
