@@ -19,7 +19,7 @@ import {
   type Comments,
   type Id3Frame,
 } from '../../../test/tag-writers.js';
-import { readTags, type Contributor, type FileTags, type ReadTagsOptions } from './read-tags.js';
+import { NO_TAGS, readTags, type Contributor, type FileTags, type ReadTagsOptions } from './read-tags.js';
 
 /**
  * Real files: ffmpeg encodes each, and writes the tags it can; what it cannot (ID3v2.4 NUL-separated values, TIPL,
@@ -72,6 +72,9 @@ const m4a = (tags: AudioTags, atoms: Record<string, string[]>) =>
 const text = (id: string, ...values: string[]): Id3Frame => ({ id, values });
 const txxx = (description: string, ...values: string[]): Id3Frame => ({ txxx: description, values });
 
+/** A UUID of one repeated hex digit. */
+const uuid = (digit: string) => [8, 4, 4, 4, 12].map((length) => digit.repeat(length)).join('-');
+
 const credit = (role: Contributor['role'], name: string, subRole: string | null = null): Contributor => ({
   role,
   subRole,
@@ -79,7 +82,13 @@ const credit = (role: Contributor['role'], name: string, subRole: string | null 
 });
 
 /** What a file without the new tags answers for the new fields. */
-const NOTHING_NEW = { contributors: [] };
+const NOTHING_NEW = {
+  contributors: [],
+  musicBrainz: NO_TAGS.musicBrainz,
+  originalDate: null,
+  releaseTypes: [],
+  compilation: false,
+};
 
 /** WAV tags are RIFF INFO: no album artist and no disc number (the album artist is then the artist). */
 const albumArtistIn = (format: AudioFormat, albumArtist: string, artist: string) =>
@@ -372,5 +381,117 @@ describe('contributors', () => {
       credit('engineer', 'Eng'),
       credit('djmixer', 'The DJ'),
     ]);
+  });
+});
+
+describe('MusicBrainz ids, original date, release types and compilation', () => {
+  const ids = {
+    recordingId: uuid('a'),
+    trackId: uuid('b'),
+    releaseId: uuid('c'),
+    releaseGroupId: uuid('d'),
+    artistIds: [uuid('e'), uuid('f')],
+    albumArtistIds: [uuid('1')],
+  };
+
+  it('ID3v2.4: UFID and Picard TXXX frames, TDOR, the album type and TCMP', async () => {
+    const tags = await id3(4, [
+      { ufid: 'http://musicbrainz.org', identifier: uuid('A') },
+      txxx('MusicBrainz Release Track Id', uuid('B')),
+      txxx('MusicBrainz Album Id', uuid('c')),
+      txxx('MusicBrainz Release Group Id', uuid('d')),
+      txxx('MusicBrainz Artist Id', uuid('e'), uuid('f')),
+      txxx('MusicBrainz Album Artist Id', uuid('1'), 'not-a-uuid'),
+      text('TDOR', '1999-05'),
+      txxx('MusicBrainz Album Type', 'album', 'live'),
+      text('TCMP', '1'),
+    ]);
+    expect(tags).toMatchObject({
+      musicBrainz: ids,
+      originalDate: '1999-05',
+      releaseTypes: ['album', 'live'],
+      compilation: true,
+    });
+  });
+
+  it('ID3v2.3: lists joined with "/", TORY, and no compilation flag', async () => {
+    const tags = await id3(3, [
+      txxx('MusicBrainz Artist Id', `${uuid('e')}/${uuid('f')}`),
+      txxx('MusicBrainz Album Id', 'C'.repeat(36)),
+      text('TORY', '1998'),
+      txxx('MusicBrainz Album Type', 'album/Compilation'),
+      text('TPE2', 'The Band'),
+    ]);
+    expect(tags).toMatchObject({
+      musicBrainz: { ...NO_TAGS.musicBrainz, artistIds: [uuid('e'), uuid('f')] },
+      originalDate: '1998',
+      releaseTypes: ['album', 'compilation'],
+      compilation: false,
+    });
+  });
+
+  it('ID3v2.3: the full original date from TXXX:ORIGINALDATE, and the compilation frame ffmpeg writes', async () => {
+    const tags = await ffmpegTagged('mp3', { extra: { ORIGINALDATE: '1998-02-03', compilation: '1' } });
+    expect(tags).toMatchObject({ originalDate: '1998-02-03', compilation: true });
+  });
+
+  it.each(VORBIS_FORMATS)('%s: MUSICBRAINZ_* comments, ORIGINALYEAR, RELEASETYPE and COMPILATION', async (format) => {
+    const tags = await vorbis(format, [
+      ['MUSICBRAINZ_TRACKID', uuid('a')],
+      ['MUSICBRAINZ_RELEASETRACKID', uuid('b')],
+      ['MUSICBRAINZ_ALBUMID', uuid('C')],
+      ['MUSICBRAINZ_RELEASEGROUPID', uuid('d')],
+      ['MUSICBRAINZ_ARTISTID', uuid('e')],
+      ['MUSICBRAINZ_ARTISTID', uuid('f')],
+      ['MUSICBRAINZ_ALBUMARTISTID', uuid('1')],
+      ['ORIGINALDATE', '1977-02-30'],
+      ['ORIGINALYEAR', '1977'],
+      ['RELEASETYPE', 'Album'],
+      ['RELEASETYPE', 'Live'],
+      ['COMPILATION', '1'],
+    ]);
+    expect(tags).toMatchObject({
+      musicBrainz: ids,
+      originalDate: '1977',
+      releaseTypes: ['album', 'live'],
+      compilation: true,
+    });
+  });
+
+  it('M4A: the freeform MusicBrainz atoms, ORIGINALDATE, and cpil', async () => {
+    const tags = await m4a(
+      { extra: { compilation: '1' } },
+      {
+        'MusicBrainz Track Id': [uuid('a')],
+        'MusicBrainz Release Track Id': [uuid('b')],
+        'MusicBrainz Album Id': [uuid('c')],
+        'MusicBrainz Release Group Id': [uuid('d')],
+        'MusicBrainz Artist Id': [uuid('e'), uuid('f')],
+        'MusicBrainz Album Artist Id': [uuid('1')],
+        ORIGINALDATE: ['1990-01-02'],
+        'MusicBrainz Album Type': ['album', 'soundtrack'],
+      },
+    );
+    expect(tags).toMatchObject({
+      musicBrainz: ids,
+      originalDate: '1990-01-02',
+      releaseTypes: ['album', 'soundtrack'],
+      compilation: true,
+    });
+  });
+
+  it('takes an album artist of "Various Artists" for a compilation, and COMPILATION=0 for none', async () => {
+    expect((await ffmpegTagged('ogg', { albumArtist: 'various artists' })).compilation).toBe(true);
+    expect((await ffmpegTagged('aac', { albumArtist: 'Various Artists' })).compilation).toBe(true);
+    expect((await ffmpegTagged('flac', { albumArtist: 'Various', extra: { COMPILATION: '0' } })).compilation).toBe(
+      false,
+    );
+  });
+
+  it('reads a release type and an original date ffmpeg joined or wrote in Vorbis comments', async () => {
+    const tags = await ffmpegTagged('opus', {
+      extra: { RELEASETYPE: 'album;Compilation', ORIGINALDATE: '2001-09-11' },
+    });
+    expect(tags).toMatchObject({ releaseTypes: ['album', 'compilation'], originalDate: '2001-09-11' });
   });
 });

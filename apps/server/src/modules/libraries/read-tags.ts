@@ -3,10 +3,12 @@ import { YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
 import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
 import type { ReplayGain } from '../songs/song-import.service.js';
 import { artistsOf, contributorsOf, DEFAULT_SEPARATORS, type Contributor } from './tag-people.js';
+import { isCompilation, musicBrainzIdsOf, originalDateOf, releaseTypesOf, type MusicBrainzIds } from './tag-release.js';
 import { cleanText } from './tag-text.js';
 
 export { cleanText, repairMojibake } from './tag-text.js';
 export { DEFAULT_SEPARATORS, type Contributor, type ContributorRole } from './tag-people.js';
+export type { MusicBrainzIds } from './tag-release.js';
 
 /** What the import takes from a file's tags and stream header; null when a tag is missing or unusable. */
 export interface FileTags {
@@ -24,6 +26,13 @@ export interface FileTags {
   displayArtist: string | null;
   /** Composers, lyricists, performers (with their instrument as subRole), producers… */
   contributors: Contributor[];
+  musicBrainz: MusicBrainzIds;
+  /** The original release date as tagged: YYYY, YYYY-MM or YYYY-MM-DD. */
+  originalDate: string | null;
+  /** MusicBrainz release types, lower-case: ["album"], ["album", "live"]. */
+  releaseTypes: string[];
+  /** Tagged as a compilation, or by "Various Artists". */
+  compilation: boolean;
   trackNumber: number | null;
   discNumber: number | null;
   year: number | null;
@@ -49,6 +58,17 @@ export const NO_TAGS: FileTags = {
   albumArtists: [],
   displayArtist: null,
   contributors: [],
+  musicBrainz: {
+    recordingId: null,
+    trackId: null,
+    releaseId: null,
+    releaseGroupId: null,
+    artistIds: [],
+    albumArtistIds: [],
+  },
+  originalDate: null,
+  releaseTypes: [],
+  compilation: false,
   trackNumber: null,
   discNumber: null,
   year: null,
@@ -108,6 +128,10 @@ function tagsOf(metadata: IAudioMetadata, separators: readonly string[]): FileTa
     albumArtists,
     displayArtist,
     contributors: contributorsOf(metadata, separators),
+    musicBrainz: musicBrainzIdsOf(common),
+    originalDate: originalDateOf(metadata),
+    releaseTypes: releaseTypesOf(common),
+    compilation: isCompilation(metadata, albumArtist),
     trackNumber: positive(common.track.no, 9999),
     discNumber: positive(common.disk.no, 999),
     year,

@@ -1,7 +1,7 @@
 import type { IAudioMetadata, ICommonTagsResult, ITag } from 'music-metadata';
 
 /**
- * The people fields, named as music-metadata's common fields are. music-metadata loses things
+ * The people fields and the original date, named as music-metadata's common fields are. music-metadata loses things
  * these need (an ALBUMARTISTS tag, TMCL, a Vorbis PERFORMER, "AC/DC" in ID3v2.3, which it splits on "/", and whether
  * ARTISTS was tagged or filled in from ARTIST), so they are read from the file's own tags.
  */
@@ -19,7 +19,9 @@ export type TagField =
   | 'engineer'
   | 'mixer'
   | 'djmixer'
-  | 'performer';
+  | 'performer'
+  | 'originaldate'
+  | 'compilation';
 
 /** How each kind of tag names a field: Vorbis comments and APEv2 (KEY=value), ID3v2.3/2.4, ID3v2.2, MP4, ID3v1. */
 type Kind = 'keys' | 'id3' | 'id3v22' | 'mp4' | 'id3v1';
@@ -55,6 +57,9 @@ const IDS: Record<TagField, Partial<Record<Kind, readonly string[]>>> = {
   djmixer: { keys: ['DJMIXER'], mp4: [itunes('DJMIXER')] },
   // "Name (instrument)"; ID3 keeps performers in TMCL (IPLS in v2.3).
   performer: { keys: ['PERFORMER'] },
+  originaldate: { keys: ['ORIGINALDATE'], id3: ['TDOR', 'TXXX:ORIGINALDATE'], mp4: [itunes('ORIGINALDATE')] },
+  // music-metadata reads TCMP, COMPILATION and cpil itself; ffmpeg writes the flag to ID3 as these two TXXX frames.
+  compilation: { id3: ['TXXX:COMPILATION', 'TXXX:TCMP'] },
 };
 
 /** The text values of `ids` in one tag type's list, in the order tagged. */
