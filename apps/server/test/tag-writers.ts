@@ -153,7 +153,7 @@ function writePage(page: OggPage): Buffer {
   return bytes;
 }
 
-/** The packets that the first `pageCount` pages hold (each page ends with a whole packet in the header pages). */
+/** The whole packets that `pages` hold, in order (a packet still open after the last page is left out). */
 function packetsOf(pages: readonly OggPage[]): Buffer[] {
   const packets: Buffer[] = [];
   let parts: Buffer[] = [];
@@ -209,7 +209,9 @@ export function oggWithComments(ogg: Buffer, comments: Comments): Buffer {
   const opus = first.data.toString('latin1', 0, 8) === 'OpusHead';
   const headerCount = opus ? 2 : 3;
   let headerPageCount = 1;
-  while (packetsOf(pages.slice(0, headerPageCount)).length < headerCount) headerPageCount++;
+  while (packetsOf(pages.slice(0, headerPageCount)).length < headerCount) {
+    if (++headerPageCount > pages.length) throw new Error('the Ogg file ends inside its headers');
+  }
   const packets = packetsOf(pages.slice(0, headerPageCount));
   if (packets.length !== headerCount) throw new Error('the last header page also holds audio');
   const comment = opus
