@@ -55,6 +55,8 @@ export interface AudioTags {
   genre?: string;
   /** ReplayGain, written as ffmpeg writes any other tag (REPLAYGAIN_TRACK_GAIN "-6.50 dB", …). */
   replayGain?: { trackDb: number; trackPeak: number; albumDb: number; albumPeak: number };
+  /** Any other tag, by ffmpeg's name for it (composer, compilation…) or as the container writes it (ARTISTS). */
+  extra?: Readonly<Record<string, string>>;
 }
 
 function metadataArgs(tags: AudioTags): string[] {
@@ -77,6 +79,7 @@ function metadataArgs(tags: AudioTags): string[] {
       ['REPLAYGAIN_ALBUM_PEAK', gain.albumPeak.toFixed(6)],
     );
   }
+  pairs.push(...Object.entries(tags.extra ?? {}));
   return pairs.flatMap(([key, value]) => (value === undefined ? [] : ['-metadata', `${key}=${value}`]));
 }
 

@@ -1,14 +1,38 @@
 import path from 'node:path';
-import { NAME_MAX, plainText, YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
+import { YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
 import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
 import type { ReplayGain } from '../songs/song-import.service.js';
+import { artistsOf, contributorsOf, DEFAULT_SEPARATORS, type Contributor } from './tag-people.js';
+import { isCompilation, musicBrainzIdsOf, originalDateOf, releaseTypesOf, type MusicBrainzIds } from './tag-release.js';
+import { cleanText } from './tag-text.js';
+
+export { cleanText, repairMojibake } from './tag-text.js';
+export { DEFAULT_SEPARATORS, type Contributor, type ContributorRole } from './tag-people.js';
+export type { MusicBrainzIds } from './tag-release.js';
 
 /** What the import takes from a file's tags and stream header; null when a tag is missing or unusable. */
 export interface FileTags {
   title: string | null;
+  /** The main artist: the first of `artists` (the album artist when no artist is tagged). */
   artist: string | null;
   album: string | null;
+  /** The main album artist: the first of `albumArtists` (the artist when no album artist is tagged). */
   albumArtist: string | null;
+  /** Every artist of the track, main first: the ARTISTS tag when there is one, else ARTIST split on the separators. */
+  artists: string[];
+  /** Every album artist, main first (ALBUMARTISTS, else ALBUMARTIST split); the track's artists when neither. */
+  albumArtists: string[];
+  /** The ARTIST tag as written ("A feat. B"), several values joined with "; "; null when there is none. */
+  displayArtist: string | null;
+  /** Composers, lyricists, performers (with their instrument as subRole), producers… */
+  contributors: Contributor[];
+  musicBrainz: MusicBrainzIds;
+  /** The original release date as tagged: YYYY, YYYY-MM or YYYY-MM-DD. */
+  originalDate: string | null;
+  /** MusicBrainz release types, lower-case: ["album"], ["album", "live"]. */
+  releaseTypes: string[];
+  /** Tagged as a compilation, or by "Various Artists". */
+  compilation: boolean;
   trackNumber: number | null;
   discNumber: number | null;
   year: number | null;
@@ -30,6 +54,21 @@ export const NO_TAGS: FileTags = {
   artist: null,
   album: null,
   albumArtist: null,
+  artists: [],
+  albumArtists: [],
+  displayArtist: null,
+  contributors: [],
+  musicBrainz: {
+    recordingId: null,
+    trackId: null,
+    releaseId: null,
+    releaseGroupId: null,
+    artistIds: [],
+    albumArtistIds: [],
+  },
+  originalDate: null,
+  releaseTypes: [],
+  compilation: false,
   trackNumber: null,
   discNumber: null,
   year: null,
@@ -56,40 +95,6 @@ const FORMATS: Readonly<Record<string, string>> = {
   pcm: 'wav',
 };
 
-/**
- * Text that was UTF-8 but read as Latin-1 ("CafÃ©" for "Café"): RIFF INFO chunks and some ID3v1 tags are written in
- * UTF-8 by ffmpeg and others while readers take them as Latin-1. Re-read only when every character is a byte and the
- * bytes are valid UTF-8 that decodes to something shorter; real Latin-1 text ("Café" as E9) is not valid UTF-8.
- */
-export function repairMojibake(text: string): string {
-  let high = false;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if (code > 0xff) return text;
-    if (code >= 0x80) high = true;
-  }
-  if (!high) return text;
-  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.from(text, 'latin1'));
-  return decoded.includes('\uFFFD') || decoded.length >= text.length ? text : decoded;
-}
-
-/** At most `max` UTF-16 units (as the contract's limits count), never half a surrogate pair. */
-function capped(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
-}
-
-/**
- * A tag's text (or a file name standing in for a title): what the contract's name fields keep (plainText: no control
- * characters, U+FFFE/U+FFFF or bidirectional overrides), trimmed, at most NAME_MAX long; null when nothing is left.
- */
-export function cleanText(value: string | undefined | null): string | null {
-  if (value === undefined || value === null) return null;
-  const text = plainText(repairMojibake(value)).trim();
-  return text === '' ? null : capped(text, NAME_MAX);
-}
-
 function positive(value: number | null | undefined, max: number): number | null {
   return value !== null && value !== undefined && Number.isInteger(value) && value >= 1 && value <= max ? value : null;
 }
@@ -98,19 +103,35 @@ function finite(value: number | null | undefined): number | null {
   return value !== null && value !== undefined && Number.isFinite(value) ? value : null;
 }
 
-function tagsOf({ common, format }: IAudioMetadata): FileTags {
+/** How tag values are read: the separators that split one value into several names. */
+export interface ReadTagsOptions {
+  /** DEFAULT_SEPARATORS unless given; "/" and "&" never split ("AC/DC", "Simon & Garfunkel"). */
+  separators?: readonly string[];
+}
+
+function tagsOf(metadata: IAudioMetadata, separators: readonly string[]): FileTags {
+  const { common, format } = metadata;
   const title = cleanText(common.title);
-  const artist = cleanText(common.artist);
+  const { artists, albumArtists, displayArtist } = artistsOf(metadata, separators);
+  const artist = artists[0] ?? null;
   const album = cleanText(common.album);
-  const albumArtist = cleanText(common.albumartist);
+  const albumArtist = albumArtists[0] ?? null;
   const genre = cleanText(common.genre?.find((text) => cleanText(text) !== null));
   const year = common.year !== undefined && common.year >= YEAR_MIN && common.year <= YEAR_MAX ? common.year : null;
   const codec = format.codec?.toLowerCase();
   return {
     title,
-    artist: artist ?? albumArtist,
+    artist,
     album,
-    albumArtist: albumArtist ?? artist,
+    albumArtist,
+    artists,
+    albumArtists,
+    displayArtist,
+    contributors: contributorsOf(metadata, separators),
+    musicBrainz: musicBrainzIdsOf(common),
+    originalDate: originalDateOf(metadata),
+    releaseTypes: releaseTypesOf(common),
+    compilation: isCompilation(metadata, albumArtist),
     trackNumber: positive(common.track.no, 9999),
     discNumber: positive(common.disk.no, 999),
     year,
@@ -125,14 +146,14 @@ function tagsOf({ common, format }: IAudioMetadata): FileTags {
     bitrateKbps: format.bitrate === undefined ? null : Math.round(format.bitrate / 1000),
     sampleRateHz: format.sampleRate === undefined ? null : Math.round(format.sampleRate),
     format: codec === undefined ? null : (FORMATS[codec] ?? codec),
-    untagged: title === null && artist === null && album === null && albumArtist === null && genre === null,
+    untagged: title === null && artist === null && album === null && genre === null,
   };
 }
 
 /** The tags of a file, or none when they cannot be read (the upload checks then say what is wrong with the file). */
-export async function readTags(file: string): Promise<FileTags> {
+export async function readTags(file: string, options: ReadTagsOptions = {}): Promise<FileTags> {
   try {
-    return tagsOf(await parseFile(file, { duration: false }));
+    return tagsOf(await parseFile(file, { duration: false }), options.separators ?? DEFAULT_SEPARATORS);
   } catch {
     return NO_TAGS;
   }
