@@ -138,7 +138,7 @@ export function random(seed) {
 
 function plural(noun) {
   if (noun.endsWith('is')) return `${noun.slice(0, -2)}es`;
-  if (noun.endsWith('f')) return `${noun.slice(0, -1)}ves`;
+  if (noun === 'Wolf') return 'Wolves';
   if (noun.endsWith('o')) return `${noun}es`;
   if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
   return `${noun}s`;
@@ -317,14 +317,18 @@ export function planCorpus(files) {
     }
     if (artists.length >= 5 && planned < files && rnd() < COMPILATION_CHANCE) {
       let title;
+      let year;
+      // A "Best of <genre> <year>" compilation is tagged with that genre throughout.
+      let theme = null;
       do {
         const roll = rnd();
-        title =
-          roll < 0.4
-            ? `Now That's ${pick(ADJECTIVES)}, Vol. ${1 + Math.floor(rnd() * 40)}`
-            : roll < 0.7
-              ? `Best of ${weighted(GENRES)} ${1970 + Math.floor(rnd() * 55)}`
-              : `${pick(ADJECTIVES)} ${plural(pick(NOUNS))}: A Collection`;
+        year = 1975 + Math.floor(rnd() * 51);
+        theme = null;
+        if (roll < 0.4) title = `Now That's ${pick(ADJECTIVES)}, Vol. ${1 + Math.floor(rnd() * 40)}`;
+        else if (roll < 0.7) {
+          theme = weighted(GENRES.filter(([genre]) => genre !== 'Classical'));
+          title = `Best of ${theme} ${year}`;
+        } else title = `${pick(ADJECTIVES)} ${plural(pick(NOUNS))}: A Collection`;
       } while (vaTitles.has(title));
       vaTitles.add(title);
       addAlbum({
@@ -334,8 +338,8 @@ export function planCorpus(files) {
           return { artist: credit(who), artistId: who.mbid, genre: who.genre };
         },
         title,
-        year: 1975 + Math.floor(rnd() * 51),
-        genreOf: (genre) => (genre === undefined || genre === 'Classical' ? 'Pop' : genre),
+        year,
+        genreOf: (genre) => theme ?? (genre === 'Classical' ? 'Pop' : genre),
         mbid: VARIOUS_ARTISTS_MBID,
         composer: null,
         compilation: true,

@@ -48,7 +48,9 @@ const run = promisify(execFile);
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
 const here = dirname(fileURLToPath(import.meta.url));
 /** Bumped whenever the corpus a given N makes changes: an older cache is then made again. */
-const CORPUS_VERSION = 1;
+const CORPUS_VERSION = 3;
+/** Bumped whenever the base clips change. */
+const POOL_VERSION = 1;
 const WORKER_JOB = 'scan-corpus-albums';
 /** What touchPercent appends to the title of the files whose content it changes. */
 export const RETITLE_SUFFIX = ' (Remastered)';
@@ -132,7 +134,7 @@ function clipOutputs(clip, file) {
 /** Encodes the clips (one ffmpeg a clip, writing all five formats) unless the pool is already complete. */
 async function ensurePool(poolDir) {
   const marker = join(poolDir, 'pool.json');
-  if (readJson(marker)?.version === CORPUS_VERSION) return;
+  if (readJson(marker)?.version === POOL_VERSION) return;
   rmSync(poolDir, { recursive: true, force: true });
   mkdirSync(poolDir, { recursive: true });
   const clips = Array.from({ length: CLIPS_PER_FORMAT }, (_, clip) => clip);
@@ -147,7 +149,7 @@ async function ensurePool(poolDir) {
       throw error;
     }
   });
-  writeFileSync(marker, JSON.stringify({ version: CORPUS_VERSION }));
+  writeFileSync(marker, JSON.stringify({ version: POOL_VERSION }));
 }
 
 function loadPool(poolDir) {
