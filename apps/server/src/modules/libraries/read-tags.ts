@@ -168,10 +168,13 @@ export function titleOf(tags: FileTags, file: string): string {
  * The tags of a file and the length its headers give, without decoding any audio (a library scan); throws when the
  * file cannot be read or parsed.
  */
-export async function readFileTags(file: string): Promise<{ tags: FileTags; durationMs: number | null }> {
+export async function readFileTags(
+  file: string,
+  options: ReadTagsOptions = {},
+): Promise<{ tags: FileTags; durationMs: number | null }> {
   const metadata = await parseFile(file, { duration: false });
   const seconds = metadata.format.duration;
   const durationMs =
     seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : null;
-  return { tags: tagsOf(metadata), durationMs };
+  return { tags: tagsOf(metadata, options.separators ?? DEFAULT_SEPARATORS), durationMs };
 }
