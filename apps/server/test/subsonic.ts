@@ -41,6 +41,9 @@ export const ReplayGain = z.strictObject({
 });
 
 /** Child (a song), as Tonearm fills it. */
+/** An artist named by a song (OpenSubsonic's ArtistID3 with id and name). */
+const ArtistRef = z.strictObject({ id: z.string(), name: z.string() });
+
 export const Child = z.strictObject({
   id: z.string(),
   parent: z.string().optional(),
@@ -73,6 +76,15 @@ export const Child = z.strictObject({
   played: IsoDate.optional(),
   genres: z.array(ItemGenre).optional(),
   replayGain: ReplayGain.optional(),
+  // OpenSubsonic: the song's people and MusicBrainz id.
+  artists: z.array(ArtistRef).optional(),
+  displayArtist: z.string().optional(),
+  albumArtists: z.array(ArtistRef).optional(),
+  displayAlbumArtist: z.string().optional(),
+  contributors: z
+    .array(z.strictObject({ role: z.string(), subRole: z.string().optional(), artist: ArtistRef }))
+    .optional(),
+  musicBrainzId: z.string().optional(),
 });
 
 /** AlbumID3 (an album in a list). */
@@ -90,6 +102,11 @@ export const AlbumID3 = z.strictObject({
   year: int.optional(),
   genre: z.string().optional(),
   played: IsoDate.optional(),
+  // OpenSubsonic: the release's facts.
+  isCompilation: z.boolean().optional(),
+  releaseTypes: z.array(z.string()).optional(),
+  musicBrainzId: z.string().optional(),
+  originalReleaseDate: z.strictObject({ year: int.optional(), month: int.optional(), day: int.optional() }).optional(),
 });
 
 /** AlbumID3WithSongs (getAlbum). */

@@ -4,6 +4,33 @@ import { NAME_MAX, SHUFFLE_SEED_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { CursorQuery, DbIdText, dbIdText, pageOf, Paging } from './common.js';
 import { GENRES } from './genres.js';
 
+/** An artist a song names (its artists, album artists, contributors): a link to the artist's page. */
+export const SongArtist = z.object({ id: z.number().int(), name: z.string() });
+export type SongArtist = z.infer<typeof SongArtist>;
+
+/** The roles a song's tags may credit people with, besides its artists. */
+export const CONTRIBUTOR_ROLES = [
+  'composer',
+  'lyricist',
+  'arranger',
+  'conductor',
+  'performer',
+  'producer',
+  'remixer',
+  'mixer',
+  'engineer',
+  'djmixer',
+] as const;
+
+/** Someone credited on a song in a role (a performer with the instrument or voice as `subRole`). */
+export const SongContributor = z.object({
+  role: z.string(),
+  subRole: z.string().nullable(),
+  artistId: z.number().int(),
+  artistName: z.string(),
+});
+export type SongContributor = z.infer<typeof SongContributor>;
+
 /** Song JSON of DESIGN §4; link and imgLink are URLs on this server, likeSong is per requesting user. */
 export const Song = z.object({
   id: z.number().int(),
@@ -34,6 +61,15 @@ export const Song = z.object({
    * playlists and liked songs shown as unavailable until the file is back.
    */
   available: z.boolean(),
+  /**
+   * Every artist of the song, the main one (artistId, artistName) first; empty for "Unknown artist". A song appears
+   * under each of them.
+   */
+  artists: z.array(SongArtist),
+  /** The artists as the file displays them ("A feat. B"); artistName when the file says nothing more. */
+  displayArtist: z.string(),
+  /** Composers, lyricists, performers, producers… as the tags credit them. */
+  contributors: z.array(SongContributor),
 });
 export type Song = z.infer<typeof Song>;
 

@@ -15,6 +15,7 @@ import { Batcher } from '../modules/libraries/batcher.js';
 import { closestGenre } from '../modules/libraries/genre-match.js';
 import { MusicFolder, SkipReasons, type FolderWalk, type SkippedEntry } from '../modules/libraries/music-folder.js';
 import { readTags, titleOf, type FileTags } from '../modules/libraries/read-tags.js';
+import { albumReleaseOf, artistMbIdsOf, creditsOf, songTagColumns } from '../modules/libraries/tag-credits.js';
 
 export { AUDIO_EXTENSIONS } from '../modules/libraries/music-folder.js';
 
@@ -156,8 +157,10 @@ function songOf(
               year: tags.year,
               disc_number: tags.discNumber,
               track_number: tags.trackNumber,
+              release: albumReleaseOf(tags),
             },
       coverIsArtwork: cover.isArtwork,
+      people: { credits: creditsOf(tags), artistMbIds: artistMbIdsOf(tags), columns: songTagColumns(tags) },
     },
     source,
   };

@@ -40,6 +40,8 @@ export interface ArtistsTable {
   id: Generated<number>;
   name: string;
   image_key: string | null;
+  /** MusicBrainz artist id, when a file's tags gave it (migration 019). */
+  mb_artist_id: Optional<string>;
 }
 
 export interface SongsTable {
@@ -72,6 +74,11 @@ export interface SongsTable {
   library_id: Optional<number>;
   /** When its library file was found gone (migration 017); null while it is there. */
   missing_since: Optional<string>;
+  /** The artist as the file displays it ("A feat. B"), MusicBrainz ids and the original date (migration 019). */
+  display_artist: Optional<string>;
+  mb_recording_id: Optional<string>;
+  mb_track_id: Optional<string>;
+  original_date: Optional<string>;
 }
 
 /** An album: a name under an album artist (migration 006). Its song count and length come from its tracks. */
@@ -83,6 +90,13 @@ export interface AlbumsTable {
   year: number | null;
   image_key: string | null;
   created_at: string;
+  /** MusicBrainz release and release group, release types (JSON array), original date (migration 019). */
+  mb_release_id: Optional<string>;
+  mb_release_group_id: Optional<string>;
+  release_types: Optional<string>;
+  original_date: Optional<string>;
+  /** 1 for a compilation (tagged so, or by "Various Artists"). */
+  is_compilation: ColumnType<number, number | undefined, number>;
 }
 
 /** A song on an album, at a disc and track number (one album a song at most). */
@@ -275,6 +289,18 @@ export interface LibraryScansTable {
   problems: Generated<string>;
 }
 
+/** A song's credit beyond its main artist (migration 019): another artist, an album artist, a contributor. */
+export interface SongArtistsTable {
+  song_id: number;
+  artist_id: number;
+  /** `artist`, `albumartist`, or a contributor's role (composer, performer…). */
+  role: string;
+  /** The instrument or voice of a performer; '' when none. */
+  sub_role: string;
+  /** Order among the song's credits of the same role (the main artist, songs.artist_id, is before all). */
+  position: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -302,6 +328,7 @@ export interface DB {
   library_files: LibraryFilesTable;
   library_images: LibraryImagesTable;
   library_scans: LibraryScansTable;
+  song_artists: SongArtistsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

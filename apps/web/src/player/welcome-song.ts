@@ -25,6 +25,9 @@ export const WELCOME_SONG: Song = {
   replayGainDb: null,
   replayGainPeak: null,
   available: true,
+  artists: [],
+  displayArtist: 'Tonearm',
+  contributors: [],
 };
 
 export function isWelcomeSong(song: Song): boolean {

@@ -22,6 +22,9 @@ export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
     replayGainDb: null,
     replayGainPeak: null,
     available: true,
+    artists: [{ id: 1, name: 'Artist 1' }],
+    displayArtist: 'Artist 1',
+    contributors: [],
     ...overrides,
   };
 }

@@ -17,6 +17,7 @@ import { albumNameTrigramMigration } from './014-album-name-trigram.js';
 import { albumNameIndexSqliteMigration } from './015-album-name-index-sqlite.js';
 import { catalogueRowsVersionMigration } from './016-catalogue-rows-version.js';
 import { librariesMigration } from './017-libraries.js';
+import { creditsMigration } from './019-credits.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '015-album-name-index-sqlite': albumNameIndexSqliteMigration,
   '016-catalogue-rows-version': catalogueRowsVersionMigration,
   '017-libraries': librariesMigration,
+  '019-credits': creditsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

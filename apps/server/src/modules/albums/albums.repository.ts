@@ -6,7 +6,7 @@ import { CompiledStatements } from '../../db/compiled-statements.js';
 import { dialectOf } from '../../db/dialect.js';
 import { containsPattern } from '../../db/like-pattern.js';
 import type { DB } from '../../db/schema.js';
-import { songListQuery, type SongListRow } from '../songs/songs.repository.js';
+import { songListQuery, withCredits, type SongListRow } from '../songs/songs.repository.js';
 
 /** An album with its artist's name and what its tracks add up to. */
 export interface AlbumListRow {
@@ -20,6 +20,11 @@ export interface AlbumListRow {
   duration_ms: number;
   /** When the album was made (an ISO date): Subsonic's AlbumID3 `created`. */
   created_at: string;
+  /** What the tags say of the release (migration 019); null when they said nothing. */
+  mb_release_id: string | null;
+  release_types: string | null;
+  original_date: string | null;
+  is_compilation: number;
 }
 
 /** One album artist's albums, and/or those whose name holds every word of `q`. */
@@ -105,6 +110,10 @@ export function albumListQuery(db: Kysely<DB>) {
       'albums.year',
       'albums.image_key',
       'albums.created_at',
+      'albums.mb_release_id',
+      'albums.release_types',
+      'albums.original_date',
+      'albums.is_compilation',
       eb
         .selectFrom('album_tracks')
         .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
@@ -175,16 +184,19 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
     }
     return caches.albums.get(ids, loadAlbums, (row) => row.id);
   };
-  const loadTracks = (id: number) =>
-    compiled.rows('albums.tracks', [id], () =>
-      songListQuery(db)
-        .where('album_tracks.album_id', '=', id)
-        .where('songs.missing_since', 'is', null)
-        .orderBy(sql`album_tracks.disc_number is null`)
-        .orderBy('album_tracks.disc_number')
-        .orderBy(sql`album_tracks.track_number is null`)
-        .orderBy('album_tracks.track_number')
-        .orderBy('songs.id'),
+  const loadTracks = async (id: number) =>
+    withCredits(
+      db,
+      await compiled.rows('albums.tracks', [id], () =>
+        songListQuery(db)
+          .where('album_tracks.album_id', '=', id)
+          .where('songs.missing_since', 'is', null)
+          .orderBy(sql`album_tracks.disc_number is null`)
+          .orderBy('album_tracks.disc_number')
+          .orderBy(sql`album_tracks.track_number is null`)
+          .orderBy('album_tracks.track_number')
+          .orderBy('songs.id'),
+      ),
     );
 
   const pageIds = () => db.selectFrom('albums').select('albums.id');

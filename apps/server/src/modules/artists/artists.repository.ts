@@ -67,7 +67,27 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
         'in',
         artists.map((a) => a.id),
       );
-    return attachSongIds(artists, await query.execute());
+    // A song appears under each of its artists, in id order.
+    const songs = [...(await query.execute()), ...(await creditedSongs(artists))].sort((a, b) => a.id - b.id);
+    return attachSongIds(artists, songs);
+  }
+
+  /** The songs on which the artists are credited as one of the artists (song_artists), beside the main one. */
+  async function creditedSongs(artists: ArtistRow[]) {
+    let query = db
+      .selectFrom('song_artists')
+      .innerJoin('songs', 'songs.id', 'song_artists.song_id')
+      .select(['songs.id', 'song_artists.artist_id'])
+      .where('song_artists.role', '=', 'artist')
+      .where('songs.missing_since', 'is', null);
+    if (artists.length <= 100) {
+      query = query.where(
+        'song_artists.artist_id',
+        'in',
+        artists.map((a) => a.id),
+      );
+    }
+    return query.execute();
   }
 
   return {

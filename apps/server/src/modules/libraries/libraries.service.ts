@@ -128,6 +128,13 @@ export class LibrariesService {
 
   /** Adds a folder as a library (checked first) and starts its scan. */
   async create(input: { path: string; name?: string | undefined }): Promise<Library> {
+    const id = await this.add(input);
+    this.requestScan(id);
+    return this.get(id);
+  }
+
+  /** Adds a folder as a library (checked first) and watches it; its scan is the caller's to ask for. */
+  private async add(input: { path: string; name?: string | undefined }): Promise<number> {
     const folder = path.resolve(input.path);
     await this.checkNewFolder(folder);
     const name = input.name ?? (path.basename(folder) || folder);
@@ -140,8 +147,7 @@ export class LibrariesService {
       throw error;
     }
     this.watchLibrary({ id, path: folder });
-    this.requestScan(id);
-    return this.get(id);
+    return id;
   }
 
   async rename(id: number, name: string): Promise<Library> {
@@ -240,7 +246,8 @@ export class LibrariesService {
     const libraries = await this.deps.repository.list();
     if (libraries.some((library) => library.path === musicDir)) return;
     try {
-      await this.create({ path: musicDir });
+      // Scanned with the others by start().
+      await this.add({ path: musicDir });
     } catch (error) {
       this.deps.log.error({ err: error, musicDir }, 'MUSIC_DIR could not be made a library');
     }

@@ -260,3 +260,97 @@ describeEachDialect('library folder watch (%s)', { env: { SCAN_QUIET_MS: '200' }
     }
   });
 });
+
+const RECORDING_ID = '0b7c8d6e-1a2b-4c3d-8e9f-0123456789ab';
+const RELEASE_ID = '9f8e7d6c-5b4a-4392-8170-fedcba987654';
+
+describeEachDialect('library songs by many artists (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
+  it('files a song under each of its artists, keeps the roles and MusicBrainz ids, and tells Subsonic apps', async () => {
+    const admin = await makeAdmin(t);
+    const base = await mkdtemp(path.join(tmpdir(), 'tonearm-credits-'));
+    try {
+      await encodeAudio(path.join(base, 'duet.flac'), 'flac', {
+        tags: {
+          title: 'Duet',
+          artist: 'Ann Arbor; Ben Bolt',
+          album: 'Together',
+          albumArtist: 'Various Artists',
+          genre: 'Folk',
+          extra: {
+            composer: 'Cara Cole',
+            MUSICBRAINZ_TRACKID: RECORDING_ID,
+            MUSICBRAINZ_ALBUMID: RELEASE_ID,
+            RELEASETYPE: 'album; compilation',
+            ORIGINALDATE: '1999-04-01',
+          },
+        },
+        frequency: 500,
+      });
+      await encodeAudio(path.join(base, 'AC-DC.mp3'), 'mp3', {
+        tags: { title: 'Thunder', artist: 'AC/DC', genre: 'Hard Rock' },
+        frequency: 510,
+      });
+      const created = await t.as(admin).post('/api/libraries', { path: base });
+      expect(created.statusCode).toBe(201);
+      await t.composition.services.libraries.settled();
+      const listed = await t.as(admin).json('/api/songs', SongList);
+      const duet = listed.find((song) => song.name === 'Duet');
+      expect(duet?.artists.map((artist) => artist.name)).toEqual(['Ann Arbor', 'Ben Bolt']);
+      expect(duet).toMatchObject({ artistName: 'Ann Arbor', displayArtist: 'Ann Arbor; Ben Bolt' });
+      expect(duet?.contributors).toEqual([
+        { role: 'composer', subRole: null, artistId: expect.any(Number) as number, artistName: 'Cara Cole' },
+      ]);
+      // "AC/DC" is one artist: never split on "/".
+      expect(listed.find((song) => song.name === 'Thunder')?.artists.map((artist) => artist.name)).toEqual(['AC/DC']);
+
+      // The song appears under each of its artists.
+      for (const artist of duet?.artists ?? []) {
+        const page = await t.as(admin).get(`/artists/${String(artist.id)}`);
+        expect(page.statusCode).toBe(200);
+        expect(page.json<{ songs: number[] }>().songs).toContain(duet?.id);
+      }
+
+      const subsonic = subsonicApi(t, { apiKey: await apiKeyOf(t, admin) });
+      const answer = await subsonic.json('getSong', { id: String(duet?.id) });
+      const song = answer.song as Record<string, unknown>;
+      expect(song).toMatchObject({
+        displayArtist: 'Ann Arbor; Ben Bolt',
+        musicBrainzId: RECORDING_ID,
+        artists: [{ name: 'Ann Arbor' }, { name: 'Ben Bolt' }],
+        albumArtists: [{ name: 'Various Artists' }],
+        contributors: [{ role: 'composer', artist: { name: 'Cara Cole' } }],
+      });
+      const album = (await subsonic.json('getAlbum', { id: String(song.albumId) })).album as Record<string, unknown>;
+      expect(album).toMatchObject({
+        isCompilation: true,
+        releaseTypes: ['album', 'compilation'],
+        musicBrainzId: RELEASE_ID,
+        originalReleaseDate: { year: 1999, month: 4, day: 1 },
+      });
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describeEachDialect('MUSIC_DIR (%s)', { uses: 'nothing' }, (t) => {
+  it('makes the folder the first library at start, named after it, and scans it once', async () => {
+    const base = await mkdtemp(path.join(tmpdir(), 'tonearm-music-dir-'));
+    const music = path.join(base, 'My Music');
+    try {
+      await mkdir(music);
+      await encodeAudio(path.join(music, 'one.mp3'), 'mp3', { tags: { title: 'One', genre: 'Pop' }, frequency: 600 });
+      await t.withApp({ env: { MUSIC_DIR: music, SCAN_WATCH: '0' } }, async (app) => {
+        await app.app.ready();
+        await app.composition.services.libraries.settled();
+        const admin = await makeAdmin(app);
+        const { libraries } = await app.as(admin).json('/api/libraries', LibraryList);
+        expect(libraries).toMatchObject([{ name: 'My Music', path: music, songCount: 1 }]);
+        const scans = await app.db.selectFrom('library_scans').select('state').execute();
+        expect(scans).toEqual([{ state: 'done' }]);
+      });
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});

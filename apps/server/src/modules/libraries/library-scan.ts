@@ -20,6 +20,7 @@ import type {
 } from './libraries.repository.js';
 import { MusicFolder } from './music-folder.js';
 import { readFileTags, titleOf, type FileTags } from './read-tags.js';
+import { albumReleaseOf, artistMbIdsOf, creditsOf, songTagColumns } from './tag-credits.js';
 
 /*
  * A scan of a library folder, read in place: nothing is copied. The folder is walked under the music folder's rule
@@ -232,6 +233,9 @@ async function songOf(
       replay_gain_album_peak: tags.replayGain.albumPeak,
       library_id: run.library.id,
       missing_since: null,
+      ...songTagColumns(tags),
+      credits: creditsOf(tags),
+      artist_mb_ids: artistMbIdsOf(tags),
       album:
         tags.album === null
           ? null
@@ -242,6 +246,7 @@ async function songOf(
               image_key: cover?.key ?? null,
               disc_number: tags.discNumber,
               track_number: tags.trackNumber,
+              release: albumReleaseOf(tags),
             },
     },
     file: {

@@ -1,3 +1,4 @@
+import { CONTRIBUTOR_ROLES } from '@tonearm/contract';
 import type { IAudioMetadata } from 'music-metadata';
 import { involvedPeople, tagTexts, type InvolvedPeople, type TagField } from './tag-fields.js';
 import { cleanText } from './tag-text.js';
@@ -78,18 +79,7 @@ export function artistsOf(metadata: IAudioMetadata, separators: readonly string[
   };
 }
 
-export const CONTRIBUTOR_ROLES = [
-  'composer',
-  'lyricist',
-  'arranger',
-  'conductor',
-  'performer',
-  'producer',
-  'remixer',
-  'mixer',
-  'engineer',
-  'djmixer',
-] as const;
+export { CONTRIBUTOR_ROLES };
 
 export type ContributorRole = (typeof CONTRIBUTOR_ROLES)[number];
 

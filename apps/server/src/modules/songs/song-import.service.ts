@@ -4,7 +4,13 @@ import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../../media/staging.js';
 import type { CatalogueChanges } from './songs.service.js';
 import { audioColumns, songExistsOnRace } from './songs.service.js';
-import type { ImportedAlbumPlace, ImportSourceRow, NewSongByArtistName, SongsRepository } from './songs.repository.js';
+import type {
+  ImportedAlbumPlace,
+  ImportSourceRow,
+  NewSongByArtistName,
+  SongCredit,
+  SongsRepository,
+} from './songs.repository.js';
 
 /** What a file's tags and stream say beyond name, genre and artist (null: unknown). */
 export interface ImportedDetails {
@@ -20,6 +26,20 @@ export interface ImportedDetails {
   album: Omit<ImportedAlbumPlace, 'image_key'> | null;
   /** Whether `image` is the file's own artwork (embedded, or the folder's cover), which then also covers the album. */
   coverIsArtwork: boolean;
+  /** The people and ids the tags name (modules/libraries/tag-credits.ts); none when absent. */
+  people?: ImportedPeople;
+}
+
+/** A file's credits beyond its main artist, and its own MusicBrainz ids and dates. */
+export interface ImportedPeople {
+  credits: SongCredit[];
+  artistMbIds: { name: string; mb_artist_id: string }[];
+  columns: {
+    display_artist: string | null;
+    mb_recording_id: string | null;
+    mb_track_id: string | null;
+    original_date: string | null;
+  };
 }
 
 export interface ReplayGain {
@@ -69,6 +89,9 @@ function detailColumns(details: ImportedDetails, image: StagedImage) {
     replay_gain_album_db: details.replayGain.albumDb,
     replay_gain_album_peak: details.replayGain.albumPeak,
     album: album === null ? null : { ...album, image_key: details.coverIsArtwork ? image.originalKey : null },
+    ...(details.people === undefined
+      ? {}
+      : { ...details.people.columns, credits: details.people.credits, artist_mb_ids: details.people.artistMbIds }),
   };
 }
 

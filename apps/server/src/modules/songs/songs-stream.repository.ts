@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { attachSongIds, type ArtistWithSongs } from '../artists/artists.repository.js';
-import { songListQuery, type SongListRow } from './songs.repository.js';
+import { songListQuery, withCredits, type SongListRow } from './songs.repository.js';
 
 /** Which songs a whole-catalogue read covers: all of them, or one genre's or one artist's. */
 export interface CatalogueFilter {
@@ -39,11 +39,11 @@ export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamReposito
       return row?.id ?? 0;
     },
 
-    songsUpTo(atMost, limit, filter) {
+    async songsUpTo(atMost, limit, filter) {
       let query = songListQuery(db).where('songs.id', '<=', atMost).where('songs.missing_since', 'is', null);
       if (filter.genre !== undefined) query = query.where('songs.genre', '=', filter.genre);
       if (filter.artistId !== undefined) query = query.where('songs.artist_id', '=', filter.artistId);
-      return query.orderBy('songs.id', 'desc').limit(limit).execute();
+      return withCredits(db, await query.orderBy('songs.id', 'desc').limit(limit).execute());
     },
 
     async likedIdsBetween(userId, low, high) {

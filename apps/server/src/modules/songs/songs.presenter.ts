@@ -6,6 +6,28 @@ import type { SongListing, ViewerMarks } from './songs.service.js';
 /** Width of the cover thumbnail a song list shows. */
 export const SONG_COVER_WIDTH = 300;
 
+/** A song's artists (the main one first), its display artist and its contributors. */
+function peopleOf(row: SongListRow): Pick<Song, 'artists' | 'displayArtist' | 'contributors'> {
+  const credits = row.credits ?? [];
+  const main = row.artist_id === null ? [] : [{ id: row.artist_id, name: row.artist_name ?? UNKNOWN_ARTIST }];
+  const others = credits
+    .filter((credit) => credit.role === 'artist')
+    .map((credit) => ({ id: credit.artist_id, name: credit.artist_name }));
+  const contributors = credits
+    .filter((credit) => credit.role !== 'artist' && credit.role !== 'albumartist')
+    .map((credit) => ({
+      role: credit.role,
+      subRole: credit.sub_role === '' ? null : credit.sub_role,
+      artistId: credit.artist_id,
+      artistName: credit.artist_name,
+    }));
+  return {
+    artists: [...main, ...others],
+    displayArtist: row.display_artist ?? row.artist_name ?? UNKNOWN_ARTIST,
+    contributors,
+  };
+}
+
 /** The Song JSON of DESIGN §4. */
 export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
   return {
@@ -29,6 +51,7 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
     replayGainDb: row.replay_gain_track_db,
     replayGainPeak: row.replay_gain_track_peak,
     available: row.missing_since === null,
+    ...peopleOf(row),
   };
 }
 

@@ -28,6 +28,55 @@ export interface SongListRow {
   replay_gain_track_peak: number | null;
   /** When its library file was found missing; null while it is there (always for stored songs). */
   missing_since: string | null;
+  /** The artist as the file displays it ("A feat. B"); null: the artist's name. */
+  display_artist: string | null;
+  /** MusicBrainz recording id from the tags. */
+  mb_recording_id: string | null;
+  /** The album's own artist (its main album artist). */
+  album_artist_id: number | null;
+  album_artist_name: string | null;
+  /** Credits beyond the main artist, where the list read them (withCredits); absent: none read. */
+  credits?: readonly CreditRow[];
+}
+
+/** A song's credit beyond its main artist, with the artist's name. */
+export interface CreditRow {
+  artist_id: number;
+  artist_name: string;
+  role: string;
+  sub_role: string;
+  position: number;
+}
+
+/** The rows with their credits (song_artists), read in one query. */
+export async function withCredits<Row extends SongListRow>(db: Kysely<DB>, rows: Row[]): Promise<Row[]> {
+  if (rows.length === 0) return rows;
+  const ids = [...new Set(rows.map((row) => row.id))];
+  const credits = new Map<number, CreditRow[]>();
+  for (let at = 0; at < ids.length; at += 500) {
+    const found = await db
+      .selectFrom('song_artists')
+      .innerJoin('artists', 'artists.id', 'song_artists.artist_id')
+      .select([
+        'song_artists.song_id',
+        'song_artists.artist_id',
+        'artists.name as artist_name',
+        'song_artists.role',
+        'song_artists.sub_role',
+        'song_artists.position',
+      ])
+      .where('song_artists.song_id', 'in', ids.slice(at, at + 500))
+      .orderBy('song_artists.song_id')
+      .orderBy('song_artists.role')
+      .orderBy('song_artists.position')
+      .execute();
+    for (const { song_id, ...credit } of found) {
+      const list = credits.get(song_id) ?? [];
+      list.push(credit);
+      credits.set(song_id, list);
+    }
+  }
+  return rows.map((row) => ({ ...row, credits: credits.get(row.id) ?? [] }));
 }
 
 export interface SongFilter {
@@ -54,7 +103,21 @@ export type NewSongByArtistName = Omit<NewSong, 'artist_id'> & {
   artist_name: string | null;
   album?: ImportedAlbumPlace | null;
   source?: ImportSourceRow | null;
+  /** Credits beyond the main artist (song_artists): other artists, album artists, contributors, by name. */
+  credits?: readonly SongCredit[] | null;
+  /** MusicBrainz ids of artists by name: recorded on artists that have none yet. */
+  artist_mb_ids?: readonly { name: string; mb_artist_id: string }[] | null;
 };
+
+/** A credit of a song by the artist's name (found or created with the song). */
+export interface SongCredit {
+  name: string;
+  /** `artist`, `albumartist` or a contributor's role. */
+  role: string;
+  /** '' when none. */
+  sub_role: string;
+  position: number;
+}
 
 /** The album an imported song is on (found by album artist and name, or created), and where on it. */
 export interface ImportedAlbumPlace {
@@ -66,6 +129,18 @@ export interface ImportedAlbumPlace {
   image_key: string | null;
   disc_number: number | null;
   track_number: number | null;
+  /** What the tags say of the release (kept when the album has none yet). */
+  release?: AlbumRelease | null;
+}
+
+/** An album's release facts from the tags (migration 019). */
+export interface AlbumRelease {
+  mb_release_id: string | null;
+  mb_release_group_id: string | null;
+  /** JSON array of lower-case types, or null. */
+  release_types: string | null;
+  original_date: string | null;
+  is_compilation: number;
 }
 
 /** The file an imported song came from, as it was (the import_sources table). */
@@ -162,6 +237,7 @@ export function songListQuery(db: Kysely<DB>) {
     .leftJoin('artists', 'artists.id', 'songs.artist_id')
     .leftJoin('album_tracks', 'album_tracks.song_id', 'songs.id')
     .leftJoin('albums', 'albums.id', 'album_tracks.album_id')
+    .leftJoin('artists as album_artists', 'album_artists.id', 'albums.artist_id')
     .select([
       'songs.id',
       'songs.name',
@@ -181,6 +257,10 @@ export function songListQuery(db: Kysely<DB>) {
       'songs.replay_gain_track_db',
       'songs.replay_gain_track_peak',
       'songs.missing_since',
+      'songs.display_artist',
+      'songs.mb_recording_id',
+      'albums.artist_id as album_artist_id',
+      'album_artists.name as album_artist_name',
     ]);
 }
 
@@ -218,8 +298,11 @@ export function createSongsRepository(
 
     async byIds(ids) {
       if (ids.length === 0) return [];
-      const load = (list: number[]) =>
-        compiled.rows(`songs.byIds:${list.length}`, list, () => base().where('songs.id', 'in', list));
+      const load = async (list: number[]) =>
+        withCredits(
+          db,
+          await compiled.rows(`songs.byIds:${list.length}`, list, () => base().where('songs.id', 'in', list)),
+        );
       const found = rows === null ? await load([...new Set(ids)]) : await rows.get(ids, load, (row) => row.id);
       // Duplicates kept: a play queue may hold a song twice.
       const byId = new Map(found.map((row) => [row.id, row]));
@@ -246,8 +329,9 @@ export function createSongsRepository(
         .execute();
     },
 
-    findListRow(id) {
-      return base().where('songs.id', '=', id).executeTakeFirst();
+    async findListRow(id) {
+      const row = await base().where('songs.id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : (await withCredits(db, [row]))[0];
     },
 
     find(id) {
@@ -275,7 +359,7 @@ export function createSongsRepository(
       const inserted = await db
         .insertInto('songs')
         .values(
-          songs.map(({ artist_name, album: _album, source: _source, ...song }) => ({
+          songs.map(({ artist_name, album: _album, source: _source, credits: _c, artist_mb_ids: _m, ...song }) => ({
             ...song,
             artist_id: artist_name === null ? null : artistIdOf(db, artist_name),
           })),
@@ -292,11 +376,16 @@ export function createSongsRepository(
         db,
         songs.map((song) => ({ ...song, id: idOf.get(song.audio_sha256) })),
       );
+      await recordCredits(
+        db,
+        songs.map((song) => ({ ...song, id: idOf.get(song.audio_sha256) })),
+        false,
+      );
       return idOf;
     },
 
-    async replaceImported(id, { artist_name, album, source, ...song }) {
-      const named = [{ artist_name, album }];
+    async replaceImported(id, { artist_name, album, source, credits, artist_mb_ids, ...song }) {
+      const named = [{ artist_name, album, credits, artist_mb_ids }];
       await insertArtistsNamed(db, named);
       await insertAlbumsNamed(db, named);
       await db
@@ -308,6 +397,7 @@ export function createSongsRepository(
       await db.deleteFrom('album_tracks').where('song_id', '=', id).execute();
       await placeOnAlbums(db, [{ id, album }]);
       await recordSources(db, [{ id, source }]);
+      await recordCredits(db, [{ id, credits, artist_mb_ids }], true);
     },
 
     findSource(path) {
@@ -486,11 +576,15 @@ function albumIdOf(db: Kysely<DB>, artistName: string | null, name: string) {
     .where('name', '=', name);
 }
 
-type Named = Pick<NewSongByArtistName, 'artist_name' | 'album'>;
+type Named = Pick<NewSongByArtistName, 'artist_name' | 'album' | 'credits' | 'artist_mb_ids'>;
 
-/** Inserts the artists (of songs and albums) that do not exist yet, once each. */
+/** Inserts the artists (of songs, their credits and albums) that do not exist yet, once each. */
 async function insertArtistsNamed(db: Kysely<DB>, songs: readonly Named[]): Promise<void> {
-  const all = songs.flatMap((song) => [song.artist_name, song.album?.artist_name ?? null]);
+  const all = songs.flatMap((song) => [
+    song.artist_name,
+    song.album?.artist_name ?? null,
+    ...(song.credits ?? []).map((credit) => credit.name),
+  ]);
   const names = [...new Set(all.filter((name) => name !== null))];
   if (names.length === 0) return;
   // "do nothing" also covers two spellings of one name in this batch ("ABBA", "Abba"): the first one wins.
@@ -518,6 +612,7 @@ async function insertAlbumsNamed(db: Kysely<DB>, songs: readonly Named[]): Promi
     year: album.year,
     image_key: album.image_key,
     created_at: createdAt,
+    ...(album.release ?? {}),
   }));
   await db
     .insertInto('albums')
@@ -578,4 +673,46 @@ async function recordSources(
       })),
     )
     .execute();
+}
+
+/**
+ * Records each song's credits (song_artists) by artist name, the artists already inserted; with `replace`, a song's
+ * earlier credits go first. MusicBrainz artist ids are kept on artists that have none.
+ */
+async function recordCredits(
+  db: Kysely<DB>,
+  songs: readonly (Pick<Named, 'credits' | 'artist_mb_ids'> & { id: number | undefined })[],
+  replace: boolean,
+): Promise<void> {
+  const ids = songs.flatMap((song) => (song.id === undefined ? [] : [song.id]));
+  if (replace && ids.length > 0) await db.deleteFrom('song_artists').where('song_id', 'in', ids).execute();
+  const rows = songs.flatMap(({ id, credits }) =>
+    id === undefined
+      ? []
+      : (credits ?? []).map((credit) => ({
+          song_id: id,
+          artist_id: artistIdOf(db, credit.name),
+          role: credit.role,
+          sub_role: credit.sub_role,
+          position: credit.position,
+        })),
+  );
+  for (let at = 0; at < rows.length; at += 200) {
+    await db
+      .insertInto('song_artists')
+      .values(rows.slice(at, at + 200))
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+  }
+  const mbIds = new Map<string, string>();
+  for (const song of songs)
+    for (const { name, mb_artist_id } of song.artist_mb_ids ?? []) mbIds.set(name, mb_artist_id);
+  for (const [name, mbId] of mbIds) {
+    await db
+      .updateTable('artists')
+      .set({ mb_artist_id: mbId })
+      .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`)
+      .where('mb_artist_id', 'is', null)
+      .execute();
+  }
 }

@@ -70,6 +70,64 @@ export function songChild(row: SongListRow, extras: ChildExtras = {}): SubsonicN
       trackGain: row.replay_gain_track_db ?? undefined,
       trackPeak: row.replay_gain_track_peak ?? undefined,
     },
+    ...songPeople(row, artist),
+  };
+}
+
+/** An artist as OpenSubsonic's ArtistID3 in a song's lists (id and name). */
+function artistRef(id: number, name: string): SubsonicNode {
+  return { id: subsonicId('artist', id), name };
+}
+
+/** OpenSubsonic's people of a song: its artists, album artists, display names, contributors and MusicBrainz id. */
+function songPeople(row: SongListRow, artist: string): SubsonicNode {
+  const credits = row.credits ?? [];
+  const byRole = (role: string) => credits.filter((credit) => credit.role === role);
+  const artists = [
+    ...(row.artist_id === null ? [] : [artistRef(row.artist_id, artist)]),
+    ...byRole('artist').map((credit) => artistRef(credit.artist_id, credit.artist_name)),
+  ];
+  const albumArtistNames: [number, string][] = [
+    ...(row.album_artist_id === null
+      ? []
+      : [[row.album_artist_id, row.album_artist_name ?? UNKNOWN_ARTIST] as [number, string]]),
+    ...byRole('albumartist').map((credit): [number, string] => [credit.artist_id, credit.artist_name]),
+  ];
+  const albumArtists = albumArtistNames.map(([id, name]) => artistRef(id, name));
+  const contributors = credits
+    .filter((credit) => credit.role !== 'artist' && credit.role !== 'albumartist')
+    .map((credit) => ({
+      role: credit.role,
+      subRole: credit.sub_role === '' ? undefined : credit.sub_role,
+      artist: artistRef(credit.artist_id, credit.artist_name),
+    }));
+  return {
+    artists,
+    displayArtist: row.display_artist ?? artist,
+    albumArtists,
+    displayAlbumArtist: albumArtistNames.map(([, name]) => name).join(', '),
+    contributors,
+    musicBrainzId: row.mb_recording_id ?? '',
+  };
+}
+
+/** OpenSubsonic's release facts of an album: compilation, release types, original date, MusicBrainz id. */
+function albumRelease(row: AlbumListRow): SubsonicNode {
+  const date = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(row.original_date ?? '');
+  const types = row.release_types === null ? [] : (JSON.parse(row.release_types) as string[]);
+  return {
+    isCompilation: row.is_compilation === 1,
+    releaseTypes: types,
+    musicBrainzId: row.mb_release_id ?? '',
+    ...(date?.[1] === undefined
+      ? {}
+      : {
+          originalReleaseDate: {
+            year: Number(date[1]),
+            month: date[2] === undefined ? undefined : Number(date[2]),
+            day: date[3] === undefined ? undefined : Number(date[3]),
+          },
+        }),
   };
 }
 
@@ -98,6 +156,7 @@ export function albumID3(row: AlbumListRow, extras: { starred?: string | undefin
     year: row.year ?? undefined,
     created: row.created_at,
     starred: extras.starred,
+    ...albumRelease(row),
   };
 }
 
