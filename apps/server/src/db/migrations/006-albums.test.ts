@@ -52,6 +52,10 @@ describeEachDialect('migration 006 (albums) on %s', { uses: 'database', fresh: '
         replay_gain_album_peak: null,
         library_id: null,
         missing_since: null,
+        display_artist: null,
+        mb_recording_id: null,
+        mb_track_id: null,
+        original_date: null,
       })),
     );
     const listed = await createSongsRepository(d.db).list({});

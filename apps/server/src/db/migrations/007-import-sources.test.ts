@@ -34,6 +34,10 @@ describeEachDialect('migration 007 (import sources) on %s', { uses: 'database', 
         replay_gain_album_peak: null,
         library_id: null,
         missing_since: null,
+        display_artist: null,
+        mb_recording_id: null,
+        mb_track_id: null,
+        original_date: null,
       })),
     );
     expect(await tracks()).toEqual(tracksBefore);
