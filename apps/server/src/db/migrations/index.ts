@@ -16,6 +16,7 @@ import { sharedLimitsMigration } from './013-shared-limits.js';
 import { albumNameTrigramMigration } from './014-album-name-trigram.js';
 import { albumNameIndexSqliteMigration } from './015-album-name-index-sqlite.js';
 import { catalogueRowsVersionMigration } from './016-catalogue-rows-version.js';
+import { albumPlaceholdersMigration } from './018-album-placeholders.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -38,6 +39,8 @@ export const migrations: Record<string, Migration> = {
   '014-album-name-trigram': albumNameTrigramMigration,
   '015-album-name-index-sqlite': albumNameIndexSqliteMigration,
   '016-catalogue-rows-version': catalogueRowsVersionMigration,
+  // 017 is taken by another change under way.
+  '018-album-placeholders': albumPlaceholdersMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -46,6 +46,7 @@ describe('/dashboard/artist', () => {
             imgLink: '',
             songCount: 1,
             durationMs: 1000,
+            placeholder: false,
           },
         ],
         nextCursor: null,
