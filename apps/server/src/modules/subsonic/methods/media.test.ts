@@ -255,6 +255,16 @@ describeEachDialect('Subsonic media methods (%s)', (t) => {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // Uploaded without an album, the song is on its artist's placeholder (issue 25): no cover of its own, and none
+      // borrowed from a track.
+      const placeholder = await t.db
+        .selectFrom('album_tracks')
+        .innerJoin('albums', 'albums.id', 'album_tracks.album_id')
+        .select(['albums.id', 'albums.is_placeholder'])
+        .where('album_tracks.song_id', '=', songId)
+        .executeTakeFirstOrThrow();
+      expect(placeholder.is_placeholder).toBe(1);
+      await subsonicApi(t, { apiKey: plainKey }).error('getCoverArt', { id: `al-${placeholder.id}` }, 70);
       await placeOnAlbum(t, songId, album.id, 1, 1);
       const fallback = await restBytes(t, plainKey, 'getCoverArt', { id: `al-${album.id}`, size: 64 });
       expect(fallback.rawPayload.equals(await thumbnail(songImage, 64))).toBe(true);
