@@ -1,14 +1,21 @@
 import { UNKNOWN_ALBUM } from '@tonearm/contract';
 import { sql, type Kysely } from 'kysely';
+import { dialectOf } from './dialect.js';
 import type { DB } from './schema.js';
 
 /*
  * Every song is on exactly one album (issue 25). A song without an album of its own is on its artist's placeholder
  * album: named UNKNOWN_ALBUM, `is_placeholder = 1`, one per album artist (null: "Unknown artist"'s), made when first
  * needed and deleted once no song is left on it. The albums' unique index on (coalesce(artist_id, 0), name) is what
- * keeps it one, so a placeholder is found by its artist and that reserved name. The songs, albums, artists and import
- * writes all go through these (they sit below the modules because those modules may not import one another both
- * ways); migration 018 wrote the same rule in SQL of its own for the songs that were on no album before it.
+ * keeps it one, so a placeholder is found by its artist and that reserved name. The songs, albums and import writes go
+ * through these (they sit below the modules because those modules may not import one another both ways); migration 018
+ * wrote the same rule in SQL of its own for the songs that were on no album before it.
+ *
+ * Concurrent writers: each of these runs in the transaction that writes the songs' places, after a write to songs,
+ * albums or album_tracks, and migration 016's triggers make every such write update the one catalogue_rows_version row.
+ * On PostgreSQL that row's lock therefore puts such transactions one after the other: a placeholder found is not
+ * deleted before the song put on it is committed, and a deletion that comes second sees that song (each statement of a
+ * read-committed transaction reads what was committed before it). SQLite runs one write transaction at a time.
  */
 
 /** The stored name of every placeholder album: reserved, no other album may take it. */
@@ -26,6 +33,16 @@ function chunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < items.length; start += CHUNK) out.push(items.slice(start, start + CHUNK));
   return out;
+}
+
+/**
+ * Takes the catalogue_rows_version row's lock (PostgreSQL) for a transaction whose first step only reads what it is
+ * about to change (an album's tracks before the album goes): the catalogue writes of other transactions then wait for it
+ * (see above). SQLite runs one write transaction at a time.
+ */
+export async function queueCatalogueWrite(db: Kysely<DB>): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await db.selectFrom('catalogue_rows_version').select('version').where('id', '=', 1).forUpdate().execute();
 }
 
 /** Makes the placeholder albums of these album artists that do not exist yet (null: "Unknown artist"'s). */

@@ -1,5 +1,10 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { deleteEmptyPlaceholders, isPlaceholderName, moveToPlaceholders } from '../../db/album-placeholders.js';
+import {
+  deleteEmptyPlaceholders,
+  isPlaceholderName,
+  moveToPlaceholders,
+  queueCatalogueWrite,
+} from '../../db/album-placeholders.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { foreignKeyViolation, uniqueViolation } from '../../db/errors.js';
 import { CatalogueRows } from '../../db/catalogue-rows.js';
@@ -282,6 +287,9 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
 
     remove(id) {
       return db.transaction().execute(async (trx) => {
+        // No song may be put on the album between reading its tracks and deleting it (the cascade would leave it on
+        // none).
+        await queueCatalogueWrite(trx);
         const tracks = await trx.selectFrom('album_tracks').select('song_id').where('album_id', '=', id).execute();
         await moveToPlaceholders(
           trx,
