@@ -2,14 +2,23 @@ import { z } from 'zod';
 import { textField } from './text.js';
 import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
 import { NAME_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
+import { UNKNOWN_ALBUM } from './messages.js';
 import { Song } from './songs.js';
 
 /** Messages of the album routes that the error catalogue does not hold. */
 export const AlbumMessages = {
   coverRequired: 'Choose an image for the cover',
+  /** Issue 25: the placeholder's name is its own (400 on `name`). */
+  nameReserved: `"${UNKNOWN_ALBUM}" is kept for the songs without an album: choose another name`,
+  /** Issue 25: a placeholder album is deleted with its last song, not while songs are on it (409). */
+  placeholderHoldsSongs: "This album holds the artist's songs without an album: move them to other albums first",
 } as const;
 
-/** An album in a list (issue 12): its songs are counted, not listed. */
+/**
+ * An album in a list (issue 12): its songs are counted, not listed. Every song is on an album (issue 25): a song
+ * without one of its own is on its artist's placeholder album, named UNKNOWN_ALBUM, which has no cover of its own
+ * unless an administrator gives it one (it never takes a track's).
+ */
 export const AlbumSummary = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -22,6 +31,8 @@ export const AlbumSummary = z.object({
   songCount: z.number().int(),
   /** The sum of its songs' lengths (songs of unknown length count 0). */
   durationMs: z.number().int(),
+  /** Issue 25: true for an artist's placeholder album (UNKNOWN_ALBUM), false for every other. */
+  placeholder: z.boolean(),
 });
 export type AlbumSummary = z.infer<typeof AlbumSummary>;
 
@@ -35,7 +46,8 @@ export type AlbumSort = z.infer<typeof AlbumSort>;
 
 /**
  * GET /api/albums: by name (or with `sort=recent` newest first), optionally one album artist's, optionally those whose
- * name has these words.
+ * name has these words. The placeholder albums (issue 25) are listed by name, and left out of the newest first and of
+ * a search by name (`q`), where they would be noise.
  */
 export const AlbumPageQuery = CursorQuery.extend({
   artistId: DbIdText.optional(),
@@ -68,7 +80,10 @@ export type AlbumEditFields = z.infer<typeof AlbumEditFields>;
 
 const TrackNumber = z.number().int().min(1).max(999);
 
-/** PUT /api/songs/{id}/album (admins): puts the song on an album at a disc and track, or (albumId null) on none. */
+/**
+ * PUT /api/songs/{id}/album (admins): puts the song on an album at a disc and track, or (albumId null) on its artist's
+ * placeholder album (issue 25: every song is on one).
+ */
 export const SongAlbumFields = z.object({
   albumId: DbId.nullable(),
   discNumber: TrackNumber.nullable().optional(),

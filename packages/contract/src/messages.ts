@@ -97,6 +97,12 @@ export const RequestMessages = {
 /** Shown where an artist was deleted but its songs remain. */
 export const UNKNOWN_ARTIST = 'Unknown artist';
 
+/**
+ * The name of an artist's placeholder album (issue 25): the songs of that artist without an album tag are on it, so
+ * every song is reachable by album. The name is reserved for it: no other album of the artist may take it.
+ */
+export const UNKNOWN_ALBUM = 'Unknown album';
+
 /** Server texts of the playlist endpoints besides those in ServerMessages (spec texts). */
 export const PlaylistMessages = {
   playlistDeleted: 'Playlist deleted',

@@ -43,7 +43,11 @@ export const Song = z.object({
   likeSong: z.boolean(),
   durationMs: z.number().int().nullable(),
   playlistIds: z.array(z.number().int()),
-  /** Issue 12: the album the song is on, where on it, and its year; null when unknown. */
+  /**
+   * Issue 12: the album the song is on, where on it, and its year; null when unknown. Issue 25: this server puts every
+   * song on an album (its artist's UNKNOWN_ALBUM placeholder when it has none of its own), so albumId and albumName are
+   * always set in its answers; they stay nullable for songs kept from older answers (recent, downloads).
+   */
   albumId: z.number().int().nullable(),
   albumName: z.string().nullable(),
   trackNumber: z.number().int().nullable(),
@@ -97,7 +101,8 @@ function formNumber(min: number, max: number, message: string) {
 
 /**
  * Issue 12: the song form's optional album fields, after SPEC's own. `album` names an album of the song's artist (found,
- * or created with the song's year); '' is none. Absent from an edit, a field keeps what the song has; '' clears it.
+ * or created with the song's year); '' (or UNKNOWN_ALBUM) is none: the song is then on its artist's placeholder album.
+ * Absent from an edit, a field keeps what the song has; '' clears it.
  */
 export const SongAlbumFormFields = z.object({
   album: textField()

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import type { Genre } from '@tonearm/contract';
+import { UNKNOWN_ALBUM, type Genre } from '@tonearm/contract';
 import { HttpError } from '../http/errors.js';
 import { discardAll, stageAudio, type StagedAudio, type StagedImage } from '../media/staging.js';
 import type { Catalogue } from '../modules/catalogue.js';
@@ -148,17 +148,15 @@ function songOf(
       format: tags.format,
       genreTag: tags.genre,
       replayGain: tags.replayGain,
-      album:
-        tags.album === null
-          ? null
-          : {
-              name: tags.album,
-              artist_name: tags.albumArtist,
-              year: tags.year,
-              disc_number: tags.discNumber,
-              track_number: tags.trackNumber,
-              release: albumReleaseOf(tags),
-            },
+      // Without an album tag: the album artist's placeholder album (issue 25), which takes no year or numbers.
+      album: {
+        name: tags.album ?? UNKNOWN_ALBUM,
+        artist_name: tags.albumArtist,
+        year: tags.year,
+        disc_number: tags.discNumber,
+        track_number: tags.trackNumber,
+        release: tags.album === null ? null : albumReleaseOf(tags),
+      },
       coverIsArtwork: cover.isArtwork,
       people: { credits: creditsOf(tags), artistMbIds: artistMbIdsOf(tags), columns: songTagColumns(tags) },
     },

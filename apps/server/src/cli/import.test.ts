@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Song, UNKNOWN_ARTIST } from '@tonearm/contract';
+import { Album, Song, UNKNOWN_ALBUM, UNKNOWN_ARTIST } from '@tonearm/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../test/dialects.js';
@@ -167,6 +167,11 @@ describeEachDialect('importing a folder (%s)', (t) => {
     const listener = await makeUser(t);
     const songs = await t.as(listener).json('/api/songs?q=oom', z.array(Song));
     expect(songs[0]?.artistName).toBe(UNKNOWN_ARTIST);
+    // No album tag: on "Unknown artist"'s placeholder album, which borrows none of the generated covers.
+    expect(songs[0]?.albumName).toBe(UNKNOWN_ALBUM);
+    const album = await t.as(listener).json(`/api/albums/${songs[0]?.albumId ?? 0}`, Album);
+    expect(album).toMatchObject({ artistId: null, placeholder: true, imgLink: '' });
+    expect(album.songs.map((song) => song.name).sort()).toEqual(['Oom Pah', 'untagged song']);
   });
 });
 

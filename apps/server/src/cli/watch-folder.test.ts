@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rename, rm, unlink, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Song } from '@tonearm/contract';
+import { Album, Song, UNKNOWN_ALBUM } from '@tonearm/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { encodeAudio, requireFfmpeg } from '../../test/audio-formats.js';
@@ -94,6 +94,24 @@ describeEachDialect('watching a folder (%s)', (t) => {
     expect(second?.albumId).toBe(listed.find((song) => song.name === 'First')?.albumId);
   });
 
+  it('puts a file without an album tag on its album artist’s placeholder album, and deletes that with it', async () => {
+    const listener = await makeUser(t);
+    const loose = path.join(root, 'Loose.mp3');
+    await place(loose, 'mp3', {
+      frequency: 640,
+      tags: { title: 'Loose', artist: 'Drifters', albumArtist: 'Wanderers', track: '7', date: '2011', genre: 'Rock' },
+    });
+    await eventually(async () => (await songCount(t.db)) === 3);
+    const song = (await songs()).find((one) => one.name === 'Loose');
+    // The file's year is the song's; the placeholder takes no year, track number or cover from it.
+    expect(song).toMatchObject({ albumName: UNKNOWN_ALBUM, trackNumber: null, discNumber: null, year: 2011 });
+    const album = await t.as(listener).json(`/api/albums/${song?.albumId ?? 0}`, Album);
+    expect(album).toMatchObject({ artistName: 'Wanderers', placeholder: true, year: null, imgLink: '' });
+    await unlink(loose);
+    await eventually(async () => (await songCount(t.db)) === 2);
+    expect((await t.as(listener).get(`/api/albums/${song?.albumId ?? 0}`)).statusCode).toBe(404);
+  });
+
   it('updates the song of a changed file in place (same id, new audio and tags)', async () => {
     const before = (await songs()).find((song) => song.name === 'First');
     const file = path.join(root, 'Live Folder', '01.ogg');
@@ -119,7 +137,11 @@ describeEachDialect('watching a folder (%s)', (t) => {
     await eventually(async () => (await blobCounts(t.dataDir)).audio === 0);
     // A pass is reported once it has released its blobs too, a moment after they are gone.
     const removed = () => passes.flatMap((pass) => pass.removed);
-    await eventually(() => Promise.resolve(removed().length >= 2));
-    expect(passes.flatMap((pass) => pass.removed).map((file) => path.basename(file))).toEqual(['02.mp3', '01.ogg']);
+    await eventually(() => Promise.resolve(removed().length >= 3));
+    expect(passes.flatMap((pass) => pass.removed).map((file) => path.basename(file))).toEqual([
+      'Loose.mp3',
+      '02.mp3',
+      '01.ogg',
+    ]);
   });
 });

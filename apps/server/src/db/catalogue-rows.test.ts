@@ -60,16 +60,18 @@ describeEachDialect('catalogue rows kept in memory (%s)', { uses: 'database' }, 
             .execute(),
       ],
       [
-        'a track placed',
+        'a track moved',
         async () => {
           const album = await t.db
             .selectFrom('albums')
             .select('id')
             .where('name', '=', 'Versioned')
             .executeTakeFirstOrThrow();
+          // From its artist's placeholder (every song is on an album) to this one.
           await t.db
-            .insertInto('album_tracks')
-            .values({ song_id: songId, album_id: album.id, disc_number: 1, track_number: 1 })
+            .updateTable('album_tracks')
+            .set({ album_id: album.id, disc_number: 1, track_number: 1 })
+            .where('song_id', '=', songId)
             .execute();
         },
       ],

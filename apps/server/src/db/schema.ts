@@ -97,9 +97,14 @@ export interface AlbumsTable {
   original_date: Optional<string>;
   /** 1 for a compilation (tagged so, or by "Various Artists"). */
   is_compilation: ColumnType<number, number | undefined, number>;
+  /**
+   * 1 for the placeholder album (migration 018): "Unknown album" (the contract's UNKNOWN_ALBUM), where an artist's songs
+   * without an album tag are; 0 for every other album. Its name is reserved: no other album takes it.
+   */
+  is_placeholder: Generated<number>;
 }
 
-/** A song on an album, at a disc and track number (one album a song at most). */
+/** A song on an album, at a disc and track number: every song is on exactly one (migration 018). */
 export interface AlbumTracksTable {
   song_id: number;
   album_id: number;

@@ -10,6 +10,7 @@ import { discardAll, stageAudio, stageImage } from '../media/staging.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import {
   buildDemoCatalogue,
+  DEMO_ALBUMS,
   DEMO_ARTISTS,
   DEMO_SAMPLE_RATE,
   DEMO_SONGS,
@@ -53,6 +54,20 @@ describe('buildDemoCatalogue', () => {
     }
     expect(new Set(catalogue.songs.map((song) => song.name)).size).toBe(12);
     for (const name of artistNames) expect(catalogue.songs.some((song) => song.artistName === name)).toBe(true);
+  });
+
+  it('is made of albums: every song on one album of its artist, numbered from 1 in order, with the album’s year', () => {
+    expect(catalogue.albums.map((album) => album.name)).toEqual(DEMO_ALBUMS.map((album) => album.name));
+    for (const album of catalogue.albums) {
+      const tracks = catalogue.songs.filter((song) => song.album === album.name);
+      expect(tracks.length).toBeGreaterThanOrEqual(2);
+      expect(tracks.every((song) => song.artistName === album.artistName && song.year === album.year)).toBe(true);
+      expect(tracks.map((song) => song.track)).toEqual(tracks.map((_, index) => index + 1));
+      // Its tracks carry its cover, as tagged files carry their album's artwork.
+      expect(tracks.every((song) => song.cover.equals(album.cover))).toBe(true);
+    }
+    const albumNames = new Set(catalogue.albums.map((album) => album.name));
+    expect(catalogue.songs.every((song) => albumNames.has(song.album))).toBe(true);
   });
 
   it('gives every song its own key, tempo and timbre', () => {
@@ -105,9 +120,12 @@ describe('buildDemoCatalogue', () => {
         mime: 'audio/wav',
         durationMs: (DEMO_SONGS[index]?.sound.seconds ?? 0) * 1000,
       });
-      const cover = await stageImage(store, song.cover);
+      await discardAll([audio]);
+    }
+    for (const album of catalogue.albums) {
+      const cover = await stageImage(store, album.cover);
       expect(cover.mime).toBe('image/jpeg');
-      await discardAll([audio, cover]);
+      await discardAll([cover]);
     }
     for (const artist of catalogue.artists) {
       const image = await stageImage(store, artist.image);
@@ -116,8 +134,11 @@ describe('buildDemoCatalogue', () => {
     }
   });
 
-  it('draws a distinct 640×640 cover per song and picture per artist', async () => {
-    const pictures = [...catalogue.songs.map((song) => song.cover), ...catalogue.artists.map((artist) => artist.image)];
+  it('draws a distinct 640×640 cover per album and picture per artist', async () => {
+    const pictures = [
+      ...catalogue.albums.map((album) => album.cover),
+      ...catalogue.artists.map((artist) => artist.image),
+    ];
     expect(new Set(pictures.map(sha256)).size).toBe(pictures.length);
     for (const picture of pictures) {
       expect(await sharp(picture).metadata()).toMatchObject({ format: 'jpeg', width: 640, height: 640 });

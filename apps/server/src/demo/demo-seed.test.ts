@@ -1,10 +1,10 @@
-import { Artist, Song } from '@tonearm/contract';
+import { Album, AlbumPage, Artist, Song } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../test/dialects.js';
 import { makeUser, type TestUser } from '../../test/factories.js';
 import { artistCount, songCount, testBlobStore } from '../../test/stored.js';
-import { DEMO_ARTISTS, DEMO_SONGS } from './demo-catalogue.js';
+import { DEMO_ALBUMS, DEMO_ARTISTS, DEMO_SONGS } from './demo-catalogue.js';
 import { prepareCatalogueStorage } from '../startup.js';
 import type { LocalBlobStore } from '../storage/local-blob-store.js';
 
@@ -51,6 +51,24 @@ describeEachDialect('demo catalogue on first start (%s)', (t) => {
         expect(audio.rawPayload.subarray(0, 4).toString('latin1')).toBe('RIFF');
         expect((await t.as(null).get(song.imgLink)).statusCode).toBe(200);
       }
+    });
+
+    it('is made of albums: each with its artist, year, cover and tracks in order, newest on the home shelf', async () => {
+      const recent = await t.as(listener).json('/api/albums?sort=recent', AlbumPage);
+      expect(recent.items.map((album) => album.name).sort()).toEqual(DEMO_ALBUMS.map((album) => album.name).sort());
+      expect(recent.items.every((album) => !album.placeholder && album.imgLink !== '')).toBe(true);
+      for (const spec of DEMO_ALBUMS) {
+        const summary = recent.items.find((album) => album.name === spec.name);
+        expect(summary).toMatchObject({ artistName: spec.artistName, year: spec.year });
+        const album = await t.as(listener).json(`/api/albums/${summary?.id ?? 0}`, Album);
+        const tracks = DEMO_SONGS.filter((song) => song.album === spec.name);
+        expect(album.songs.map((song) => [song.name, song.trackNumber, song.year])).toEqual(
+          tracks.map((song) => [song.name, song.track, spec.year]),
+        );
+        expect((await t.as(null).get(album.imgLink)).statusCode).toBe(200);
+      }
+      // No song is left on a placeholder album.
+      expect(await t.db.selectFrom('albums').select('id').where('is_placeholder', '=', 1).execute()).toEqual([]);
     });
 
     it('is not seeded again on the next start, even after the songs were deleted', async () => {

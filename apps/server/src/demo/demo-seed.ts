@@ -2,7 +2,7 @@ import { endpoints, fileField } from '@tonearm/contract';
 import { buildDemoCatalogue } from './demo-catalogue.js';
 import { HttpError } from '../http/errors.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import { stageAudio, stageImage } from '../media/staging.js';
+import { discardAll, stageAudio, stageImage } from '../media/staging.js';
 import type { Catalogue } from '../modules/catalogue.js';
 
 /** Errors name the fields an admin upload would (songs take the media defaults: the song form's). */
@@ -15,16 +15,18 @@ export interface DemoSeedResult {
 }
 
 /**
- * Seeds the generated demo catalogue (DESIGN §6) through the same pipeline as an admin upload: staged, checked,
- * hashed, thumbnailed, committed with its row. Rows another instance seeded at the same moment are skipped (409).
+ * Seeds the generated demo catalogue (DESIGN §6): the artists through the admin's artist form, the songs through the
+ * import's writes (SongImportService), as a folder of tagged files would arrive: each song staged, checked, hashed and
+ * thumbnailed like any upload, and written with its album (found or created under its artist, with its year) at its
+ * track number; the album takes the artwork the tracks carry as its cover. Rows another instance seeded at the same
+ * moment are skipped (409).
  */
 export async function seedDemoCatalogue(
-  catalogue: Pick<Catalogue, 'songs' | 'artists'>,
+  catalogue: Pick<Catalogue, 'imports' | 'artists'>,
   store: BlobStore,
 ): Promise<DemoSeedResult> {
   const started = performance.now();
   const demo = await buildDemoCatalogue();
-  const artistIds = new Map<string, number>();
   let artists = 0;
   let songs = 0;
   for (const artist of demo.artists) {
@@ -32,18 +34,41 @@ export async function seedDemoCatalogue(
       catalogue.artists.create(artist.name, await stageImage(store, artist.image, ARTIST_IMAGE_FIELD)),
     );
     if (created !== null) artists += 1;
-    artistIds.set(artist.name, created?.id ?? (await catalogue.artists.findOrCreate(artist.name)));
   }
   for (const song of demo.songs) {
-    const added = await skipConflict(async () =>
-      catalogue.songs.add({
-        name: song.name,
-        genre: song.genre,
-        artistId: artistIds.get(song.artistName) ?? null,
-        audio: await stageAudio(store, song.audio),
-        image: await stageImage(store, song.cover),
-      }),
-    );
+    const added = await skipConflict(async () => {
+      const audio = await stageAudio(store, song.audio);
+      const image = await stageImage(store, song.cover).catch(async (error: unknown) => {
+        await discardAll([audio]);
+        throw error;
+      });
+      await catalogue.imports.addBatch([
+        {
+          name: song.name,
+          genre: song.genre,
+          artistName: song.artistName,
+          audio,
+          image,
+          details: {
+            year: song.year,
+            bitrateKbps: null,
+            sampleRateHz: null,
+            format: null,
+            genreTag: null,
+            replayGain: { trackDb: null, trackPeak: null, albumDb: null, albumPeak: null },
+            album: {
+              name: song.album,
+              artist_name: song.artistName,
+              year: song.year,
+              disc_number: null,
+              track_number: song.track,
+            },
+            coverIsArtwork: true,
+          },
+        },
+      ]);
+      return true;
+    });
     if (added !== null) songs += 1;
   }
   return { artists, songs, ms: Math.round(performance.now() - started) };

@@ -1,14 +1,34 @@
-import { Song, THUMBNAIL_WIDTHS } from '@tonearm/contract';
-import { sql } from 'kysely';
+import { Song, THUMBNAIL_WIDTHS, UNKNOWN_ALBUM } from '@tonearm/contract';
+import { sql, type Kysely } from 'kysely';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../test/dialects.js';
 import { makeUser } from '../../test/factories.js';
 import { blobCounts, testBlobStore } from '../../test/stored.js';
 import { appliedMigrations, migrateDown, migrations } from '../db/migrations/index.js';
+import type { DB } from '../db/schema.js';
 import { seedAndMigrate, seedSyntheticLibrary, SYNTHETIC_WORDS } from './synthetic-library.js';
 
 const SONGS = 400;
+
+/** How many songs there are, how many are on an album, and how many on an album of their own artist. */
+async function placements(db: Kysely<DB>) {
+  const rows = await db
+    .selectFrom('songs')
+    .leftJoin('album_tracks', 'album_tracks.song_id', 'songs.id')
+    .leftJoin('albums', 'albums.id', 'album_tracks.album_id')
+    .select(['songs.artist_id', 'album_tracks.album_id', 'albums.artist_id as album_artist'])
+    .execute();
+  return {
+    songs: rows.length,
+    placed: rows.filter((row) => row.album_id !== null).length,
+    onOwnArtist: rows.filter((row) => row.album_id !== null && row.album_artist === row.artist_id).length,
+  };
+}
+
+async function artistsWithSongs(db: Kysely<DB>): Promise<number> {
+  return (await db.selectFrom('songs').select('artist_id').distinct().execute()).length;
+}
 
 describeEachDialect('a synthetic library (%s)', (t) => {
   it('writes songs, artists, playlists and likes with shared real media, in the search index', async () => {
@@ -46,6 +66,11 @@ describeEachDialect('a synthetic library (%s)', (t) => {
       (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.db)).rows[0]?.n;
     expect(Number(await indexed('search_songs'))).toBe(SONGS);
     expect(Number(await indexed('search_artists'))).toBe(SONGS / 20);
+    // Every song on an album (issue 25): here its artist's placeholder, one per artist that has songs.
+    expect(await placements(t.db)).toEqual({ songs: SONGS, placed: SONGS, onOwnArtist: SONGS });
+    const placeholders = await t.db.selectFrom('albums').select(['name', 'is_placeholder']).execute();
+    expect(placeholders.every((album) => album.name === UNKNOWN_ALBUM && album.is_placeholder === 1)).toBe(true);
+    expect(placeholders.length).toBe(await artistsWithSongs(t.db));
   });
 
   it('makes the same library every time', async () => {
@@ -79,6 +104,8 @@ describeEachDialect('a synthetic library on a fresh database (%s)', { uses: 'dat
     // And the triggers are there for whatever is written next.
     await t.db.insertInto('artists').values({ name: 'Written Later' }).execute();
     expect(await counted('search_artists')).toBe(16);
+    // Migration 018 put every song on its artist's placeholder album.
+    expect(await placements(t.db)).toEqual({ songs: 300, placed: 300, onOwnArtist: 300 });
   });
 
   it("makes albums of each artist's songs when asked, after the album tables exist", async () => {
@@ -97,8 +124,11 @@ describeEachDialect('a synthetic library on a fresh database (%s)', { uses: 'dat
         'albums.artist_id as album_artist',
       ])
       .execute();
-    // Every song is on one album of its own artist, at most four an album, numbered from 1.
+    // Every song is on one album of its own artist, at most four an album, numbered from 1; ids from 1, and no
+    // placeholder left.
     expect(tracks).toHaveLength(300);
+    expect(albums.map((album) => album.id).sort((a, b) => a - b)).toEqual(albums.map((_, index) => index + 1));
+    expect(await t.db.selectFrom('albums').select('id').where('is_placeholder', '=', 1).execute()).toEqual([]);
     expect(tracks.every((track) => track.artist_id === track.album_artist)).toBe(true);
     expect(Math.max(...tracks.map((track) => track.track_number ?? 0))).toBe(4);
     expect(albums.length).toBeGreaterThanOrEqual(300 / 4);

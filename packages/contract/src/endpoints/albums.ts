@@ -8,7 +8,7 @@ export const albums = {
     path: '/api/albums',
     access: 'session',
     description:
-      'Keyset pages of albums by name (sort=recent: newest first); artistId narrows to one album artist, q to names with these words.',
+      'Keyset pages of albums by name (sort=recent: newest first); artistId narrows to one album artist, q to names with these words. The placeholder albums ("Unknown album", placeholder: true) are in the list by name only.',
     query: 'AlbumPageQuery',
     responses: { 200: 'AlbumPage' },
   }),
@@ -32,7 +32,8 @@ export const albums = {
     path: '/api/albums/:id',
     access: 'admin',
     params: 'IdParam',
-    description: 'The fields sent change (artistId null: "Unknown artist"; year null: unknown); the others stay.',
+    description:
+      'The fields sent change (artistId null: "Unknown artist"; year null: unknown); the others stay. "Unknown album" is the placeholder\'s name (400); a placeholder given another name becomes an album like any other.',
     body: 'AlbumEditFields',
     responses: { 200: 'AlbumSummary' },
   }),
@@ -51,7 +52,8 @@ export const albums = {
     path: '/api/albums/:id',
     access: 'admin',
     params: 'IdParam',
-    description: 'The album goes; its songs stay in the catalogue, on no album.',
+    description:
+      "The album goes; its songs stay in the catalogue, each on its artist's placeholder album. A placeholder album that still holds songs is not deleted (409).",
     responses: { 204: 'empty' },
   }),
   setSongAlbum: endpoint({
@@ -59,7 +61,8 @@ export const albums = {
     path: '/api/songs/:id/album',
     access: 'admin',
     params: 'IdParam',
-    description: 'Moves the song onto an album at a disc and track number, or (albumId null) off any album.',
+    description:
+      "Moves the song onto an album at a disc and track number, or (albumId null) onto its artist's placeholder album.",
     body: 'SongAlbumFields',
     responses: { 200: 'Song' },
   }),

@@ -1,3 +1,4 @@
+import { UNKNOWN_ALBUM } from '@tonearm/contract';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { insertSongs } from '../../../test/factories.js';
@@ -5,7 +6,7 @@ import { createSongsRepository } from '../../modules/songs/songs.repository.js';
 import { appliedMigrations, migrateDown, migrateToLatest } from './index.js';
 
 describeEachDialect('migration 006 (albums) on %s', { uses: 'database', fresh: 'each' }, (t) => {
-  it('carries a database written before it forward with every row, no song on an album', async () => {
+  it('carries a database written before it forward with every row, each song on its artist placeholder', async () => {
     const d = t.database;
     // The schema as the version before issue 12 left it, written by that version's code paths (the factories and
     // repositories write only the columns it had).
@@ -58,12 +59,14 @@ describeEachDialect('migration 006 (albums) on %s', { uses: 'database', fresh: '
         original_date: null,
       })),
     );
+    // 006 put no song on an album; 018 then put each song that is on none on its artist's placeholder.
     const listed = await createSongsRepository(d.db).list({});
     expect(listed).toHaveLength(3);
+    const placeholder = await d.db.selectFrom('albums').select('id').executeTakeFirstOrThrow();
     for (const row of listed) {
       expect(row).toMatchObject({
-        album_id: null,
-        album_name: null,
+        album_id: placeholder.id,
+        album_name: UNKNOWN_ALBUM,
         track_number: null,
         disc_number: null,
         year: null,
@@ -73,6 +76,8 @@ describeEachDialect('migration 006 (albums) on %s', { uses: 'database', fresh: '
       songs.map((song) => ({ song_id: song.id })),
     );
     expect(await d.db.selectFrom('likes').select('song_id').execute()).toEqual([{ song_id: songs[1]?.id }]);
-    expect(await d.db.selectFrom('albums').selectAll().execute()).toEqual([]);
+    expect(await d.db.selectFrom('albums').select(['name', 'is_placeholder']).execute()).toEqual([
+      { name: UNKNOWN_ALBUM, is_placeholder: 1 },
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import { albumNameTrigramMigration } from './014-album-name-trigram.js';
 import { albumNameIndexSqliteMigration } from './015-album-name-index-sqlite.js';
 import { catalogueRowsVersionMigration } from './016-catalogue-rows-version.js';
 import { librariesMigration } from './017-libraries.js';
+import { albumPlaceholdersMigration } from './018-album-placeholders.js';
 import { creditsMigration } from './019-credits.js';
 
 /**
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '015-album-name-index-sqlite': albumNameIndexSqliteMigration,
   '016-catalogue-rows-version': catalogueRowsVersionMigration,
   '017-libraries': librariesMigration,
+  '018-album-placeholders': albumPlaceholdersMigration,
   '019-credits': creditsMigration,
 };
 

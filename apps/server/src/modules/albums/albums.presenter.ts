@@ -16,6 +16,7 @@ function summary(row: AlbumListRow, coverWidth: typeof SONG_COVER_WIDTH | typeof
     imgLink: row.image_key === null ? '' : imageUrl(row.image_key, coverWidth),
     songCount: row.song_count,
     durationMs: row.duration_ms,
+    placeholder: row.is_placeholder === 1,
   };
 }
 

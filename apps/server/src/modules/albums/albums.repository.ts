@@ -1,4 +1,10 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import {
+  deleteEmptyPlaceholders,
+  isPlaceholderName,
+  moveToPlaceholders,
+  queueCatalogueWrite,
+} from '../../db/album-placeholders.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { foreignKeyViolation, uniqueViolation } from '../../db/errors.js';
 import { CatalogueRows } from '../../db/catalogue-rows.js';
@@ -25,12 +31,18 @@ export interface AlbumListRow {
   release_types: string | null;
   original_date: string | null;
   is_compilation: number;
+  /** 1: the artist's placeholder album, "Unknown album" (issue 25); 0: any other. */
+  is_placeholder: number;
 }
 
-/** One album artist's albums, and/or those whose name holds every word of `q`. */
+/**
+ * One album artist's albums, and/or those whose name holds every word of `q`; `placeholders: false` leaves the
+ * placeholder albums out (the lists where they would be noise, issue 25).
+ */
 export interface AlbumFilter {
   artistId?: number | undefined;
   q?: string | undefined;
+  placeholders?: boolean | undefined;
 }
 
 /** Where a page of albums starts: after this album in name order. */
@@ -58,15 +70,22 @@ export interface AlbumsRepository {
   tracks(id: number): Promise<SongListRow[]>;
   /** A new album; DuplicateError('name') when its artist has one of that name. Answers its id. */
   insert(album: NewAlbum): Promise<number>;
-  /** Changes the album's fields; false when there is no such album. DuplicateError('name') as insert. */
+  /**
+   * Changes the album's fields; false when there is no such album. DuplicateError('name') as insert. A new name is the
+   * placeholder's or not: a placeholder renamed becomes an album like any other.
+   */
   update(id: number, changes: Partial<NewAlbum>): Promise<boolean>;
-  /** Deletes the album (its tracks' places go with it, the songs stay); false when there was none. */
+  /**
+   * Deletes the album; its songs go on their own artist's placeholder album, in the same transaction. False when there
+   * was none.
+   */
   remove(id: number): Promise<boolean>;
   /**
-   * Puts the song on the album at these numbers (replacing its place on any other), or with null on none. False when
-   * the song or the album is gone (a foreign key).
+   * Puts the song on the album at these numbers (replacing its place on any other), or with null on its artist's
+   * placeholder album; a placeholder it leaves empty goes. Null when the song or the album is gone (a foreign key),
+   * else the cover keys of the albums that went.
    */
-  placeSong(songId: number, place: TrackPlace | null): Promise<boolean>;
+  placeSong(songId: number, place: TrackPlace | null): Promise<(string | null)[] | null>;
   /** Sets the album's cover; false when there is no such album. */
   setCover(id: number, imageKey: string): Promise<boolean>;
   inTransaction<T>(work: (albums: AlbumsRepository) => Promise<T>): Promise<T>;
@@ -114,6 +133,7 @@ export function albumListQuery(db: Kysely<DB>) {
       'albums.release_types',
       'albums.original_date',
       'albums.is_compilation',
+      'albums.is_placeholder',
       eb
         .selectFrom('album_tracks')
         .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
@@ -203,9 +223,13 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
   const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
 
   const matches =
-    ({ artistId, q }: AlbumFilter) =>
+    ({ artistId, q, placeholders }: AlbumFilter) =>
     (eb: ExpressionBuilder<DB, 'albums'>) =>
-      eb.and([...(artistId === undefined ? [] : [eb('albums.artist_id', '=', artistId)]), ...nameMatches(db, q)]);
+      eb.and([
+        ...(artistId === undefined ? [] : [eb('albums.artist_id', '=', artistId)]),
+        ...(placeholders === false ? [eb('albums.is_placeholder', '=', 0)] : []),
+        ...nameMatches(db, q),
+      ]);
 
   return {
     // A page is its ids first (albums alone, through their indexes), then their rows (held in memory, or read with their
@@ -267,18 +291,29 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
       if (Object.keys(changes).length === 0) {
         return (await db.selectFrom('albums').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
       }
+      const kind = changes.name === undefined ? {} : { is_placeholder: isPlaceholderName(changes.name) ? 1 : 0 };
       const result = await db
         .updateTable('albums')
-        .set(changes)
+        .set({ ...changes, ...kind })
         .where('id', '=', id)
         .executeTakeFirst()
         .catch(duplicateName);
       return result.numUpdatedRows > 0n;
     },
 
-    async remove(id) {
-      const result = await db.deleteFrom('albums').where('id', '=', id).executeTakeFirst();
-      return result.numDeletedRows > 0n;
+    remove(id) {
+      return db.transaction().execute(async (trx) => {
+        // No song may be put on the album between reading its tracks and deleting it (the cascade would leave it on
+        // none).
+        await queueCatalogueWrite(trx);
+        const tracks = await trx.selectFrom('album_tracks').select('song_id').where('album_id', '=', id).execute();
+        await moveToPlaceholders(
+          trx,
+          tracks.map((track) => track.song_id),
+        );
+        const result = await trx.deleteFrom('albums').where('id', '=', id).executeTakeFirst();
+        return result.numDeletedRows > 0n;
+      });
     },
 
     async setCover(id, imageKey) {
@@ -296,22 +331,39 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
 
     async placeSong(songId, place) {
       try {
-        await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('album_tracks').where('song_id', '=', songId).execute();
-          if (place === null) return;
-          await trx
-            .insertInto('album_tracks')
-            .values({
-              song_id: songId,
-              album_id: place.albumId,
-              disc_number: place.discNumber,
-              track_number: place.trackNumber,
-            })
-            .execute();
+        return await db.transaction().execute(async (trx) => {
+          const before = await trx
+            .selectFrom('album_tracks')
+            .select('album_id')
+            .where('song_id', '=', songId)
+            .executeTakeFirst();
+          if (place === null) {
+            await moveToPlaceholders(trx, [songId]);
+          } else {
+            await trx.deleteFrom('album_tracks').where('song_id', '=', songId).execute();
+            await trx
+              .insertInto('album_tracks')
+              .values({
+                song_id: songId,
+                album_id: place.albumId,
+                disc_number: place.discNumber,
+                track_number: place.trackNumber,
+              })
+              .execute();
+          }
+          const now = await trx
+            .selectFrom('album_tracks')
+            .select('album_id')
+            .where('song_id', '=', songId)
+            .executeTakeFirst();
+          // A song that is gone (moveToPlaceholders skips it) is the same answer as the foreign key's.
+          if (now === undefined) return null;
+          return before === undefined || before.album_id === now.album_id
+            ? []
+            : deleteEmptyPlaceholders(trx, [before.album_id]);
         });
-        return true;
       } catch (error) {
-        if (foreignKeyViolation(error)) return false;
+        if (foreignKeyViolation(error)) return null;
         throw error;
       }
     },

@@ -1,4 +1,5 @@
 import {
+  AlbumMessages,
   DbId,
   ServerMessages,
   type AlbumEditFields,
@@ -8,6 +9,7 @@ import {
 } from '@tonearm/contract';
 import { z } from 'zod';
 import { cursorCodec, keysetPage, pageLimit } from '../../http/page-cursor.js';
+import { isPlaceholderName } from '../../db/album-placeholders.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
@@ -32,7 +34,12 @@ export interface AlbumWithSongs {
   listing: SongListing;
 }
 
-/** Albums (issue 12): pages by name, and one album with its songs as the viewer sees them. */
+/**
+ * Albums (issue 12): pages by name, and one album with its songs as the viewer sees them. Every song is on an album
+ * (issue 25): a song taken off its album, or on an album that is deleted, goes on its artist's placeholder album
+ * ("Unknown album"), which is deleted with its last song. The placeholder is listed by name (an artist's albums, the
+ * whole list) but left out of the newest first and of searches by name, where it would be noise.
+ */
 export class AlbumsService {
   constructor(
     private readonly albums: AlbumsRepository,
@@ -42,7 +49,9 @@ export class AlbumsService {
   ) {}
 
   async page(query: AlbumPageQuery): Promise<AlbumPageResult> {
-    const filter = { artistId: query.artistId, q: query.q === '' ? undefined : query.q };
+    const q = query.q === '' ? undefined : query.q;
+    const placeholders = query.sort === 'recent' || q !== undefined ? false : undefined;
+    const filter = { artistId: query.artistId, q, placeholders };
     const scope = [filter.artistId, filter.q];
     const limit = pageLimit(query.limit);
     if (query.sort === 'recent') {
@@ -73,16 +82,25 @@ export class AlbumsService {
     return { album, listing: await this.songs.withMarks(viewer, await this.albums.tracks(id)) };
   }
 
-  /** Admins: a new album (409 when its artist already has one of that name). */
+  /** Admins: a new album (409 when its artist already has one of that name; 400 for the placeholder's name). */
   async create(fields: AlbumFields): Promise<AlbumListRow> {
+    if (isPlaceholderName(fields.name)) throw badRequest(AlbumMessages.nameReserved, 'name');
     const album = { name: fields.name, artist_id: fields.artistId ?? null, year: fields.year ?? null };
     await this.assertArtist(album.artist_id);
     const id = await this.named(() => this.albums.insert(album));
     return this.found(id);
   }
 
-  /** Admins: changes the fields sent. */
+  /**
+   * Admins: changes the fields sent. Only a placeholder is named as one; a placeholder given another name becomes an
+   * album like any other (its songs with it).
+   */
   async update(id: number, fields: AlbumEditFields): Promise<AlbumListRow> {
+    if (fields.name !== undefined && isPlaceholderName(fields.name)) {
+      const current = await this.albums.find(id);
+      if (current === undefined) throw notFound(ServerMessages.albumNotFound);
+      if (current.is_placeholder !== 1) throw badRequest(AlbumMessages.nameReserved, 'name');
+    }
     const changes: Partial<NewAlbum> = {};
     if (fields.name !== undefined) changes.name = fields.name;
     if (fields.artistId !== undefined) changes.artist_id = fields.artistId;
@@ -114,12 +132,21 @@ export class AlbumsService {
     return this.found(id);
   }
 
-  /** Admins: the album goes, its songs stay (on no album). */
+  /**
+   * Admins: the album goes, its songs stay, each on its artist's placeholder album. A placeholder that still holds
+   * songs stays (409): they would only come back to it.
+   */
   async remove(id: number): Promise<void> {
+    const album = await this.albums.find(id);
+    if (album === undefined) throw notFound(ServerMessages.albumNotFound);
+    if (album.is_placeholder === 1 && album.song_count > 0) throw conflict(AlbumMessages.placeholderHoldsSongs);
     if (!(await this.albums.remove(id))) throw notFound(ServerMessages.albumNotFound);
   }
 
-  /** Admins: moves a song onto an album (at a disc and track) or off any; answers the song as the admin sees it. */
+  /**
+   * Admins: moves a song onto an album (at a disc and track) or, with no album, onto its artist's placeholder; a
+   * placeholder it leaves empty goes. Answers the song as the admin sees it.
+   */
   async placeSong(viewer: Viewer, songId: number, fields: SongAlbumFields): Promise<ViewedSong> {
     if (!(await this.songs.exists(songId))) throw notFound(ServerMessages.notFound);
     const place =
@@ -129,12 +156,14 @@ export class AlbumsService {
     if (place !== null && (await this.albums.find(place.albumId)) === undefined) {
       throw badRequest(ServerMessages.albumNotFound, 'albumId');
     }
+    const gone = await this.albums.placeSong(songId, place);
     // The song or the album went meanwhile: the same answers as above.
-    if (!(await this.albums.placeSong(songId, place))) {
+    if (gone === null) {
       throw (await this.songs.exists(songId))
         ? badRequest(ServerMessages.albumNotFound, 'albumId')
         : notFound(ServerMessages.notFound);
     }
+    await this.releaseBlobs({ image: gone });
     return this.songs.get(viewer, songId);
   }
 

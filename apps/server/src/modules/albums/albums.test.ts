@@ -1,7 +1,23 @@
-import { Album, AlbumPage, AlbumSummary, ServerMessages, Song, UNKNOWN_ARTIST } from '@tonearm/contract';
+import {
+  Album,
+  AlbumMessages,
+  AlbumPage,
+  AlbumSummary,
+  ServerMessages,
+  Song,
+  UNKNOWN_ALBUM,
+  UNKNOWN_ARTIST,
+} from '@tonearm/contract';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
-import { insertSongs, makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
+import {
+  insertManySongs,
+  insertSongs,
+  makeAdmin,
+  makeUser,
+  placeOnAlbum,
+  type TestUser,
+} from '../../../test/factories.js';
 import { errorOf } from '../../../test/harness.js';
 
 describeEachDialect('albums API (%s)', (t) => {
@@ -10,6 +26,8 @@ describeEachDialect('albums API (%s)', (t) => {
   let artistId: number;
   let blue: number;
   let kind: number;
+  /** The quartet's placeholder album, where its fifth song (on no album of its own) is. */
+  let loose: number;
   const tracks: number[] = [];
 
   /** An album row, straight into the database (imports and admin edits come with later work of issue 12). */
@@ -42,12 +60,8 @@ describeEachDialect('albums API (%s)', (t) => {
       [songs[2]?.id ?? 0, 1, 1],
       [songs[3]?.id ?? 0, null, null],
     ];
-    for (const [songId, disc, track] of placement) {
-      await t.db
-        .insertInto('album_tracks')
-        .values({ song_id: songId, album_id: blue, disc_number: disc, track_number: track })
-        .execute();
-    }
+    for (const [songId, disc, track] of placement) await placeOnAlbum(t, songId, blue, disc, track);
+    loose = (await t.as(user).json(`/api/songs/${songs[4]?.id ?? 0}`, Song)).albumId ?? 0;
     await t.db
       .updateTable('songs')
       .set({ year: 1959 })
@@ -63,7 +77,7 @@ describeEachDialect('albums API (%s)', (t) => {
 
   it('pages albums by name with a cursor, with their artist, year, song count and length', async () => {
     const first = AlbumPage.parse((await t.as(user).get('/api/albums?limit=2')).json());
-    expect(first.total).toBe(3);
+    expect(first.total).toBe(4);
     expect(first.items.map((album) => album.name)).toEqual(['A Kind Gesture', 'Kind of Blue Skies']);
     expect(first.items[0]).toEqual({
       id: kind,
@@ -74,16 +88,34 @@ describeEachDialect('albums API (%s)', (t) => {
       imgLink: '',
       songCount: 0,
       durationMs: 0,
+      placeholder: false,
     });
     expect(first.items[1]).toMatchObject({ artistId, artistName: 'Miles Quartet', year: 1959, songCount: 4 });
     expect(first.items[1]?.durationMs).toBe(4000);
     const next = await t.as(user).get(`/api/albums?limit=2&cursor=${first.nextCursor ?? ''}`);
-    expect(AlbumPage.parse(next.json())).toMatchObject({ items: [{ name: 'Zebra Songs' }], nextCursor: null });
+    // The quartet's fifth song is on no album of its own: on its placeholder, listed by name like any album.
+    expect(AlbumPage.parse(next.json())).toMatchObject({
+      items: [
+        { id: loose, name: UNKNOWN_ALBUM, artistId, placeholder: true, songCount: 1, imgLink: '' },
+        { name: 'Zebra Songs', placeholder: false },
+      ],
+      nextCursor: null,
+    });
+  });
+
+  it('leaves the placeholder albums out of the newest first and of searches by name', async () => {
+    const recent = AlbumPage.parse((await t.as(user).get('/api/albums?sort=recent')).json());
+    expect(recent.total).toBe(3);
+    expect(recent.items.map((album) => album.id)).not.toContain(loose);
+    const search = AlbumPage.parse((await t.as(user).get('/api/albums?q=unknown')).json());
+    expect(search).toEqual({ items: [], nextCursor: null, total: 0 });
+    const byArtist = AlbumPage.parse((await t.as(user).get(`/api/albums?artistId=${artistId}&sort=recent`)).json());
+    expect(byArtist.items.map((album) => album.name)).toEqual(['Zebra Songs', 'Kind of Blue Skies']);
   });
 
   it('narrows to one album artist and to names holding every word; a cursor belongs to its filter', async () => {
     const byArtist = AlbumPage.parse((await t.as(user).get(`/api/albums?artistId=${artistId}&limit=1`)).json());
-    expect(byArtist).toMatchObject({ total: 2, items: [{ name: 'Kind of Blue Skies' }] });
+    expect(byArtist).toMatchObject({ total: 3, items: [{ name: 'Kind of Blue Skies' }] });
     const words = AlbumPage.parse((await t.as(user).get('/api/albums?q=kind%20BLUE')).json());
     expect(words.items.map((album) => album.id)).toEqual([blue]);
     const none = AlbumPage.parse((await t.as(user).get('/api/albums?q=100%25')).json());
@@ -136,16 +168,59 @@ describeEachDialect('albums API (%s)', (t) => {
     expect((await t.as(user).get('/api/albums/abc')).statusCode).toBe(400);
   });
 
-  it('keeps the songs when an album goes, and the album when its artist goes', async () => {
-    const doomed = await insertAlbum('Short Lived', null, null);
-    const [song] = await insertSongs(t, 1, 'Lone Artist');
-    await t.db
-      .insertInto('album_tracks')
-      .values({ song_id: song?.id ?? 0, album_id: doomed, disc_number: 1, track_number: 1 })
-      .execute();
-    await t.db.deleteFrom('albums').where('id', '=', doomed).execute();
-    const after = Song.parse((await t.as(user).get(`/api/songs/${song?.id ?? 0}`)).json());
-    expect(after).toMatchObject({ albumId: null, albumName: null, trackNumber: null });
+  it('keeps the songs when an album goes, on their artist’s placeholder, and the album when its artist goes', async () => {
+    const [song, other] = await insertSongs(t, 2, 'Lone Artist');
+    const songId = song?.id ?? 0;
+    const lone = (await t.as(user).json(`/api/songs/${songId}`, Song)).artistId ?? 0;
+    const doomed = await insertAlbum('Short Lived', lone, null);
+    await placeOnAlbum(t, songId, doomed, 1, 1);
+    await placeOnAlbum(t, other?.id ?? 0, doomed, 1, 2);
+    // Both songs left the placeholder insertSongs put them on: it went.
+    expect(AlbumPage.parse((await t.as(user).get(`/api/albums?artistId=${lone}`)).json()).items).toMatchObject([
+      { id: doomed, songCount: 2 },
+    ]);
+    expect((await t.as(admin).delete(`/api/albums/${doomed}`)).statusCode).toBe(204);
+    const after = await t.as(user).json(`/api/songs/${songId}`, Song);
+    expect(after).toMatchObject({ albumName: UNKNOWN_ALBUM, trackNumber: null, discNumber: null });
+    const [placeholder] = AlbumPage.parse((await t.as(user).get(`/api/albums?artistId=${lone}`)).json()).items;
+    expect(placeholder).toMatchObject({ id: after.albumId, name: UNKNOWN_ALBUM, placeholder: true, songCount: 2 });
+
+    // The artist goes: its songs keep playing as "Unknown artist", its albums stay under it, and its placeholder
+    // joins the one "Unknown artist" already has.
+    const [orphan] = await insertManySongs(t, 1);
+    const unknownPlaceholder = (await t.as(user).json(`/api/songs/${orphan ?? 0}`, Song)).albumId;
+    const kept = await insertAlbum('Kept Record', lone, 2000);
+    expect((await t.as(admin).delete(`/artists/${lone}`)).statusCode).toBe(204);
+    const gone = await t.as(user).json(`/api/songs/${songId}`, Song);
+    expect(gone).toMatchObject({ artistId: null, artistName: UNKNOWN_ARTIST, albumId: unknownPlaceholder });
+    expect(await t.as(user).json(`/api/albums/${unknownPlaceholder ?? 0}`, Album)).toMatchObject({
+      artistId: null,
+      placeholder: true,
+    });
+    expect((await t.as(user).get(`/api/albums/${placeholder?.id ?? 0}`)).statusCode).toBe(404);
+    expect(await t.as(user).json(`/api/albums/${kept}`, Album)).toMatchObject({ name: 'Kept Record', artistId: null });
+  });
+
+  it('keeps the placeholder’s name for it, makes a renamed placeholder an album, and keeps one holding songs', async () => {
+    const reserved = await t.as(admin).post('/api/albums', { name: UNKNOWN_ALBUM, artistId });
+    expect(reserved.statusCode).toBe(400);
+    expect(errorOf(reserved.body)).toMatchObject({ message: AlbumMessages.nameReserved, field: 'name' });
+    const renamed = await t.as(admin).put(`/api/albums/${kind}`, { name: UNKNOWN_ALBUM });
+    expect(renamed.statusCode).toBe(400);
+    expect(errorOf(renamed.body)).toMatchObject({ message: AlbumMessages.nameReserved, field: 'name' });
+
+    const [song] = await insertSongs(t, 1, 'Named At Last');
+    const songId = song?.id ?? 0;
+    const { albumId } = await t.as(user).json(`/api/songs/${songId}`, Song);
+    const held = await t.as(admin).delete(`/api/albums/${albumId ?? 0}`);
+    expect(held.statusCode).toBe(409);
+    expect(errorOf(held.body)).toMatchObject({ message: AlbumMessages.placeholderHoldsSongs });
+    // Its own name again is no change; another makes it an album of its own, with its songs.
+    expect((await t.as(admin).put(`/api/albums/${albumId ?? 0}`, { name: UNKNOWN_ALBUM })).statusCode).toBe(200);
+    const named = await t.as(admin).put(`/api/albums/${albumId ?? 0}`, { name: 'Found Tapes', year: 1977 });
+    expect(named.statusCode, named.body).toBe(200);
+    expect(AlbumSummary.parse(named.json())).toMatchObject({ name: 'Found Tapes', placeholder: false, songCount: 1 });
+    expect(await t.as(user).json(`/api/songs/${songId}`, Song)).toMatchObject({ albumId, albumName: 'Found Tapes' });
   });
 
   it('lets admins create, edit and delete albums, and refuses listeners, duplicates and unknown artists', async () => {
@@ -183,9 +258,11 @@ describeEachDialect('albums API (%s)', (t) => {
     expect((await t.as(user).get(`/api/albums/${album.id}`)).statusCode).toBe(404);
   });
 
-  it('moves a song between albums, and off any, with its disc and track', async () => {
+  it('moves a song between albums, and off any onto its artist’s placeholder, with its disc and track', async () => {
     const [song] = await insertSongs(t, 1, 'Wanderer');
     const songId = song?.id ?? 0;
+    const start = await t.as(user).json(`/api/songs/${songId}`, Song);
+    expect(start).toMatchObject({ albumName: UNKNOWN_ALBUM, trackNumber: null });
     const other = AlbumSummary.parse((await t.as(admin).post('/api/albums', { name: 'Second Home' })).json());
     const put = (body: Record<string, unknown>, who = admin) => t.as(who).put(`/api/songs/${songId}/album`, body);
 
@@ -196,7 +273,15 @@ describeEachDialect('albums API (%s)', (t) => {
     expect(moved).toMatchObject({ albumId: other.id, albumName: 'Second Home', discNumber: null, trackNumber: 1 });
     const onBlue = Album.parse((await t.as(user).get(`/api/albums/${blue}`)).json());
     expect(onBlue.songs.map((s) => s.id)).not.toContain(songId);
-    expect(Song.parse((await put({ albumId: null })).json())).toMatchObject({ albumId: null, trackNumber: null });
+    // The placeholder it was on went when it left; taken off its album, the song is on a new one.
+    expect((await t.as(user).get(`/api/albums/${start.albumId ?? 0}`)).statusCode).toBe(404);
+    const off = Song.parse((await put({ albumId: null })).json());
+    expect(off).toMatchObject({ albumName: UNKNOWN_ALBUM, discNumber: null, trackNumber: null });
+    expect(await t.as(user).json(`/api/albums/${off.albumId ?? 0}`, Album)).toMatchObject({
+      artistId: start.artistId,
+      placeholder: true,
+      songs: [{ id: songId }],
+    });
 
     expect((await put({ albumId: blue }, user)).statusCode).toBe(403);
     const missingAlbum = await put({ albumId: 999_999 });

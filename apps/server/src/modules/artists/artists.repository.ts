@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
 import type { ArtistRow, DB } from '../../db/schema.js';
@@ -21,7 +21,10 @@ export interface ArtistsRepository {
   insert(name: string, imageKey: string | null): Promise<ArtistRow>;
   /** DuplicateError('name') when another artist has the new name. */
   update(id: number, changes: { name?: string; image_key?: string | null }): Promise<void>;
-  /** Detaches the artist's songs (they stay, as "Unknown artist") and deletes the artist, in one transaction. */
+  /**
+   * Detaches the artist's songs (they stay, as "Unknown artist") and albums (theirs too; merged into the one
+   * "Unknown artist" has of the same name, such as its placeholder), and deletes the artist, in one transaction.
+   */
   delete(id: number): Promise<void>;
   /** Runs `work` in one transaction with a repository bound to it; a throw rolls everything back. */
   inTransaction<T>(work: (artists: ArtistsRepository) => Promise<T>): Promise<T>;
@@ -143,6 +146,36 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
       await db.transaction().execute(async (trx) => {
         // Explicit rather than relying on ON DELETE SET NULL alone, so the search index triggers see the change too.
         await trx.updateTable('songs').set({ artist_id: null }).where('artist_id', '=', id).execute();
+        // Its albums go to "Unknown artist" (the foreign key's set null). One that "Unknown artist" already has by
+        // that name (its placeholder album above all, issue 25) is merged into it first: the unique index keeps one.
+        const taken = (eb: ExpressionBuilder<DB, 'albums'>) =>
+          eb.exists(
+            eb
+              .selectFrom('albums as unknown')
+              .select('unknown.id')
+              .where('unknown.artist_id', 'is', null)
+              .whereRef('unknown.name', '=', 'albums.name'),
+          );
+        const merged = await trx
+          .selectFrom('albums')
+          .select(['id', 'name'])
+          .where('artist_id', '=', id)
+          .where(taken)
+          .execute();
+        for (const album of merged) {
+          await trx
+            .updateTable('album_tracks')
+            .set((eb) => ({
+              album_id: eb
+                .selectFrom('albums')
+                .select('albums.id')
+                .where('albums.artist_id', 'is', null)
+                .where('albums.name', '=', album.name),
+            }))
+            .where('album_id', '=', album.id)
+            .execute();
+          await trx.deleteFrom('albums').where('id', '=', album.id).execute();
+        }
         await trx.deleteFrom('artists').where('id', '=', id).execute();
       });
     },

@@ -62,8 +62,9 @@ export class SearchService {
       wants('songs') ? this.songsPage(viewer, terms, cursor, limit) : null,
       wants('artists') ? this.artistsPage(terms, cursor, limit) : null,
       wants('playlists') ? this.playlistsPage(viewer, terms, cursor, limit) : null,
-      // The words as typed (album names are matched by their words, like GET /api/albums?q=).
-      kind === undefined ? this.albums.page({ q: terms.join(' ') }, undefined, limit) : [],
+      // The words as typed (album names are matched by their words, like GET /api/albums?q=); no placeholder album
+      // (issue 25): "unknown" would find one per artist.
+      kind === undefined ? this.albums.page({ q: terms.join(' '), placeholders: false }, undefined, limit) : [],
     ]);
     return {
       songs: songs?.items ?? empty.songs,

@@ -22,7 +22,7 @@ export interface ImportedDetails {
   /** The genre tag's own text. */
   genreTag: string | null;
   replayGain: ReplayGain;
-  /** The album and where on it; null: on no album. */
+  /** The album and where on it; null (or the placeholder's name): the artist's placeholder album (issue 25). */
   album: Omit<ImportedAlbumPlace, 'image_key'> | null;
   /** Whether `image` is the file's own artwork (embedded, or the folder's cover), which then also covers the album. */
   coverIsArtwork: boolean;

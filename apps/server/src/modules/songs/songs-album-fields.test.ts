@@ -1,4 +1,4 @@
-import { Album, AlbumPage, SongAlbumMessages, Song } from '@tonearm/contract';
+import { Album, AlbumPage, SongAlbumMessages, Song, UNKNOWN_ALBUM } from '@tonearm/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
@@ -40,13 +40,39 @@ describeEachDialect('song form album fields (%s)', (t) => {
     otherArtistId = await makeArtist(t, admin, 'Other Form Artist');
   });
 
-  it('keeps the SPEC form working without them: no album, no year', async () => {
+  /** The artist's albums as GET /api/albums lists them by name. */
+  const albumsOf = async (artist: number) =>
+    AlbumPage.parse((await t.as(admin).get(`/api/albums?artistId=${artist}`)).json()).items;
+
+  it('keeps the SPEC form working without them: the song goes on its artist’s placeholder album', async () => {
     const response = await post({ name: 'Plain Upload' });
     expect(response.statusCode, response.body).toBe(201);
-    expect(await songNamed('Plain Upload')).toMatchObject({ albumId: null, trackNumber: null, year: null });
+    const plain = await songNamed('Plain Upload');
+    expect(plain).toMatchObject({ albumName: UNKNOWN_ALBUM, trackNumber: null, discNumber: null, year: null });
     const blank = await post({ name: 'Blank Fields', album: '', trackNumber: '', discNumber: '', year: '' });
     expect(blank.statusCode, blank.body).toBe(201);
-    expect(await songNamed('Blank Fields')).toMatchObject({ albumId: null, year: null });
+    expect(await songNamed('Blank Fields')).toMatchObject({ albumId: plain.albumId, year: null });
+    // One placeholder for the artist, listed under it, with no cover of its own (never a track's).
+    expect(await albumsOf(artistId)).toEqual([
+      {
+        id: plain.albumId,
+        name: UNKNOWN_ALBUM,
+        artistId,
+        artistName: 'Form Artist',
+        year: null,
+        imgLink: '',
+        songCount: 2,
+        durationMs: expect.any(Number) as number,
+        placeholder: true,
+      },
+    ]);
+    const album = await t.as(admin).json(`/api/albums/${plain.albumId ?? 0}`, Album);
+    expect(album.songs.map((song) => song.name).sort()).toEqual(['Blank Fields', 'Plain Upload']);
+    // The placeholder's name in the form is no album of its own either.
+    const named = await post({ name: 'Named Unknown', album: UNKNOWN_ALBUM, year: '1990' });
+    expect(named.statusCode, named.body).toBe(201);
+    expect(await songNamed('Named Unknown')).toMatchObject({ albumId: plain.albumId, year: 1990 });
+    expect((await albumsOf(artistId)).map((a) => [a.name, a.year, a.songCount])).toEqual([[UNKNOWN_ALBUM, null, 3]]);
   });
 
   it('creates the album under the song’s artist once, and finds it again for the next track', async () => {
@@ -125,11 +151,62 @@ describeEachDialect('song form album fields (%s)', (t) => {
 
     const cleared = await put(id, { name: 'Wanderer', album: '', trackNumber: '', discNumber: '', year: '' });
     expect(cleared.statusCode, cleared.body).toBe(200);
-    expect(await songNamed('Wanderer')).toMatchObject({ albumId: null, trackNumber: null, year: null });
+    const placeholder = (await albumsOf(artistId)).find((album) => album.placeholder);
+    expect(await songNamed('Wanderer')).toMatchObject({
+      albumId: placeholder?.id,
+      albumName: UNKNOWN_ALBUM,
+      trackNumber: null,
+      discNumber: null,
+      year: null,
+    });
+    // A placeholder has no track numbers: they need an album of the song's own.
     expectRefused(
       await put(id, { name: 'Wanderer', trackNumber: '1' }),
       SongAlbumMessages.albumForTrack,
       'trackNumber',
     );
+  });
+
+  it('moves a song on a placeholder to its new artist’s placeholder, and the emptied one goes', async () => {
+    const before = await makeArtist(t, admin, 'Placeholder Before');
+    const after = await makeArtist(t, admin, 'Placeholder After');
+    const created = await post({ name: 'Drifter', artistId: String(before) });
+    expect(created.statusCode, created.body).toBe(201);
+    const drifter = await songNamed('Drifter');
+    expect((await albumsOf(before)).map((a) => [a.id, a.placeholder])).toEqual([[drifter.albumId, true]]);
+
+    const moved = await put(drifter.id, { name: 'Drifter', artistId: String(after) });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const onAfter = await albumsOf(after);
+    expect(onAfter.map((a) => [a.name, a.placeholder, a.songCount])).toEqual([[UNKNOWN_ALBUM, true, 1]]);
+    expect(await songNamed('Drifter')).toMatchObject({ artistId: after, albumId: onAfter[0]?.id });
+    expect(await albumsOf(before)).toEqual([]);
+    expect((await t.as(admin).get(`/api/albums/${drifter.albumId ?? 0}`)).statusCode).toBe(404);
+
+    // A song on an album of its own stays there when its artist changes (a compilation's track).
+    const kept = await post({ name: 'Settler', artistId: String(after), album: 'Homestead', trackNumber: '1' });
+    expect(kept.statusCode, kept.body).toBe(201);
+    const settler = await songNamed('Settler');
+    expect((await put(settler.id, { name: 'Settler', artistId: String(before) })).statusCode).toBe(200);
+    expect(await songNamed('Settler')).toMatchObject({ artistId: before, albumId: settler.albumId, trackNumber: 1 });
+  });
+
+  it('deletes the placeholder with its last song, and only then', async () => {
+    const loner = await makeArtist(t, admin, 'Placeholder Loner');
+    for (const name of ['Last One', 'Last Two']) {
+      expect((await post({ name, artistId: String(loner) })).statusCode).toBe(201);
+    }
+    const [first, second] = [await songNamed('Last One'), await songNamed('Last Two')];
+    expect((await t.as(admin).delete(`/api/songs/${first.id}`)).statusCode).toBe(200);
+    expect((await albumsOf(loner)).map((a) => [a.id, a.songCount])).toEqual([[second.albumId, 1]]);
+    expect((await t.as(admin).delete(`/api/songs/${second.id}`)).statusCode).toBe(200);
+    expect(await albumsOf(loner)).toEqual([]);
+    expect(
+      await t.db
+        .selectFrom('albums')
+        .select('id')
+        .where('id', '=', second.albumId ?? 0)
+        .execute(),
+    ).toEqual([]);
   });
 });

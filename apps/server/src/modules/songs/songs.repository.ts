@@ -1,4 +1,10 @@
 import { sql, type Insertable, type Kysely, type SqlBool } from 'kysely';
+import {
+  deleteEmptyPlaceholders,
+  isPlaceholderName,
+  PLACEHOLDER_NAME,
+  placeholderAlbumId,
+} from '../../db/album-placeholders.js';
 import { CatalogueRows } from '../../db/catalogue-rows.js';
 import { CompiledStatements } from '../../db/compiled-statements.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
@@ -16,7 +22,10 @@ export interface SongListRow {
   audio_key: string;
   image_key: string | null;
   duration_ms: number | null;
-  /** Issue 12: the album (album_tracks) and the year; null when unknown. */
+  /**
+   * Issue 12: the album (album_tracks) and the year. Every song is on an album (issue 25: its artist's placeholder when
+   * it has none of its own); null only for a row read while it is being written.
+   */
   album_id: number | null;
   album_name: string | null;
   track_number: number | null;
@@ -97,7 +106,8 @@ export interface PlaylistAccess {
 export type NewSong = Omit<Insertable<SongsTable>, 'id'>;
 /**
  * A new song whose artist is named rather than referenced (the import): found or created with the song, as is the
- * album it names, under its album artist.
+ * album it names, under its album artist. Without an album (or with the placeholder's name), it goes on its artist's
+ * placeholder album.
  */
 export type NewSongByArtistName = Omit<NewSong, 'artist_id'> & {
   artist_name: string | null;
@@ -186,6 +196,8 @@ export interface SongsRepository {
   listSources(folder: string): Promise<(ImportSourceRow & { song_id: number })[]>;
   /** Deletes the albums that no song is on any more (after songs were removed); answers their cover keys. */
   deleteEmptyAlbums(albumIds: readonly number[]): Promise<(string | null)[]>;
+  /** Deletes those of the albums that are placeholders no song is on any more; answers their cover keys. */
+  deleteEmptyPlaceholders(albumIds: readonly number[]): Promise<(string | null)[]>;
   /** The album a song is on, if any. */
   albumIdOf(songId: number): Promise<number | undefined>;
   /** DuplicateError('audio') when another song has the new audio. */
@@ -198,16 +210,19 @@ export interface SongsRepository {
   ownPlaylistIds(userId: number, songIds?: readonly number[]): Promise<Map<number, number[]>>;
   findPlaylistAccess(playlistId: number): Promise<PlaylistAccess | undefined>;
   count(): Promise<number>;
-  /** Runs `work` in one transaction with a repository bound to it; a throw rolls everything back. */
   /**
    * Issue 12 (the song form): the id of the album of this name under this album artist (null: "Unknown artist"),
-   * inserted with `year` when there is none; as the albums' unique index compares them.
+   * inserted with `year` when there is none; as the albums' unique index compares them. The placeholder's name names
+   * the artist's placeholder album (issue 25).
    */
   findOrCreateAlbum(album: { name: string; artist_id: number | null; year: number | null }): Promise<number>;
-  /** Where the song is on an album; undefined when it is on none. */
-  albumPlace(songId: number): Promise<SongAlbumPlace | undefined>;
-  /** Puts the song at this place (replacing any other), or with null on no album. */
-  setAlbumPlace(songId: number, place: SongAlbumPlace | null): Promise<void>;
+  /** Issue 25: the id of the artist's placeholder album (null: "Unknown artist"'s), made when it has none. */
+  placeholderAlbumId(artistId: number | null): Promise<number>;
+  /** Where the song is on an album, and that album's artist and kind; undefined when it is on none. */
+  albumPlace(songId: number): Promise<CurrentAlbumPlace | undefined>;
+  /** Puts the song at this place, replacing the one it had. */
+  setAlbumPlace(songId: number, place: SongAlbumPlace): Promise<void>;
+  /** Runs `work` in one transaction with a repository bound to it; a throw rolls everything back. */
   inTransaction<T>(work: (songs: SongsRepository) => Promise<T>): Promise<T>;
 }
 
@@ -216,6 +231,12 @@ export interface SongAlbumPlace {
   album_id: number;
   disc_number: number | null;
   track_number: number | null;
+}
+
+/** Where a song is now: its place, and the album's artist and whether it is the artist's placeholder. */
+export interface CurrentAlbumPlace extends SongAlbumPlace {
+  album_artist_id: number | null;
+  placeholder: boolean;
 }
 
 /** SQLite accepts an OFFSET only after a LIMIT; this one never binds. */
@@ -352,8 +373,9 @@ export function createSongsRepository(
       return row.id;
     },
 
-    async insertByArtistName(songs) {
-      if (songs.length === 0) return new Map<string, number>();
+    async insertByArtistName(given) {
+      if (given.length === 0) return new Map<string, number>();
+      const songs = given.map(withAlbum);
       await insertArtistsNamed(db, songs);
       await insertAlbumsNamed(db, songs);
       const inserted = await db
@@ -384,7 +406,8 @@ export function createSongsRepository(
       return idOf;
     },
 
-    async replaceImported(id, { artist_name, album, source, credits, artist_mb_ids, ...song }) {
+    async replaceImported(id, given) {
+      const { artist_name, album, source, credits, artist_mb_ids, ...song } = withAlbum(given);
       const named = [{ artist_name, album, credits, artist_mb_ids }];
       await insertArtistsNamed(db, named);
       await insertAlbumsNamed(db, named);
@@ -433,6 +456,10 @@ export function createSongsRepository(
         .returning('image_key')
         .execute();
       return empty.map((row) => row.image_key);
+    },
+
+    deleteEmptyPlaceholders(albumIds) {
+      return deleteEmptyPlaceholders(db, albumIds);
     },
 
     async albumIdOf(songId) {
@@ -517,6 +544,7 @@ export function createSongsRepository(
     },
 
     async findOrCreateAlbum({ name, artist_id, year }) {
+      if (isPlaceholderName(name)) return placeholderAlbumId(db, artist_id);
       const find = () =>
         db
           .selectFrom('albums')
@@ -535,21 +563,34 @@ export function createSongsRepository(
       return inserted.id;
     },
 
-    albumPlace(songId) {
-      return db
+    placeholderAlbumId(artistId) {
+      return placeholderAlbumId(db, artistId);
+    },
+
+    async albumPlace(songId) {
+      const row = await db
         .selectFrom('album_tracks')
-        .select(['album_id', 'disc_number', 'track_number'])
-        .where('song_id', '=', songId)
+        .innerJoin('albums', 'albums.id', 'album_tracks.album_id')
+        .select([
+          'album_tracks.album_id',
+          'album_tracks.disc_number',
+          'album_tracks.track_number',
+          'albums.artist_id as album_artist_id',
+          'albums.is_placeholder',
+        ])
+        .where('album_tracks.song_id', '=', songId)
         .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const { is_placeholder, ...place } = row;
+      return { ...place, placeholder: is_placeholder === 1 };
     },
 
     async setAlbumPlace(songId, place) {
       await db.deleteFrom('album_tracks').where('song_id', '=', songId).execute();
-      if (place !== null)
-        await db
-          .insertInto('album_tracks')
-          .values({ song_id: songId, ...place })
-          .execute();
+      await db
+        .insertInto('album_tracks')
+        .values({ song_id: songId, ...place })
+        .execute();
     },
 
     inTransaction(work) {
@@ -577,6 +618,27 @@ function albumIdOf(db: Kysely<DB>, artistName: string | null, name: string) {
 }
 
 type Named = Pick<NewSongByArtistName, 'artist_name' | 'album' | 'credits' | 'artist_mb_ids'>;
+
+/**
+ * The song with the album it goes on (issue 25): the one it names, else (none, or the placeholder's name) its artist's
+ * placeholder, which takes no year, cover or track numbers from a file.
+ */
+function withAlbum<T extends Named>(song: T): T & { album: ImportedAlbumPlace } {
+  const { album } = song;
+  if (album !== undefined && album !== null && !isPlaceholderName(album.name)) return { ...song, album };
+  return {
+    ...song,
+    album: {
+      name: PLACEHOLDER_NAME,
+      // A file's album artist, when it named one; else the song's artist.
+      artist_name: album === undefined || album === null ? song.artist_name : album.artist_name,
+      year: null,
+      image_key: null,
+      disc_number: null,
+      track_number: null,
+    },
+  };
+}
 
 /** Inserts the artists (of songs, their credits and albums) that do not exist yet, once each. */
 async function insertArtistsNamed(db: Kysely<DB>, songs: readonly Named[]): Promise<void> {
@@ -613,6 +675,7 @@ async function insertAlbumsNamed(db: Kysely<DB>, songs: readonly Named[]): Promi
     image_key: album.image_key,
     created_at: createdAt,
     ...(album.release ?? {}),
+    is_placeholder: isPlaceholderName(album.name) ? 1 : 0,
   }));
   await db
     .insertInto('albums')

@@ -7,6 +7,7 @@ import {
   type Genre,
   type SongListQuery,
 } from '@tonearm/contract';
+import { isPlaceholderName } from '../../db/album-placeholders.js';
 import { isDuplicate } from '../../db/duplicate-error.js';
 import type { RoleValue } from '../../db/schema.js';
 import { isoNow } from '../../db/timestamps.js';
@@ -17,7 +18,7 @@ import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../..
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { searchTerms } from '../search-index/search-terms.js';
 import type { CatalogueEntry } from './song-pages.repository.js';
-import type { SongAlbumPlace, SongListRow, SongsRepository } from './songs.repository.js';
+import type { CurrentAlbumPlace, SongAlbumPlace, SongListRow, SongsRepository } from './songs.repository.js';
 
 /** A duplicate song is the upload's audio file: the 409 names that field of the song form. */
 const AUDIO_FIELD = fileField(endpoints.songs.create, 'audio');
@@ -51,7 +52,8 @@ export const noSongs = (): SongListing => ({ rows: [], marks: { liked: new Set()
 
 /**
  * Issue 12: what the song form says of the song's album and year. Absent (undefined) keeps what the song has (an edit;
- * none when adding), null clears it. `album` names an album of the song's artist, found or created with the song.
+ * none when adding), null clears it. `album` names an album of the song's artist, found or created with the song; none
+ * (or the placeholder's name) puts the song on its artist's placeholder album (issue 25).
  */
 export interface SongAlbumInput {
   album?: string | null | undefined;
@@ -113,7 +115,7 @@ export function songExistsOnRace(error: unknown): never {
   throw error;
 }
 
-/** A track or disc number needs an album to be on: a 400 naming the field that has one. */
+/** A track or disc number needs an album of its own to be on: a 400 naming the field that has one. */
 function assertNumbersHaveAlbum(input: SongAlbumInput, onAlbum: boolean): void {
   if (onAlbum) return;
   for (const field of ['trackNumber', 'discNumber'] as const) {
@@ -121,27 +123,47 @@ function assertNumbersHaveAlbum(input: SongAlbumInput, onAlbum: boolean): void {
   }
 }
 
+/** The album the form names, unless it names none (null, or the placeholder's name). */
+function namedAlbum(input: SongAlbumInput): string | null {
+  return typeof input.album === 'string' && !isPlaceholderName(input.album) ? input.album : null;
+}
+
+/** Whether the song will be on an album of its own (not a placeholder) once the form is saved. */
+function onAlbumOfItsOwn(input: SongAlbumInput, current: CurrentAlbumPlace | undefined): boolean {
+  if (input.album !== undefined) return namedAlbum(input) !== null;
+  return current !== undefined && !current.placeholder;
+}
+
 /**
- * Where the form puts the song (issue 12), from what it has now (`current`): undefined leaves the place alone, null
- * takes the song off any album. Numbers not sent stay as they were.
+ * Where the form puts the song, from where it is now (`current`; undefined when adding): undefined leaves it there.
+ * Every song is on an album (issue 25): one the form names, else its artist's placeholder, which it follows when its
+ * artist changes. Numbers not sent stay as they were; a placeholder has none.
  */
 async function albumPlaceOf(
   songs: SongsRepository,
   input: SongAlbumInput,
   artistId: number | null,
-  current: SongAlbumPlace | undefined,
-): Promise<SongAlbumPlace | null | undefined> {
+  current: CurrentAlbumPlace | undefined,
+): Promise<SongAlbumPlace | undefined> {
   const numbers = {
     disc_number: input.discNumber === undefined ? (current?.disc_number ?? null) : input.discNumber,
     track_number: input.trackNumber === undefined ? (current?.track_number ?? null) : input.trackNumber,
   };
-  if (input.album === null) return null;
-  if (input.album === undefined) {
-    const changed = input.discNumber !== undefined || input.trackNumber !== undefined;
-    return current === undefined || !changed ? undefined : { album_id: current.album_id, ...numbers };
+  const name = namedAlbum(input);
+  if (name !== null) {
+    const albumId = await songs.findOrCreateAlbum({ name, artist_id: artistId, year: input.year ?? null });
+    return { album_id: albumId, ...numbers };
   }
-  const albumId = await songs.findOrCreateAlbum({ name: input.album, artist_id: artistId, year: input.year ?? null });
-  return { album_id: albumId, ...numbers };
+  const placeholder = async () => ({
+    album_id: await songs.placeholderAlbumId(artistId),
+    disc_number: null,
+    track_number: null,
+  });
+  // Taken off its album, or never on one: its artist's placeholder.
+  if (input.album !== undefined || current === undefined) return placeholder();
+  if (current.placeholder) return current.album_artist_id === artistId ? undefined : placeholder();
+  const changed = input.discNumber !== undefined || input.trackNumber !== undefined;
+  return changed ? { album_id: current.album_id, ...numbers } : undefined;
 }
 
 /**
@@ -228,7 +250,7 @@ export class SongsService {
     const { audio, image } = input;
     return discardingOnFailure([audio, image], async () => {
       if (audio === null || image === null) throw badRequest(ServerMessages.uploadBothFiles);
-      assertNumbersHaveAlbum(input, typeof input.album === 'string');
+      assertNumbersHaveAlbum(input, onAlbumOfItsOwn(input, undefined));
       if (input.artistId !== null) await this.assertArtistExists(input.artistId);
       if ((await this.songs.findByAudioHash(audio.sha256)) !== undefined) {
         throw conflict(ServerMessages.songExists, AUDIO_FIELD);
@@ -245,7 +267,7 @@ export class SongsService {
             year: input.year ?? null,
           });
           const place = await albumPlaceOf(songs, input, input.artistId, undefined);
-          if (place) await songs.setAlbumPlace(inserted, place);
+          if (place !== undefined) await songs.setAlbumPlace(inserted, place);
           await commitAll([audio, image]);
           return inserted;
         });
@@ -265,16 +287,13 @@ export class SongsService {
       if (current === undefined) throw notFound(ServerMessages.notFound);
       if (input.artistId !== undefined) await this.assertArtistExists(input.artistId);
       const currentPlace = await this.songs.albumPlace(id);
-      assertNumbersHaveAlbum(
-        input,
-        typeof input.album === 'string' || (input.album === undefined && currentPlace !== undefined),
-      );
+      assertNumbersHaveAlbum(input, onAlbumOfItsOwn(input, currentPlace));
       if (audio !== null) {
         const same = await this.songs.findByAudioHash(audio.sha256);
         if (same !== undefined && same.id !== id) throw conflict(ServerMessages.songExists, AUDIO_FIELD);
       }
       try {
-        await this.songs.inTransaction(async (songs) => {
+        const covers = await this.songs.inTransaction(async (songs) => {
           await songs.update(id, {
             name: input.name,
             genre: input.genre,
@@ -285,26 +304,48 @@ export class SongsService {
           });
           const artistId = input.artistId ?? current.artist_id;
           const place = await albumPlaceOf(songs, input, artistId, currentPlace);
-          if (place !== undefined) await songs.setAlbumPlace(id, place);
+          let left: (string | null)[] = [];
+          if (place !== undefined) {
+            await songs.setAlbumPlace(id, place);
+            // The placeholder it left goes once no song is on it.
+            if (currentPlace !== undefined && currentPlace.album_id !== place.album_id) {
+              left = await songs.deleteEmptyPlaceholders([currentPlace.album_id]);
+            }
+          }
           await commitAll([audio, image]);
+          return left;
         });
+        this.catalogue.songSaved({ id, artist_id: input.artistId ?? current.artist_id, genre: input.genre });
+        return { current, covers };
       } catch (error) {
         songExistsOnRace(error);
       }
-      this.catalogue.songSaved({ id, artist_id: input.artistId ?? current.artist_id, genre: input.genre });
-      return current;
     });
     await this.releaseBlobs({
-      audio: audio !== null && audio.key !== previous.audio_key ? [previous.audio_key] : [],
-      image: image !== null && image.originalKey !== previous.image_key ? [previous.image_key] : [],
+      audio: audio !== null && audio.key !== previous.current.audio_key ? [previous.current.audio_key] : [],
+      image: [
+        ...(image !== null && image.originalKey !== previous.current.image_key ? [previous.current.image_key] : []),
+        ...previous.covers,
+      ],
     });
   }
 
+  /** Deletes a song; its artist's placeholder album goes with it when it was the last song there. */
   async remove(id: number): Promise<void> {
-    const current = await this.songs.find(id);
-    if (current === undefined || !(await this.songs.delete(id))) throw notFound(ServerMessages.notFound);
+    const removed = await this.songs.inTransaction(async (songs) => {
+      const current = await songs.find(id);
+      if (current === undefined) return undefined;
+      const albumId = await songs.albumIdOf(id);
+      if (!(await songs.delete(id))) return undefined;
+      const covers = albumId === undefined ? [] : await songs.deleteEmptyPlaceholders([albumId]);
+      return { current, covers };
+    });
+    if (removed === undefined) throw notFound(ServerMessages.notFound);
     this.catalogue.songRemoved(id);
-    await this.releaseBlobs({ audio: [current.audio_key], image: [current.image_key] });
+    await this.releaseBlobs({
+      audio: [removed.current.audio_key],
+      image: [removed.current.image_key, ...removed.covers],
+    });
   }
 
   private async assertArtistExists(artistId: number): Promise<void> {

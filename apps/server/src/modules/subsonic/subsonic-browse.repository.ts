@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ArtistRow, DB } from '../../db/schema.js';
 import { albumListQuery, albumListRow, type AlbumListRow } from '../albums/albums.repository.js';
-import { songListQuery, type SongListRow } from '../songs/songs.repository.js';
 
 /**
  * The SQL of the Subsonic browsing methods that the web API's services have no efficient form of (issue 13): album
@@ -33,11 +32,12 @@ export interface SubsonicBrowseRepository {
   /** Every artist by name, each with its album count: one query (albums_artist_id_idx per artist). */
   artistsWithAlbumCounts(): Promise<ArtistWithAlbumCount[]>;
   artist(id: number): Promise<ArtistRow | undefined>;
-  /** The artist's albums (as album artist), by year (unknown last), then name. */
+  /**
+   * The artist's albums (as album artist), by year (unknown last), then name; its placeholder album (its songs without
+   * an album of their own, issue 25) last.
+   */
   albumsOfArtist(artistId: number): Promise<AlbumListRow[]>;
-  /** The artist's songs that are on no album, by name. */
-  songsWithoutAlbum(artistId: number): Promise<SongListRow[]>;
-  /** The newest albums first (albums_created_id_idx). */
+  /** The newest albums first (albums_created_id_idx), placeholders left out. */
   newestAlbumIds(limit: number, offset: number): Promise<number[]>;
   /** By album name (albums_name_id_idx). */
   albumIdsByName(limit: number, offset: number): Promise<number[]>;
@@ -45,16 +45,19 @@ export interface SubsonicBrowseRepository {
   albumIdsByArtist(limit: number, offset: number): Promise<number[]>;
   /**
    * The albums of which the user likes the most songs (albums without a song they like are not listed): a user's
-   * likes are what Tonearm has of their ratings.
+   * likes are what Tonearm has of their ratings. Placeholders left out.
    */
   mostLikedAlbumIds(userId: number, limit: number, offset: number): Promise<number[]>;
-  /** Albums the user played, most plays first (`frequent`) or most recently played first (`recent`). */
+  /**
+   * Albums the user played, most plays first (`frequent`) or most recently played first (`recent`); placeholders left
+   * out.
+   */
   playedAlbumIds(userId: number, order: 'frequent' | 'recent', limit: number, offset: number): Promise<number[]>;
   /** Albums of the years between `from` and `to` (both included), by year (descending when from > to), then name. */
   albumIdsByYear(from: number, to: number, limit: number, offset: number): Promise<number[]>;
   /** Albums holding a song of the catalogue genre, by name. */
   albumIdsByGenre(genre: string, limit: number, offset: number): Promise<number[]>;
-  /** Up to `size` albums picked at random. */
+  /** Up to `size` albums picked at random, placeholders left out. */
   randomAlbumIds(size: number): Promise<number[]>;
   /** Up to `size` songs picked at random among those the filter lets through. */
   randomSongIds(filter: SongPickFilter, size: number): Promise<number[]>;
@@ -110,6 +113,8 @@ const knownIds = (rows: readonly { id: number | null }[]): number[] =>
   rows.flatMap((row) => (row.id === null ? [] : [row.id]));
 
 export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRepository {
+  /** The placeholder albums (one per album artist at most), which the ranked, newest and random lists leave out. */
+  const placeholderIds = () => db.selectFrom('albums').select('albums.id').where('albums.is_placeholder', '=', 1);
   const albumRange = () =>
     db
       .selectFrom('albums')
@@ -141,6 +146,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
     async albumsOfArtist(artistId) {
       const rows = await albumListQuery(db)
         .where('albums.artist_id', '=', artistId)
+        .orderBy('albums.is_placeholder')
         .orderBy(sql`albums.year is null`)
         .orderBy('albums.year')
         .orderBy('albums.name')
@@ -149,21 +155,12 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       return rows.map(albumListRow);
     },
 
-    songsWithoutAlbum(artistId) {
-      return songListQuery(db)
-        .where('songs.artist_id', '=', artistId)
-        .where('album_tracks.album_id', 'is', null)
-        .where('songs.missing_since', 'is', null)
-        .orderBy('songs.name')
-        .orderBy('songs.id')
-        .execute();
-    },
-
     async newestAlbumIds(limit, offset) {
       return ids(
         await db
           .selectFrom('albums')
           .select('id')
+          .where('is_placeholder', '=', 0)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(limit)
@@ -212,6 +209,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
         .selectFrom(liked)
         .select((eb) => ['liked.album_id as id', eb.fn.countAll<number>().as('n')])
         .where('liked.album_id', 'is not', null)
+        .where('liked.album_id', 'not in', placeholderIds())
         .groupBy('liked.album_id')
         .orderBy('n', 'desc')
         .orderBy('liked.album_id')
@@ -244,6 +242,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
           eb.fn.max('played.play_id').as('last_play'),
         ])
         .where('played.album_id', 'is not', null)
+        .where('played.album_id', 'not in', placeholderIds())
         .groupBy('played.album_id');
       if (order === 'frequent') query = query.orderBy('n', 'desc');
       // Play ids only grow, so the latest play of an album is its highest id (ties of played_at are broken too).
@@ -298,15 +297,14 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
     },
 
     async randomAlbumIds(size) {
+      const albums = () => db.selectFrom('albums').select('id').where('is_placeholder', '=', 0);
       return pickRandom(
         size,
         await albumRange(),
-        async (candidates) => ids(await db.selectFrom('albums').select('id').where('id', 'in', candidates).execute()),
+        async (candidates) => ids(await albums().where('id', 'in', candidates).execute()),
         async (limit) =>
           ids(
-            await db
-              .selectFrom('albums')
-              .select('id')
+            await albums()
               .orderBy(sql`random()`)
               .limit(limit)
               .execute(),

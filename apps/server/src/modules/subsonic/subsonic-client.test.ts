@@ -4,7 +4,15 @@ import { SubsonicAPI } from 'subsonic-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../../test/dialects.js';
-import { makeAdmin, makeArtist, makePlaylist, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
+import {
+  makeAdmin,
+  makeArtist,
+  makePlaylist,
+  makeSong,
+  makeUser,
+  placeOnAlbum,
+  type TestUser,
+} from '../../../test/factories.js';
 import { picture, toneWav } from '../../../test/media.js';
 
 /**
@@ -57,12 +65,7 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
       .returning('id')
       .executeTakeFirstOrThrow();
     albumId = album.id;
-    await t.db
-      .insertInto('album_tracks')
-      .values(
-        songIds.map((song_id, index) => ({ song_id, album_id: albumId, disc_number: 1, track_number: index + 1 })),
-      )
-      .execute();
+    for (const [index, songId] of songIds.entries()) await placeOnAlbum(t, songId, albumId, 1, index + 1);
     appPassword = await appPasswordOf(listener);
     apiKey = CreatedApiKey.parse(
       (await t.as(listener).post(`/api/users/${listener.id}/api-keys`, { name: 'Phone' })).json(),

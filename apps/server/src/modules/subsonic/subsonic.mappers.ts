@@ -143,6 +143,13 @@ export function songChildren(
   );
 }
 
+/**
+ * The cover an album shows: its own. A placeholder album (issue 25) without one shows none rather than one of its
+ * unrelated tracks' pictures (getCoverArt borrows the first track's for other albums).
+ */
+const albumCover = (row: AlbumListRow): string | undefined =>
+  row.is_placeholder === 1 && row.image_key === null ? undefined : subsonicId('album', row.id);
+
 /** An album as a Subsonic `AlbumID3`. */
 export function albumID3(row: AlbumListRow, extras: { starred?: string | undefined } = {}): SubsonicNode {
   return {
@@ -150,7 +157,7 @@ export function albumID3(row: AlbumListRow, extras: { starred?: string | undefin
     name: row.name,
     artist: row.artist_name ?? UNKNOWN_ARTIST,
     artistId: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
-    coverArt: subsonicId('album', row.id),
+    coverArt: albumCover(row),
     songCount: row.song_count,
     duration: seconds(row.duration_ms),
     year: row.year ?? undefined,
@@ -173,7 +180,7 @@ export function albumChild(row: AlbumListRow, extras: { starred?: string | undef
     album: row.name,
     artist: row.artist_name ?? UNKNOWN_ARTIST,
     year: row.year ?? undefined,
-    coverArt: subsonicId('album', row.id),
+    coverArt: albumCover(row),
     duration: seconds(row.duration_ms),
     created: row.created_at,
     starred: extras.starred,

@@ -2,14 +2,19 @@ import type { AlbumSummary } from '@tonearm/contract';
 import { Link } from 'react-router';
 import { Cover } from '../../ui/Cover.js';
 import { albumHref } from './queries.js';
+
+/** What an artist's placeholder album ("Unknown album") holds. */
+export const PLACEHOLDER_META = 'Songs without an album';
 import '../../ui/skeleton.css';
 import '../../ui/tiles.css';
 
-/** What a card says under an album's name: the year when known, and (unless the grid is one artist's) the artist. */
+/**
+ * What a card says under an album's name: the year when known (a placeholder album says what it holds, issue 25), and
+ * (unless the grid is one artist's) the artist.
+ */
 export function albumMeta(album: AlbumSummary, withArtist: boolean): string {
-  return [album.year === null ? 'Album' : String(album.year), withArtist ? album.artistName : null]
-    .filter((part) => part !== null)
-    .join(' · ');
+  const kind = album.placeholder ? PLACEHOLDER_META : album.year === null ? 'Album' : String(album.year);
+  return [kind, withArtist ? album.artistName : null].filter((part) => part !== null).join(' · ');
 }
 
 /** An album tile: cover, name and year; choosing it opens the album page. */

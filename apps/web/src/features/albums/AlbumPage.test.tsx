@@ -1,5 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { ClientMessages, ServerMessages, type Album } from '@tonearm/contract';
+import { ClientMessages, ServerMessages, UNKNOWN_ALBUM, type Album } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SongsPage } from '../../app/SongsPage.js';
 import { UiMessages } from '../../lib/ui-messages.js';
@@ -30,6 +30,7 @@ function makeAlbum(overrides: Partial<Album> = {}): Album {
     year: 1959,
     imgLink: '/media/images/cover.webp?w=640',
     durationMs: 360_000,
+    placeholder: false,
     songs: [track(11, 1, 1, 'So What'), track(12, 1, 2, 'Freddie Freeloader'), track(13, 1, 3, 'Blue in Green')],
     ...overrides,
   };
@@ -73,6 +74,29 @@ describe('/dashboard/album', () => {
     // The album's own page leaves out the album column of song rows.
     expect(rows[0]?.querySelector('.song-row__album')).toBeNull();
     expect(screen.queryByRole('heading', { name: /Disc/ })).toBeNull();
+  });
+
+  it('says what an artist’s placeholder album holds: their songs without an album', async () => {
+    const loose = { albumId: 9, albumName: UNKNOWN_ALBUM };
+    mockApi({
+      'albums.get': () =>
+        makeAlbum({
+          id: 9,
+          name: UNKNOWN_ALBUM,
+          year: null,
+          imgLink: '',
+          placeholder: true,
+          songs: [makeSong(21, { ...loose, name: 'Demo Take' }), makeSong(22, { ...loose, name: 'Voice Memo' })],
+        }),
+      'artists.get': () => makeArtist(3, { name: 'Miles Davis' }),
+    });
+    renderAlbum('9');
+    await flush();
+    expect(screen.getByRole('heading', { level: 1, name: UNKNOWN_ALBUM })).toBeInTheDocument();
+    expect(screen.getByText('Songs without an album')).toBeInTheDocument();
+    const rows = within(screen.getByRole('list', { name: 'Tracks' })).getAllByRole('listitem');
+    expect(rows.map((row) => row.getAttribute('aria-label'))).toEqual(['Demo Take', 'Voice Memo']);
+    expect(screen.getByRole('button', { name: 'Play album' })).toBeEnabled();
   });
 
   it('heads each disc when the album has more than one', async () => {

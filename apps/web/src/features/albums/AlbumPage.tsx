@@ -14,6 +14,7 @@ import { artistQueries } from '../artists/queries.js';
 import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
 import { countLabel } from '../songs/SongsHeader.js';
 import { SongRow } from '../songs/SongRow.js';
+import { PLACEHOLDER_META } from './AlbumCard.js';
 import { EditAlbumDialog } from './EditAlbumDialog.js';
 import { useSetAlbumCover } from './mutations.js';
 import { albumQueries } from './queries.js';
@@ -166,7 +167,7 @@ function AlbumView({ album }: { album: Album }) {
       <header className="page-header page-header--album">
         <Cover src={album.imgLink} width={640} className="page-header__art album-header__cover" />
         <div className="page-header__text">
-          <p className="eyebrow">Album</p>
+          <p className="eyebrow">{album.placeholder ? PLACEHOLDER_META : 'Album'}</p>
           <h1 className="page-title page-title--hero">{album.name}</h1>
           <p className="page-header__meta">
             <ArtistLink album={album} />

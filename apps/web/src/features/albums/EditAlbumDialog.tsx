@@ -45,7 +45,11 @@ export function EditAlbumDialog({ album, onClose }: { album: Album; onClose: () 
   return (
     <Dialog title="Edit album" onClose={onClose} size="sm">
       <form className="form" aria-label="Edit album" noValidate onSubmit={onSubmit}>
-        <FormField label="Name" error={errors.name}>
+        <FormField
+          label="Name"
+          error={errors.name}
+          hint={album.placeholder ? 'A name makes these songs an album of their own' : undefined}
+        >
           {(control) => (
             <input
               {...control}

@@ -1,4 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
+import { UNKNOWN_ALBUM } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SongsPage } from '../../app/SongsPage.js';
 import { errorResponse, makeArtist, makeSong, makeSongPage } from '../../test/fixtures.js';
@@ -46,6 +47,7 @@ describe('/dashboard/artist', () => {
             imgLink: '',
             songCount: 1,
             durationMs: 1000,
+            placeholder: false,
           },
         ],
         nextCursor: null,
@@ -64,6 +66,38 @@ describe('/dashboard/artist', () => {
     // The albums come first in the page, then the songs.
     const songs = screen.getByRole('list', { name: 'Songs by Nina Simone' });
     expect(albums.compareDocumentPosition(songs) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('shows the artist’s songs without an album in their “Unknown album”, last', async () => {
+    const album = (id: number, name: string, placeholder: boolean) => ({
+      id,
+      name,
+      artistId: 3,
+      artistName: 'Nina Simone',
+      year: placeholder ? null : 1965,
+      imgLink: '',
+      songCount: 1,
+      durationMs: 1000,
+      placeholder,
+    });
+    mockApi({
+      'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7, 8] })],
+      'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
+      // By name, as the server answers: "Unknown album" before "Wild Is the Wind".
+      'albums.list': () => ({
+        items: [album(9, UNKNOWN_ALBUM, true), album(4, 'Wild Is the Wind', false)],
+        nextCursor: null,
+        total: 2,
+      }),
+    });
+    renderInApp(<ArtistPage />, { route: '/dashboard/artist', routes: { '/dashboard/songs': <SongsPage /> } });
+    await advance(0);
+    fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
+    await advance(0);
+    const links = within(screen.getByRole('list', { name: 'Albums by Nina Simone' })).getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('aria-label'))).toEqual(['Wild Is the Wind', UNKNOWN_ALBUM]);
+    expect(links[1]?.textContent).toContain('Songs without an album');
+    expect(links[1]?.getAttribute('href')).toBe('/dashboard/album?id=9');
   });
 
   it('shows the red alert "Error fetching artists" when they cannot be loaded', async () => {

@@ -17,6 +17,7 @@ function albumSummary(id: number, name: string): AlbumSummary {
     imgLink: '',
     songCount: 9,
     durationMs: 2_000_000,
+    placeholder: false,
   };
 }
 

@@ -109,6 +109,7 @@ describe('search results', () => {
             imgLink: '',
             songCount: 9,
             durationMs: 2_000_000,
+            placeholder: false,
           },
         ],
       }),

@@ -1,5 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react';
-import { endpoints, SongAlbumMessages, type EndpointId } from '@tonearm/contract';
+import { endpoints, SongAlbumMessages, UNKNOWN_ALBUM, type EndpointId } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, makeArtist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure, type MockApi } from '../../test/mock-api.js';
@@ -192,6 +192,28 @@ describe('Add/Edit Song popup', () => {
       ['artistId', '1'],
       ['trackNumber', '4'],
       ['year', ''],
+    ]);
+  });
+
+  it('shows a song on its artist’s “Unknown album” as on none, and leaves it there unless an album is typed', async () => {
+    const api = mockApi({
+      'artists.list': () => [makeArtist(1), makeArtist(2)],
+      'songs.update': () => textResponse('Song updated successfully'),
+    });
+    render(makeSong(5, { albumId: 9, albumName: UNKNOWN_ALBUM }));
+    await flush();
+    expect(screen.getByLabelText(/^Album/)).toHaveValue('');
+    expect(
+      screen.getByText(`One of the artist's albums; a new name adds it, none is "${UNKNOWN_ALBUM}"`),
+    ).toBeVisible();
+    // Another artist only: the server moves the song to that artist's own "Unknown album".
+    fireEvent.change(screen.getByLabelText(/^Artist/), { target: { value: '2' } });
+    await submit();
+    const { form } = await sent(api, 'songs.update');
+    expect([...form.entries()]).toEqual([
+      ['name', 'Song 5'],
+      ['genre', 'Pop'],
+      ['artistId', '2'],
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ClientMessages, GENRES, type Artist, type Song } from '@tonearm/contract';
+import { ClientMessages, GENRES, UNKNOWN_ALBUM, type Artist, type Song } from '@tonearm/contract';
 import { useRef, useState, type SubmitEvent } from 'react';
 import { describeError, isNetworkError } from '../../lib/api-client.js';
 import { useAlerts } from '../../shell/alerts/useAlerts.js';
@@ -46,6 +46,15 @@ function shown(value: number | null | undefined): string {
   return value === null || value === undefined ? '' : String(value);
 }
 
+/**
+ * The album the form shows: the song's, or '' for none. A song without an album of its own is on its artist's
+ * "Unknown album" (issue 25), which the form shows as none: left empty, the song stays there (and follows its artist).
+ */
+function shownAlbum(song: Song | undefined): string {
+  const name = song?.albumName;
+  return name === undefined || name === null || name === UNKNOWN_ALBUM ? '' : name;
+}
+
 function initialValues(song: Song | undefined, artist: Artist | undefined): SongFormValues {
   const artistId = song?.artistId ?? artist?.id;
   return {
@@ -54,7 +63,7 @@ function initialValues(song: Song | undefined, artist: Artist | undefined): Song
     artistId: artistId === undefined ? '' : String(artistId),
     songFile: null,
     imageFile: null,
-    album: song?.albumName ?? '',
+    album: shownAlbum(song),
     trackNumber: shown(song?.trackNumber),
     discNumber: shown(song?.discNumber),
     year: shown(song?.year),
@@ -235,7 +244,9 @@ function AlbumFields({
           label={labels[field]}
           error={errors[field]}
           optional
-          hint={field === 'album' ? "One of the artist's albums; a new name adds it" : undefined}
+          hint={
+            field === 'album' ? `One of the artist's albums; a new name adds it, none is "${UNKNOWN_ALBUM}"` : undefined
+          }
         >
           {(control) => (
             <input

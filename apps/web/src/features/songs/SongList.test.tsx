@@ -1,5 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import type { Song } from '@tonearm/contract';
+import { UNKNOWN_ALBUM, type Song } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readRecentSongs } from '../../lib/recent-songs.js';
 import type { SongSource } from '../../lib/song-sources.js';
@@ -53,6 +53,16 @@ describe('<SongList>', () => {
       const cell = screen.getByRole('listitem', { name }).querySelector('.song-row__album');
       expect(cell?.textContent).toBe('');
     }
+  });
+
+  it('names a song without an album of its own by its artist’s “Unknown album”, quieter than an album', () => {
+    const loose = makeSong(7, { name: 'Voice Memo', albumId: 9, albumName: UNKNOWN_ALBUM });
+    renderInApp(<SongList songs={[loose]} label="Songs" />);
+    const link = within(screen.getByRole('listitem', { name: 'Voice Memo' })).getByRole('link', {
+      name: UNKNOWN_ALBUM,
+    });
+    expect(link.getAttribute('href')).toBe('/dashboard/album?id=9');
+    expect(link.classList.contains('song-row__album-link--placeholder')).toBe(true);
   });
 
   it('shows three skeleton placeholders while the list is empty', () => {

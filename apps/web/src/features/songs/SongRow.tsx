@@ -1,4 +1,4 @@
-import type { Song } from '@tonearm/contract';
+import { UNKNOWN_ALBUM, type Song } from '@tonearm/contract';
 import { memo, type CSSProperties, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatTime } from '../../lib/format-time.js';
@@ -106,16 +106,21 @@ export const SongRow = memo(function SongRow(props: SongRowProps) {
 });
 
 /**
- * Issue 12: the song's album and track number, on wide screens only (SongRow.css); empty for a song on no album, and
- * for songs stored by an older web app (recent, downloaded), which lack the fields.
+ * Issue 12: the song's album and track number, on wide screens only (SongRow.css); empty for songs stored by an older
+ * web app (recent, downloaded), which lack the fields. A song without an album of its own is on its artist's "Unknown
+ * album" (issue 25), shown muted: it leads to the artist's other such songs.
  */
 function AlbumCell({ song }: { song: Song }) {
   const { albumId, albumName, trackNumber } = song as Partial<Song>;
+  const placeholder = albumName === UNKNOWN_ALBUM;
   return (
     <span className="song-row__album">
       {typeof albumId === 'number' && typeof albumName === 'string' && (
         <>
-          <Link to={`${Paths.album}?id=${albumId}`} className="song-row__album-link">
+          <Link
+            to={`${Paths.album}?id=${albumId}`}
+            className={placeholder ? 'song-row__album-link song-row__album-link--placeholder' : 'song-row__album-link'}
+          >
             {albumName}
           </Link>
           {typeof trackNumber === 'number' && <span className="song-row__track">Track {trackNumber}</span>}

@@ -52,7 +52,9 @@ type AlbumListType = (request: AlbumListRequest) => Promise<number[]>;
 /**
  * getAlbumList(2)'s types. `highest`: Tonearm has no ratings; a user's likes stand for them, so the albums of which the
  * caller likes the most songs come first (albums with none are not in that list). `frequent` and `recent` are the
- * caller's own plays too, as ratings and play counts are per user in Subsonic servers.
+ * caller's own plays too, as ratings and play counts are per user in Subsonic servers. The placeholder albums (an
+ * artist's songs without an album, issue 25) are in the lists that page through the whole catalogue (by name, by
+ * artist, by year, by genre, starred) and left out of those that pick (random, newest, highest, frequent, recent).
  */
 function albumListTypes(
   browse: SubsonicBrowseRepository,
@@ -183,19 +185,13 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
         if (parsed?.kind === 'artist') {
           const artist = await browse.artist(parsed.id);
           if (artist === undefined) throw notFoundError('Directory');
-          const [albums, loose] = await Promise.all([
-            browse.albumsOfArtist(parsed.id),
-            browse.songsWithoutAlbum(parsed.id),
-          ]);
-          const listing = await deps.songs.withMarks(caller.user, loose);
+          // Every song is on an album (issue 25): its songs without one of their own are in its placeholder album.
+          const albums = await browse.albumsOfArtist(parsed.id);
           return {
             directory: {
               id: subsonicId('artist', artist.id),
               name: artist.name,
-              child: [
-                ...(await marks.albums(caller.user, albums, 'child')),
-                ...(await marks.songs(caller.user, listing)),
-              ],
+              child: await marks.albums(caller.user, albums, 'child'),
             },
           };
         }

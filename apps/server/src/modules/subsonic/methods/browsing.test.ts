@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { UNKNOWN_ALBUM } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../../../test/dialects.js';
 import { makeUser, type TestUser } from '../../../../test/factories.js';
+import { moveToPlaceholders } from '../../../db/album-placeholders.js';
 import { AlbumID3, ArtistID3, Child, apiKeyOf, subsonicApi, type SubsonicApi } from '../../../../test/subsonic.js';
 import { pickRandom } from '../subsonic-browse.repository.js';
 import { byLetter, indexLetter, sortKey } from './artist-index.js';
@@ -135,7 +137,7 @@ describe('random picks', () => {
 
 interface Fixture {
   artists: Record<'beatles' | 'abba' | 'edith' | 'pac' | 'bjork', number>;
-  albums: Record<'abbey' | 'letItBe' | 'arrival' | 'vie' | 'homogenic' | 'untitled', number>;
+  albums: Record<'abbey' | 'letItBe' | 'arrival' | 'vie' | 'homogenic' | 'untitled' | 'beatlesLoose', number>;
   songs: Record<
     'come' | 'something' | 'sun' | 'letItBe' | 'dancing' | 'vie' | 'joga' | 'mystery' | 'yesterday',
     number
@@ -206,6 +208,14 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
           disc_number: song.album.disc,
           track_number: song.album.track,
         })
+        .execute();
+    } else {
+      // On no album of its own: on its artist's placeholder (issue 25), made on day 1 like the songs.
+      await moveToPlaceholders(t.db, [row.id]);
+      await t.db
+        .updateTable('albums')
+        .set({ created_at: at(1) })
+        .where('is_placeholder', '=', 1)
         .execute();
     }
     return row.id;
@@ -278,6 +288,11 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
       }),
       yesterday: await insertSong({ name: 'Yesterday (demo)', genre: 'Rock', artistId: artists.beatles, year: 1965 }),
     };
+    const loose = await t.db
+      .selectFrom('album_tracks')
+      .select('album_id')
+      .where('song_id', '=', songs.yesterday)
+      .executeTakeFirstOrThrow();
     const now = new Date().toISOString();
     await t.db
       .insertInto('likes')
@@ -285,12 +300,15 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
         { user_id: alice.id, song_id: songs.come, created_at: now },
         { user_id: alice.id, song_id: songs.something, created_at: now },
         { user_id: alice.id, song_id: songs.dancing, created_at: now },
+        // On the Beatles' placeholder album, which the ranked lists leave out.
+        { user_id: alice.id, song_id: songs.yesterday, created_at: now },
         { user_id: bob.id, song_id: songs.come, created_at: now },
         { user_id: bob.id, song_id: songs.letItBe, created_at: now },
         { user_id: bob.id, song_id: songs.vie, created_at: now },
       ])
       .execute();
-    // Alice: Abbey Road three times, then Arrival, then Homogenic; Bob: Let It Be (not in Alice's lists).
+    // Alice: Abbey Road three times, then Arrival, then Homogenic, then the Beatles' placeholder twice (left out of
+    // her lists); Bob: Let It Be (not in Alice's lists).
     const plays: [number, number, number][] = [
       [alice.id, songs.come, 1],
       [alice.id, songs.something, 2],
@@ -298,6 +316,8 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
       [bob.id, songs.letItBe, 4],
       [alice.id, songs.dancing, 5],
       [alice.id, songs.joga, 6],
+      [alice.id, songs.yesterday, 7],
+      [alice.id, songs.yesterday, 8],
     ];
     for (const [userId, songId, day] of plays) {
       await t.db
@@ -305,7 +325,7 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
         .values({ user_id: userId, song_id: songId, played_at: at(day) })
         .execute();
     }
-    f = { artists, albums, songs, beatlesImage };
+    f = { artists, albums: { ...albums, beatlesLoose: loose.album_id }, songs, beatlesImage };
   });
 
   describe('getIndexes and getArtists', () => {
@@ -315,7 +335,7 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
       {
         name: 'B',
         artist: [
-          { id: ar(f.artists.beatles), name: 'The Beatles', coverArt: ar(f.artists.beatles), albumCount: 2 },
+          { id: ar(f.artists.beatles), name: 'The Beatles', coverArt: ar(f.artists.beatles), albumCount: 3 },
           { id: ar(f.artists.bjork), name: 'Björk', albumCount: 1 },
         ],
       },
@@ -351,13 +371,16 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
   });
 
   describe('getArtist, getAlbum and getArtistInfo2', () => {
-    it('getArtist answers the artist and its albums by year', async () => {
+    it('getArtist answers the artist and its albums by year, its songs without an album in its placeholder last', async () => {
       const { artist } = await api.shape('getArtist', { id: ar(f.artists.beatles) }, ArtistWithAlbumsID3);
-      expect(artist).toMatchObject({ id: ar(f.artists.beatles), name: 'The Beatles', albumCount: 2 });
+      expect(artist).toMatchObject({ id: ar(f.artists.beatles), name: 'The Beatles', albumCount: 3 });
       expect(artist.album?.map((album) => [album.id, album.name, album.year, album.songCount])).toEqual([
         [al(f.albums.abbey), 'Abbey Road', 1969, 3],
         [al(f.albums.letItBe), 'Let It Be', 1970, 1],
+        [al(f.albums.beatlesLoose), UNKNOWN_ALBUM, undefined, 1],
       ]);
+      // The placeholder has no cover of its own, and borrows none of its unrelated tracks'.
+      expect(artist.album?.[2]?.coverArt).toBeUndefined();
       expect(artist.album?.[0]).toMatchObject({
         artist: 'The Beatles',
         artistId: ar(f.artists.beatles),
@@ -388,6 +411,15 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
       expect(unknown.album.artistId).toBeUndefined();
     });
 
+    it('getAlbum answers a placeholder album with the songs of its artist that are on no album of their own', async () => {
+      const { album } = await api.shape('getAlbum', { id: al(f.albums.beatlesLoose) }, AlbumWithSongs);
+      expect(album).toMatchObject({ name: UNKNOWN_ALBUM, artist: 'The Beatles', songCount: 1 });
+      expect(album.coverArt).toBeUndefined();
+      expect(album.song?.map((song) => [song.id, song.album, song.albumId, song.parent])).toEqual([
+        [String(f.songs.yesterday), UNKNOWN_ALBUM, al(f.albums.beatlesLoose), al(f.albums.beatlesLoose)],
+      ]);
+    });
+
     it('getAlbum: 70 for an unknown or foreign id, 10 without one', async () => {
       await api.error('getAlbum', { id: 'al-999999' }, 70);
       await api.error('getAlbum', { id: ar(f.artists.abba) }, 70);
@@ -409,14 +441,16 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
   });
 
   describe('getMusicDirectory', () => {
-    it('an artist: its albums as directories, then its songs on no album', async () => {
+    it('an artist: its albums as directories, its songs without an album in its placeholder last', async () => {
       const { directory } = await api.shape('getMusicDirectory', { id: ar(f.artists.beatles) }, Directory);
       expect(directory).toMatchObject({ id: ar(f.artists.beatles), name: 'The Beatles' });
       expect(directory.child?.map((child) => [child.id, child.isDir, child.title])).toEqual([
         [al(f.albums.abbey), true, 'Abbey Road'],
         [al(f.albums.letItBe), true, 'Let It Be'],
-        [String(f.songs.yesterday), false, 'Yesterday (demo)'],
+        [al(f.albums.beatlesLoose), true, UNKNOWN_ALBUM],
       ]);
+      const loose = await api.shape('getMusicDirectory', { id: al(f.albums.beatlesLoose) }, Directory);
+      expect(loose.directory.child?.map((child) => child.id)).toEqual([String(f.songs.yesterday)]);
       expect(directory.child?.[0]).toMatchObject({
         parent: ar(f.artists.beatles),
         coverArt: al(f.albums.abbey),
@@ -449,7 +483,7 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
         { songCount: 1, albumCount: 1, value: 'Electronic / EDM' },
         { songCount: 1, albumCount: 1, value: 'Folk' },
         { songCount: 2, albumCount: 2, value: 'Pop' },
-        { songCount: 4, albumCount: 2, value: 'Rock' },
+        { songCount: 4, albumCount: 3, value: 'Rock' },
       ]);
       expect(await api.xml('getGenres')).toContain('<genre songCount="1" albumCount="1">Electronic / EDM</genre>');
     });
@@ -468,16 +502,19 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
         'Abbey Road',
         'Untitled',
       ]);
+      // The lists that page through the catalogue hold the placeholder albums: every song is reachable by album.
       expect(await list2({ type: 'alphabeticalByName' })).toEqual([
         'Abbey Road',
         'Arrival',
         'Homogenic',
         'La Vie en rose',
         'Let It Be',
+        UNKNOWN_ALBUM,
         'Untitled',
       ]);
       expect(await list2({ type: 'alphabeticalByName', size: 2, offset: 1 })).toEqual(['Arrival', 'Homogenic']);
       expect(await list2({ type: 'alphabeticalByName', size: 0 })).toEqual([]);
+      // The newest first leaves the placeholders out: they are where songs without an album are, not new albums.
       expect(await list2({ type: 'newest', offset: 6 })).toEqual([]);
       // By artist name (ABBA, Björk, The Beatles, Édith Piaf), the unknown artist last.
       expect(await list2({ type: 'alphabeticalByArtist' })).toEqual([
@@ -485,6 +522,7 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
         'Homogenic',
         'Abbey Road',
         'Let It Be',
+        UNKNOWN_ALBUM,
         'La Vie en rose',
         'Untitled',
       ]);
@@ -512,7 +550,7 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
         'Let It Be',
         'Abbey Road',
       ]);
-      expect(await list2({ type: 'byGenre', genre: 'Rock' })).toEqual(['Abbey Road', 'Let It Be']);
+      expect(await list2({ type: 'byGenre', genre: 'Rock' })).toEqual(['Abbey Road', 'Let It Be', UNKNOWN_ALBUM]);
       expect(await list2({ type: 'byGenre', genre: 'Pop' })).toEqual(['Abbey Road', 'Arrival']);
       expect(await list2({ type: 'byGenre', genre: 'Polka' })).toEqual([]);
     });
@@ -539,14 +577,14 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
         (album) => album.name,
       ) ?? [];
 
-    it('random: distinct albums of the catalogue, all of them when size is larger', async () => {
-      const all = await list2({ type: 'alphabeticalByName' });
+    it('random: distinct albums of the catalogue, all of them when size is larger, no placeholder', async () => {
+      const all = (await list2({ type: 'alphabeticalByName' })).filter((name) => name !== UNKNOWN_ALBUM);
       const three = await random2({ size: 3 });
       expect(three).toHaveLength(3);
       expect(new Set(three).size).toBe(3);
       expect(three.every((name) => all.includes(name))).toBe(true);
       expect((await random2({ size: 500 })).sort()).toEqual(all);
-      // size 1 draws candidate ids within the id range (6 albums > 3 candidates).
+      // size 1 draws candidate ids within the id range (7 albums > 3 candidates).
       const seen = new Set<string>();
       for (let i = 0; i < 20; i += 1) {
         const [one, ...rest] = await random2({ size: 1 });

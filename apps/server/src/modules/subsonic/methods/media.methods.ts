@@ -101,9 +101,11 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
       case 'song':
         return (await deps.songs.get(user, parsed.id)).row.image_key;
       case 'album': {
-        // An album without a cover of its own shows its first track's picture, as the web app's album page does.
+        // An album without a cover of its own shows its first track's picture; a placeholder album (an artist's songs
+        // without an album, issue 25) does not: its tracks have nothing in common.
         const { album, listing } = await deps.albums.get(user, parsed.id);
-        return album.image_key ?? listing.rows.find((row) => row.image_key !== null)?.image_key ?? null;
+        if (album.image_key !== null || album.is_placeholder === 1) return album.image_key;
+        return listing.rows.find((row) => row.image_key !== null)?.image_key ?? null;
       }
       case 'artist':
         return (await deps.artists.get(parsed.id)).image_key;

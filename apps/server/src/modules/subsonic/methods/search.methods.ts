@@ -94,7 +94,7 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
     const [artistIds, albumRows, songIds] = await Promise.all([
       reach(artist) === 0 ? [] : deps.searchIndex.idPage('artists', terms, undefined, reach(artist)),
       // Albums match by name as in /api/search (every word in the name), in name order.
-      reach(album) === 0 ? [] : albums.page({ q: terms.join(' ') }, undefined, reach(album)),
+      reach(album) === 0 ? [] : albums.page({ q: terms.join(' '), placeholders: false }, undefined, reach(album)),
       reach(song) === 0 ? [] : deps.searchIndex.idPage('songs', terms, undefined, reach(song)),
     ]);
     const pageOf = <T>(items: readonly T[], { offset, count }: Window) => items.slice(offset, offset + count);

@@ -138,6 +138,24 @@ describeEachDialect('Subsonic search and stars (%s)', (t) => {
       expect(ids(page.searchResult3.artist)).toEqual(artistIds.slice(0, 1));
     });
 
+    it('leaves the placeholder albums out of a search by words, and keeps them in the empty query', async () => {
+      // A song uploaded without an album is on its artist's placeholder album (issue 25).
+      const sketch = await makeSong(t, admin, { name: 'Unfinished Sketch', artistId: id.massive });
+      try {
+        const placeholders = (
+          await t.db.selectFrom('albums').select('id').where('is_placeholder', '=', 1).execute()
+        ).map((row) => `al-${row.id}`);
+        expect(placeholders).toHaveLength(1);
+        const found = await api.shape('search3', { query: 'unknown album' }, SearchResult3);
+        expect(found.searchResult3.album ?? []).toEqual([]);
+        expect(ids(found.searchResult3.song)).toEqual([]);
+        const all = await api.shape('search3', { query: '', albumCount: 500 }, SearchResult3);
+        expect(ids(all.searchResult3.album)).toEqual(expect.arrayContaining(placeholders));
+      } finally {
+        expect((await t.as(admin).delete(`/api/songs/${sketch}`)).statusCode).toBe(200);
+      }
+    });
+
     it('finds nothing for a query with no words', async () => {
       const { searchResult3: found } = await api.shape('search3', { query: '!!' }, SearchResult3);
       expect([found.artist ?? [], found.album ?? [], found.song ?? []]).toEqual([[], [], []]);
