@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LibraryClientMessages as Texts, LibraryMessages } from '@tonearm/contract';
 import { encodeAudio, requireFfmpeg } from '../apps/server/test/audio-formats.js';
@@ -45,6 +46,15 @@ function stat(card: Locator, label: string): Locator {
   return valueOf(card.locator('.library__stats'), label);
 }
 
+/** No critical or serious axe violation inside `selector`. */
+async function expectAccessible(page: Page, selector: string, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).include(selector).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(serious, `serious axe violations in ${what}`).toEqual([]);
+}
+
 /** Nothing on the page is wider than the window (no sideways scrolling), the scrolling main area included. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(() =>
@@ -63,6 +73,7 @@ test('an administrator adds the music folder from the home page, follows its sca
   await expect(step).toBeVisible();
   const form = step.getByRole('form', { name: Texts.firstStepTitle });
   await screenshotBoth(page, 'libraries-first-step');
+  await expectAccessible(page, 'main', 'the home page with its first step');
 
   // The server checks the folder, and says why it refuses one under the field.
   await form.getByLabel(Texts.pathLabel).fill(path.join(folder, 'not-here'));
@@ -98,6 +109,7 @@ test('an administrator adds the music folder from the home page, follows its sca
   await expect(stat(renamed, Texts.missing)).toHaveText('1');
   const purge = renamed.getByRole('button', { name: `${Texts.purgeMissing} of Tone folder` });
   await dismissAlerts(page);
+  await expectAccessible(page, 'main', 'the Libraries page');
   await screenshotBoth(page, 'libraries');
   await page.setViewportSize(PHONE);
   await expectNoSidewaysScroll(page);
