@@ -20,6 +20,70 @@ export const LibraryMessages = {
   scanRunning: 'A scan of this library is already running',
 } as const;
 
+/**
+ * Texts of the web app's library screens (the administrator's Libraries page and the home page's first step), shared
+ * by the components and their tests.
+ */
+export const LibraryClientMessages = {
+  pageTitle: 'Libraries',
+  pageIntro:
+    'Folders of music on the server, read where they are: no file is copied, and nothing in them is ever changed.',
+  firstStepEyebrow: 'First step',
+  firstStepTitle: 'Add your music folder',
+  firstStepIntro:
+    'Tonearm plays your music from a folder on the server, read in place: nothing is copied, and no file in it is changed. Enter its path below; the server checks it can read the folder, then scans it, and your songs join the catalogue as they are found.',
+  addTitle: 'Add a library',
+  pathLabel: 'Folder on the server',
+  pathHint: 'Its full path, such as /srv/music',
+  nameLabel: 'Name',
+  nameHint: "Without one, the folder's own name",
+  add: 'Add library',
+  adding: 'Adding…',
+  libraryAdded: (name: string) => `Added the library “${name}”: its scan has started`,
+  failedToAdd: 'Failed to add the library',
+  failedToLoad: 'Failed to load libraries',
+  loading: 'Loading libraries…',
+  noLibraries: 'No libraries yet: add the folder of your music above.',
+  songs: 'Songs',
+  missing: 'Missing',
+  lastScanned: 'Last scanned',
+  neverScanned: 'Not yet',
+  scanning: 'Scanning',
+  progressLabel: (name: string) => `Scan of ${name}`,
+  progressText: (done: number, seen: number) => `${done} of ${seen} files`,
+  filesSeen: 'Files seen',
+  added: 'Added',
+  updated: 'Updated',
+  moved: 'Moved',
+  errors: 'Errors',
+  filesPerSecond: 'Files/s',
+  scanDone: 'Last scan done',
+  scanFailed: 'Last scan failed',
+  problems: (count: number) => `${count} ${count === 1 ? 'problem' : 'problems'}`,
+  showAllProblems: (count: number) => `Show all ${count} problems`,
+  showFewerProblems: 'Show fewer problems',
+  wholeFolder: 'The folder',
+  rescan: 'Rescan',
+  scanStarted: (name: string) => `Scanning ${name}`,
+  failedToScan: 'Failed to start the scan',
+  rename: 'Rename',
+  newName: 'New name',
+  save: 'Save',
+  cancel: 'Cancel',
+  renamed: (name: string) => `Renamed the library to “${name}”`,
+  failedToRename: 'Failed to rename the library',
+  remove: 'Remove',
+  confirmRemove: (name: string, songCount: number) =>
+    `Remove the library “${name}”? Its ${songCount} ${songCount === 1 ? 'song leaves' : 'songs leave'} the catalogue, with their likes, plays and places in playlists. No file on disk is touched.`,
+  removed: (name: string) => `Removed the library “${name}”`,
+  failedToRemove: 'Failed to remove the library',
+  purgeMissing: 'Purge missing songs',
+  confirmPurge: (name: string, missingCount: number) =>
+    `Delete the ${missingCount} missing ${missingCount === 1 ? 'song' : 'songs'} of “${name}” from the catalogue? Their likes and playlist entries go with them. No file on disk is touched.`,
+  purged: (name: string) => `Purged the missing songs of “${name}”`,
+  failedToPurge: 'Failed to purge the missing songs',
+} as const;
+
 /** What a scan is doing, or how the last one ended. */
 export const ScanState = z.enum(['running', 'done', 'failed']);
 export type ScanState = z.infer<typeof ScanState>;

@@ -10,6 +10,7 @@ import {
   CloseIcon,
   CrownIcon,
   DownloadIcon,
+  FolderIcon,
   HeartIcon,
   HomeIcon,
   LibraryIcon,
@@ -62,6 +63,7 @@ const MAIN_ITEMS: NavItem[] = [
 
 const ADMIN_ITEMS: NavItem[] = [
   { label: 'Users', to: Paths.userList, icon: <UsersIcon />, isActive: at(Paths.userList) },
+  { label: 'Libraries', to: Paths.libraries, icon: <FolderIcon />, isActive: at(Paths.libraries) },
 ];
 
 const EXTRA_ITEMS: NavItem[] = [

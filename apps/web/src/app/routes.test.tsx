@@ -28,6 +28,7 @@ function loggedInAsAdmin() {
     'playlists.list': () => [makePlaylist(1, { name: 'Road trip' })],
     'payments.plans': () => [{ id: 'monthly', name: 'Monthly', amountCents: 499, currency: 'EUR', periodDays: 30 }],
     'users.list': () => ({ users: [admin], total: 1, nextCursor: null }),
+    'libraries.list': () => ({ libraries: [] }),
   });
 }
 
@@ -69,6 +70,7 @@ describe('routes (SPEC §2)', () => {
     ['/dashboard/downloaded', 'Downloaded'],
     ['/dashboard/payment', 'Listen without limits'],
     ['/dashboard/user-list', 'Users'],
+    ['/dashboard/libraries', 'Libraries'],
   ])('%s renders inside the dashboard shell', async (path, heading) => {
     loggedInAsAdmin();
     renderAt(path);

@@ -44,6 +44,7 @@ const DownloadedPage = lazyPage(() => import('../features/downloaded/DownloadedP
 const UserListPage = lazyPage(() => import('../features/users/UserListPage.js'), 'UserListPage');
 const SongsPage = lazyPage(() => import('./SongsPage.js'), 'SongsPage');
 const AlbumPage = lazyPage(() => import('../features/albums/AlbumPage.js'), 'AlbumPage');
+const LibrariesPage = lazyPage(() => import('../features/libraries/LibrariesPage.js'), 'LibrariesPage');
 const NotFoundPage = lazyPage(() => import('./NotFoundPage.js'), 'NotFoundPage');
 
 /** The dashboard's pages by their path below /dashboard ('' for the index). */
@@ -57,6 +58,7 @@ const dashboardPages: Record<string, LazyPage> = {
   'user-list': UserListPage,
   songs: SongsPage,
   album: AlbumPage,
+  libraries: LibrariesPage,
 };
 
 /**

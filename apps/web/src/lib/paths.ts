@@ -11,4 +11,6 @@ export const Paths = {
   songs: '/dashboard/songs',
   /** Issue 12: one album, as `?id=` (like the playlist page). */
   album: '/dashboard/album',
+  /** Issue 25: the administrator's music folders. */
+  libraries: '/dashboard/libraries',
 } as const;

@@ -1,4 +1,4 @@
-import type { Artist, Playlist, Song, SongPage, User } from '@tonearm/contract';
+import type { Artist, Library, LibraryScan, Playlist, Song, SongPage, User } from '@tonearm/contract';
 
 export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
   return {
@@ -57,6 +57,39 @@ export function makePlaylist(id: number, overrides: Partial<Playlist> = {}): Pla
     imgLink: null,
     userId: 7,
     songIds: [],
+    ...overrides,
+  };
+}
+
+/** A finished scan's report (no problems) unless overridden. */
+export function makeScan(overrides: Partial<LibraryScan> = {}): LibraryScan {
+  return {
+    state: 'done',
+    startedAt: '2025-06-14T09:00:00.000Z',
+    finishedAt: '2025-06-14T09:02:00.000Z',
+    seen: 0,
+    done: 0,
+    added: 0,
+    updated: 0,
+    moved: 0,
+    missing: 0,
+    errors: 0,
+    filesPerSecond: 0,
+    problems: [],
+    ...overrides,
+  };
+}
+
+/** A library folder on the server, never scanned unless overridden. */
+export function makeLibrary(id: number, overrides: Partial<Library> = {}): Library {
+  return {
+    id,
+    name: `Library ${id}`,
+    path: `/srv/music/library-${id}`,
+    songCount: 0,
+    missingCount: 0,
+    scan: null,
+    lastScannedAt: null,
     ...overrides,
   };
 }

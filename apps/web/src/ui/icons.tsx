@@ -86,6 +86,10 @@ export const UsersIcon = makeIcon(
     <path d="M22 21a7 7 0 0 0-4-6.3" />
   </>,
 );
+export const FolderIcon = makeIcon(
+  'FolderIcon',
+  <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5H9l2 2.5h8.5A1.5 1.5 0 0 1 21 9v9.5a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 18.5Z" />,
+);
 export const PlayIcon = makeIcon(
   'PlayIcon',
   <path d="M8 5.14v13.72a1 1 0 0 0 1.5.86l11-6.86a1 1 0 0 0 0-1.72l-11-6.86A1 1 0 0 0 8 5.14Z" />,

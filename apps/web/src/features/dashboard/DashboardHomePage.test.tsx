@@ -1,7 +1,23 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { StorageKeys, type AlbumSummary } from '@tonearm/contract';
+import {
+  LibraryClientMessages,
+  LibraryMessages,
+  StorageKeys,
+  type AlbumSummary,
+  type Library,
+} from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, makeArtist, makeSong, makeSongPage, pagedSongs } from '../../test/fixtures.js';
+import {
+  errorResponse,
+  jsonResponse,
+  makeArtist,
+  makeLibrary,
+  makeScan,
+  makeSong,
+  makeSongPage,
+  makeUser,
+  pagedSongs,
+} from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
@@ -114,5 +130,92 @@ describe('/dashboard home', () => {
     });
     await advance(60_000);
     expect(api.requests('songs.page')).toHaveLength(1);
+  });
+});
+
+describe('/dashboard home: the administrator’s first step', () => {
+  const admin = makeUser({ id: 1, username: 'root', role: 'ADMIN' });
+  const step = () => screen.queryByRole('region', { name: LibraryClientMessages.firstStepTitle });
+
+  beforeEach(() => {
+    vi.useFakeTimers({ now: new Date(2025, 5, 14, 9, 0), toFake: ['setTimeout', 'setInterval', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('offers an administrator without a library to add the music folder, at the top, and hides once one is added', async () => {
+    const music = makeLibrary(1, { name: 'Music', path: '/srv/music', scan: makeScan({ state: 'running' }) });
+    let libraries: Library[] = [];
+    let answer = (): Response => errorResponse(400, 'bad-request', LibraryMessages.pathMissing, 'path');
+    const api = mockApi({
+      'songs.page': () => makeSongPage([]),
+      'artists.list': () => [],
+      'libraries.list': () => ({ libraries }),
+      'libraries.create': () => answer(),
+    });
+    const view = renderInApp(<DashboardHomePage />, { user: admin, route: '/dashboard' });
+    await flush();
+    const region = step();
+    if (region === null) throw new Error('no first step');
+    // Above the shelves (the catalogue's songs, the demo's on a new server, stay below it).
+    for (const shelf of ['Recently played', 'Songs', 'Artists']) {
+      const below = screen.getByRole('region', { name: shelf });
+      expect(region.compareDocumentPosition(below) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    }
+    expect(region.textContent).toContain(LibraryClientMessages.firstStepIntro);
+
+    const form = within(region).getByRole('form', { name: LibraryClientMessages.firstStepTitle });
+    const path = within(form).getByLabelText(LibraryClientMessages.pathLabel);
+    fireEvent.change(path, { target: { value: '/srv/nowhere' } });
+    fireEvent.click(within(form).getByRole('button', { name: LibraryClientMessages.add }));
+    await flush();
+    // The server's check, under the field.
+    expect(within(form).getByText(LibraryMessages.pathMissing)).toBeInTheDocument();
+    expect(path.getAttribute('aria-invalid')).toBe('true');
+    expect(step()).not.toBeNull();
+
+    answer = () => {
+      libraries = [music];
+      return jsonResponse(music, 201);
+    };
+    fireEvent.change(path, { target: { value: '/srv/music' } });
+    fireEvent.click(within(form).getByRole('button', { name: LibraryClientMessages.add }));
+    await flush();
+    expect(await api.requests('libraries.create')[1]?.json()).toEqual({ path: '/srv/music' });
+    expect(view.alertMessages()).toEqual([LibraryClientMessages.libraryAdded('Music')]);
+    expect(step()).toBeNull();
+  });
+
+  it('is not shown to a listener, who never asks for the libraries', async () => {
+    const api = mockApi({
+      'songs.page': () => makeSongPage([]),
+      'artists.list': () => [],
+      'libraries.list': () => ({ libraries: [] }),
+    });
+    renderInApp(<DashboardHomePage />, { user: makeUser({ role: 'USER', premium: true }), route: '/dashboard' });
+    await flush();
+    expect(screen.getByRole('heading', { level: 1, name: 'Good Morning' })).toBeInTheDocument();
+    expect(step()).toBeNull();
+    expect(api.requests('libraries.list')).toHaveLength(0);
+  });
+
+  it('is not shown once a library exists, nor when the list cannot be read (and says nothing then)', async () => {
+    let answer = (): Response | { libraries: Library[] } => ({ libraries: [makeLibrary(1)] });
+    const api = mockApi({
+      'songs.page': () => makeSongPage([]),
+      'artists.list': () => [],
+      'libraries.list': () => answer(),
+    });
+    renderInApp(<DashboardHomePage />, { user: admin, route: '/dashboard' });
+    await flush();
+    expect(api.requests('libraries.list')).toHaveLength(1);
+    expect(step()).toBeNull();
+
+    answer = () => errorResponse(500, 'internal', 'Something went wrong on our side. Please try again.');
+    const view = renderInApp(<DashboardHomePage />, { user: admin, route: '/dashboard' });
+    await advance(5_000);
+    expect(step()).toBeNull();
+    expect(view.alertMessages()).toEqual([]);
   });
 });

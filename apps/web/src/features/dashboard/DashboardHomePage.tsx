@@ -9,6 +9,7 @@ import { AlbumGrid, AlbumSkeletons } from '../albums/AlbumCard.js';
 import { albumQueries } from '../albums/queries.js';
 import { ArtistCard, ArtistSkeletons } from '../artists/ArtistCard.js';
 import { artistQueries } from '../artists/queries.js';
+import { FirstLibraryStep } from '../libraries/FirstLibraryStep.js';
 import { catalogueSource } from '../songs/catalogue.js';
 import type { PlayToggleProps } from '../songs/SongControls.js';
 import { SongTile } from '../songs/SongTile.js';
@@ -53,8 +54,8 @@ function TileSkeletons() {
 }
 
 /**
- * `/dashboard`: greeting, recently played, songs (the catalogue's first page, as the songs page shows it), the albums
- * added last, and artists.
+ * `/dashboard`: greeting, an administrator's first step while no music folder is added, recently played, songs (the
+ * catalogue's first page, as the songs page shows it), the albums added last, and artists.
  */
 export function DashboardHomePage() {
   const user = useCurrentUser();
@@ -69,6 +70,9 @@ export function DashboardHomePage() {
         <h1 className="page-title">{greeting(new Date())}</h1>
         <p className="home-hero__sub">Welcome back, {user.username}.</p>
       </header>
+
+      {/* Issue 25: an administrator's first step while the server has no music folder (the demo songs stay below). */}
+      <FirstLibraryStep />
 
       <Shelf title="Recently played">
         {recent.length > 0 ? (
