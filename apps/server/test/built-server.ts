@@ -86,28 +86,37 @@ export async function stopGently(running: Running): Promise<void> {
 
 /**
  * The built server on `place` (with `env` on top of launch's), answering at the returned base URL. A free port can be
- * taken by another test's process before the server binds it: then it tries another.
+ * taken by another test's process before the server binds it: then it tries another. `onLaunch` is told each process
+ * as soon as it is spawned (a test that kills it before it answers).
  */
 export async function startServer(
   place: Place,
   env: Record<string, string> = {},
+  onLaunch: (server: Running) => void = () => undefined,
 ): Promise<{ base: string; server: Running }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServerOnce(place, env);
+      return await startServerOnce(place, env, onLaunch);
     } catch (error) {
       if (attempt === 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
     }
   }
 }
 
-async function startServerOnce(place: Place, env: Record<string, string>): Promise<{ base: string; server: Running }> {
+async function startServerOnce(
+  place: Place,
+  env: Record<string, string>,
+  onLaunch: (server: Running) => void,
+): Promise<{ base: string; server: Running }> {
   const port = await freePort();
   const server = launch(process.execPath, [SERVER], place, { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  onLaunch(server);
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output.join('')}`);
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      throw new Error(`server exited early:\n${server.output.join('')}`);
+    }
     if (
       await fetch(`${base}/healthz`).then(
         (r) => r.ok,
