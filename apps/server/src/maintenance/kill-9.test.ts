@@ -1,16 +1,24 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { THUMBNAIL_WIDTHS } from '@tonearm/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freePort } from '../../../../scripts/free-port.mjs';
+import {
+  buildServer,
+  killHard,
+  launch,
+  newPlace,
+  ROOT,
+  signIn,
+  startServer,
+  stopGently,
+  type Place,
+  type Running,
+} from '../../test/built-server.js';
 import { describeEachDialect } from '../../test/dialects.js';
-import { emptyPostgresDatabase } from '../../test/harness.js';
 import { multipartBody, picture, toneWav } from '../../test/media.js';
 import { collect, tempFiles } from '../../test/stored.js';
 import { writeImportCorpus } from '../cli/import-corpus.js';
@@ -28,93 +36,8 @@ import { SWEEP_GRACE_MS } from './blob-sweep.js';
  * process may be about to reference: the test shows them young, ages them, and restarts).
  */
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
 const IMPORT_CLI = path.join(ROOT, 'apps/server/src/cli/import.ts');
-const PASSWORD = 'kill-nine-password-1';
 const IMAGE_TABLES = ['songs', 'artists', 'users', 'playlists', 'albums'] as const;
-
-interface Place {
-  dataDir: string;
-  databaseUrl: string | null;
-  drop(): Promise<void>;
-}
-
-/** A process and everything it printed. */
-interface Running {
-  child: ChildProcess;
-  output: string[];
-}
-
-function launch(command: string, args: string[], place: Place, env: Record<string, string> = {}): Running {
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: place.dataDir,
-      DATABASE_URL: place.databaseUrl ?? '',
-      DEMO: '0',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      UPLOAD_RATE_LIMIT: '100000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  return { child, output };
-}
-
-async function killHard({ child }: Running): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-async function stopGently(running: Running): Promise<void> {
-  const { child } = running;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/**
- * The built server on `place`, answering at the returned base URL. A free port can be taken by another test's process
- * before the server binds it: then it tries another.
- */
-async function startServer(place: Place): Promise<{ base: string; server: Running }> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startServerOnce(place);
-    } catch (error) {
-      if (attempt === 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
-    }
-  }
-}
-
-async function startServerOnce(place: Place): Promise<{ base: string; server: Running }> {
-  const port = await freePort();
-  const server = launch(process.execPath, [SERVER], place, { PORT: String(port), HOST: '127.0.0.1' });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output.join('')}`);
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { base, server };
-    await sleep(100);
-  }
-  await killHard(server);
-  throw new Error(`server did not start:\n${server.output.join('')}`);
-}
 
 /** POSTs a multipart form, `pace` ms between 16 KiB pieces of the body (0: all at once); answers the status. */
 function postForm(url: string, cookie: string, fields: Parameters<typeof multipartBody>[0], pace = 0): Promise<number> {
@@ -136,22 +59,6 @@ function postForm(url: string, cookie: string, fields: Parameters<typeof multipa
       req.end();
     })();
   });
-}
-
-async function signIn(base: string): Promise<string> {
-  const register = await fetch(`${base}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'killadmin', email: 'kill@example.test', password: PASSWORD }),
-  });
-  expect(register.status).toBe(201);
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'killadmin', password: PASSWORD }),
-  });
-  expect(login.status).toBe(200);
-  return (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -251,28 +158,16 @@ async function restartTwiceAndInspect(place: Place): Promise<Findings> {
   return settled;
 }
 
-beforeAll(() => {
-  // The bundle the operators run (npm start), rebuilt when its sources changed.
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
-}, 120_000);
+beforeAll(buildServer, 120_000);
 
 describeEachDialect('kill -9 (%s)', { uses: 'nothing' }, (t) => {
   const places: Place[] = [];
   const running: Running[] = [];
 
-  async function newPlace(): Promise<Place> {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-kill9-'));
-    const pg = t.dialect === 'postgres' ? await emptyPostgresDatabase() : null;
-    const place = {
-      dataDir,
-      databaseUrl: pg?.databaseUrl ?? null,
-      async drop() {
-        await pg?.drop();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
-    places.push(place);
-    return place;
+  async function freshPlace(): Promise<Place> {
+    const made = await newPlace(t.dialect);
+    places.push(made);
+    return made;
   }
 
   afterAll(async () => {
@@ -281,7 +176,7 @@ describeEachDialect('kill -9 (%s)', { uses: 'nothing' }, (t) => {
   });
 
   it('during several uploads leaves no half row and, after the grace period, no orphaned blob', async () => {
-    const place = await newPlace();
+    const place = await freshPlace();
     const { base, server } = await startServer(place);
     running.push(server);
     const cookie = await signIn(base);
@@ -333,7 +228,7 @@ describeEachDialect('kill -9 (%s)', { uses: 'nothing' }, (t) => {
   }, 120_000);
 
   it('during an import leaves no half row and no orphaned blob, and the import then finishes', async () => {
-    const place = await newPlace();
+    const place = await freshPlace();
     const { server } = await startServer(place);
     running.push(server);
     const folder = await mkdtemp(path.join(tmpdir(), 'tonearm-kill9-music-'));

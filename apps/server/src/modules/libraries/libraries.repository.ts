@@ -287,28 +287,17 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
       return db.selectFrom('library_scans').selectAll().where('id', 'in', newest).execute();
     },
 
-    /** Scans left `running` whose heartbeat is older than `before` (their process died): marked failed. */
-    async failStaleScans(before: string, now: string): Promise<number[]> {
-      const stale = await db
+    /**
+     * Marks failed the library's scans left `running`. Only under the library's scan lock, which proves their process
+     * dead (LibrariesService.runScan).
+     */
+    async failLeftRunning(libraryId: number, now: string): Promise<void> {
+      await db
         .updateTable('library_scans')
         .set({ state: 'failed', finished_at: now })
-        .where('state', '=', 'running')
-        .where('heartbeat_at', '<', before)
-        .returning('library_id')
-        .execute();
-      return stale.map((row) => row.library_id);
-    },
-
-    /** Whether a scan of the library is running (its heartbeat newer than `after`). */
-    async isScanRunning(libraryId: number, after: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('library_scans')
-        .select('id')
         .where('library_id', '=', libraryId)
         .where('state', '=', 'running')
-        .where('heartbeat_at', '>=', after)
-        .executeTakeFirst();
-      return row !== undefined;
+        .execute();
     },
 
     /** Libraries whose folder is `path`, or inside it, or holds it. */

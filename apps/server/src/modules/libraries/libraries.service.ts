@@ -14,8 +14,7 @@ import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { LibrariesRepository, LibraryRow, ScanCounts, ScanRow } from './libraries.repository.js';
 import { checkFolder, LibraryUnavailable, scanLibrary } from './library-scan.js';
 
-/** A scan whose heartbeat is older than this is taken for dead (its process was killed) and run again. */
-export const STALE_SCAN_MS = 60_000;
+/** How often a running scan writes its counts to its row (what other instances show of it). */
 const HEARTBEAT_MS = 5_000;
 
 export interface LibrariesDeps {
@@ -204,13 +203,11 @@ export class LibrariesService {
   }
 
   /**
-   * The job: scans left running by a killed process are failed and run again; MUSIC_DIR becomes a library if it is
-   * not one; every library is scanned, watched, and rescanned every SCAN_INTERVAL.
+   * The job: MUSIC_DIR becomes a library if it is not one; every library is scanned (which fails a scan left running
+   * by a killed process, and carries on where it stopped), watched, and rescanned every SCAN_INTERVAL.
    */
   async start(): Promise<void> {
     this.stopping = new AbortController();
-    const now = Date.now();
-    await this.deps.repository.failStaleScans(new Date(now - STALE_SCAN_MS).toISOString(), new Date(now).toISOString());
     await this.adoptMusicDir();
     const libraries = await this.deps.repository.list();
     for (const library of libraries) {
@@ -332,10 +329,15 @@ export class LibrariesService {
     }
   }
 
+  /**
+   * Runs under the library's scan lock (runQueued), held to the scan's end and gone with its process: PostgreSQL frees
+   * an advisory lock when its connection closes, and on SQLite one process owns the database. So a scan of the library
+   * still 'running' now was left by a process that died (kill -9, power loss), however fresh its heartbeat: it is
+   * marked failed, and this scan carries on where it stopped (what it wrote is unchanged, so skipped).
+   */
   private async runScan(library: LibraryRow): Promise<void> {
     const { repository, config, log, releaseBlobs } = this.deps;
-    const fresh = new Date(Date.now() - STALE_SCAN_MS).toISOString();
-    if (await repository.isScanRunning(library.id, fresh)) return;
+    await repository.failLeftRunning(library.id, isoNow());
     const startedAt = isoNow();
     const scanId = await repository.startScan(library.id, startedAt);
     const live: LiveScan = {
