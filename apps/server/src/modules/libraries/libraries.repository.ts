@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
 import type { NewSongByArtistName, SongsRepository } from '../songs/songs.repository.js';
@@ -25,30 +25,11 @@ export interface KnownFileRow extends LibraryFilesTable {
   image_key: string | null;
 }
 
-export type ScanRow = Omit<
-  LibraryScansTable,
-  'id' | 'seen' | 'done' | 'added' | 'updated' | 'moved' | 'missing' | 'errors' | 'problems'
-> & {
-  id: number;
-  seen: number;
-  done: number;
-  added: number;
-  updated: number;
-  moved: number;
-  missing: number;
-  errors: number;
-  problems: string;
-};
+/** A scan's row: its counts are plain numbers once read. */
+export type ScanRow = Selectable<LibraryScansTable>;
 
-export interface ScanCounts {
-  seen: number;
-  done: number;
-  added: number;
-  updated: number;
-  moved: number;
-  missing: number;
-  errors: number;
-}
+/** What a scan counts as it goes (the columns of its row). */
+export type ScanCounts = Pick<ScanRow, 'seen' | 'done' | 'added' | 'updated' | 'moved' | 'missing' | 'errors'>;
 
 /** Where a library file is: its library's folder and its path in it. */
 export interface FilePlace {
@@ -67,7 +48,9 @@ export interface MovedFile {
 export type LibraryImageRow = LibraryImagesTable;
 
 /** The songs repository over a transaction (the scan writes songs and their files together). */
-export type SongsOver = (trx: Kysely<DB>) => Pick<SongsRepository, 'insertByArtistName' | 'replaceImported'>;
+export type SongsOver = (
+  trx: Kysely<DB>,
+) => Pick<SongsRepository, 'insertByArtistName' | 'replaceImported' | 'deleteEmptyAlbums'>;
 
 /** A song read from a library file: its row, the file and its covers' originals. */
 export interface NewLibrarySong {
@@ -308,21 +291,10 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
 
     /** Deletes the albums of `albumIds` no song is on any more; answers their cover keys. */
     async deleteEmptyAlbums(albumIds: readonly number[]): Promise<(string | null)[]> {
+      // The songs repository's rule, a slice at a time (a library holds more albums than a statement takes ids).
       const covers: (string | null)[] = [];
       for (let at = 0; at < albumIds.length; at += 500) {
-        const deleted = await db
-          .deleteFrom('albums')
-          .where('id', 'in', albumIds.slice(at, at + 500))
-          .where((eb) =>
-            eb.not(
-              eb.exists(
-                eb.selectFrom('album_tracks').select('song_id').whereRef('album_tracks.album_id', '=', 'albums.id'),
-              ),
-            ),
-          )
-          .returning('image_key')
-          .execute();
-        covers.push(...deleted.map((row) => row.image_key));
+        covers.push(...(await songsOver(db).deleteEmptyAlbums(albumIds.slice(at, at + 500))));
       }
       return covers;
     },

@@ -32,6 +32,8 @@ interface LiveScan {
   started: number;
   counts: ScanCounts;
   problems: readonly ScanProblem[];
+  /** Settles once the scan has ended, whichever way. */
+  ended: Promise<void>;
 }
 
 function scanJson(row: {
@@ -273,7 +275,7 @@ export class LibrariesService {
 
   /** Waits until no scan of the library runs in this process. */
   private async idle(id: number): Promise<void> {
-    while (this.live.has(id)) await new Promise((resolve) => setTimeout(resolve, 20));
+    await this.live.get(id)?.ended;
   }
 
   private async checkNewFolder(folder: string): Promise<void> {
@@ -340,7 +342,11 @@ export class LibrariesService {
     await repository.failLeftRunning(library.id, isoNow());
     const startedAt = isoNow();
     const scanId = await repository.startScan(library.id, startedAt);
+    let end: () => void = () => undefined;
     const live: LiveScan = {
+      ended: new Promise<void>((resolve) => {
+        end = resolve;
+      }),
       startedAt,
       started: performance.now(),
       counts: { seen: 0, done: 0, added: 0, updated: 0, moved: 0, missing: 0, errors: 0 },
@@ -377,6 +383,7 @@ export class LibrariesService {
       clearInterval(heartbeat);
       this.aborts.delete(library.id);
       this.live.delete(library.id);
+      end();
     }
   }
 }
