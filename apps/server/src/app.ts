@@ -102,7 +102,7 @@ export async function buildAppWith(options: BuildAppOptions): Promise<{ app: App
   // `compress: false` so Range answers are never re-encoded.
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   await registerRateLimit(app, services.counters);
-  installAuth(app, services.sessions);
+  installAuth(app, services.sessions, services.libraryAccess);
   // Before any route: every route declares its access and the guard enforces it (after the cookie parser).
   installAccessPolicy(app);
   await registerOpenApi(app);

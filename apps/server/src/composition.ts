@@ -18,6 +18,7 @@ import { createLibrariesRepository } from './modules/libraries/libraries.reposit
 import { createSongsRepository } from './modules/songs/songs.repository.js';
 import { LibrariesService } from './modules/libraries/libraries.service.js';
 import { createLibraryMedia } from './modules/libraries/library-media.js';
+import { createLibraryAccessRepository, LibraryAccess } from './modules/libraries/library-access.js';
 import { createAppKeysRepository } from './modules/auth/app-keys.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { LOGIN_FAILURE_WINDOW_MS, LoginAttempts } from './modules/auth/login-attempts.js';
@@ -103,6 +104,8 @@ export interface Composition {
       metrics: AppMetrics | null;
       /** Whether ?format= transcodes (ffmpeg answered). */
       transcoding: boolean;
+      /** Who sees which library (every catalogue read asks it through the request, http/session.ts). */
+      libraryAccess: LibraryAccess;
     };
   /** The import's and the demo seed's writers (the same services as the routes'). */
   catalogue: CatalogueParts;
@@ -144,6 +147,9 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const librariesRepository = make('librariesRepository', () =>
     createLibrariesRepository(db, (trx) => createSongsRepository(trx, null)),
   );
+  // Who sees which library: every catalogue read leaves out the libraries hidden from its user.
+  const libraryAccessRepository = make('libraryAccessRepository', () => createLibraryAccessRepository(db));
+  const libraryAccess = make('libraryAccess', () => new LibraryAccess(libraryAccessRepository));
   // Where a song's or an image's bytes are: a blob of the store, or a library's file (media/media-source.ts).
   const sources =
     blobs === null
@@ -167,6 +173,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
             streams: meters.streams,
             log,
             isClosing: () => closing,
+            libraryAccess,
           }),
         );
   const gateAddress = config.mediaOffload?.gate ?? null;
@@ -235,6 +242,8 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     () =>
       new LibrariesService({
         repository: librariesRepository,
+        access: libraryAccess,
+        accessRepository: libraryAccessRepository,
         db,
         dialect,
         releaseBlobs,
@@ -369,6 +378,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       appPasswords,
       subsonic,
       libraries,
+      libraryAccess,
     },
     catalogue,
     usersRepository,

@@ -18,6 +18,7 @@ export const LibraryMessages = {
   nameTaken: 'A library of that name already exists',
   nameRequired: 'Name is required',
   scanRunning: 'A scan of this library is already running',
+  unknownMember: 'One of the chosen users does not exist',
 } as const;
 
 /**
@@ -126,6 +127,10 @@ export const Library = z.object({
   scan: LibraryScan.nullable(),
   /** When the last scan that went through the whole folder ended; null before the first. */
   lastScannedAt: z.string().nullable(),
+  /** Every user sees its songs; otherwise administrators and the members only. */
+  everyone: z.boolean(),
+  /** The users who see it while it is not everyone's (ids, ascending). */
+  memberIds: z.array(z.number().int()),
 });
 export type Library = z.infer<typeof Library>;
 
@@ -141,9 +146,30 @@ const LibraryPath = z
   .refine((path) => path.startsWith('/'), LibraryMessages.pathNotAbsolute)
   .refine((path) => !path.includes('\0'), LibraryMessages.pathMissing);
 
-/** POST /api/libraries: a folder on the server; without a name, the folder's own name. */
-export const CreateLibraryRequest = z.object({ path: LibraryPath, name: LibraryName.optional() });
+/**
+ * POST /api/libraries: a folder on the server; without a name, the folder's own name. `everyone` says whether every
+ * user sees it: by default the first library is everyone's and a further one is seen by administrators only, until
+ * they choose (PUT …/access).
+ */
+export const CreateLibraryRequest = z.object({
+  path: LibraryPath,
+  name: LibraryName.optional(),
+  everyone: z.boolean().optional(),
+});
 export type CreateLibraryRequest = z.infer<typeof CreateLibraryRequest>;
+
+/** The most users a library may list as its members. */
+export const LIBRARY_MEMBERS_MAX = 10_000;
+
+/** PUT /api/libraries/:libraryId/access: who sees the library (administrators always do). */
+export const LibraryAccessRequest = z.object({
+  everyone: z.boolean(),
+  memberIds: z
+    .array(z.number().int().positive().max(2_147_483_647))
+    .max(LIBRARY_MEMBERS_MAX)
+    .transform((ids) => [...new Set(ids)].sort((a, b) => a - b)),
+});
+export type LibraryAccessRequest = z.infer<typeof LibraryAccessRequest>;
 
 /** PATCH /api/libraries/:libraryId: a new name. */
 export const RenameLibraryRequest = z.object({ name: LibraryName });

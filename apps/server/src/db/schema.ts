@@ -249,6 +249,14 @@ export interface LibrariesTable {
   /** Absolute, as the administrator gave it (resolved). */
   path: string;
   created_at: string;
+  /** 1: every user sees the library; 0: administrators and its members only (migration 020). */
+  everyone: Generated<number>;
+}
+
+/** A user who sees a library that is not everyone's (migration 020). */
+export interface LibraryMembersTable {
+  library_id: number;
+  user_id: number;
 }
 
 /** The file a library song is (migration 017), as it was when last read. */
@@ -331,6 +339,7 @@ export interface DB {
   rate_counters: RateCountersTable;
   libraries: LibrariesTable;
   library_files: LibraryFilesTable;
+  library_members: LibraryMembersTable;
   library_images: LibraryImagesTable;
   library_scans: LibraryScansTable;
   song_artists: SongArtistsTable;

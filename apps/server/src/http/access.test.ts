@@ -82,6 +82,7 @@ function bodyFor(url: string, f: Fixture): object {
   if (url.endsWith('/api-keys')) return { name: 'Phone' };
   if (url.startsWith('/api/users/')) return { address: 'Somewhere' };
   if (url === '/api/libraries') return { path: f.folder };
+  if (url.endsWith('/access')) return { everyone: true, memberIds: [] };
   return {};
 }
 

@@ -8,9 +8,18 @@ import type { SessionStore } from '../sessions/session-store.js';
 
 export const SESSION_COOKIE = 'tonearm_session';
 
+/** Which libraries a user may not see (modules/libraries/library-access.ts). */
+export interface HiddenLibraries {
+  hiddenFrom(user: Pick<UserRow, 'id' | 'role'>): Promise<readonly number[]>;
+}
+
+/** The signed-in user with the libraries hidden from them: whom catalogue reads answer. */
+export type SessionViewer = UserRow & { hiddenLibraries: readonly number[] };
+
 declare module 'fastify' {
   interface FastifyInstance {
     sessionStore: SessionStore;
+    libraryAccess: HiddenLibraries;
   }
   interface FastifyRequest {
     /** Memoized session lookup of this request; use currentUser(request). */
@@ -19,8 +28,9 @@ declare module 'fastify' {
 }
 
 /** Makes sessions available to every route: call once on the root instance, before any module registers. */
-export function installAuth(app: App, store: SessionStore): void {
+export function installAuth(app: App, store: SessionStore, libraryAccess: HiddenLibraries): void {
   app.decorate('sessionStore', store);
+  app.decorate('libraryAccess', libraryAccess);
   app.decorateRequest('currentUserLookup', null);
 }
 
@@ -72,6 +82,12 @@ export async function requireUser(request: FastifyRequest): Promise<UserRow> {
   const user = await currentUser(request);
   if (user === null) throw unauthorized(ServerMessages.notAuthenticated);
   return user;
+}
+
+/** The signed-in user and the libraries hidden from them (issue 25), or a 401. */
+export async function requireViewer(request: FastifyRequest): Promise<SessionViewer> {
+  const user = await requireUser(request);
+  return { ...user, hiddenLibraries: await request.server.libraryAccess.hiddenFrom(user) };
 }
 
 /**

@@ -90,6 +90,8 @@ export function makeLibrary(id: number, overrides: Partial<Library> = {}): Libra
     missingCount: 0,
     scan: null,
     lastScannedAt: null,
+    everyone: true,
+    memberIds: [],
     ...overrides,
   };
 }

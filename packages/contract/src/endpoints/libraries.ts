@@ -40,6 +40,16 @@ export const libraries = {
     params: 'LibraryParam',
     responses: { 204: 'empty' },
   }),
+  setAccess: endpoint({
+    method: 'PUT',
+    path: '/api/libraries/:libraryId/access',
+    access: 'admin',
+    description:
+      'Chooses who sees the library: everyone, or the listed users (administrators always). Its songs, albums and artists are 404 to anyone else.',
+    params: 'LibraryParam',
+    body: 'LibraryAccessRequest',
+    responses: { 200: 'Library' },
+  }),
   scan: endpoint({
     method: 'POST',
     path: '/api/libraries/:libraryId/scan',

@@ -7,6 +7,7 @@ import {
 } from '../../db/album-placeholders.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { foreignKeyViolation, uniqueViolation } from '../../db/errors.js';
+import { songSeen } from '../../db/library-visibility.js';
 import { CatalogueRows } from '../../db/catalogue-rows.js';
 import { CompiledStatements } from '../../db/compiled-statements.js';
 import { dialectOf } from '../../db/dialect.js';
@@ -43,6 +44,8 @@ export interface AlbumFilter {
   artistId?: number | undefined;
   q?: string | undefined;
   placeholders?: boolean | undefined;
+  /** Libraries hidden from the viewer: an album whose every song is in them is left out (issue 25). */
+  hidden?: readonly number[] | undefined;
 }
 
 /** Where a page of albums starts: after this album in name order. */
@@ -64,6 +67,8 @@ export interface AlbumsRepository {
   recentPage(filter: AlbumFilter, after: RecentAlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
   count(filter: AlbumFilter): Promise<number>;
   find(id: number): Promise<AlbumListRow | undefined>;
+  /** Whether the album exists and passes the filter's `hidden` rule. */
+  passes(id: number, filter: AlbumFilter): Promise<boolean>;
   /** The albums of `ids` that exist, in that order (a Subsonic page of album ids). */
   byIds(ids: readonly number[]): Promise<AlbumListRow[]>;
   /** The album's songs in disc and track order (unknown numbers after known ones, then by song). */
@@ -171,6 +176,20 @@ function nameMatches(db: Kysely<DB>, q: string | undefined): RawBuilder<SqlBool>
   return [...scanned, sql<SqlBool>`albums.id in (select rowid from album_names where ${sql.join(likes, sql` and `)})`];
 }
 
+/** The album has a song outside the hidden libraries, or none in them (an empty album an administrator made). */
+function notHiddenOnly(eb: ExpressionBuilder<DB, 'albums'>, hidden: readonly number[]) {
+  const tracks = () =>
+    eb
+      .selectFrom('album_tracks')
+      .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
+      .select('album_tracks.song_id')
+      .whereRef('album_tracks.album_id', '=', 'albums.id');
+  return eb.or([
+    eb.exists(tracks().where(songSeen(hidden))),
+    eb.not(eb.exists(tracks().where('songs.library_id', 'in', [...hidden]))),
+  ]);
+}
+
 /** Album rows kept in memory (db/catalogue-rows.ts), and albums whose track lists are. */
 const ALBUM_ROWS_KEPT = 10_000;
 const TRACK_LISTS_KEPT = 2_000;
@@ -223,12 +242,13 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
   const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
 
   const matches =
-    ({ artistId, q, placeholders }: AlbumFilter) =>
+    ({ artistId, q, placeholders, hidden = [] }: AlbumFilter) =>
     (eb: ExpressionBuilder<DB, 'albums'>) =>
       eb.and([
         ...(artistId === undefined ? [] : [eb('albums.artist_id', '=', artistId)]),
         ...(placeholders === false ? [eb('albums.is_placeholder', '=', 0)] : []),
         ...nameMatches(db, q),
+        ...(hidden.length === 0 ? [] : [notHiddenOnly(eb, hidden)]),
       ]);
 
   return {
@@ -265,6 +285,11 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
     async find(id) {
       const [row] = await byIds([id]);
       return row;
+    },
+
+    async passes(id, filter) {
+      const row = await pageIds().where('albums.id', '=', id).where(matches(filter)).executeTakeFirst();
+      return row !== undefined;
     },
 
     byIds,

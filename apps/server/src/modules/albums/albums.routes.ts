@@ -2,7 +2,7 @@ import { AlbumMessages, endpoints, fileField, ServerMessages } from '@tonearm/co
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { requireUser } from '../../http/session.js';
+import { requireViewer } from '../../http/session.js';
 import { declaredUpload, readUploadForm } from '../../http/upload-form.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { ImageWork } from '../../media/image-work.js';
@@ -14,12 +14,12 @@ import type { AlbumsService } from './albums.service.js';
 /** Reads: any signed-in user, like the rest of the catalogue (401 otherwise). */
 export function albumsReadRoutes(app: App, albums: AlbumsService): void {
   route(app, endpoints.albums.list, async (request) => {
-    await requireUser(request);
-    return toAlbumPageJson(await albums.page(request.query));
+    const { hiddenLibraries } = await requireViewer(request);
+    return toAlbumPageJson(await albums.page(request.query, hiddenLibraries));
   });
 
   route(app, endpoints.albums.get, async (request) => {
-    const user = await requireUser(request);
+    const user = await requireViewer(request);
     return toAlbumJson(await albums.get(user, request.params.id));
   });
 }
@@ -39,7 +39,7 @@ export function albumsWriteRoutes(app: App, albums: AlbumsService): void {
   });
 
   route(app, endpoints.albums.setSongAlbum, async (request) => {
-    const user = await requireUser(request);
+    const user = await requireViewer(request);
     const { row, marks } = await albums.placeSong(user, request.params.id, request.body);
     return toSongJson(row, marks);
   });

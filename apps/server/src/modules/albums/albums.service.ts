@@ -48,11 +48,12 @@ export class AlbumsService {
     private readonly releaseBlobs: BlobReleaser,
   ) {}
 
-  async page(query: AlbumPageQuery): Promise<AlbumPageResult> {
+  /** A page of the albums the viewer sees (none whose every song is in a library hidden from them). */
+  async page(query: AlbumPageQuery, hidden: readonly number[] = []): Promise<AlbumPageResult> {
     const q = query.q === '' ? undefined : query.q;
     const placeholders = query.sort === 'recent' || q !== undefined ? false : undefined;
-    const filter = { artistId: query.artistId, q, placeholders };
-    const scope = [filter.artistId, filter.q];
+    const filter = { artistId: query.artistId, q, placeholders, hidden };
+    const scope = hidden.length === 0 ? [filter.artistId, filter.q] : [filter.artistId, filter.q, hidden.join(',')];
     const limit = pageLimit(query.limit);
     if (query.sort === 'recent') {
       const recentAfter = recentCursors.decode(scope, query.cursor);
@@ -78,7 +79,11 @@ export class AlbumsService {
 
   async get(viewer: Viewer, id: number): Promise<AlbumWithSongs> {
     const album = await this.albums.find(id);
-    if (album === undefined) throw notFound(ServerMessages.albumNotFound);
+    const hidden = viewer.hiddenLibraries;
+    // An album of a library hidden from the viewer does not exist for them: the same 404.
+    if (album === undefined || (hidden.length > 0 && !(await this.albums.passes(id, { hidden })))) {
+      throw notFound(ServerMessages.albumNotFound);
+    }
     return { album, listing: await this.songs.withMarks(viewer, await this.albums.tracks(id)) };
   }
 

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
+import { songSeen } from '../../db/library-visibility.js';
 import type { ArtistRow, DB } from '../../db/schema.js';
 
 /** An artist row with the ids of its songs (oldest first). */
@@ -8,13 +9,19 @@ export interface ArtistWithSongs extends ArtistRow {
   songIds: number[];
 }
 
+/**
+ * Libraries hidden from the viewer (issue 25): their songs leave the artists' song ids, and an artist whose every song
+ * is in them is left out (an artist with no song at all, added by an administrator, stays).
+ */
+export type HiddenLibraries = readonly number[];
+
 export interface ArtistsRepository {
   /** Every artist, by name, each with its song ids: two queries, whatever the number of artists. */
-  list(): Promise<ArtistWithSongs[]>;
+  list(hidden?: HiddenLibraries): Promise<ArtistWithSongs[]>;
   /** The artists with these ids (any order), each with its song ids. */
-  listByIds(ids: readonly number[]): Promise<ArtistWithSongs[]>;
+  listByIds(ids: readonly number[], hidden?: HiddenLibraries): Promise<ArtistWithSongs[]>;
   find(id: number): Promise<ArtistRow | undefined>;
-  findWithSongs(id: number): Promise<ArtistWithSongs | undefined>;
+  findWithSongs(id: number, hidden?: HiddenLibraries): Promise<ArtistWithSongs | undefined>;
   /** Case-insensitive lookup, with the database's lower() on both sides as the unique index uses it. */
   findByName(name: string): Promise<ArtistRow | undefined>;
   /** DuplicateError('name') when an artist of that name (case-insensitive) exists. */
@@ -55,13 +62,15 @@ export function attachSongIds(
 }
 
 export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
-  async function withSongIds(artists: ArtistRow[]): Promise<ArtistWithSongs[]> {
+  async function withSongIds(given: ArtistRow[], hidden: HiddenLibraries = []): Promise<ArtistWithSongs[]> {
+    const artists = hidden.length === 0 ? given : await withoutHiddenOnly(given, hidden);
     if (artists.length === 0) return [];
     let query = db
       .selectFrom('songs')
       .select(['id', 'artist_id'])
       .where('artist_id', 'is not', null)
       .where('missing_since', 'is', null)
+      .$if(hidden.length > 0, (seen) => seen.where(songSeen(hidden)))
       .orderBy('id', 'asc');
     // One artist (or a few): use the artist_id index; the whole list: one scan of songs instead of N lookups.
     if (artists.length <= 100)
@@ -71,18 +80,37 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
         artists.map((a) => a.id),
       );
     // A song appears under each of its artists, in id order.
-    const songs = [...(await query.execute()), ...(await creditedSongs(artists))].sort((a, b) => a.id - b.id);
+    const songs = [...(await query.execute()), ...(await creditedSongs(artists, hidden))].sort((a, b) => a.id - b.id);
     return attachSongIds(artists, songs);
   }
 
+  /** The artists less those credited on songs of the hidden libraries only (whatever the role). */
+  async function withoutHiddenOnly(artists: ArtistRow[], hidden: HiddenLibraries): Promise<ArtistRow[]> {
+    const few = artists.length <= 100;
+    const ids = artists.map((artist) => artist.id);
+    const { rows } = await sql<{ artist_id: number }>`
+      select credited.artist_id from (
+        select artist_id, library_id from songs
+        where artist_id is not null ${few ? sql`and artist_id in (${sql.join(ids)})` : sql``}
+        union all
+        select song_artists.artist_id, songs.library_id from song_artists join songs on songs.id = song_artists.song_id
+        ${few ? sql`where song_artists.artist_id in (${sql.join(ids)})` : sql``}
+      ) credited
+      group by credited.artist_id
+      having max(case when ${songSeen(hidden, 'credited.library_id')} then 1 else 0 end) = 0`.execute(db);
+    const hiddenOnly = new Set(rows.map((row) => row.artist_id));
+    return hiddenOnly.size === 0 ? artists : artists.filter((artist) => !hiddenOnly.has(artist.id));
+  }
+
   /** The songs on which the artists are credited as one of the artists (song_artists), beside the main one. */
-  async function creditedSongs(artists: ArtistRow[]) {
+  async function creditedSongs(artists: ArtistRow[], hidden: HiddenLibraries) {
     let query = db
       .selectFrom('song_artists')
       .innerJoin('songs', 'songs.id', 'song_artists.song_id')
       .select(['songs.id', 'song_artists.artist_id'])
       .where('song_artists.role', '=', 'artist')
-      .where('songs.missing_since', 'is', null);
+      .where('songs.missing_since', 'is', null)
+      .$if(hidden.length > 0, (seen) => seen.where(songSeen(hidden)));
     if (artists.length <= 100) {
       query = query.where(
         'song_artists.artist_id',
@@ -94,29 +122,29 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
   }
 
   return {
-    async list() {
+    async list(hidden) {
       const artists = await db.selectFrom('artists').selectAll().orderBy('name', 'asc').orderBy('id', 'asc').execute();
-      return withSongIds(artists);
+      return withSongIds(artists, hidden);
     },
 
-    async listByIds(ids) {
+    async listByIds(ids, hidden) {
       if (ids.length === 0) return [];
       const artists = await db
         .selectFrom('artists')
         .selectAll()
         .where('id', 'in', [...ids])
         .execute();
-      return withSongIds(artists);
+      return withSongIds(artists, hidden);
     },
 
     find(id) {
       return db.selectFrom('artists').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    async findWithSongs(id) {
+    async findWithSongs(id, hidden) {
       const artist = await db.selectFrom('artists').selectAll().where('id', '=', id).executeTakeFirst();
       if (artist === undefined) return undefined;
-      const [withSongs] = await withSongIds([artist]);
+      const [withSongs] = await withSongIds([artist], hidden);
       return withSongs;
     },
 

@@ -2,7 +2,7 @@ import { ArtistEditFields, ArtistFormFields, endpoints, ServerMessages } from '@
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { notFound } from '../../http/errors.js';
-import { requireUser } from '../../http/session.js';
+import { requireViewer } from '../../http/session.js';
 import { declaredUpload, parseUploadFields, readUploadForm } from '../../http/upload-form.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { ImageWork } from '../../media/image-work.js';
@@ -13,13 +13,13 @@ import type { ArtistsService } from './artists.service.js';
 /** Reads: any signed-in user, like the rest of the catalogue (401 otherwise). Photos themselves are public media. */
 export function artistsReadRoutes(app: App, artists: ArtistsService): void {
   route(app, endpoints.artists.list, async (request) => {
-    await requireUser(request);
-    return (await artists.list()).map(toArtistJson);
+    const { hiddenLibraries } = await requireViewer(request);
+    return (await artists.list(hiddenLibraries)).map(toArtistJson);
   });
 
   route(app, endpoints.artists.get, async (request) => {
-    await requireUser(request);
-    return toArtistJson(await artists.get(request.params.id));
+    const { hiddenLibraries } = await requireViewer(request);
+    return toArtistJson(await artists.get(request.params.id, hiddenLibraries));
   });
 }
 

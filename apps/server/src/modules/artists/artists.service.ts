@@ -3,7 +3,7 @@ import { DuplicateError, isDuplicate } from '../../db/duplicate-error.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { commitAll, discardAll, type StagedImage } from '../../media/staging.js';
-import type { ArtistsRepository, ArtistWithSongs } from './artists.repository.js';
+import type { ArtistsRepository, ArtistWithSongs, HiddenLibraries } from './artists.repository.js';
 
 export interface ArtistChanges {
   /** Absent: keep the name. */
@@ -28,12 +28,14 @@ export class ArtistsService {
     private readonly releaseBlobs: BlobReleaser,
   ) {}
 
-  list(): Promise<ArtistWithSongs[]> {
-    return this.artists.list();
+  /** Every artist the viewer sees (none only in libraries hidden from them). */
+  list(hidden: HiddenLibraries = []): Promise<ArtistWithSongs[]> {
+    return this.artists.list(hidden);
   }
 
-  async get(id: number): Promise<ArtistWithSongs> {
-    const artist = await this.artists.findWithSongs(id);
+  /** The artist, unless it does not exist or is only in libraries hidden from the viewer (404 both ways). */
+  async get(id: number, hidden: HiddenLibraries = []): Promise<ArtistWithSongs> {
+    const artist = await this.artists.findWithSongs(id, hidden);
     if (artist === undefined) throw notFound(ServerMessages.artistNotFound);
     return artist;
   }

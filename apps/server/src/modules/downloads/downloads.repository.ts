@@ -7,6 +7,8 @@ export interface DownloadableSong {
   artistName: string | null;
   audioKey: string;
   mime: string;
+  /** Its library; null for a song held in the blob store. */
+  libraryId: number | null;
 }
 
 export interface DownloadsRepository {
@@ -19,10 +21,18 @@ export function createDownloadsRepository(db: Kysely<DB>): DownloadsRepository {
       const row = await db
         .selectFrom('songs')
         .leftJoin('artists', 'artists.id', 'songs.artist_id')
-        .select(['songs.name', 'songs.audio_key', 'songs.mime', 'artists.name as artist_name'])
+        .select(['songs.name', 'songs.audio_key', 'songs.mime', 'songs.library_id', 'artists.name as artist_name'])
         .where('songs.id', '=', id)
         .executeTakeFirst();
-      return row && { name: row.name, artistName: row.artist_name, audioKey: row.audio_key, mime: row.mime };
+      return (
+        row && {
+          name: row.name,
+          artistName: row.artist_name,
+          audioKey: row.audio_key,
+          mime: row.mime,
+          libraryId: row.library_id ?? null,
+        }
+      );
     },
   };
 }

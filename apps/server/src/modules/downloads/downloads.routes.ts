@@ -4,7 +4,7 @@ import { endpoints } from '@tonearm/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
-import { requireUser } from '../../http/session.js';
+import { requireViewer } from '../../http/session.js';
 import type { StreamMeter } from '../../media/media-meters.js';
 import { sendBlob } from '../../media/send-blob.js';
 import { attachmentDisposition } from './download-filename.js';
@@ -19,7 +19,7 @@ const DOWNLOAD_CACHE_CONTROL = 'private, no-cache';
  */
 export function downloadsRoutes(app: App, downloads: DownloadsService, streams: StreamMeter): void {
   route(app, endpoints.downloads.song, { compress: false }, async (request, reply) => {
-    const file = await downloads.download(await requireUser(request), request.params.id);
+    const file = await downloads.download(await requireViewer(request), request.params.id);
     return sendDownload(request, reply, file, streams);
   });
 }

@@ -1,4 +1,5 @@
 import { mayDownload, ServerMessages } from '@tonearm/contract';
+import { seesLibrary } from '../../db/library-visibility.js';
 import type { UserRow } from '../../db/schema.js';
 import { subjectOf } from '../../http/access.js';
 import { forbidden, notFound } from '../../http/errors.js';
@@ -29,9 +30,11 @@ export class DownloadsService {
     private readonly offload: NginxOffload | null,
   ) {}
 
-  async download(user: UserRow, songId: number): Promise<DownloadFile> {
+  /** The song's file, to someone who may download; 404 as well for a song of a library hidden from them. */
+  async download(user: UserRow & { hiddenLibraries: readonly number[] }, songId: number): Promise<DownloadFile> {
     if (!mayDownload(subjectOf(user))) throw forbidden(ServerMessages.premiumRequired);
-    const song = await this.songs.findSong(songId);
+    const found = await this.songs.findSong(songId);
+    const song = found && seesLibrary(user.hiddenLibraries, found.libraryId) ? found : undefined;
     const source = song && this.sources ? this.sources.audioOf(song) : null;
     const stat = source ? await source.stat() : null;
     if (!song || !source || !stat) throw notFound(ServerMessages.notFound);

@@ -15,6 +15,7 @@ export function registerLibraries(app: App, { libraries }: { libraries: Librarie
   route(app, endpoints.libraries.remove, async (request) => {
     await libraries.remove(request.params.libraryId);
   });
+  route(app, endpoints.libraries.setAccess, (request) => libraries.setAccess(request.params.libraryId, request.body));
   route(app, endpoints.libraries.scan, (request) => libraries.scan(request.params.libraryId));
   route(app, endpoints.libraries.purgeMissing, (request) => libraries.purgeMissing(request.params.libraryId));
 }

@@ -98,7 +98,7 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
       return db.selectFrom('libraries').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    async insert(row: Omit<LibraryRow, 'id'>): Promise<number> {
+    async insert(row: Omit<LibraryRow, 'id'> & { everyone: number }): Promise<number> {
       const inserted = await db
         .insertInto('libraries')
         .values(row)

@@ -7,11 +7,13 @@ import type { LibrariesConfig } from '../../config.js';
 import { AdvisoryLocks, withAdvisoryLock } from '../../db/advisory-lock.js';
 import type { Dialect } from '../../db/database.js';
 import { isDuplicate } from '../../db/duplicate-error.js';
+import { foreignKeyViolation } from '../../db/errors.js';
 import type { DB } from '../../db/schema.js';
 import { isoNow } from '../../db/timestamps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { LibrariesRepository, LibraryRow, ScanCounts, ScanRow } from './libraries.repository.js';
+import type { LibraryAccess, LibraryAccessRepository, LibraryAudience } from './library-access.js';
 import { checkFolder, LibraryUnavailable, scanLibrary } from './library-scan.js';
 
 /** How often a running scan writes its counts to its row (what other instances show of it). */
@@ -19,11 +21,21 @@ const HEARTBEAT_MS = 5_000;
 
 export interface LibrariesDeps {
   repository: LibrariesRepository;
+  /** Who sees which library (migration 020). */
+  access: LibraryAccess;
+  accessRepository: LibraryAccessRepository;
   db: Kysely<DB>;
   dialect: Dialect;
   releaseBlobs: BlobReleaser;
   config: LibrariesConfig;
   log: FastifyBaseLogger;
+}
+
+/** A folder to add as a library. */
+export interface NewLibraryInput {
+  path: string;
+  name?: string | undefined;
+  everyone?: boolean | undefined;
 }
 
 /** A scan running in this process: what the API shows of it. */
@@ -108,9 +120,14 @@ export class LibrariesService {
   constructor(private readonly deps: LibrariesDeps) {}
 
   async list(): Promise<Library[]> {
-    const [rows, scans] = await Promise.all([this.deps.repository.list(), this.deps.repository.latestScans()]);
+    const [rows, scans, audiences] = await Promise.all([
+      this.deps.repository.list(),
+      this.deps.repository.latestScans(),
+      this.deps.accessRepository.audiences(),
+    ]);
     const byLibrary = new Map(scans.map((scan) => [scan.library_id, scan]));
     return rows.map((row) => ({
+      ...(audiences.get(row.id) ?? { everyone: true, memberIds: [] }),
       id: row.id,
       name: row.name,
       path: row.path,
@@ -128,20 +145,41 @@ export class LibrariesService {
   }
 
   /** Adds a folder as a library (checked first) and starts its scan. */
-  async create(input: { path: string; name?: string | undefined }): Promise<Library> {
+  async create(input: NewLibraryInput): Promise<Library> {
     const id = await this.add(input);
     this.requestScan(id);
     return this.get(id);
   }
 
-  /** Adds a folder as a library (checked first) and watches it; its scan is the caller's to ask for. */
-  private async add(input: { path: string; name?: string | undefined }): Promise<number> {
+  /** Chooses who sees the library: everyone, or its members (and administrators). */
+  async setAccess(id: number, audience: LibraryAudience): Promise<Library> {
+    await this.found(id);
+    if ((await this.deps.accessRepository.unknownUsers(audience.memberIds)) > 0) {
+      throw badRequest(LibraryMessages.unknownMember, 'memberIds');
+    }
+    try {
+      await this.deps.accessRepository.setAudience(id, audience);
+    } catch (error) {
+      // A user deleted between the check and the write.
+      if (foreignKeyViolation(error)) throw badRequest(LibraryMessages.unknownMember, 'memberIds');
+      throw error;
+    }
+    this.deps.access.changed();
+    return this.get(id);
+  }
+
+  /**
+   * Adds a folder as a library (checked first) and watches it; its scan is the caller's to ask for. The first library
+   * is everyone's unless said otherwise; a further one, administrators' only until they choose.
+   */
+  private async add(input: NewLibraryInput): Promise<number> {
     const folder = path.resolve(input.path);
     await this.checkNewFolder(folder);
     const name = input.name ?? (path.basename(folder) || folder);
+    const everyone = input.everyone ?? (await this.deps.repository.list()).length === 0;
     let id: number;
     try {
-      id = await this.deps.repository.insert({ name, path: folder, created_at: isoNow() });
+      id = await this.deps.repository.insert({ name, path: folder, created_at: isoNow(), everyone: everyone ? 1 : 0 });
     } catch (error) {
       if (isDuplicate(error, 'name')) throw conflict(LibraryMessages.nameTaken, 'name');
       if (isDuplicate(error, 'path')) throw conflict(LibraryMessages.pathTaken, 'path');

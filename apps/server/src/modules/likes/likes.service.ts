@@ -12,12 +12,12 @@ export class LikesService {
   ) {}
 
   async like(viewer: Viewer, songId: number): Promise<void> {
-    await this.assertSong(songId);
+    await this.assertSong(viewer, songId);
     await this.likes.like(viewer.id, songId, isoNow());
   }
 
   async unlike(viewer: Viewer, songId: number): Promise<void> {
-    await this.assertSong(songId);
+    await this.assertSong(viewer, songId);
     await this.likes.unlike(viewer.id, songId);
   }
 
@@ -26,7 +26,8 @@ export class LikesService {
     return this.songs.listLiked(viewer, limit, offset);
   }
 
-  private async assertSong(songId: number): Promise<void> {
-    if (!(await this.songs.exists(songId))) throw notFound(ServerMessages.notFound);
+  /** 404 unless the song exists and the viewer may see its library. */
+  private async assertSong(viewer: Viewer, songId: number): Promise<void> {
+    if (!(await this.songs.sees(viewer, songId))) throw notFound(ServerMessages.notFound);
   }
 }

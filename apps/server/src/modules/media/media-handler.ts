@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import { libraryOfKey } from '../../media/library-keys.js';
 import {
   ErrorCodes,
   MEDIA_AUDIO_PATH,
@@ -94,6 +95,8 @@ export interface MediaHandlerOptions {
   streams?: StreamMeter;
   /** S3_PRESIGN: a GET of original audio is answered 302 to a presigned URL when the store has them. */
   presign?: boolean;
+  /** Who sees which library: a library file hidden from the user answers 404, like one that does not exist. */
+  libraryAccess?: { userSees(userId: number, libraryId: number): Promise<boolean> } | null;
 }
 
 interface MediaRequest {
@@ -281,7 +284,10 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     const token = sessionTokenOf(cookie);
     const userId = token === undefined ? null : await sessions.resolveUserId(token);
     if (userId === null) throw new MediaError(401, ErrorCodes.unauthorized, ServerMessages.notAuthenticated);
-    return decodeSegment(media.segment);
+    const key = decodeSegment(media.segment);
+    const libraryId = key === null ? null : libraryOfKey(key);
+    if (libraryId === null || !options.libraryAccess) return key;
+    return (await options.libraryAccess.userSees(userId, libraryId)) ? key : null;
   }
 
   /**

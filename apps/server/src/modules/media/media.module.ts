@@ -7,7 +7,7 @@ import type { SessionStore } from '../../sessions/session-store.js';
 import type { MediaSources } from '../../media/media-source.js';
 import { AudioEndCheck } from '../../media/audio-check.js';
 import { probeFfmpeg } from './ffmpeg-probe.js';
-import { createMediaHandler, type MediaHandler } from './media-handler.js';
+import { createMediaHandler, type MediaHandler, type MediaHandlerOptions } from './media-handler.js';
 import type { NginxOffload } from '../../media/nginx-offload.js';
 import { startOffloadGate, type OffloadGate } from './offload-gate.js';
 import type { GateMeter, StreamMeter, TranscodeMeter } from '../../media/media-meters.js';
@@ -108,8 +108,9 @@ export function appMediaHandler(parts: {
   streams: StreamMeter;
   log: FastifyBaseLogger;
   isClosing: () => boolean;
+  libraryAccess: MediaHandlerOptions['libraryAccess'];
 }): MediaHandler {
-  const { sources, sessions, config, transcoder, offload, streams, log, isClosing } = parts;
+  const { sources, sessions, config, transcoder, offload, streams, log, isClosing, libraryAccess } = parts;
   return createMediaHandler({
     sources,
     sessions,
@@ -120,5 +121,6 @@ export function appMediaHandler(parts: {
     offload,
     streams,
     presign: config.storage.kind === 's3' && config.storage.presign,
+    libraryAccess,
   });
 }

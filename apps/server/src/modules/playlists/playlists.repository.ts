@@ -3,6 +3,7 @@ import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kys
 import type { Dialect } from '../../db/database.js';
 import { containsPattern } from '../../db/like-pattern.js';
 import { playlistVisibleTo } from '../../db/playlist-visibility.js';
+import { songSeen } from '../../db/library-visibility.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import { lockUser } from '../../db/user-lock.js';
 
@@ -61,6 +62,7 @@ export interface PlaylistsRepository {
     songIds: readonly number[],
     beforeCommit: () => Promise<void>,
     maxOwned: number,
+    hidden?: readonly number[],
   ): Promise<SongsWrite<PlaylistRow> | { ownedLimit: true }>;
   /**
    * Updates the playlist and, when `songIds` is given, replaces its songs with that list (songs already present keep
@@ -72,10 +74,11 @@ export interface PlaylistsRepository {
     songIds: readonly number[] | undefined,
     addedAt: string,
     beforeCommit: () => Promise<void>,
+    hidden?: readonly number[],
   ): Promise<SongsWrite<PlaylistRow | undefined>>;
   delete(id: number): Promise<boolean>;
-  /** Appends a song at the end. */
-  addSong(playlistId: number, songId: number, addedAt: string): Promise<AddSongResult>;
+  /** Appends a song at the end (one of a `hidden` library counts as no song). */
+  addSong(playlistId: number, songId: number, addedAt: string, hidden?: readonly number[]): Promise<AddSongResult>;
   /** Removes a song and closes the gap, so positions stay 0..n-1. False when the song was not in the playlist. */
   removeSong(playlistId: number, songId: number): Promise<boolean>;
   /**
@@ -111,19 +114,41 @@ function scoped<O>(
   return narrowed;
 }
 
-async function existingSongIds(db: Db, ids: readonly number[]): Promise<Set<number>> {
+async function existingSongIds(db: Db, ids: readonly number[], hidden: readonly number[]): Promise<Set<number>> {
   const found = new Set<number>();
   for (const part of chunks([...new Set(ids)])) {
-    const rows = await db.selectFrom('songs').select('id').where('id', 'in', part).execute();
+    const rows = await db
+      .selectFrom('songs')
+      .select('id')
+      .where('id', 'in', part)
+      .$if(hidden.length > 0, (query) => query.where(songSeen(hidden)))
+      .execute();
     for (const row of rows) found.add(row.id);
   }
   return found;
 }
 
-async function missingSongs(db: Db, ids: readonly number[]): Promise<number[]> {
+/**
+ * The ids that name no song; with `hidden` (the writer's hidden libraries), a song of those counts as none, unless it
+ * is in `kept` (already in the playlist: a user who lost sight of a library keeps its songs in their playlists).
+ */
+async function missingSongs(
+  db: Db,
+  ids: readonly number[],
+  hidden: readonly number[] = [],
+  kept: ReadonlySet<number> = new Set(),
+): Promise<number[]> {
   if (ids.length === 0) return [];
-  const found = await existingSongIds(db, ids);
-  return [...new Set(ids)].filter((id) => !found.has(id));
+  const added = ids.filter((id) => !kept.has(id));
+  const [found, stay] = await Promise.all([
+    existingSongIds(db, added, hidden),
+    existingSongIds(
+      db,
+      ids.filter((id) => kept.has(id)),
+      [],
+    ),
+  ]);
+  return [...new Set(ids)].filter((id) => !found.has(id) && !stay.has(id));
 }
 
 async function currentSongs(db: Db, playlistId: number): Promise<{ song_id: number; added_at: string }[]> {
@@ -248,7 +273,7 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
       return row.count;
     },
 
-    create(playlist, songIds, beforeCommit, maxOwned) {
+    create(playlist, songIds, beforeCommit, maxOwned, hidden = []) {
       return db.transaction().execute(async (trx): Promise<SongsWrite<PlaylistRow> | { ownedLimit: true }> => {
         await lockUser(trx, dialect, playlist.owner_id);
         const owned = await trx
@@ -257,7 +282,7 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
           .where('owner_id', '=', playlist.owner_id)
           .executeTakeFirstOrThrow();
         if (owned.count >= maxOwned) return { ownedLimit: true };
-        const missing = await missingSongs(trx, songIds);
+        const missing = await missingSongs(trx, songIds, hidden);
         if (missing.length > 0) return { missingSongs: missing };
         const row = await trx.insertInto('playlists').values(playlist).returningAll().executeTakeFirstOrThrow();
         const songs = songIds.map((song_id) => ({ song_id, added_at: playlist.created_at }));
@@ -267,13 +292,13 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
       });
     },
 
-    update(id, patch, songIds, addedAt, beforeCommit) {
+    update(id, patch, songIds, addedAt, beforeCommit, hidden = []) {
       return db.transaction().execute(async (trx): Promise<SongsWrite<PlaylistRow | undefined>> => {
         if ((await lockPlaylist(trx, id)) === undefined) return { ok: undefined };
         if (songIds !== undefined) {
-          const missing = await missingSongs(trx, songIds);
-          if (missing.length > 0) return { missingSongs: missing };
           const before = new Map((await currentSongs(trx, id)).map((s) => [s.song_id, s.added_at]));
+          const missing = await missingSongs(trx, songIds, hidden, new Set(before.keys()));
+          if (missing.length > 0) return { missingSongs: missing };
           await writeSongs(
             trx,
             id,
@@ -295,10 +320,10 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
       return result.numDeletedRows > 0n;
     },
 
-    addSong(playlistId, songId, addedAt) {
+    addSong(playlistId, songId, addedAt, hidden = []) {
       return db.transaction().execute(async (trx): Promise<AddSongResult> => {
         if ((await lockPlaylist(trx, playlistId)) === undefined) return 'no-playlist';
-        if ((await missingSongs(trx, [songId])).length > 0) return 'no-song';
+        if ((await missingSongs(trx, [songId], hidden)).length > 0) return 'no-song';
         const present = await trx
           .selectFrom('playlist_songs')
           .select('song_id')

@@ -4,7 +4,7 @@ import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { badRequest, unsupportedMediaType } from '../../http/errors.js';
 import { MultipartMessages } from '../../http/multipart.js';
-import { requireUser } from '../../http/session.js';
+import { requireViewer } from '../../http/session.js';
 import { declaredUpload, parseFormFields, readUploadForm } from '../../http/upload-form.js';
 import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
@@ -79,7 +79,7 @@ export function playlistsRoutes(
   });
 
   route(app, endpoints.playlists.list, async (request) =>
-    (await playlists.list(await requireUser(request), request.query)).map(toPlaylistJson),
+    (await playlists.list(await requireViewer(request), request.query)).map(toPlaylistJson),
   );
 
   route(app, endpoints.playlists.listAll, async (request) =>
@@ -87,21 +87,21 @@ export function playlistsRoutes(
   );
 
   route(app, endpoints.playlists.ofUser, async (request) => {
-    const actor = await requireUser(request);
+    const actor = await requireViewer(request);
     return (await playlists.listOfUser(actor, request.params.id, request.query)).map(toPlaylistJson);
   });
 
   route(app, endpoints.playlists.page, async (request) => {
-    const { views, nextCursor, total } = await playlists.page(await requireUser(request), request.query);
+    const { views, nextCursor, total } = await playlists.page(await requireViewer(request), request.query);
     return { items: views.map(toPlaylistJson), nextCursor, total };
   });
 
   route(app, endpoints.playlists.get, async (request) =>
-    toPlaylistJson(await playlists.get(await requireUser(request), request.params.id)),
+    toPlaylistJson(await playlists.get(await requireViewer(request), request.params.id)),
   );
 
   route(app, endpoints.playlists.create, { preHandler: uploads }, async (request) => {
-    const actor = await requireUser(request);
+    const actor = await requireViewer(request);
     await playlists.assertCanCreate(actor);
     const { fields, cover } = await readPlaylistForm(request, endpoints.playlists.create, intake(actor));
     const view = await withCover(cover, (upload) =>
@@ -111,7 +111,7 @@ export function playlistsRoutes(
   });
 
   route(app, endpoints.playlists.update, { preHandler: uploads }, async (request) => {
-    const actor = await requireUser(request);
+    const actor = await requireViewer(request);
     await playlists.assertWritable(actor, request.params.id);
     const { fields, cover } = await readPlaylistForm(request, endpoints.playlists.update, intake(actor));
     const view = await withCover(cover, (upload) =>
@@ -121,22 +121,22 @@ export function playlistsRoutes(
   });
 
   route(app, endpoints.playlists.reorder, async (request) => {
-    const actor = await requireUser(request);
+    const actor = await requireViewer(request);
     return toPlaylistJson(await playlists.reorder(actor, request.params.id, request.body.songIds));
   });
 
   route(app, endpoints.playlists.addSong, async (request) => {
-    const actor = await requireUser(request);
+    const actor = await requireViewer(request);
     await playlists.addSong(actor, request.params.playlistId, request.params.songId);
   });
 
   route(app, endpoints.playlists.removeSong, async (request) => {
-    const actor = await requireUser(request);
+    const actor = await requireViewer(request);
     await playlists.removeSong(actor, request.params.playlistId, request.params.songId);
   });
 
   route(app, endpoints.playlists.remove, async (request) => {
-    const actor = await requireUser(request);
+    const actor = await requireViewer(request);
     await playlists.remove(actor, request.params.id);
   });
 }

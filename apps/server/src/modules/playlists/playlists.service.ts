@@ -25,7 +25,8 @@ import { isPermutationOf } from './playlist-order.rules.js';
 import type { Page, PlaylistPatch, PlaylistScope, PlaylistsRepository, SongsWrite } from './playlists.repository.js';
 
 /** Who is asking. */
-export type Actor = Pick<UserRow, 'id' | 'role'>;
+/** Who acts; with `hiddenLibraries`, songs of those libraries cannot be added (404 as if they did not exist). */
+export type Actor = Pick<UserRow, 'id' | 'role'> & { hiddenLibraries?: readonly number[] };
 
 /** A playlist with its song ids in order: what the routes present. */
 export interface PlaylistView {
@@ -157,6 +158,7 @@ export class PlaylistsService {
         fields.songs,
         cover?.commit ?? noCover,
         this.limits.playlistsPerUser,
+        actor.hiddenLibraries,
       );
     const row = await this.chargeCover(actor, cover, async () => {
       const written = await write();
@@ -186,7 +188,14 @@ export class PlaylistsService {
     else if (fields.removeImage === true) patch.image_key = null;
     const row = await this.chargeCover(actor, cover, async () =>
       unwrapSongs(
-        await this.playlists.update(id, patch, fields.songs, this.now().toISOString(), cover?.commit ?? noCover),
+        await this.playlists.update(
+          id,
+          patch,
+          fields.songs,
+          this.now().toISOString(),
+          cover?.commit ?? noCover,
+          actor.hiddenLibraries,
+        ),
       ),
     );
     if (row === undefined) throw playlistNotFound();
@@ -202,7 +211,7 @@ export class PlaylistsService {
 
   async addSong(actor: Actor, playlistId: number, songId: number): Promise<void> {
     await this.writable(actor, playlistId);
-    const result = await this.playlists.addSong(playlistId, songId, this.now().toISOString());
+    const result = await this.playlists.addSong(playlistId, songId, this.now().toISOString(), actor.hiddenLibraries);
     if (result === 'no-playlist') throw playlistNotFound();
     if (result === 'no-song') throw notFound(PlaylistMessages.songNotFound);
     if (result === 'duplicate') throw conflict(ServerMessages.songAlreadyInPlaylist);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { songSeen } from '../../db/library-visibility.js';
 import type { DB } from '../../db/schema.js';
 
 export interface RecentPlayRow {
@@ -7,7 +8,8 @@ export interface RecentPlayRow {
 }
 
 export interface PlaysRepository {
-  songExists(songId: number): Promise<boolean>;
+  /** Whether the song exists outside the `hidden` libraries. */
+  songExists(songId: number, hidden?: readonly number[]): Promise<boolean>;
   /** Appends a play and trims the user's history to its newest `keep` plays, in one transaction. */
   record(userId: number, songId: number, playedAt: string, keep: number): Promise<void>;
   /** The user's distinct songs by their latest play, most recent first. */
@@ -16,8 +18,14 @@ export interface PlaysRepository {
 
 export function createPlaysRepository(db: Kysely<DB>): PlaysRepository {
   return {
-    async songExists(songId) {
-      return (await db.selectFrom('songs').select('id').where('id', '=', songId).executeTakeFirst()) !== undefined;
+    async songExists(songId, hidden = []) {
+      const row = await db
+        .selectFrom('songs')
+        .select('id')
+        .where('id', '=', songId)
+        .$if(hidden.length > 0, (query) => query.where(songSeen(hidden)))
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async record(userId, songId, playedAt, keep) {

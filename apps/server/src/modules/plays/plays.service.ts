@@ -19,8 +19,14 @@ export class PlaysService {
   ) {}
 
   /** A play now, or at `playedAt` when the client says when it happened (a Subsonic scrobble); never in the future. */
-  async record(userId: number, songId: number, playedAt?: Date): Promise<void> {
-    if (!(await this.plays.songExists(songId))) throw notFound(PlaylistMessages.songNotFound);
+  async record(
+    listener: { id: number; hiddenLibraries?: readonly number[] },
+    songId: number,
+    playedAt?: Date,
+  ): Promise<void> {
+    const userId = listener.id;
+    // A song of a library hidden from the listener does not exist for them.
+    if (!(await this.plays.songExists(songId, listener.hiddenLibraries))) throw notFound(PlaylistMessages.songNotFound);
     const now = this.now();
     const at = playedAt !== undefined && playedAt < now ? playedAt : now;
     await this.plays.record(userId, songId, at.toISOString(), PLAY_HISTORY_MAX);

@@ -1,5 +1,6 @@
 import type { PlaylistVisibility } from '@tonearm/contract';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { songSeen } from '../../db/library-visibility.js';
 import type { PlaylistRow } from '../../db/schema.js';
 import type { SearchGroup } from './search-cursor.js';
 import type { Stage, TermChoices } from './search-ranking.js';
@@ -17,6 +18,8 @@ export type IdTable = 'songs' | 'artists';
 export interface SongFilter {
   artistId?: number;
   genre?: string;
+  /** Libraries whose songs are left out (those hidden from the viewer, issue 25). */
+  hidden?: readonly number[];
 }
 
 /** The filter as a condition on the songs row `alias`, or null when it narrows nothing. */
@@ -24,6 +27,9 @@ export function songFilterCondition(filter: SongFilter, alias: string): RawBuild
   const conditions = [
     ...(filter.artistId === undefined ? [] : [sql`${sql.ref(`${alias}.artist_id`)} = ${filter.artistId}`]),
     ...(filter.genre === undefined ? [] : [sql`${sql.ref(`${alias}.genre`)} = ${filter.genre}`]),
+    ...(filter.hidden === undefined || filter.hidden.length === 0
+      ? []
+      : [songSeen(filter.hidden, `${alias}.library_id`)]),
   ];
   return conditions.length === 0 ? null : sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }

@@ -54,12 +54,13 @@ export interface SearchIndexRepository {
     limit: number,
     filter?: SongFilter,
   ): Promise<SongSearchPage>;
-  /** A page of the songs or artists group of GET /api/search. */
+  /** A page of the songs or artists group of GET /api/search (songs narrowed by `filter` when given). */
   idPage(
     group: 'songs' | 'artists',
     terms: readonly string[],
     cursor: string | undefined,
     limit: number,
+    filter?: SongFilter,
   ): Promise<SearchIdPage>;
   /** A page of the playlists the policy lets the viewer see (contract `visiblePlaylists`), best first. */
   playlistPage(
@@ -163,7 +164,7 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
       if (!needsExtensions || known.every((term) => term.extended !== null)) return known;
       return (extensions ??= backend.vocabulary(group, terms, true));
     };
-    const { artistId, genre } = filter;
+    const { artistId, genre, hidden = [] } = filter;
     return {
       terms,
       filter,
@@ -172,6 +173,7 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
         ...terms,
         ...(artistId === undefined ? [] : [`\u0001${String(artistId)}`]),
         ...(genre === undefined ? [] : [`\u0002${genre}`]),
+        ...(hidden.length === 0 ? [] : [`\u0003${hidden.join(',')}`]),
       ],
       async forStage(stage) {
         const needs = stageNeeds(stage);
@@ -220,8 +222,8 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
       return (await ids('songs', queryTerms('songs', terms), undefined, limit)).ids;
     },
 
-    idPage(group, terms, cursor, limit) {
-      return ids(group, queryTerms(group, terms), cursor, limit);
+    idPage(group, terms, cursor, limit, filter) {
+      return ids(group, queryTerms(group, terms, group === 'songs' ? filter : undefined), cursor, limit);
     },
 
     async songPage(terms, cursor, limit, filter = {}) {

@@ -60,11 +60,17 @@ export class SearchService {
     const wants = (group: SearchKind) => kind === undefined || kind === group;
     const [songs, artists, playlists, albums] = await Promise.all([
       wants('songs') ? this.songsPage(viewer, terms, cursor, limit) : null,
-      wants('artists') ? this.artistsPage(terms, cursor, limit) : null,
+      wants('artists') ? this.artistsPage(viewer, terms, cursor, limit) : null,
       wants('playlists') ? this.playlistsPage(viewer, terms, cursor, limit) : null,
       // The words as typed (album names are matched by their words, like GET /api/albums?q=); no placeholder album
       // (issue 25): "unknown" would find one per artist.
-      kind === undefined ? this.albums.page({ q: terms.join(' '), placeholders: false }, undefined, limit) : [],
+      kind === undefined
+        ? this.albums.page(
+            { q: terms.join(' '), placeholders: false, hidden: viewer.hiddenLibraries },
+            undefined,
+            limit,
+          )
+        : [],
     ]);
     return {
       songs: songs?.items ?? empty.songs,
@@ -80,13 +86,15 @@ export class SearchService {
   }
 
   private async songsPage(viewer: Viewer, terms: string[], cursor: string | undefined, limit: number) {
-    const { ids, nextCursor } = await this.search.idPage('songs', terms, cursor, limit);
+    const hidden = viewer.hiddenLibraries;
+    const { ids, nextCursor } = await this.search.idPage('songs', terms, cursor, limit, { hidden });
     return { items: await this.songs.listPresentByIds(viewer, ids), nextCursor };
   }
 
-  private async artistsPage(terms: string[], cursor: string | undefined, limit: number) {
+  private async artistsPage(viewer: Viewer, terms: string[], cursor: string | undefined, limit: number) {
     const { ids, nextCursor } = await this.search.idPage('artists', terms, cursor, limit);
-    const byId = new Map((await this.artists.listByIds(ids)).map((artist) => [artist.id, artist]));
+    const artists = await this.artists.listByIds(ids, viewer.hiddenLibraries);
+    const byId = new Map(artists.map((artist) => [artist.id, artist]));
     return { items: ids.flatMap((id) => byId.get(id) ?? []), nextCursor };
   }
 

@@ -110,6 +110,8 @@ describe('a snapshot’s shuffled pages', () => {
   const ids = Int32Array.from({ length: 4000 }, (_, index) => index + 1);
   const artists = ids.map((id) => id % 40);
   const genres = ids.map((id) => id % 3);
+  // Songs 1–1000 are held in the blob store (0); the rest are in libraries 1 and 2, alternately.
+  const libraries = ids.map((id) => (id <= 1000 ? 0 : 1 + (id % 2)));
   const snapshot = new CatalogueSnapshot(
     1,
     ids,
@@ -120,6 +122,7 @@ describe('a snapshot’s shuffled pages', () => {
       ['Jazz', 1],
       ['Pop', 2],
     ]),
+    libraries,
   );
 
   it('answers the same pages on a seed’s first request and once it is sorted, and through a filter', () => {
@@ -145,6 +148,13 @@ describe('a snapshot’s shuffled pages', () => {
     expect(walk({ artistId: 7 }, 30)).toHaveLength(100);
     expect(walk({ genre: 'Jazz' }, 500)).toHaveLength(1334);
     expect(walk({ genre: 'Jazz', artistId: 7 }, 10)).toHaveLength(100 / 3 + 2 / 3);
+    expect(walk({ hidden: [2] }, 400), 'library 2 hidden').toHaveLength(2500);
+    expect(walk({ hidden: [1, 2] }, 400), 'both libraries hidden').toHaveLength(1000);
+    expect(walk({ hidden: [2], genre: 'Jazz' }, 100)).toHaveLength(
+      [...ids].filter((id) => id % 3 === 1 && (id <= 1000 || id % 2 === 0)).length,
+    );
+    expect(snapshot.holds(1001, { hidden: [2] }), 'song 1001 is in library 2').toBe(false);
+    expect(snapshot.holds(1001, { hidden: [1] })).toBe(true);
     expect(snapshot.count({ genre: 'Polka' })).toBe(0);
     expect(snapshot.shuffledPage(77, undefined, 10, { genre: 'Polka' })).toEqual({ ids: [], more: false, total: 0 });
   });
@@ -160,5 +170,8 @@ describe('a snapshot’s shuffled pages', () => {
     expect(snapshot.shuffledPage(5, undefined, 20, {}), 'the old snapshot does not change').toEqual(sortedPage);
     const withNew = without.withSong(5000, { id: 5000, artist_id: 7, genre: 'Rock' });
     expect(withNew.count({ artistId: 7 })).toBe(without.count({ artistId: 7 }) + 1);
+    const inLibrary = withNew.withSong(5001, { id: 5001, artist_id: 7, genre: 'Rock', library_id: 3 });
+    expect(inLibrary.count({ hidden: [3] })).toBe(withNew.count({}));
+    expect(inLibrary.count({})).toBe(withNew.count({}) + 1);
   });
 });

@@ -76,13 +76,18 @@ export class CatalogueSnapshot {
     /** Genre code per song (an index into genreCodes). */
     private readonly genres: Int32Array,
     private readonly genreCodes: ReadonlyMap<string, number>,
+    /** Library id per song, 0 for one held in the blob store. */
+    private readonly libraries: Int32Array,
   ) {}
 
   /** The column filters of one artist's and/or one genre's songs; none for the whole catalogue. */
-  filters({ artistId, genre }: CatalogueFilter): ColumnFilter[] {
+  filters({ artistId, genre, hidden }: CatalogueFilter): ColumnFilter[] {
     const filters: ColumnFilter[] = [];
     if (artistId !== undefined) filters.push({ column: this.artists, value: artistId });
     if (genre !== undefined) filters.push({ column: this.genres, value: this.genreCodes.get(genre) ?? NOTHING });
+    if (hidden !== undefined && hidden.length > 0) {
+      filters.push({ column: this.libraries, value: NOTHING, except: new Set(hidden) });
+    }
     return filters;
   }
 
@@ -121,7 +126,7 @@ export class CatalogueSnapshot {
   private idsPassing(filter: CatalogueFilter): Int32Array {
     const filters = this.filters(filter);
     if (filters.length === 0) return this.ids;
-    const key = `${filter.artistId ?? ''}|${filter.genre ?? ''}`;
+    const key = `${filter.artistId ?? ''}|${filter.genre ?? ''}|${filter.hidden?.join(',') ?? ''}`;
     let ids = this.subsets.get(key);
     ids ??= this.ids.filter((_, index) => passes(filters, index));
     remember(this.subsets, key, ids, SUBSETS);
@@ -147,18 +152,22 @@ export class CatalogueSnapshot {
         without(this.artists),
         without(this.genres),
         this.genreCodes,
+        without(this.libraries),
       );
     }
     const genreCodes = new Map(this.genreCodes);
     const code = genreCodes.get(entry.genre) ?? genreCodes.size;
     genreCodes.set(entry.genre, code);
     const artist = entry.artist_id ?? 0;
+    const library = entry.library_id ?? 0;
     if (present) {
       const artists = Int32Array.from(this.artists);
       const genres = Int32Array.from(this.genres);
+      const libraries = Int32Array.from(this.libraries);
       artists[index] = artist;
       genres[index] = code;
-      return new CatalogueSnapshot(this.version, this.ids, artists, genres, genreCodes);
+      libraries[index] = library;
+      return new CatalogueSnapshot(this.version, this.ids, artists, genres, genreCodes, libraries);
     }
     const withIt = (array: Int32Array, value: number) => spliced(array, index, value, false);
     return new CatalogueSnapshot(
@@ -167,6 +176,7 @@ export class CatalogueSnapshot {
       withIt(this.artists, artist),
       withIt(this.genres, code),
       genreCodes,
+      withIt(this.libraries, library),
     );
   }
 }
@@ -177,6 +187,7 @@ async function loadSnapshot(source: CatalogueSource, chunkSize: number): Promise
   const ids: number[] = [];
   const artists: number[] = [];
   const genres: number[] = [];
+  const libraries: number[] = [];
   const genreCodes = new Map<string, number>();
   for (let afterId = 0; ;) {
     const rows = await source.chunk(afterId, chunkSize);
@@ -186,6 +197,7 @@ async function loadSnapshot(source: CatalogueSource, chunkSize: number): Promise
       ids.push(row.id);
       artists.push(row.artist_id ?? 0);
       genres.push(code);
+      libraries.push(row.library_id ?? 0);
     }
     const last = rows.at(-1);
     if (last === undefined || rows.length < chunkSize) break;
@@ -197,6 +209,7 @@ async function loadSnapshot(source: CatalogueSource, chunkSize: number): Promise
     Int32Array.from(artists),
     Int32Array.from(genres),
     genreCodes,
+    Int32Array.from(libraries),
   );
 }
 

@@ -47,10 +47,14 @@ export function shuffleKey(seed: number, id: number): number {
   return keyOf(seedMix(seed), id);
 }
 
-/** Only the songs whose value in `column` (same index as the ids) is `value`. */
+/**
+ * Only the songs whose value in `column` (same index as the ids) is `value`; or, with `except`, only those whose value
+ * is none of those.
+ */
 export interface ColumnFilter {
   column: ArrayLike<number>;
   value: number;
+  except?: ReadonlySet<number>;
 }
 
 export interface ShuffleRequest {
@@ -129,7 +133,9 @@ class SmallestKeys {
 
 /** Whether the song at `index` passes every filter. */
 export function passes(filters: readonly ColumnFilter[], index: number): boolean {
-  for (const filter of filters) if (filter.column[index] !== filter.value) return false;
+  for (const { column, value, except } of filters) {
+    if (except === undefined ? column[index] !== value : except.has(column[index] ?? 0)) return false;
+  }
   return true;
 }
 

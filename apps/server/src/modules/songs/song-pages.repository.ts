@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { songSeen } from '../../db/library-visibility.js';
 import type { DB } from '../../db/schema.js';
 import { songListQuery, type SongListRow } from './songs.repository.js';
 
@@ -7,6 +8,8 @@ export interface CatalogueEntry {
   id: number;
   artist_id: number | null;
   genre: string;
+  /** Its library; null or absent for a song held in the blob store. */
+  library_id?: number | null;
 }
 
 /** Where the in-memory catalogue comes from. */
@@ -21,6 +24,8 @@ export interface CatalogueSource {
 export interface CatalogueFilter {
   artistId?: number | undefined;
   genre?: string | undefined;
+  /** Libraries whose songs are left out (those hidden from the viewer, issue 25). */
+  hidden?: readonly number[] | undefined;
 }
 
 /** Where a liked-songs page starts: after this like (most recent first). */
@@ -43,12 +48,23 @@ export type PlaylistSongListRow = SongListRow & { position: number; added_at: st
 export interface SongPagesRepository extends CatalogueSource {
   /** Newest first (id descending), before `beforeId` when given. */
   newest(filter: CatalogueFilter, beforeId: number | undefined, limit: number): Promise<SongListRow[]>;
-  liked(userId: number, after: LikedKey | undefined, limit: number): Promise<LikedSongRow[]>;
-  countLiked(userId: number): Promise<number>;
-  inPlaylist(playlistId: number, after: PlaylistKey | undefined, limit: number): Promise<PlaylistSongListRow[]>;
+  liked(viewer: SongsOf, after: LikedKey | undefined, limit: number): Promise<LikedSongRow[]>;
+  countLiked(viewer: SongsOf): Promise<number>;
+  inPlaylist(
+    playlistId: number,
+    hidden: readonly number[],
+    after: PlaylistKey | undefined,
+    limit: number,
+  ): Promise<PlaylistSongListRow[]>;
   /** Where the song is in the playlist now (undefined when it is not there any more). */
   playlistKey(playlistId: number, songId: number): Promise<PlaylistKey | undefined>;
-  countInPlaylist(playlistId: number): Promise<number>;
+  countInPlaylist(playlistId: number, hidden: readonly number[]): Promise<number>;
+}
+
+/** A user, and the libraries whose songs they do not see. */
+export interface SongsOf {
+  userId: number;
+  hidden: readonly number[];
 }
 
 export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
@@ -62,7 +78,7 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
       return (
         db
           .selectFrom('songs')
-          .select(['id', 'artist_id', 'genre'])
+          .select(['id', 'artist_id', 'genre', 'library_id'])
           .where('id', '>', afterId)
           // A song whose library file is missing leaves every list (it stays in playlists, shown unavailable).
           .where('missing_since', 'is', null)
@@ -72,19 +88,21 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
       );
     },
 
-    newest({ artistId, genre }, beforeId, limit) {
+    newest({ artistId, genre, hidden = [] }, beforeId, limit) {
       let query = songListQuery(db).where('songs.missing_since', 'is', null);
+      if (hidden.length > 0) query = query.where(songSeen(hidden));
       if (artistId !== undefined) query = query.where('songs.artist_id', '=', artistId);
       if (genre !== undefined) query = query.where('songs.genre', '=', genre);
       if (beforeId !== undefined) query = query.where('songs.id', '<', beforeId);
       return query.orderBy('songs.id', 'desc').limit(limit).execute();
     },
 
-    liked(userId, after, limit) {
+    liked({ userId, hidden }, after, limit) {
       let query = songListQuery(db)
         .innerJoin('likes', 'likes.song_id', 'songs.id')
         .select('likes.created_at as liked_at')
         .where('likes.user_id', '=', userId);
+      if (hidden.length > 0) query = query.where(songSeen(hidden));
       if (after !== undefined) {
         query = query.where((eb) =>
           eb(eb.refTuple('likes.created_at', 'likes.song_id'), '<', eb.tuple(after.likedAt, after.songId)),
@@ -93,20 +111,34 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
       return query.orderBy('likes.created_at', 'desc').orderBy('likes.song_id', 'desc').limit(limit).execute();
     },
 
-    async countLiked(userId) {
+    async countLiked({ userId, hidden }) {
       const row = await db
         .selectFrom('likes')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('user_id', '=', userId)
+        .$if(hidden.length > 0, (query) =>
+          query.where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('songs')
+                  .select('songs.id')
+                  .whereRef('songs.id', '=', 'likes.song_id')
+                  .where('songs.library_id', 'in', [...hidden]),
+              ),
+            ),
+          ),
+        )
         .executeTakeFirstOrThrow();
       return row.count;
     },
 
-    inPlaylist(playlistId, after, limit) {
+    inPlaylist(playlistId, hidden, after, limit) {
       let query = songListQuery(db)
         .innerJoin('playlist_songs', 'playlist_songs.song_id', 'songs.id')
         .select(['playlist_songs.position', 'playlist_songs.added_at'])
         .where('playlist_songs.playlist_id', '=', playlistId);
+      if (hidden.length > 0) query = query.where(songSeen(hidden));
       if (after !== undefined) {
         query = query
           .where('playlist_songs.position', '>=', after.position)
@@ -136,11 +168,24 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
       return row && { position: row.position, addedAt: row.added_at, songId: row.song_id };
     },
 
-    async countInPlaylist(playlistId) {
+    async countInPlaylist(playlistId, hidden) {
       const row = await db
         .selectFrom('playlist_songs')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('playlist_id', '=', playlistId)
+        .$if(hidden.length > 0, (query) =>
+          query.where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('songs')
+                  .select('songs.id')
+                  .whereRef('songs.id', '=', 'playlist_songs.song_id')
+                  .where('songs.library_id', 'in', [...hidden]),
+              ),
+            ),
+          ),
+        )
         .executeTakeFirstOrThrow();
       return row.count;
     },

@@ -5,7 +5,7 @@ import { badCursor, cursorCodec, keysetPage, pageLimit, type CursorScope } from 
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { searchTerms } from '../search-index/search-terms.js';
 import type { CatalogueIndex } from './catalogue-index.js';
-import type { CatalogueFilter, SongPagesRepository } from './song-pages.repository.js';
+import type { CatalogueFilter, SongPagesRepository, SongsOf } from './song-pages.repository.js';
 import type { SongListRow } from './songs.repository.js';
 import { type SongListing, type SongsService, type Viewer } from './songs.service.js';
 
@@ -45,7 +45,11 @@ export class SongPagesService {
   /** GET /api/songs/page. */
   page(viewer: Viewer, query: SongPageQuery): Promise<SongPageResult> {
     // An empty genre (a form's "any genre") filters nothing, as an empty q searches nothing.
-    const filter: CatalogueFilter = { artistId: query.artistId, genre: query.genre === '' ? undefined : query.genre };
+    const filter: CatalogueFilter = {
+      artistId: query.artistId,
+      genre: query.genre === '' ? undefined : query.genre,
+      hidden: viewer.hiddenLibraries.length === 0 ? undefined : viewer.hiddenLibraries,
+    };
     if (query.q !== undefined && query.q !== '') return this.searchPage(viewer, query.q, filter, query);
     if (query.order === 'newest') return this.newestPage(viewer, filter, query);
     return this.shufflePage(viewer, filter, query);
@@ -57,8 +61,8 @@ export class SongPagesService {
     const scope = [viewer.id];
     const after = likedCursors.decode(scope, query.cursor);
     const [rows, total] = await Promise.all([
-      this.pages.liked(viewer.id, after && { likedAt: after[0], songId: after[1] }, limit + 1),
-      this.pages.countLiked(viewer.id),
+      this.pages.liked(songsOf(viewer), after && { likedAt: after[0], songId: after[1] }, limit + 1),
+      this.pages.countLiked(songsOf(viewer)),
     ]);
     const page = keysetPage(rows, limit, (row) => likedCursors.encode(scope, [row.liked_at, row.id]));
     return this.result(viewer, page.rows, page.nextCursor, total);
@@ -74,8 +78,8 @@ export class SongPagesService {
     // Songs removed before the cursor shift the rest up: continue from where its song is now, if it is still there.
     const key = named && ((await this.pages.playlistKey(playlistId, named.songId)) ?? named);
     const [rows, total] = await Promise.all([
-      this.pages.inPlaylist(playlistId, key, limit + 1),
-      this.pages.countInPlaylist(playlistId),
+      this.pages.inPlaylist(playlistId, viewer.hiddenLibraries, key, limit + 1),
+      this.pages.countInPlaylist(playlistId, viewer.hiddenLibraries),
     ]);
     const page = keysetPage(rows, limit, (row) => playlistCursors.encode(scope, [row.position, row.added_at, row.id]));
     return this.result(viewer, page.rows, page.nextCursor, total);
@@ -146,6 +150,8 @@ export class SongPagesService {
   }
 }
 
-function filterScope({ artistId, genre }: CatalogueFilter): CursorScope {
-  return [artistId, genre];
+function filterScope({ artistId, genre, hidden }: CatalogueFilter): CursorScope {
+  return hidden === undefined ? [artistId, genre] : [artistId, genre, hidden.join(',')];
 }
+
+const songsOf = (viewer: Viewer): SongsOf => ({ userId: viewer.id, hidden: viewer.hiddenLibraries });

@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { attachSongIds, type ArtistWithSongs } from '../artists/artists.repository.js';
+import { songSeen } from '../../db/library-visibility.js';
+import { attachSongIds, createArtistsRepository, type ArtistWithSongs } from '../artists/artists.repository.js';
 import { songListQuery, withCredits, type SongListRow } from './songs.repository.js';
 
 /** Which songs a whole-catalogue read covers: all of them, or one genre's or one artist's. */
 export interface CatalogueFilter {
   genre?: string;
   artistId?: number;
+  /** Libraries whose songs are left out (those hidden from the viewer). */
+  hidden?: readonly number[];
 }
 
 /**
@@ -26,10 +29,42 @@ export interface SongsStreamRepository {
    * At most `limit` artists after `afterName` (all from the first when null) in name order, each with the ids of its
    * songs up to `songsUpTo`, in id order. Artist names are unique, so the name alone is the key.
    */
-  artistsAfter(afterName: string | null, limit: number, songsUpTo: number): Promise<ArtistWithSongs[]>;
+  artistsAfter(
+    afterName: string | null,
+    limit: number,
+    songsUpTo: number,
+    hidden: readonly number[],
+  ): Promise<ArtistWithSongs[]>;
 }
 
 export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamRepository {
+  const artistsRepository = createArtistsRepository(db);
+
+  /**
+   * Up to `limit` artists after `afterName` in name order, less those only in hidden libraries (the artist list's
+   * rule): pages left empty by that are read past, so an empty answer is the end.
+   */
+  async function seenArtistsAfter(afterName: string | null, limit: number, hidden: readonly number[]) {
+    for (let after = afterName; ;) {
+      let query = db.selectFrom('artists').selectAll();
+      if (after !== null) query = query.where('name', '>', after);
+      const page = await query.orderBy('name', 'asc').orderBy('id', 'asc').limit(limit).execute();
+      const last = page.at(-1);
+      if (hidden.length === 0 || last === undefined) return page;
+      const kept = new Set(
+        (
+          await artistsRepository.listByIds(
+            page.map((row) => row.id),
+            hidden,
+          )
+        ).map((artist) => artist.id),
+      );
+      const artists = page.filter((artist) => kept.has(artist.id));
+      if (artists.length > 0 || page.length < limit) return artists;
+      after = last.name;
+    }
+  }
+
   return {
     async newestSongId() {
       const row = await db
@@ -43,6 +78,7 @@ export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamReposito
       let query = songListQuery(db).where('songs.id', '<=', atMost).where('songs.missing_since', 'is', null);
       if (filter.genre !== undefined) query = query.where('songs.genre', '=', filter.genre);
       if (filter.artistId !== undefined) query = query.where('songs.artist_id', '=', filter.artistId);
+      if (filter.hidden !== undefined && filter.hidden.length > 0) query = query.where(songSeen(filter.hidden));
       return withCredits(db, await query.orderBy('songs.id', 'desc').limit(limit).execute());
     },
 
@@ -76,10 +112,8 @@ export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamReposito
       return memberships;
     },
 
-    async artistsAfter(afterName, limit, songsUpTo) {
-      let query = db.selectFrom('artists').selectAll();
-      if (afterName !== null) query = query.where('name', '>', afterName);
-      const artists = await query.orderBy('name', 'asc').orderBy('id', 'asc').limit(limit).execute();
+    async artistsAfter(afterName, limit, songsUpTo, hidden) {
+      const artists = await seenArtistsAfter(afterName, limit, hidden);
       if (artists.length === 0) return [];
       const songs = await db
         .selectFrom('songs')
@@ -91,6 +125,7 @@ export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamReposito
         )
         .where('id', '<=', songsUpTo)
         .where('missing_since', 'is', null)
+        .$if(hidden.length > 0, (seen) => seen.where(songSeen(hidden)))
         .orderBy('id', 'asc')
         .execute();
       return attachSongIds(artists, songs);

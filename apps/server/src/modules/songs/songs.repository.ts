@@ -1,3 +1,4 @@
+import { songSeen } from '../../db/library-visibility.js';
 import { sql, type Insertable, type Kysely, type SqlBool } from 'kysely';
 import {
   deleteEmptyPlaceholders,
@@ -37,6 +38,8 @@ export interface SongListRow {
   replay_gain_track_peak: number | null;
   /** When its library file was found missing; null while it is there (always for stored songs). */
   missing_since: string | null;
+  /** The library whose file it is; null for a song held in the blob store. */
+  library_id: number | null;
   /** The artist as the file displays it ("A feat. B"); null: the artist's name. */
   display_artist: string | null;
   /** MusicBrainz recording id from the tags. */
@@ -93,6 +96,8 @@ export interface SongFilter {
   artistId?: number;
   /** Only these songs (e.g. search hits); the caller orders them. */
   ids?: readonly number[];
+  /** Libraries whose songs are left out (the viewer's hidden ones). */
+  hidden?: readonly number[];
   limit?: number;
   offset?: number;
 }
@@ -168,7 +173,7 @@ export interface SongsRepository {
   /** The songs of `ids` that exist, in that order (duplicates too), from memory where they are held. */
   byIds(ids: readonly number[]): Promise<SongListRow[]>;
   /** The songs a user liked, most recently liked first. */
-  listLikedBy(userId: number, limit?: number, offset?: number): Promise<SongListRow[]>;
+  listLikedBy(userId: number, hidden: readonly number[], limit?: number, offset?: number): Promise<SongListRow[]>;
   /** The songs of a playlist in playlist order. */
   listInPlaylist(playlistId: number): Promise<SongListRow[]>;
   findListRow(id: number): Promise<SongListRow | undefined>;
@@ -278,6 +283,7 @@ export function songListQuery(db: Kysely<DB>) {
       'songs.replay_gain_track_db',
       'songs.replay_gain_track_peak',
       'songs.missing_since',
+      'songs.library_id',
       'songs.display_artist',
       'songs.mb_recording_id',
       'albums.artist_id as album_artist_id',
@@ -309,6 +315,7 @@ export function createSongsRepository(
       if (filter.ids?.length === 0) return [];
       let query = base().where('songs.missing_since', 'is', null);
       if (filter.ids !== undefined) query = query.where('songs.id', 'in', [...filter.ids]);
+      if (filter.hidden !== undefined && filter.hidden.length > 0) query = query.where(songSeen(filter.hidden));
       if (filter.genre !== undefined) query = query.where('songs.genre', '=', filter.genre);
       if (filter.artistId !== undefined) query = query.where('songs.artist_id', '=', filter.artistId);
       query = query.orderBy('songs.id', 'desc');
@@ -330,10 +337,11 @@ export function createSongsRepository(
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
-    listLikedBy(userId, limit, offset) {
+    listLikedBy(userId, hidden, limit, offset) {
       let query = base()
         .innerJoin('likes', 'likes.song_id', 'songs.id')
         .where('likes.user_id', '=', userId)
+        .$if(hidden.length > 0, (liked) => liked.where(songSeen(hidden)))
         .orderBy('likes.created_at', 'desc')
         .orderBy('songs.id', 'desc');
       if (limit !== undefined || offset !== undefined) query = query.limit(limit ?? NO_LIMIT);

@@ -2,7 +2,7 @@ import { endpoints, ServerMessages, SongEditFields, SongFormFields, type SongLis
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { notFound } from '../../http/errors.js';
-import { requireUser } from '../../http/session.js';
+import { requireViewer } from '../../http/session.js';
 import { declaredUpload, parseUploadFields, readUploadForm } from '../../http/upload-form.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { AudioEndCheck } from '../../media/audio-check.js';
@@ -37,29 +37,29 @@ export function songsReadRoutes(
   { pages, stream }: { pages: SongPagesService; stream: SongsStream },
 ): void {
   route(app, endpoints.songs.list, async (request) => {
-    const viewer = await requireUser(request);
+    const viewer = await requireViewer(request);
     const { query } = request;
     if (isWholeCatalogue(query)) return stream.list(viewer, { genre: query.genre, artistId: query.artistId });
     return toSongsJson(await songs.list(viewer, query));
   });
 
-  route(app, endpoints.songs.data, async (request) => stream.data(await requireUser(request)));
+  route(app, endpoints.songs.data, async (request) => stream.data(await requireViewer(request)));
 
   route(app, endpoints.songs.get, async (request) => {
-    const { row, marks } = await songs.get(await requireUser(request), request.params.id);
+    const { row, marks } = await songs.get(await requireViewer(request), request.params.id);
     return toSongJson(row, marks);
   });
 
   route(app, endpoints.songs.inPlaylist, async (request) =>
-    toSongsJson(await songs.listInPlaylist(await requireUser(request), request.params.id)),
+    toSongsJson(await songs.listInPlaylist(await requireViewer(request), request.params.id)),
   );
 
   route(app, endpoints.songs.page, async (request) =>
-    toSongPageJson(await pages.page(await requireUser(request), request.query)),
+    toSongPageJson(await pages.page(await requireViewer(request), request.query)),
   );
 
   route(app, endpoints.songs.playlistPage, async (request) =>
-    toSongPageJson(await pages.inPlaylist(await requireUser(request), request.params.id, request.query)),
+    toSongPageJson(await pages.inPlaylist(await requireViewer(request), request.params.id, request.query)),
   );
 }
 

@@ -77,7 +77,7 @@ describeEachDialect('song listing cost (%s)', { uses: 'database' }, (t) => {
       () => Promise.resolve(),
       { songSaved: () => undefined, songRemoved: () => undefined },
     );
-    const songs = toSongsJson(await service.list({ id: userId, role: 'USER' }));
+    const songs = toSongsJson(await service.list({ id: userId, role: 'USER', hiddenLibraries: [] }));
     return {
       queries: counter.count,
       songs: songs.length,

@@ -9,6 +9,7 @@ import {
 } from '@tonearm/contract';
 import { isPlaceholderName } from '../../db/album-placeholders.js';
 import { isDuplicate } from '../../db/duplicate-error.js';
+import { seesLibrary } from '../../db/library-visibility.js';
 import type { RoleValue } from '../../db/schema.js';
 import { isoNow } from '../../db/timestamps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
@@ -27,6 +28,8 @@ const AUDIO_FIELD = fileField(endpoints.songs.create, 'audio');
 export interface Viewer {
   id: number;
   role: RoleValue;
+  /** The libraries whose songs this viewer may not see (library-access.ts): left out everywhere, 404 one by one. */
+  hiddenLibraries: readonly number[];
 }
 
 /** What the requesting user brings to a Song answer: their likes and their own playlists. */
@@ -183,12 +186,15 @@ export class SongsService {
   async list(viewer: Viewer, query: SongListQuery = {}): Promise<SongListing> {
     const { q, genre, artistId, limit, offset } = query;
     if (q === undefined || q === '')
-      return this.withMarks(viewer, await this.songs.list({ genre, artistId, limit, offset }));
+      return this.withMarks(
+        viewer,
+        await this.songs.list({ genre, artistId, limit, offset, hidden: viewer.hiddenLibraries }),
+      );
 
     const terms = searchTerms(q);
     if (terms.length === 0) return noSongs();
     const ranked = await this.search.songIds(terms, SONG_QUERY_MAX_HITS);
-    const rows = await this.songs.list({ ids: ranked, genre, artistId });
+    const rows = await this.songs.list({ ids: ranked, genre, artistId, hidden: viewer.hiddenLibraries });
     const rank = new Map(ranked.map((id, index) => [id, index]));
     rows.sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
     const start = offset ?? 0;
@@ -197,7 +203,10 @@ export class SongsService {
 
   async get(viewer: Viewer, id: number): Promise<ViewedSong> {
     const row = await this.songs.findListRow(id);
-    if (row === undefined) throw notFound(ServerMessages.notFound);
+    // A song of a library hidden from the viewer does not exist for them: the same 404.
+    if (row === undefined || !seesLibrary(viewer.hiddenLibraries, row.library_id)) {
+      throw notFound(ServerMessages.notFound);
+    }
     const { marks } = await this.withMarks(viewer, [row]);
     return { row, marks };
   }
@@ -233,11 +242,17 @@ export class SongsService {
   }
 
   async listLiked(viewer: Viewer, limit?: number, offset?: number): Promise<SongListing> {
-    return this.withMarks(viewer, await this.songs.listLikedBy(viewer.id, limit, offset));
+    return this.withMarks(viewer, await this.songs.listLikedBy(viewer.id, viewer.hiddenLibraries, limit, offset));
   }
 
   async exists(id: number): Promise<boolean> {
     return (await this.songs.find(id)) !== undefined;
+  }
+
+  /** Whether the song exists and is not in a library hidden from the viewer. */
+  async sees(viewer: Viewer, id: number): Promise<boolean> {
+    const song = await this.songs.find(id);
+    return song !== undefined && seesLibrary(viewer.hiddenLibraries, song.library_id ?? null);
   }
 
   /** Whether audio with this sha256 (hex) is already in the catalogue. */
@@ -352,8 +367,13 @@ export class SongsService {
     if ((await this.artists.find(artistId)) === undefined) throw badRequest(ServerMessages.artistNotFound, 'artistId');
   }
 
-  /** The rows with the viewer's likes and own playlists among them, fetched in one query each. */
-  async withMarks(viewer: Viewer, rows: SongListRow[]): Promise<SongListing> {
+  /**
+   * The rows with the viewer's likes and own playlists among them, fetched in one query each. Every song answer passes
+   * here: a row of a library hidden from the viewer is left out (the lists' own queries leave them out already).
+   */
+  async withMarks(viewer: Viewer, given: SongListRow[]): Promise<SongListing> {
+    const hidden = viewer.hiddenLibraries;
+    const rows = hidden.length === 0 ? given : given.filter((row) => seesLibrary(hidden, row.library_id));
     if (rows.length === 0) return noSongs();
     const ids = rows.map((row) => row.id);
     const [liked, playlists] = await Promise.all([

@@ -34,7 +34,7 @@ export class SongsStream {
 
   /** GET /api/songs without limit, offset or q: every song (of the genre or artist), newest first. */
   list(viewer: Viewer, filter: CatalogueFilter): JsonStream<Song[]> {
-    return JsonStream.array(() => this.songChunks(viewer, filter, null));
+    return JsonStream.array(() => this.songChunks(viewer, { ...filter, hidden: viewer.hiddenLibraries }, null));
   }
 
   /** GET /api/songs/data: every song, newest first, and every artist in name order with its song ids. */
@@ -43,8 +43,8 @@ export class SongsStream {
     let newest: Promise<number> | null = null;
     const upperBound = () => (newest ??= this.repository.newestSongId());
     return JsonStream.object<SongsDataResponse>({
-      songs: JsonStream.array(() => this.songChunks(viewer, {}, upperBound)),
-      artists: JsonStream.array(() => this.artistChunks(upperBound)),
+      songs: JsonStream.array(() => this.songChunks(viewer, { hidden: viewer.hiddenLibraries }, upperBound)),
+      artists: JsonStream.array(() => this.artistChunks(upperBound, viewer.hiddenLibraries)),
     });
   }
 
@@ -69,15 +69,16 @@ export class SongsStream {
     }
   }
 
-  private async *artistChunks(upperBound: () => Promise<number>): AsyncGenerator<Artist[]> {
+  private async *artistChunks(upperBound: () => Promise<number>, hidden: readonly number[]): AsyncGenerator<Artist[]> {
     const songsUpTo = await upperBound();
     const limit = Math.max(1, Math.floor(this.chunkRows / ARTISTS_PER_READ_DIVISOR));
     let after: string | null = null;
     for (;;) {
-      const artists = await this.repository.artistsAfter(after, limit, songsUpTo);
+      const artists = await this.repository.artistsAfter(after, limit, songsUpTo, hidden);
       yield artists.map(toArtistJson);
       const last = artists.at(-1);
-      if (last === undefined || artists.length < limit) return;
+      // A short page is the last, unless hidden artists were left out of it (then an empty one is).
+      if (last === undefined || (hidden.length === 0 && artists.length < limit)) return;
       after = last.name;
     }
   }

@@ -3,7 +3,7 @@ import type { CounterStore } from '../../counters/counter-store.js';
 import { LoginAttempts, LOGIN_FAILURE_WINDOW_MS, type AttemptPlace } from '../auth/login-attempts.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import type { AppPasswordsService } from './app-passwords.service.js';
-import { subsonicFail as fail, type SubsonicCaller } from './subsonic-method.js';
+import { subsonicFail as fail, type SubsonicIdentity } from './subsonic-method.js';
 import type { SubsonicParams } from './subsonic-params.js';
 import { SubsonicError, SubsonicRateLimited } from './subsonic.response.js';
 
@@ -62,7 +62,7 @@ export class SubsonicAuth {
     private readonly limits: CredentialLimits,
   ) {}
 
-  async authenticate(params: SubsonicParams, address: string): Promise<SubsonicCaller> {
+  async authenticate(params: SubsonicParams, address: string): Promise<SubsonicIdentity> {
     const key = params.get('apiKey');
     const legacy = ['u', 'p', 't', 's'].some((name) => params.has(name));
     if (key !== undefined && legacy) throw fail('conflictingAuth', SubsonicMessages.conflictingAuth);
@@ -82,10 +82,10 @@ export class SubsonicAuth {
   private async keepingFailures(
     limits: LoginAttempts,
     place: AttemptPlace,
-    check: () => Promise<SubsonicCaller>,
+    check: () => Promise<SubsonicIdentity>,
     succeeded: () => Promise<void> = () => limits.giveBack(place),
-  ): Promise<SubsonicCaller> {
-    let caller: SubsonicCaller;
+  ): Promise<SubsonicIdentity> {
+    let caller: SubsonicIdentity;
     try {
       caller = await check();
     } catch (error) {
@@ -96,7 +96,7 @@ export class SubsonicAuth {
     return caller;
   }
 
-  private async check(params: SubsonicParams, key: string | undefined): Promise<SubsonicCaller> {
+  private async check(params: SubsonicParams, key: string | undefined): Promise<SubsonicIdentity> {
     const { accounts } = this.limits;
     if (key !== undefined) {
       const user = await this.apiKeys.userOfKey(key);
@@ -121,7 +121,7 @@ export class SubsonicAuth {
   private async checkAppPassword(
     params: SubsonicParams,
     user: Awaited<ReturnType<AppPasswordsService['findUser']>>,
-  ): Promise<SubsonicCaller> {
+  ): Promise<SubsonicIdentity> {
     const token = params.get('t');
     const password = params.get('p');
     const via = token === undefined ? 'password' : 'token';

@@ -1,15 +1,23 @@
 import { SubsonicErrorCodes, SubsonicMessages } from '@tonearm/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../../db/schema.js';
+import type { SessionViewer } from '../../http/session.js';
 import { SubsonicError, type SubsonicNode } from './subsonic.response.js';
 import type { SubsonicParams } from './subsonic-params.js';
 
 /** How a caller proved who they are: an API key, the app password (`u`+`p`), or its md5 token (`u`+`t`+`s`). */
 export type SubsonicAuthVia = 'apiKey' | 'password' | 'token';
 
+/** Who proved who they are, and how (SubsonicAuth). */
+export interface SubsonicIdentity {
+  user: UserRow;
+  via: SubsonicAuthVia;
+}
+
 /** Who made a call, and how they proved it (`tokenInfo` answers for API keys only). */
 export interface SubsonicCaller {
-  user: UserRow;
+  /** The user, with the libraries hidden from them (every method answers only from the others). */
+  user: SessionViewer;
   via: SubsonicAuthVia;
 }
 

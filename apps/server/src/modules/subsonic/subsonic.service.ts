@@ -37,7 +37,8 @@ export class SubsonicService {
     if (name === 'getOpenSubsonicExtensions') return extensionsAnswer();
     const method = this.methods.get(name);
     if (method === undefined) throw fail('generic', SubsonicMessages.unknownMethod(name));
-    const caller = await this.auth.authenticate(params, http.request.ip);
-    return method.run({ params, caller, ...http });
+    const { user, via } = await this.auth.authenticate(params, http.request.ip);
+    const hiddenLibraries = await http.request.server.libraryAccess.hiddenFrom(user);
+    return method.run({ params, caller: { user: { ...user, hiddenLibraries }, via }, ...http });
   }
 }

@@ -1,5 +1,6 @@
 import { mayDownload, plainText, SubsonicMessages } from '@tonearm/contract';
 import type { UserRow } from '../../../db/schema.js';
+import type { SessionViewer } from '../../../http/session.js';
 import { subjectOf } from '../../../http/access.js';
 import { MUSIC_FOLDER_ID, idOfKind, subsonicId } from '../subsonic-ids.js';
 import { intParam, notFoundError, requiredParam, subsonicFail, type MethodTable } from '../subsonic-method.js';
@@ -58,7 +59,7 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
   const { marks } = deps;
 
   /** The songs of `ids` as the caller sees them, in that order (70 when one does not exist). */
-  async function childrenOf(user: UserRow, ids: readonly number[]): Promise<SubsonicNode[]> {
+  async function childrenOf(user: SessionViewer, ids: readonly number[]): Promise<SubsonicNode[]> {
     const listing = await deps.songs.listByIds(user, ids);
     if (listing.rows.length !== ids.length) throw notFoundError('Song');
     return marks.songs(user, listing);
@@ -80,7 +81,7 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
           await activity.setNowPlaying(caller.user.id, client, songId, at.toISOString(), staleBefore);
           return {};
         }
-        for (const [index, songId] of ids.entries()) await deps.plays.record(caller.user.id, songId, times[index]);
+        for (const [index, songId] of ids.entries()) await deps.plays.record(caller.user, songId, times[index]);
         return {};
       },
     },

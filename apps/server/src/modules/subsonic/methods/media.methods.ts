@@ -7,7 +7,7 @@ import {
   TRANSCODE_FORMATS,
   type TranscodeFormat,
 } from '@tonearm/contract';
-import type { UserRow } from '../../../db/schema.js';
+import type { SessionViewer } from '../../../http/session.js';
 import { sendDownload } from '../../downloads/downloads.routes.js';
 import { IMAGE_CACHE_CONTROL } from '../../../media/blob-response.js';
 import { mimeForKey } from '../../../media/media.formats.js';
@@ -94,7 +94,7 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
   }
 
   /** The stored image key of what `id` names (`N` a song, `al-N`, `ar-N`, `pl-N`), as the caller may see it. */
-  async function imageKeyOf(user: UserRow, id: string): Promise<string | null> {
+  async function imageKeyOf(user: SessionViewer, id: string): Promise<string | null> {
     const parsed = parseSubsonicId(id);
     if (parsed === null) throw coverNotFound();
     switch (parsed.kind) {

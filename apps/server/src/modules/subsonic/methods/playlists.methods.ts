@@ -1,5 +1,5 @@
 import { isAdmin, PAGE_LIMIT_MAX, PlaylistFormFields, SubsonicMessages } from '@tonearm/contract';
-import type { UserRow } from '../../../db/schema.js';
+import type { SessionViewer } from '../../../http/session.js';
 import { HttpError } from '../../../http/errors.js';
 import type { PlaylistView } from '../../playlists/playlists.service.js';
 import type { PlaylistSummary } from '../subsonic-catalogue.repository.js';
@@ -88,7 +88,7 @@ export function playlistsMethods(deps: SubsonicDeps): MethodTable {
   }
 
   /** getPlaylist's answer: the playlist and its songs in order (each with the caller's star). */
-  async function playlistWithSongs(user: UserRow, id: number): Promise<SubsonicNode> {
+  async function playlistWithSongs(user: SessionViewer, id: number): Promise<SubsonicNode> {
     const view = await deps.playlists.get(user, id);
     const [[node], entry] = await Promise.all([
       playlistNodes([view]),

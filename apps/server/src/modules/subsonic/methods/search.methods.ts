@@ -1,5 +1,5 @@
 import { SubsonicMessages } from '@tonearm/contract';
-import type { UserRow } from '../../../db/schema.js';
+import type { SessionViewer } from '../../../http/session.js';
 import { searchTerms } from '../../search-index/search-terms.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
@@ -73,7 +73,7 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
   const { catalogue, stars, marks, albumRows: albums } = deps;
 
   /** One page of each part: the whole catalogue by id for an empty query, else Tonearm's search ranking. */
-  async function find(user: UserRow, params: SubsonicParams) {
+  async function find(user: SessionViewer, params: SubsonicParams) {
     const parts = windows(params);
     const query = queryOf(params);
     const { artist, album, song } = parts;
