@@ -114,7 +114,10 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
     for (const query of ['', '?order=newest', '?q=murmur', '?genre=Rock']) {
       const page = await asListener.json(`/api/songs/page${query}`, SongPage);
       expect(names(page.items), query).not.toContain('Murmur');
-      expect(page.items.every((song) => song.artistName !== 'Secret Band'), query).toBe(true);
+      expect(
+        page.items.every((song) => song.artistName !== 'Secret Band'),
+        query,
+      ).toBe(true);
     }
     const shuffled = await asListener.json('/api/songs/page', SongPage);
     const everything = await t.as(admin).json('/api/songs/page', SongPage);
@@ -127,9 +130,7 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
     const albums = await asListener.json('/api/albums?limit=100', AlbumPage);
     expect(albums.items.map((album) => album.name)).not.toContain('Hidden Album');
     expect(albums.items.map((album) => album.name)).toContain('First Light');
-    expect((await asListener.json('/artists', ArtistList)).map((artist) => artist.name)).not.toContain(
-      'Secret Band',
-    );
+    expect((await asListener.json('/artists', ArtistList)).map((artist) => artist.name)).not.toContain('Secret Band');
   });
 
   it('answers 404 for each of its songs, albums and artists, their audio and every write on them', async () => {
