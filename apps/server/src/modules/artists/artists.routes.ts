@@ -21,6 +21,11 @@ export function artistsReadRoutes(app: App, artists: ArtistsService): void {
     await requireUser(request);
     return toArtistJson(await artists.get(request.params.id));
   });
+
+  route(app, endpoints.artists.credits, async (request) => {
+    const user = await requireUser(request);
+    return artists.credits(user, request.params.id, request.query);
+  });
 }
 
 /** Admin writes; registered in the module's upload scope (registerUploadScope). */
