@@ -66,7 +66,7 @@ describeEachDialect('artist credits (%s)', (t) => {
     listed = [composed, played, mixed];
   });
 
-  it("lists the songs that credit the artist in a contributor role, with the artist's roles, as Song JSON", async () => {
+  it("lists the songs crediting the artist in a contributor role, with the artist's roles, as Song JSON", async () => {
     const answer = await page(credited);
     expect(answer.total).toBe(3);
     expect(answer.nextCursor).toBeNull();

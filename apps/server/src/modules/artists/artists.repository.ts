@@ -108,7 +108,7 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
     return query.execute();
   }
 
-  /** The ids of the songs that credit the artist in a contributor role and are theirs neither as main nor other artist. */
+  /** The songs that credit the artist in a contributor role and are not theirs (as main or as another artist). */
   function creditedSongIds(artistId: number) {
     return db
       .selectFrom('song_artists as credit')
