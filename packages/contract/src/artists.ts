@@ -27,7 +27,7 @@ export const ArtistList = z.array(Artist);
 export const ArtistCreditRole = z.object({ role: z.string(), subRole: z.string().nullable() });
 export type ArtistCreditRole = z.infer<typeof ArtistCreditRole>;
 
-/** A song that credits the artist in contributor roles (composer, producer…), with those roles (by role, then as tagged). */
+/** A song that credits the artist in contributor roles (composer, producer…), with those roles (by role, as tagged). */
 export const ArtistCredit = z.object({ song: Song, roles: z.array(ArtistCreditRole) });
 export type ArtistCredit = z.infer<typeof ArtistCredit>;
 
