@@ -9,6 +9,7 @@ import type { Catalogue } from './modules/catalogue.js';
 import { createSearchIndexRepository } from './modules/search-index/search-index.repository.js';
 import { CatalogueIndex } from './modules/songs/catalogue-index.js';
 import { SongImportService } from './modules/songs/song-import.service.js';
+import { toSongsJson } from './modules/songs/songs.presenter.js';
 import { createSongPagesRepository } from './modules/songs/song-pages.repository.js';
 import { createSongsRepository } from './modules/songs/songs.repository.js';
 import { SongsService } from './modules/songs/songs.service.js';
@@ -91,7 +92,13 @@ export function composeCatalogue(
     songPagesRepository,
     catalogueIndex,
     songs,
-    artists: make('artistsService', () => new ArtistsService(artistsRepository, releaseBlobs)),
+    artists: make(
+      'artistsService',
+      () =>
+        new ArtistsService(artistsRepository, releaseBlobs, async (viewer, ids) =>
+          toSongsJson(await songs.listPresentByIds(viewer, ids)),
+        ),
+    ),
     imports: make('songImportService', () => new SongImportService(songsRepository, releaseBlobs, catalogueIndex)),
     vocabularyUpkeep: {
       name: 'search vocabulary upkeep',

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { textField } from './text.js';
 import { NAME_MAX } from './constants.js';
+import { pageOf } from './common.js';
+import { Song } from './songs.js';
 
 /** Artist JSON of DESIGN §4; `songs` holds the ids of the artist's songs (the songs themselves come from /api/songs). */
 export const Artist = z.object({
@@ -20,3 +22,19 @@ export type ArtistFormFields = z.infer<typeof ArtistFormFields>;
 export const ArtistEditFields = ArtistFormFields.partial();
 
 export const ArtistList = z.array(Artist);
+
+/** One role an artist is credited with on a song (a performer with the instrument or voice as `subRole`). */
+export const ArtistCreditRole = z.object({ role: z.string(), subRole: z.string().nullable() });
+export type ArtistCreditRole = z.infer<typeof ArtistCreditRole>;
+
+/** A song that credits the artist in contributor roles (composer, producer…), with those roles (by role, as tagged). */
+export const ArtistCredit = z.object({ song: Song, roles: z.array(ArtistCreditRole) });
+export type ArtistCredit = z.infer<typeof ArtistCredit>;
+
+/**
+ * GET /api/artists/:id/credits (issue 25): keyset pages of the songs that credit the artist in a contributor role
+ * (CONTRIBUTOR_ROLES), oldest song first. The artist's own songs (those of `Artist.songs`, where they are one of the
+ * song's artists) and missing songs are left out.
+ */
+export const ArtistCreditPage = pageOf(ArtistCredit);
+export type ArtistCreditPage = z.infer<typeof ArtistCreditPage>;

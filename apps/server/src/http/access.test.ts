@@ -65,7 +65,7 @@ function concretePath(url: string, f: Fixture): string {
     if (url.startsWith('/api/users/') || url.startsWith('/api/playlists/user/')) return String(f.userId);
     if (url.startsWith('/api/playlists/') || url.startsWith('/api/songs/playlistId/')) return String(f.playlistId);
     if (url.startsWith('/api/payment/')) return String(f.orderId);
-    if (url.startsWith('/artists/')) return String(f.artistId);
+    if (url.startsWith('/artists/') || url.startsWith('/api/artists/')) return String(f.artistId);
     if (url.startsWith('/api/albums/')) return String(f.albumId);
     if (url.startsWith('/api/songs/')) return String(f.songId);
     throw new Error(`No fixture for :${name} in ${url}`);

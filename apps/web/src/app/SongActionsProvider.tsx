@@ -5,6 +5,7 @@ import { downloadSong } from '../features/downloaded/download-song.js';
 import { premiumRequiredState } from '../features/payment/payment-reason.js';
 import { SelectPlaylistDialog } from '../features/playlists/SelectPlaylistDialog.js';
 import { useDeleteSong } from '../features/songs/mutations.js';
+import { SongDetailsDialog } from '../features/songs/SongDetailsDialog.js';
 import { SongFormDialog } from '../features/songs/SongFormDialog.js';
 import { SongActionsContext, type SongActionOrigin, type SongActions } from '../features/songs/useSongActions.js';
 import { describeError, isApiError } from '../lib/api-client.js';
@@ -15,7 +16,10 @@ import { canDownload, useAuth } from '../shell/auth/useAuth.js';
 import { useConfirm } from '../shell/confirm/useConfirm.js';
 
 type OpenDialog =
-  { kind: 'form'; song: Song | undefined; origin: SongActionOrigin } | { kind: 'playlist'; song: Song } | null;
+  | { kind: 'form'; song: Song | undefined; origin: SongActionOrigin }
+  | { kind: 'playlist'; song: Song }
+  | { kind: 'details'; song: Song }
+  | null;
 
 /** One set of song dialogs for the whole dashboard; rows, tiles and pages only ask for an action. */
 export function SongActionsProvider({ children }: { children: ReactNode }) {
@@ -52,6 +56,9 @@ export function SongActionsProvider({ children }: { children: ReactNode }) {
       },
       addToPlaylist: (song) => {
         setDialog({ kind: 'playlist', song });
+      },
+      details: (song) => {
+        setDialog({ kind: 'details', song });
       },
       download: (song) => {
         // Free accounts are sent to the plans with a word on why, instead of a refusal from the server.
@@ -96,6 +103,7 @@ export function SongActionsProvider({ children }: { children: ReactNode }) {
         />
       )}
       {dialog?.kind === 'playlist' && <SelectPlaylistDialog song={dialog.song} onClose={close} />}
+      {dialog?.kind === 'details' && <SongDetailsDialog song={dialog.song} onClose={close} />}
     </SongActionsContext>
   );
 }

@@ -31,6 +31,8 @@ export const songKeys = {
   album: (albumId: number) => [...songKeys.all, 'album', albumId] as const,
   /** Search answers carry songs (with likeSong), so they live under songKeys and follow like updates. */
   search: (q: string) => [...songKeys.all, 'search', q] as const,
+  /** Issue 25: the pages of the songs that credit an artist as composer, producer… (their songs as `items`). */
+  credits: (artistId: number) => [...songKeys.all, 'credits', artistId] as const,
 };
 
 export const artistKeys = {

@@ -321,6 +321,15 @@ export const CameraIcon = makeIcon(
     <circle cx="12" cy="13.5" r="3.5" />
   </>,
 );
+/** A circled "i": details. */
+export const InfoIcon = makeIcon(
+  'InfoIcon',
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 11v5" />
+    <path d="M12 8h.01" />
+  </>,
+);
 export const SortIcon = makeIcon(
   'SortIcon',
   <>

@@ -14,6 +14,16 @@ export const artists = {
     params: 'IdParam',
     responses: { 200: 'Artist' },
   }),
+  credits: endpoint({
+    method: 'GET',
+    path: '/api/artists/:id/credits',
+    access: 'session',
+    params: 'IdParam',
+    description:
+      "Keyset pages of the songs that credit the artist in another role than main artist (composer, producer…), each with the artist's roles on it.",
+    query: 'CursorQuery',
+    responses: { 200: 'ArtistCreditPage' },
+  }),
   create: endpoint({
     method: 'POST',
     path: '/artists',

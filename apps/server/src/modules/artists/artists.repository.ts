@@ -1,3 +1,4 @@
+import { CONTRIBUTOR_ROLES } from '@tonearm/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
@@ -15,12 +16,31 @@ export interface ArtistWithSongs extends ArtistRow {
  */
 export type HiddenLibraries = readonly number[];
 
+/** A song that credits an artist in contributor roles: its id and those roles. */
+export interface CreditedSong {
+  songId: number;
+  roles: { role: string; subRole: string | null }[];
+}
+
 export interface ArtistsRepository {
   /** Every artist, by name, each with its song ids: two queries, whatever the number of artists. */
   list(hidden?: HiddenLibraries): Promise<ArtistWithSongs[]>;
   /** The artists with these ids (any order), each with its song ids. */
   listByIds(ids: readonly number[], hidden?: HiddenLibraries): Promise<ArtistWithSongs[]>;
   find(id: number): Promise<ArtistRow | undefined>;
+  /**
+   * Up to `limit` songs after `afterSongId` (by id) that credit the artist in a contributor role (CONTRIBUTOR_ROLES),
+   * with those roles (by role, then as tagged); the artist's own songs (main artist, or one of the song's artists)
+   * and missing songs left out.
+   */
+  creditsPage(
+    artistId: number,
+    afterSongId: number | undefined,
+    limit: number,
+    hidden?: HiddenLibraries,
+  ): Promise<CreditedSong[]>;
+  /** How many songs creditsPage lists for the artist, over all its pages. */
+  creditsCount(artistId: number, hidden?: HiddenLibraries): Promise<number>;
   findWithSongs(id: number, hidden?: HiddenLibraries): Promise<ArtistWithSongs | undefined>;
   /** Case-insensitive lookup, with the database's lower() on both sides as the unique index uses it. */
   findByName(name: string): Promise<ArtistRow | undefined>;
@@ -121,6 +141,32 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
     return query.execute();
   }
 
+  /** The songs that credit the artist in a contributor role and are not theirs (as main or as another artist). */
+  function creditedSongIds(artistId: number, hidden: HiddenLibraries) {
+    return db
+      .selectFrom('song_artists as credit')
+      .innerJoin('songs', 'songs.id', 'credit.song_id')
+      .select('credit.song_id')
+      .distinct()
+      .where('credit.artist_id', '=', artistId)
+      .where('credit.role', 'in', [...CONTRIBUTOR_ROLES])
+      .where('songs.missing_since', 'is', null)
+      .$if(hidden.length > 0, (seen) => seen.where(songSeen(hidden)))
+      .where((eb) => eb.or([eb('songs.artist_id', 'is', null), eb('songs.artist_id', '!=', artistId)]))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('song_artists as own')
+              .select('own.song_id')
+              .whereRef('own.song_id', '=', 'credit.song_id')
+              .where('own.artist_id', '=', artistId)
+              .where('own.role', '=', 'artist'),
+          ),
+        ),
+      );
+  }
+
   return {
     async list(hidden) {
       const artists = await db.selectFrom('artists').selectAll().orderBy('name', 'asc').orderBy('id', 'asc').execute();
@@ -139,6 +185,36 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
 
     find(id) {
       return db.selectFrom('artists').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async creditsPage(artistId, afterSongId, limit, hidden = []) {
+      let query = creditedSongIds(artistId, hidden).orderBy('credit.song_id', 'asc').limit(limit);
+      if (afterSongId !== undefined) query = query.where('credit.song_id', '>', afterSongId);
+      const ids = (await query.execute()).map((row) => row.song_id);
+      if (ids.length === 0) return [];
+      const roles = await db
+        .selectFrom('song_artists')
+        .select(['song_id', 'role', 'sub_role'])
+        .where('artist_id', '=', artistId)
+        .where('song_id', 'in', ids)
+        .where('role', 'in', [...CONTRIBUTOR_ROLES])
+        .orderBy('song_id')
+        .orderBy('role')
+        .orderBy('position')
+        .execute();
+      const bySong = new Map<number, CreditedSong>(ids.map((songId) => [songId, { songId, roles: [] }]));
+      for (const row of roles) {
+        bySong.get(row.song_id)?.roles.push({ role: row.role, subRole: row.sub_role === '' ? null : row.sub_role });
+      }
+      return [...bySong.values()];
+    },
+
+    async creditsCount(artistId, hidden = []) {
+      const row = await db
+        .selectFrom(creditedSongIds(artistId, hidden).as('credited'))
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
     },
 
     async findWithSongs(id, hidden) {

@@ -21,6 +21,10 @@ export function artistsReadRoutes(app: App, artists: ArtistsService): void {
     const { hiddenLibraries } = await requireViewer(request);
     return toArtistJson(await artists.get(request.params.id, hiddenLibraries));
   });
+
+  route(app, endpoints.artists.credits, async (request) => {
+    return artists.credits(await requireViewer(request), request.params.id, request.query);
+  });
 }
 
 /** Admin writes; registered in the module's upload scope (registerUploadScope). */

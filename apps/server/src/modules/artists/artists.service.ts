@@ -1,9 +1,29 @@
-import { ServerMessages } from '@tonearm/contract';
+import { DbId, ServerMessages, type ArtistCreditPage, type CursorQuery, type Song } from '@tonearm/contract';
+import { z } from 'zod';
 import { DuplicateError, isDuplicate } from '../../db/duplicate-error.js';
+import type { RoleValue } from '../../db/schema.js';
 import { conflict, notFound } from '../../http/errors.js';
+import { cursorCodec, keysetPage, pageLimit } from '../../http/page-cursor.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { commitAll, discardAll, type StagedImage } from '../../media/staging.js';
 import type { ArtistsRepository, ArtistWithSongs, HiddenLibraries } from './artists.repository.js';
+
+/** Who is asking for songs: likes and playlist ids in a Song answer are theirs. */
+export interface CreditsViewer {
+  id: number;
+  role: RoleValue;
+  /** Libraries whose songs this viewer may not see. */
+  hiddenLibraries: HiddenLibraries;
+}
+
+/**
+ * The Song JSON of these ids as the viewer sees them, in the ids' order, songs gone or missing meanwhile left out. The
+ * songs module answers it (the composition root hands it over): this module may not import that one.
+ */
+export type SongsForViewer = (viewer: CreditsViewer, ids: readonly number[]) => Promise<Song[]>;
+
+/** [song id]: where the next page of an artist's credits starts. */
+const creditCursors = cursorCodec('artists.credits', z.tuple([DbId]));
 
 export interface ArtistChanges {
   /** Absent: keep the name. */
@@ -26,6 +46,7 @@ export class ArtistsService {
   constructor(
     private readonly artists: ArtistsRepository,
     private readonly releaseBlobs: BlobReleaser,
+    private readonly songsFor: SongsForViewer,
   ) {}
 
   /** Every artist the viewer sees (none only in libraries hidden from them). */
@@ -38,6 +59,36 @@ export class ArtistsService {
     const artist = await this.artists.findWithSongs(id, hidden);
     if (artist === undefined) throw notFound(ServerMessages.artistNotFound);
     return artist;
+  }
+
+  /**
+   * Issue 25: a keyset page of the songs that credit the artist in a contributor role (not theirs as an artist), each
+   * with the artist's roles on it; 404 for an unknown artist.
+   */
+  async credits(viewer: CreditsViewer, id: number, query: CursorQuery): Promise<ArtistCreditPage> {
+    const hidden = viewer.hiddenLibraries;
+    await this.get(id, hidden);
+    const scope = hidden.length === 0 ? [id] : [id, hidden.join(',')];
+    const after = creditCursors.decode(scope, query.cursor);
+    const limit = pageLimit(query.limit);
+    const [credited, total] = await Promise.all([
+      this.artists.creditsPage(id, after?.[0], limit + 1, hidden),
+      this.artists.creditsCount(id, hidden),
+    ]);
+    const { rows, nextCursor } = keysetPage(credited, limit, (credit) => creditCursors.encode(scope, [credit.songId]));
+    const songs = new Map(
+      (
+        await this.songsFor(
+          viewer,
+          rows.map((credit) => credit.songId),
+        )
+      ).map((s) => [s.id, s]),
+    );
+    const items = rows.flatMap(({ songId, roles }) => {
+      const song = songs.get(songId);
+      return song === undefined ? [] : [{ song, roles }];
+    });
+    return { items, nextCursor, total };
   }
 
   async exists(id: number): Promise<boolean> {

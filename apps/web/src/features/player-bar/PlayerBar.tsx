@@ -15,6 +15,7 @@ import {
   VolumeIcon,
   VolumeMutedIcon,
 } from '../../ui/icons.js';
+import { SongArtists } from '../songs/SongArtists.js';
 import { LikeButton } from '../songs/SongControls.js';
 import '../../ui/buttons.css';
 import './PlayerBar.css';
@@ -31,7 +32,7 @@ function NowPlaying() {
       <Cover src={song.imgLink} width={64} className="now-playing__cover" />
       <div className="now-playing__text">
         <span className="now-playing__name">{song.name}</span>
-        <span className="now-playing__artist">{song.artistName}</span>
+        <SongArtists song={song} className="now-playing__artist" />
       </div>
       {!isWelcomeSong(song) && <LikeButton song={song} />}
     </div>

@@ -1,9 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import type { Artist } from '@tonearm/contract';
 import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Paths } from '../../lib/paths.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
+import { artistQueries } from '../artists/queries.js';
 import { catalogueSource } from './catalogue.js';
 import { PagedSongList } from './PagedSongList.js';
 import { countLabel, PlayAllButton, ShuffleAllButton } from './SongsHeader.js';
@@ -12,9 +14,20 @@ import '../../ui/page.css';
 
 /**
  * SPEC §2: with artist details from navigation, the artist's header and only their songs, a page at a time; `before`
- * comes between the two (issue 12: the artist's albums).
+ * comes between the two (issue 12: the artist's albums), `after` after the songs (issue 25: their other credits). A
+ * link from a song names the artist only: their photo is then fetched.
  */
-export function ArtistSongsPage({ artist, before }: { artist: Artist; before?: ReactNode }) {
+export function ArtistSongsPage({
+  artist: passed,
+  before,
+  after,
+}: {
+  artist: Artist;
+  before?: ReactNode;
+  after?: ReactNode;
+}) {
+  const details = useQuery({ ...artistQueries.detail(passed.id), enabled: passed.image === null });
+  const artist = passed.image === null && details.data?.id === passed.id ? details.data : passed;
   const source = useMemo(() => catalogueSource(artist.id), [artist.id]);
   const list = usePagedSongs(source);
   const origin = useMemo(() => ({ artist }), [artist]);
@@ -43,6 +56,7 @@ export function ArtistSongsPage({ artist, before }: { artist: Artist; before?: R
       </header>
       {before}
       <PagedSongList list={list} label={`Songs by ${artist.name}`} origin={origin} allowAdd />
+      {after}
     </div>
   );
 }

@@ -85,13 +85,20 @@ describe('<SongList>', () => {
       'Delete',
       'Playlist +',
       'Download',
+      'Details',
       'Play next',
       'Add to queue',
     ]);
     unmount();
 
     renderInApp(<SongList songs={songs} label="Songs" />, { user: listener });
-    expect(itemNames(openMenu('Blue in Green'))).toEqual(['Playlist +', 'Download', 'Play next', 'Add to queue']);
+    expect(itemNames(openMenu('Blue in Green'))).toEqual([
+      'Playlist +',
+      'Download',
+      'Details',
+      'Play next',
+      'Add to queue',
+    ]);
   });
 
   it('shows the add-song tile to administrators only', () => {

@@ -7,6 +7,7 @@ import type { SongSource } from '../../lib/song-sources.js';
 import { usePlayerState } from '../../player/usePlayer.js';
 import { Cover } from '../../ui/Cover.js';
 import { MenuButton, type MenuItem } from '../../ui/MenuButton.js';
+import { SongArtists } from './SongArtists.js';
 import { LikeButton, PlayToggle } from './SongControls.js';
 import type { SongActionOrigin } from './useSongActions.js';
 import { useSongMenuItems } from './useSongMenuItems.js';
@@ -92,7 +93,7 @@ export const SongRow = memo(function SongRow(props: SongRowProps) {
       <Cover src={song.imgLink} width={64} className="song-row__cover" />
       <span className="song-row__title">
         <span className="song-row__name">{song.name}</span>
-        <span className="song-row__artist">{song.artistName}</span>
+        <SongArtists song={song} className="song-row__artist" />
       </span>
       {!hideAlbum && <AlbumCell song={song} />}
       <span className="song-row__genre" title={detail === undefined ? (song.genreTag ?? undefined) : undefined}>

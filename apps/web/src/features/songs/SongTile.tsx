@@ -1,6 +1,7 @@
 import { usePlayerState } from '../../player/usePlayer.js';
 import { Cover } from '../../ui/Cover.js';
 import { MenuButton } from '../../ui/MenuButton.js';
+import { SongArtists } from './SongArtists.js';
 import { PlayToggle, type PlayToggleProps } from './SongControls.js';
 import { useSongMenuItems } from './useSongMenuItems.js';
 import '../../ui/buttons.css';
@@ -20,7 +21,7 @@ export function SongTile(props: Omit<PlayToggleProps, 'className'>) {
       <div className="tile__footer">
         <span className="tile__text">
           <span className="tile__name">{song.name}</span>
-          <span className="tile__meta">{song.artistName}</span>
+          <SongArtists song={song} className="tile__meta" />
         </span>
         <MenuButton label={`More options for ${song.name}`} items={menuItems} className="icon-button tile__menu" />
       </div>

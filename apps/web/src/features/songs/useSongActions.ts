@@ -13,6 +13,8 @@ export interface SongActions {
   remove: (song: Song) => void;
   addToPlaylist: (song: Song) => void;
   download: (song: Song) => void;
+  /** Issue 25: the song's details and credits. */
+  details: (song: Song) => void;
 }
 
 export const SongActionsContext = createContext<SongActions | null>(null);

@@ -1,0 +1,32 @@
+import type { Artist } from '@tonearm/contract';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Paths } from '../../lib/paths.js';
+
+/** An artist a song or album names: enough to open their page, which fetches the rest (their photo). */
+export interface NamedArtist {
+  id: number;
+  name: string;
+}
+
+/** The navigation state of an artist's page (SPEC §2: /dashboard/songs with the artist's details). */
+export function artistPageState(artist: NamedArtist | Artist): { artist: Artist } {
+  return { artist: 'songs' in artist ? artist : { id: artist.id, name: artist.name, image: null, songs: [] } };
+}
+
+/** The artist's name (or `children`), linking to their page. */
+export function ArtistLink({
+  artist,
+  className = 'artist-link',
+  children,
+}: {
+  artist: NamedArtist | Artist;
+  className?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <Link to={Paths.songs} state={artistPageState(artist)} className={className}>
+      {children ?? artist.name}
+    </Link>
+  );
+}
