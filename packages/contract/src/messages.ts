@@ -110,6 +110,9 @@ export const PlaylistMessages = {
   songNotFound: 'Song not found',
   orderNotPermutation: 'The new order must list every song of the playlist exactly once',
   unknownSongs: 'Unknown song ids:',
+  /** 403 to every edit of a playlist that follows a file of a library (issue 25). */
+  readOnlyFromFile:
+    'This playlist follows a playlist file in a music library and cannot be changed in Tonearm: edit the file instead',
 } as const;
 
 /**

@@ -19,6 +19,7 @@ import { catalogueRowsVersionMigration } from './016-catalogue-rows-version.js';
 import { librariesMigration } from './017-libraries.js';
 import { albumPlaceholdersMigration } from './018-album-placeholders.js';
 import { creditsMigration } from './019-credits.js';
+import { libraryPlaylistsMigration } from './021-library-playlists.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '017-libraries': librariesMigration,
   '018-album-placeholders': albumPlaceholdersMigration,
   '019-credits': creditsMigration,
+  '021-library-playlists': libraryPlaylistsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
