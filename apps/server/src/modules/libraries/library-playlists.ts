@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { NAME_MAX, type ScanProblem } from '@tonearm/contract';
 import type { PlaylistsRepository } from '../playlists/playlists.repository.js';
 import type { LibrariesRepository, LibraryRow } from './libraries.repository.js';
-import { MusicFolder } from './music-folder.js';
+import { MusicFolder, SkipReasons } from './music-folder.js';
 
 /*
  * Playlists from files (issue 25): every `.m3u`/`.m3u8` file of a library (any case) is a playlist of the library's
@@ -171,7 +171,11 @@ export async function syncLibraryPlaylists(deps: PlaylistSyncDeps, library: Libr
   const folder = await MusicFolder.at(library.path);
   const walk = await folder.walk(folder.root, isPlaylistName);
   const relative = (abs: string) => path.relative(folder.root, abs).split(path.sep).join('/');
-  for (const entry of walk.skipped) result.problems.push({ path: relative(entry.path), reason: entry.reason });
+  // The scan's own walk reports every link it did not follow; only a FIFO, socket or device named as a playlist is new.
+  for (const entry of walk.skipped) {
+    if (entry.reason === SkipReasons.special)
+      result.problems.push({ path: relative(entry.path), reason: entry.reason });
+  }
   const existing = await deps.playlists.ofLibraryFiles(library.id);
   const found = new Set(walk.files.map(relative));
   const gone = existing.filter((row) => !found.has(row.source_path)).map((row) => row.id);
