@@ -103,6 +103,15 @@ export const UNKNOWN_ARTIST = 'Unknown artist';
  */
 export const UNKNOWN_ALBUM = 'Unknown album';
 
+/** Texts of the web app's playlist page about playlists from files and the M3U8 export (issue 25). */
+export const PlaylistClientMessages = {
+  exportM3u8: 'Export M3U8',
+  exportM3u8Label: (name: string) => `Export ${name} as an M3U8 file`,
+  fromFileEyebrow: 'Playlist from a file',
+  fromFile: (path: string) =>
+    `Read from ${path} in a music library and kept in sync with it: change the file to change this playlist.`,
+} as const;
+
 /** Server texts of the playlist endpoints besides those in ServerMessages (spec texts). */
 export const PlaylistMessages = {
   playlistDeleted: 'Playlist deleted',
