@@ -91,7 +91,7 @@ function looseKey(relative: string): string {
 }
 
 /** The library's files by path, exactly and loosely (a loose key naming two files matches neither). */
-class FileIndex {
+class FileMatcher {
   private readonly exact = new Map<string, number>();
   private readonly loose = new Map<string, number | null>();
 
@@ -121,10 +121,10 @@ export function matchPlaylist(
   roots: readonly string[],
   files: readonly { path: string; song_id: number }[],
 ): ReadPlaylist {
-  return matchWith(text, playlistPath, roots, new FileIndex(files));
+  return matchWith(text, playlistPath, roots, new FileMatcher(files));
 }
 
-function matchWith(text: string, playlistPath: string, roots: readonly string[], index: FileIndex): ReadPlaylist {
+function matchWith(text: string, playlistPath: string, roots: readonly string[], index: FileMatcher): ReadPlaylist {
   const songIds: number[] = [];
   const seen = new Set<number>();
   const unmatched: ReadPlaylist['unmatched'] = [];
@@ -187,7 +187,7 @@ export async function syncLibraryPlaylists(deps: PlaylistSyncDeps, library: Libr
     result.problems.push({ path: '', reason: 'Playlist files become playlists once an administrator account exists' });
     return result;
   }
-  const index = new FileIndex(await deps.libraries.knownFiles(library.id));
+  const index = new FileMatcher(await deps.libraries.knownFiles(library.id));
   const roots = [...new Set([folder.root, folder.realRoot])];
   for (const file of walk.files) {
     const sourcePath = relative(file);
