@@ -249,6 +249,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
         releaseBlobs,
         config: config.libraries,
         log,
+        playlists: playlistsRepository,
       }),
   );
   const search = make(

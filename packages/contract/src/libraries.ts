@@ -111,6 +111,10 @@ export const LibraryScan = z.object({
   errors: z.number().int(),
   /** Files gone through per second so far. */
   filesPerSecond: z.number(),
+  /** Playlist files (`.m3u`, `.m3u8`) read by the scan (issue 25): each is a playlist. */
+  playlists: z.number().int(),
+  /** Entries of those files that matched no song of the library (each also a problem, up to the cap). */
+  unmatchedEntries: z.number().int(),
   /** Files left out and entries not read, with why (at most the first 200). */
   problems: z.array(ScanProblem),
 });

@@ -103,6 +103,15 @@ export const UNKNOWN_ARTIST = 'Unknown artist';
  */
 export const UNKNOWN_ALBUM = 'Unknown album';
 
+/** Texts of the web app's playlist page about playlists from files and the M3U8 export (issue 25). */
+export const PlaylistClientMessages = {
+  exportM3u8: 'Export M3U8',
+  exportM3u8Label: (name: string) => `Export ${name} as an M3U8 file`,
+  fromFileEyebrow: 'Playlist from a file',
+  fromFile: (path: string) =>
+    `Read from ${path} in a music library and kept in sync with it: change the file to change this playlist.`,
+} as const;
+
 /** Server texts of the playlist endpoints besides those in ServerMessages (spec texts). */
 export const PlaylistMessages = {
   playlistDeleted: 'Playlist deleted',
@@ -110,6 +119,9 @@ export const PlaylistMessages = {
   songNotFound: 'Song not found',
   orderNotPermutation: 'The new order must list every song of the playlist exactly once',
   unknownSongs: 'Unknown song ids:',
+  /** 403 to every edit of a playlist that follows a file of a library (issue 25). */
+  readOnlyFromFile:
+    'This playlist follows a playlist file in a music library and cannot be changed in Tonearm: edit the file instead',
 } as const;
 
 /**

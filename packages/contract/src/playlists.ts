@@ -3,7 +3,18 @@ import { textField } from './text.js';
 import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
 import { NAME_MAX, PLAYLIST_TYPE_MAX } from './constants.js';
 
-/** Playlist JSON of DESIGN §4; songIds are in playlist order. */
+/** Where a playlist read from a library's `.m3u`/`.m3u8` file comes from. */
+export const PlaylistSource = z.object({
+  libraryId: z.number().int(),
+  /** The file's path relative to the library's folder, `/` between parts. */
+  path: z.string(),
+});
+export type PlaylistSource = z.infer<typeof PlaylistSource>;
+
+/**
+ * Playlist JSON of DESIGN §4; songIds are in playlist order. Added by issue 25: `readOnly` (true for a playlist that
+ * follows a file of a library: every edit is refused, change the file instead) and `source` (that file; else null).
+ */
 export const Playlist = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -12,6 +23,8 @@ export const Playlist = z.object({
   imgLink: z.string().nullable(),
   userId: z.number().int(),
   songIds: z.array(z.number().int()),
+  readOnly: z.boolean(),
+  source: PlaylistSource.nullable(),
 });
 export type Playlist = z.infer<typeof Playlist>;
 
@@ -54,6 +67,13 @@ export const PlaylistUpdateFields = z.object({
 });
 export type PlaylistUpdateFields = z.infer<typeof PlaylistUpdateFields>;
 export const PlaylistListResponse = z.array(Playlist);
+
+/** `/api/playlists/{playlistId}/m3u8`. */
+export const PlaylistIdParam = z.object({ playlistId: DbIdText });
+export type PlaylistIdParam = z.infer<typeof PlaylistIdParam>;
+
+/** The content type of an exported playlist (M3U8: UTF-8 M3U). */
+export const M3U8_CONTENT_TYPE = 'audio/x-mpegurl; charset=utf-8';
 
 /** `/api/playlists/{playlistId}/songs/{songId}`. */
 export const PlaylistSongParams = z.object({ playlistId: DbIdText, songId: DbIdText });

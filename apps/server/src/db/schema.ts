@@ -121,6 +121,10 @@ export interface PlaylistsTable {
   is_public: number;
   image_key: string | null;
   created_at: string;
+  /** The library whose `.m3u`/`.m3u8` file this playlist follows (migration 021); null for one made in Tonearm. */
+  library_id: Optional<number>;
+  /** That file's path relative to the library, `/` between parts; null for one made in Tonearm. */
+  source_path: Optional<string>;
 }
 
 export interface PlaylistSongsTable {
@@ -251,6 +255,11 @@ export interface LibrariesTable {
   created_at: string;
   /** 1: every user sees the library; 0: administrators and its members only (migration 020). */
   everyone: Generated<number>;
+  /**
+   * The administrator who owns the library's scan and so its playlists from files (migration 021): who added it, or,
+   * while null or no longer an administrator, the first administrator (set by the next scan).
+   */
+  owner_id: Optional<number>;
 }
 
 /** A user who sees a library that is not everyone's (migration 020). */
@@ -300,6 +309,10 @@ export interface LibraryScansTable {
   errors: Generated<number>;
   /** JSON: the first problems met, `{ path, reason }[]`. */
   problems: Generated<string>;
+  /** Playlist files (`.m3u`, `.m3u8`) read (migration 021). */
+  playlists: Generated<number>;
+  /** Their entries that matched no song of the library (migration 021). */
+  unmatched_entries: Generated<number>;
 }
 
 /** A song's credit beyond its main artist (migration 019): another artist, an album artist, a contributor. */

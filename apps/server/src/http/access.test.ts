@@ -228,6 +228,7 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
     expect(doc.paths['/api/payment/plans']?.get).toMatchObject({ security: [], 'x-access': 'public' });
     expect(doc.paths['/api/songs/{id}/download']?.get?.['x-access']).toBe('premium');
     expect(doc.paths['/api/playlists/{id}']?.get?.['x-access']).toBe('owner');
+    expect(doc.paths['/api/playlists/{playlistId}/m3u8']?.get?.['x-access']).toBe('owner');
   });
 });
 

@@ -57,6 +57,8 @@ export function makePlaylist(id: number, overrides: Partial<Playlist> = {}): Pla
     imgLink: null,
     userId: 7,
     songIds: [],
+    readOnly: false,
+    source: null,
     ...overrides,
   };
 }
@@ -75,6 +77,8 @@ export function makeScan(overrides: Partial<LibraryScan> = {}): LibraryScan {
     missing: 0,
     errors: 0,
     filesPerSecond: 0,
+    playlists: 0,
+    unmatchedEntries: 0,
     problems: [],
     ...overrides,
   };

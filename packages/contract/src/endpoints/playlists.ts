@@ -43,6 +43,16 @@ export const playlists = {
     params: 'IdParam',
     responses: { 200: 'Playlist' },
   }),
+  exportM3u8: endpoint({
+    method: 'GET',
+    path: '/api/playlists/:playlistId/m3u8',
+    access: 'owner',
+    params: 'PlaylistIdParam',
+    description:
+      'The playlist as an M3U8 file (audio/x-mpegurl; charset=utf-8, an attachment): #EXTM3U, then #EXTINF and one ' +
+      "line per song: a library song's path relative to its library's folder, a stored song's \"Artist - Title.ext\".",
+    responses: { 200: 'binary' },
+  }),
   create: endpoint({
     method: 'POST',
     path: '/api/playlists',

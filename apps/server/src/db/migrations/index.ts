@@ -20,6 +20,7 @@ import { librariesMigration } from './017-libraries.js';
 import { albumPlaceholdersMigration } from './018-album-placeholders.js';
 import { creditsMigration } from './019-credits.js';
 import { libraryAccessMigration } from './020-library-access.js';
+import { libraryPlaylistsMigration } from './021-library-playlists.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '018-album-placeholders': albumPlaceholdersMigration,
   '019-credits': creditsMigration,
   '020-library-access': libraryAccessMigration,
+  '021-library-playlists': libraryPlaylistsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -3,7 +3,7 @@ import { UNKNOWN_ARTIST } from '@tonearm/contract';
 const FILENAME_MAX = 180;
 
 /** Characters no file system or header may get: controls, path separators and the Windows-reserved set. */
-function clean(text: string): string {
+export function cleanFilename(text: string): string {
   return (
     text
       // eslint-disable-next-line no-control-regex -- stripping control characters is the point
@@ -18,7 +18,9 @@ function clean(text: string): string {
 export function downloadFilename(artistName: string | null, songName: string, audioKey: string): string {
   const dot = audioKey.lastIndexOf('.');
   const ext = dot >= 0 ? audioKey.slice(dot + 1).replace(/[^a-z0-9]/gi, '') : '';
-  const stem = clean(`${clean(artistName ?? '') || UNKNOWN_ARTIST} - ${clean(songName) || 'Untitled'}`);
+  const stem = cleanFilename(
+    `${cleanFilename(artistName ?? '') || UNKNOWN_ARTIST} - ${cleanFilename(songName) || 'Untitled'}`,
+  );
   // Never cut between the two halves of a surrogate pair.
   const cut = stem
     .slice(0, FILENAME_MAX)

@@ -1,6 +1,7 @@
 import { endpoints } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
+import { requireUser } from '../../http/session.js';
 import type { LibrariesService } from './libraries.service.js';
 
 /**
@@ -9,7 +10,9 @@ import type { LibrariesService } from './libraries.service.js';
  */
 export function registerLibraries(app: App, { libraries }: { libraries: LibrariesService }): void {
   route(app, endpoints.libraries.list, async () => ({ libraries: await libraries.list() }));
-  route(app, endpoints.libraries.create, (request) => libraries.create(request.body));
+  route(app, endpoints.libraries.create, async (request) =>
+    libraries.create(request.body, (await requireUser(request)).id),
+  );
   route(app, endpoints.libraries.get, (request) => libraries.get(request.params.libraryId));
   route(app, endpoints.libraries.rename, (request) => libraries.rename(request.params.libraryId, request.body.name));
   route(app, endpoints.libraries.remove, async (request) => {

@@ -9,6 +9,8 @@ export interface LibraryRow {
   name: string;
   path: string;
   created_at: string;
+  /** Who owns its scan and playlists from files (see scanOwner); null until known. */
+  owner_id?: number | null;
 }
 
 /** A library with how many songs it has, and how many of those are missing. */
@@ -151,6 +153,40 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
             modified_ms: Number(row.modified_ms as number | string),
           })),
         );
+    },
+
+    /**
+     * The administrator who owns the library's scan, and so its playlists from files: the one recorded while they are
+     * an administrator, else the first administrator (recorded from now on); null while there is none.
+     */
+    async scanOwner(libraryId: number): Promise<number | null> {
+      const recorded = await db
+        .selectFrom('libraries')
+        .innerJoin('users', 'users.id', 'libraries.owner_id')
+        .select('users.id')
+        .where('libraries.id', '=', libraryId)
+        .where('users.role', '=', 'ADMIN')
+        .executeTakeFirst();
+      if (recorded !== undefined) return recorded.id;
+      const first = await db
+        .selectFrom('users')
+        .select('id')
+        .where('role', '=', 'ADMIN')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      if (first === undefined) return null;
+      await db.updateTable('libraries').set({ owner_id: first.id }).where('id', '=', libraryId).execute();
+      return first.id;
+    },
+
+    /** Records the playlist counts of a finished scan. */
+    async reportScanPlaylists(scanId: number, playlists: number, unmatchedEntries: number): Promise<void> {
+      await db
+        .updateTable('library_scans')
+        .set({ playlists, unmatched_entries: unmatchedEntries })
+        .where('id', '=', scanId)
+        .execute();
     },
 
     /** Where the file a library audio key names is (the key's song must be of that library). */

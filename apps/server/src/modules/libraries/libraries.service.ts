@@ -14,7 +14,8 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { LibrariesRepository, LibraryRow, ScanCounts, ScanRow } from './libraries.repository.js';
 import type { LibraryAccess, LibraryAccessRepository, LibraryAudience } from './library-access.js';
-import { checkFolder, LibraryUnavailable, scanLibrary } from './library-scan.js';
+import { syncLibraryPlaylists, type PlaylistSyncDeps, type PlaylistSyncResult } from './library-playlists.js';
+import { checkFolder, LibraryUnavailable, PROBLEMS_KEPT, scanLibrary } from './library-scan.js';
 
 /** How often a running scan writes its counts to its row (what other instances show of it). */
 const HEARTBEAT_MS = 5_000;
@@ -29,6 +30,8 @@ export interface LibrariesDeps {
   releaseBlobs: BlobReleaser;
   config: LibrariesConfig;
   log: FastifyBaseLogger;
+  /** Where the playlists that follow a library's playlist files are kept. */
+  playlists: PlaylistSyncDeps['playlists'];
 }
 
 /** A folder to add as a library. */
@@ -55,6 +58,7 @@ function scanJson(row: {
   counts: ScanCounts;
   problems: readonly ScanProblem[];
   elapsedMs: number;
+  playlists?: { playlists: number; unmatchedEntries: number };
 }): LibraryScan {
   const seconds = row.elapsedMs / 1000;
   const { seen, done, added, updated, moved, missing, errors } = row.counts;
@@ -70,6 +74,8 @@ function scanJson(row: {
     missing,
     errors,
     filesPerSecond: seconds > 0 ? Math.round((row.counts.done / seconds) * 10) / 10 : 0,
+    playlists: row.playlists?.playlists ?? 0,
+    unmatchedEntries: row.playlists?.unmatchedEntries ?? 0,
     problems: [...row.problems],
   };
 }
@@ -100,6 +106,7 @@ function storedScanJson(row: ScanRow): LibraryScan {
     },
     problems: problemsOf(row.problems),
     elapsedMs: Date.parse(end) - Date.parse(row.started_at),
+    playlists: { playlists: row.playlists, unmatchedEntries: row.unmatched_entries },
   });
 }
 
@@ -144,9 +151,12 @@ export class LibrariesService {
     return library;
   }
 
-  /** Adds a folder as a library (checked first) and starts its scan. */
-  async create(input: NewLibraryInput): Promise<Library> {
-    const id = await this.add(input);
+  /**
+   * Adds a folder as a library (checked first) and starts its scan; `ownerId`, the administrator adding it, owns its
+   * scan and the playlists made from its playlist files.
+   */
+  async create(input: NewLibraryInput, ownerId: number | null = null): Promise<Library> {
+    const id = await this.add(input, ownerId);
     this.requestScan(id);
     return this.get(id);
   }
@@ -172,14 +182,20 @@ export class LibrariesService {
    * Adds a folder as a library (checked first) and watches it; its scan is the caller's to ask for. The first library
    * is everyone's unless said otherwise; a further one, administrators' only until they choose.
    */
-  private async add(input: NewLibraryInput): Promise<number> {
+  private async add(input: NewLibraryInput, ownerId: number | null): Promise<number> {
     const folder = path.resolve(input.path);
     await this.checkNewFolder(folder);
     const name = input.name ?? (path.basename(folder) || folder);
     const everyone = input.everyone ?? (await this.deps.repository.list()).length === 0;
     let id: number;
     try {
-      id = await this.deps.repository.insert({ name, path: folder, created_at: isoNow(), everyone: everyone ? 1 : 0 });
+      id = await this.deps.repository.insert({
+        name,
+        path: folder,
+        created_at: isoNow(),
+        everyone: everyone ? 1 : 0,
+        owner_id: ownerId,
+      });
     } catch (error) {
       if (isDuplicate(error, 'name')) throw conflict(LibraryMessages.nameTaken, 'name');
       if (isDuplicate(error, 'path')) throw conflict(LibraryMessages.pathTaken, 'path');
@@ -208,6 +224,9 @@ export class LibrariesService {
     this.wanted.delete(id);
     this.aborts.get(id)?.abort();
     await this.idle(id);
+    await this.deps.playlists.deleteFilePlaylists(
+      (await this.deps.playlists.ofLibraryFiles(id)).map((playlist) => playlist.id),
+    );
     const { albumIds, imageKeys } = await this.deps.repository.delete(id);
     const covers = await this.deps.repository.deleteEmptyAlbums(albumIds);
     await this.deps.releaseBlobs({ image: [...imageKeys, ...covers] });
@@ -283,8 +302,8 @@ export class LibrariesService {
     const libraries = await this.deps.repository.list();
     if (libraries.some((library) => library.path === musicDir)) return;
     try {
-      // Scanned with the others by start().
-      await this.add({ path: musicDir });
+      // Scanned with the others by start(). Made before any account may exist: its owner is the first administrator.
+      await this.add({ path: musicDir }, null);
     } catch (error) {
       this.deps.log.error({ err: error, musicDir }, 'MUSIC_DIR could not be made a library');
     }
@@ -369,6 +388,23 @@ export class LibrariesService {
     }
   }
 
+  /** The library's playlists from files, synced (library-playlists.ts); a failure is reported, never the scan's. */
+  private async syncPlaylists(library: LibraryRow): Promise<PlaylistSyncResult> {
+    try {
+      return await syncLibraryPlaylists(
+        { libraries: this.deps.repository, playlists: this.deps.playlists, now: isoNow },
+        library,
+      );
+    } catch (error) {
+      this.deps.log.error({ err: error, library: library.id }, 'library playlists could not be synced');
+      return {
+        playlists: 0,
+        unmatchedEntries: 0,
+        problems: [{ path: '', reason: 'The playlist files could not be read' }],
+      };
+    }
+  }
+
   /**
    * Runs under the library's scan lock (runQueued), held to the scan's end and gone with its process: PostgreSQL frees
    * an advisory lock when its connection closes, and on SQLite one process owns the database. So a scan of the library
@@ -408,7 +444,13 @@ export class LibrariesService {
         },
       });
       const state = abort.signal.aborted ? 'failed' : 'done';
-      await repository.finishScan(scanId, state, result.counts, JSON.stringify(result.problems), isoNow());
+      // Only a scan that went through the whole folder knows every song a playlist file may name.
+      const playlists = state === 'done' ? await this.syncPlaylists(library) : null;
+      const problems = [...result.problems, ...(playlists?.problems ?? [])].slice(0, PROBLEMS_KEPT);
+      await repository.finishScan(scanId, state, result.counts, JSON.stringify(problems), isoNow());
+      if (playlists !== null) {
+        await repository.reportScanPlaylists(scanId, playlists.playlists, playlists.unmatchedEntries);
+      }
       await releaseBlobs({ image: result.releasedImages });
       log.info({ library: library.id, ...result.counts }, 'library scanned');
     } catch (error) {

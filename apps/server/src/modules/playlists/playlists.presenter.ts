@@ -2,7 +2,10 @@ import { imageUrl } from '@tonearm/contract';
 import type { Playlist } from '@tonearm/contract';
 import type { PlaylistView } from './playlists.service.js';
 
-/** The Playlist JSON of DESIGN §4: songIds in playlist order, imgLink the cover's URL on this server or null. */
+/**
+ * The Playlist JSON of DESIGN §4: songIds in playlist order, imgLink the cover's URL on this server or null; a playlist
+ * that follows a library's playlist file is `readOnly`, with that file as its `source`.
+ */
 export function toPlaylistJson({ row, songIds }: PlaylistView): Playlist {
   return {
     id: row.id,
@@ -12,5 +15,8 @@ export function toPlaylistJson({ row, songIds }: PlaylistView): Playlist {
     imgLink: row.image_key === null ? null : imageUrl(row.image_key),
     userId: row.owner_id,
     songIds: [...songIds],
+    readOnly: row.library_id !== null,
+    source:
+      row.library_id === null || row.source_path === null ? null : { libraryId: row.library_id, path: row.source_path },
   };
 }

@@ -6,6 +6,7 @@ import { playlistVisibleTo } from '../../db/playlist-visibility.js';
 import { songSeen } from '../../db/library-visibility.js';
 import type { DB, PlaylistRow } from '../../db/schema.js';
 import { lockUser } from '../../db/user-lock.js';
+import type { M3uEntry } from './playlist-m3u.js';
 
 export interface NewPlaylist {
   owner_id: number;
@@ -35,6 +36,24 @@ export interface Page {
 export type SongsWrite<T> = { ok: T } | { missingSongs: number[] };
 
 export type AddSongResult = 'added' | 'duplicate' | 'no-song' | 'no-playlist';
+
+/** A playlist that follows a library's playlist file. */
+export interface FilePlaylistRow {
+  id: number;
+  source_path: string;
+}
+
+/** What a library's playlist file says: the playlist it is, in full. */
+export interface FilePlaylist {
+  libraryId: number;
+  /** The file's path relative to the library. */
+  sourcePath: string;
+  ownerId: number;
+  name: string;
+  /** In file order, each once. */
+  songIds: readonly number[];
+  now: string;
+}
 
 export interface PlaylistsRepository {
   find(id: number): Promise<PlaylistRow | undefined>;
@@ -86,6 +105,19 @@ export interface PlaylistsRepository {
    * order (or throws to refuse, leaving everything as it was).
    */
   reorder(playlistId: number, plan: (current: number[]) => readonly number[]): Promise<boolean>;
+  /** The songs of a playlist in order, as an export writes them (with their library file's path, if any). */
+  /** The playlist's songs as M3U entries, less those of the `hidden` libraries. */
+  exportEntries(playlistId: number, hidden?: readonly number[]): Promise<M3uEntry[]>;
+  /** The playlists that follow playlist files of a library. */
+  ofLibraryFiles(libraryId: number): Promise<FilePlaylistRow[]>;
+  /**
+   * Makes the playlist of a library's file what the file says, in one transaction: created the first time; then the
+   * same playlist (same id, so what points at it stays) takes the name, owner and songs, songs already there keeping
+   * when they were added. Answers what it did; nothing is written when nothing changed.
+   */
+  syncFromFile(playlist: FilePlaylist): Promise<'created' | 'updated' | 'unchanged'>;
+  /** Deletes playlists that followed files now gone. */
+  deleteFilePlaylists(ids: readonly number[]): Promise<void>;
 }
 
 /** Keeps IN lists and multi-row inserts well under SQLite's and PostgreSQL's bound-parameter limits. */
@@ -269,6 +301,7 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
         .selectFrom('playlists')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('owner_id', '=', ownerId)
+        .where('library_id', 'is', null)
         .executeTakeFirstOrThrow();
       return row.count;
     },
@@ -280,6 +313,8 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
           .selectFrom('playlists')
           .select((eb) => eb.fn.countAll<number>().as('count'))
           .where('owner_id', '=', playlist.owner_id)
+          // Playlists that follow a library's files are the library's doing: they take nobody's room.
+          .where('library_id', 'is', null)
           .executeTakeFirstOrThrow();
         if (owned.count >= maxOwned) return { ownedLimit: true };
         const missing = await missingSongs(trx, songIds, hidden);
@@ -374,6 +409,109 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
         );
         return true;
       });
+    },
+
+    async exportEntries(playlistId, hidden = []) {
+      const rows = await db
+        .selectFrom('playlist_songs')
+        .innerJoin('songs', 'songs.id', 'playlist_songs.song_id')
+        .leftJoin('artists', 'artists.id', 'songs.artist_id')
+        .leftJoin('library_files', 'library_files.song_id', 'songs.id')
+        .select([
+          'songs.name',
+          'songs.display_artist',
+          'artists.name as artist_name',
+          'songs.duration_ms',
+          'songs.audio_key',
+          'library_files.path as library_path',
+        ])
+        .where('playlist_songs.playlist_id', '=', playlistId)
+        .$if(hidden.length > 0, (query) => query.where(songSeen(hidden)))
+        .orderBy('playlist_songs.position')
+        .orderBy('playlist_songs.added_at')
+        .orderBy('playlist_songs.song_id')
+        .execute();
+      return rows.map((row) => ({
+        name: row.name,
+        artistName: row.display_artist ?? row.artist_name,
+        durationMs: row.duration_ms,
+        audioKey: row.audio_key,
+        libraryPath: row.library_path,
+      }));
+    },
+
+    async ofLibraryFiles(libraryId) {
+      const rows = await db
+        .selectFrom('playlists')
+        .select(['id', 'source_path'])
+        .where('library_id', '=', libraryId)
+        .orderBy('id')
+        .execute();
+      return rows.flatMap((row) => (row.source_path === null ? [] : [{ id: row.id, source_path: row.source_path }]));
+    },
+
+    syncFromFile(playlist) {
+      return db.transaction().execute(async (trx) => {
+        const existing = await trx
+          .selectFrom('playlists')
+          .select(['id', 'name', 'owner_id'])
+          .where('library_id', '=', playlist.libraryId)
+          .where('source_path', '=', playlist.sourcePath)
+          .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+          .executeTakeFirst();
+        // Songs deleted since the file was matched are left out rather than refused.
+        const present = await existingSongIds(trx, playlist.songIds, []);
+        const songIds = playlist.songIds.filter((id) => present.has(id));
+        if (existing === undefined) {
+          const row = await trx
+            .insertInto('playlists')
+            .values({
+              owner_id: playlist.ownerId,
+              name: playlist.name,
+              type: '',
+              is_public: 0,
+              image_key: null,
+              created_at: playlist.now,
+              library_id: playlist.libraryId,
+              source_path: playlist.sourcePath,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await writeSongs(
+            trx,
+            row.id,
+            songIds.map((song_id) => ({ song_id, added_at: playlist.now })),
+          );
+          return 'created';
+        }
+        const current = await currentSongs(trx, existing.id);
+        const sameSongs =
+          current.length === songIds.length && current.every((song, index) => song.song_id === songIds[index]);
+        const sameRow = existing.name === playlist.name && existing.owner_id === playlist.ownerId;
+        if (sameSongs && sameRow) return 'unchanged';
+        if (!sameRow) {
+          await trx
+            .updateTable('playlists')
+            .set({ name: playlist.name, owner_id: playlist.ownerId })
+            .where('id', '=', existing.id)
+            .execute();
+        }
+        if (!sameSongs) {
+          const addedAt = new Map(current.map((song) => [song.song_id, song.added_at]));
+          await writeSongs(
+            trx,
+            existing.id,
+            songIds.map((song_id) => ({ song_id, added_at: addedAt.get(song_id) ?? playlist.now })),
+          );
+        }
+        return 'updated';
+      });
+    },
+
+    async deleteFilePlaylists(ids) {
+      for (const part of chunks(ids)) {
+        await db.deleteFrom('playlists').where('id', 'in', part).where('library_id', 'is not', null).execute();
+      }
     },
   };
 }

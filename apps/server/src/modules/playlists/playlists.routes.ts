@@ -1,4 +1,4 @@
-import { endpoints, PlaylistFormFields, PlaylistUpdateFields } from '@tonearm/contract';
+import { endpoints, M3U8_CONTENT_TYPE, PlaylistFormFields, PlaylistUpdateFields } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
@@ -10,6 +10,7 @@ import type { SharedRateLimit } from '../../plugins/rate-limit.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { ImageWork } from '../../media/image-work.js';
 import { commitAll, discardAll, uploadStagers, type StagedImage } from '../../media/staging.js';
+import { attachmentDisposition } from '../downloads/download-filename.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import { toPlaylistJson } from './playlists.presenter.js';
 import type { Actor, CoverUpload, PlaylistsService } from './playlists.service.js';
@@ -99,6 +100,15 @@ export function playlistsRoutes(
   route(app, endpoints.playlists.get, async (request) =>
     toPlaylistJson(await playlists.get(await requireViewer(request), request.params.id)),
   );
+
+  route(app, endpoints.playlists.exportM3u8, async (request, reply) => {
+    const { filename, text } = await playlists.exportM3u8(await requireViewer(request), request.params.playlistId);
+    return reply
+      .header('content-type', M3U8_CONTENT_TYPE)
+      .header('content-disposition', attachmentDisposition(filename))
+      .header('cache-control', 'private, no-cache')
+      .send(text);
+  });
 
   route(app, endpoints.playlists.create, { preHandler: uploads }, async (request) => {
     const actor = await requireViewer(request);

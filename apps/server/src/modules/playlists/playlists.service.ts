@@ -21,6 +21,7 @@ import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { cursorCodec, keysetPage, pageLimit } from '../../http/page-cursor.js';
 import type { UploadQuota } from '../limits/upload-quota.service.js';
+import { m3u8Filename, writeM3u8 } from './playlist-m3u.js';
 import { isPermutationOf } from './playlist-order.rules.js';
 import type { Page, PlaylistPatch, PlaylistScope, PlaylistsRepository, SongsWrite } from './playlists.repository.js';
 
@@ -129,6 +130,13 @@ export class PlaylistsService {
 
   async get(actor: Actor, id: number): Promise<PlaylistView> {
     return this.view(await this.readable(actor, id));
+  }
+
+  /** GET /api/playlists/{id}/m3u8: whoever may see the playlist may export it (see playlist-m3u.ts). */
+  async exportM3u8(actor: Actor, id: number): Promise<{ filename: string; text: string }> {
+    const playlist = await this.readable(actor, id);
+    const songs = await this.playlists.exportEntries(playlist.id, actor.hiddenLibraries);
+    return { filename: m3u8Filename(playlist.name), text: writeM3u8(songs) };
   }
 
   /**
@@ -270,9 +278,14 @@ export class PlaylistsService {
     return playlist;
   }
 
+  /**
+   * Who may change a playlist: its owner or an administrator (403 otherwise), and nobody when it follows a playlist
+   * file of a library (403 with why: the file is what changes it).
+   */
   private async writable(actor: Actor, id: number): Promise<PlaylistRow> {
     const playlist = await this.readable(actor, id);
     if (!mayEditPlaylist(actor, facts(playlist))) throw forbidden(ServerMessages.forbidden);
+    if (playlist.library_id !== null) throw forbidden(PlaylistMessages.readOnlyFromFile);
     return playlist;
   }
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { PlaylistFormFields, type Playlist, type Song } from '@tonearm/contract';
+import { PlaylistClientMessages, PlaylistFormFields, type Playlist, type Song } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
@@ -192,6 +192,18 @@ function EditPlaylist({ playlistId }: { playlistId: number }) {
     );
   }
   if (!playlist.data || !songs.data) return <RouteLoader label="Loading playlist" />;
+  if (playlist.data.source) {
+    // Read-only: the server refuses every edit of a playlist that follows a file.
+    return (
+      <div className="empty-state">
+        <p className="empty-state__title">{PlaylistClientMessages.fromFileEyebrow}</p>
+        <p>{PlaylistClientMessages.fromFile(playlist.data.source.path)}</p>
+        <Link to={Paths.playlist} className="button button--ghost">
+          All playlists
+        </Link>
+      </div>
+    );
+  }
   return <PlaylistEditor key={playlistId} playlist={playlist.data} songs={songs.data} />;
 }
 

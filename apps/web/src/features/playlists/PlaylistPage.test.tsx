@@ -1,4 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
+import { PlaylistClientMessages } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, makePlaylist, makeSong, makeUser, pagedSongs, textResponse } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
@@ -135,6 +136,32 @@ describe('/dashboard/playlist', () => {
     expect(screen.queryByRole('button', { name: /^Reorder/ })).toBeNull();
     expect(screen.queryByRole('link', { name: /^Edit playlist/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Delete playlist/ })).toBeNull();
+  });
+
+  it('offers the M3U8 export as a download of the playlist’s export URL, to anyone who sees it', async () => {
+    playlistApi();
+    renderInApp(<PlaylistPage />, { user: makeUser({ id: 8 }), route: '/dashboard/playlist?id=4' });
+    await advance(1);
+    const exportLink = screen.getByRole('link', { name: PlaylistClientMessages.exportM3u8Label('Road trip') });
+    expect(exportLink).toHaveTextContent(PlaylistClientMessages.exportM3u8);
+    expect(exportLink.getAttribute('href')).toBe('/api/playlists/4/m3u8');
+    expect(exportLink).toHaveAttribute('download');
+  });
+
+  it('shows a playlist from a file read-only, to its owner too, and says which file it follows', async () => {
+    const fromFile = { ...playlist, readOnly: true, source: { libraryId: 2, path: 'Mixes/Road trip.m3u8' } };
+    playlistApi({ 'playlists.get': () => fromFile });
+    renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
+    await advance(1);
+    expect(order()).toEqual(['So What', 'Naima', 'Blue in Green']);
+    expect(screen.getByText(PlaylistClientMessages.fromFileEyebrow)).toBeInTheDocument();
+    expect(screen.getByText(PlaylistClientMessages.fromFile('Mixes/Road trip.m3u8'))).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Reorder/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /^Edit playlist/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Delete playlist/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'More options for Naima' }));
+    expect(screen.queryByRole('menuitem', { name: 'Remove from playlist' })).toBeNull();
+    expect(screen.getByRole('link', { name: PlaylistClientMessages.exportM3u8Label('Road trip') })).toBeInTheDocument();
   });
 
   it('pages a long playlist for a visitor, counting the songs on the server', async () => {

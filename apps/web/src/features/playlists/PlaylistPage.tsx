@@ -1,7 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { mayEditPlaylist, type Playlist, type Song, type User } from '@tonearm/contract';
+import {
+  endpoints,
+  mayEditPlaylist,
+  PlaylistClientMessages,
+  type Playlist,
+  type Song,
+  type User,
+} from '@tonearm/contract';
 import { useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { urlOf } from '../../lib/api.js';
 import { describeError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
 import type { SongSource } from '../../lib/song-sources.js';
@@ -11,7 +19,7 @@ import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { useConfirm } from '../../shell/confirm/useConfirm.js';
 import { Cover } from '../../ui/Cover.js';
-import { ArrowLeftIcon, CloseIcon, EditIcon, PlayIcon, PlusIcon, TrashIcon } from '../../ui/icons.js';
+import { ArrowLeftIcon, CloseIcon, DownloadIcon, EditIcon, PlayIcon, PlusIcon, TrashIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
 import { PagedSongList } from '../songs/PagedSongList.js';
 import { countLabel } from '../songs/SongsHeader.js';
@@ -25,8 +33,13 @@ import '../../ui/empty-state.css';
 import '../../ui/page.css';
 import '../../ui/tiles.css';
 
+/** Whether the user may change the playlist: its owner or an administrator, and never one that follows a file. */
 function canEdit(user: User, playlist: Playlist | undefined): playlist is Playlist {
-  return playlist !== undefined && mayEditPlaylist(user, { ownerId: playlist.userId, isPublic: playlist.isPublic });
+  return (
+    playlist !== undefined &&
+    !playlist.readOnly &&
+    mayEditPlaylist(user, { ownerId: playlist.userId, isPublic: playlist.isPublic })
+  );
 }
 
 function PlaylistGrid() {
@@ -118,7 +131,13 @@ function PlaylistHeader({ playlist, list }: { playlist: Playlist | undefined; li
     <header className="page-header page-header--artist">
       <Cover src={playlist?.imgLink ?? null} width={300} className="page-header__art" />
       <div className="page-header__text">
-        <p className="eyebrow">{playlist ? `${playlist.isPublic ? 'Public' : 'Private'} playlist` : 'Playlist'}</p>
+        <p className="eyebrow">
+          {playlist?.source
+            ? PlaylistClientMessages.fromFileEyebrow
+            : playlist
+              ? `${playlist.isPublic ? 'Public' : 'Private'} playlist`
+              : 'Playlist'}
+        </p>
         <h1 className="page-title page-title--hero">{playlist?.name ?? 'Playlist'}</h1>
         {playlist && (
           <p className="page-header__meta">
@@ -126,6 +145,7 @@ function PlaylistHeader({ playlist, list }: { playlist: Playlist | undefined; li
             {countLabel(list.total ?? playlist.songIds.length)}
           </p>
         )}
+        {playlist?.source && <p className="muted">{PlaylistClientMessages.fromFile(playlist.source.path)}</p>}
       </div>
       <div className="page-header__actions">
         <button
@@ -139,6 +159,17 @@ function PlaylistHeader({ playlist, list }: { playlist: Playlist | undefined; li
         >
           <PlayIcon size={26} />
         </button>
+        {playlist && (
+          <a
+            href={urlOf(endpoints.playlists.exportM3u8, { playlistId: playlist.id })}
+            download
+            className="button button--ghost"
+            aria-label={PlaylistClientMessages.exportM3u8Label(playlist.name)}
+          >
+            <DownloadIcon size={18} />
+            {PlaylistClientMessages.exportM3u8}
+          </a>
+        )}
         {canEdit(user, playlist) && (
           <>
             <Link

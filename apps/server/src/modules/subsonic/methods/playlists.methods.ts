@@ -55,7 +55,8 @@ async function songsMustExist<T>(write: () => Promise<T>): Promise<T> {
 /**
  * Playlists (getPlaylists, getPlaylist, createPlaylist, updatePlaylist, deletePlaylist) through the web's
  * PlaylistsService, so the same rules hold: another user's private playlist does not exist for the caller (70), only
- * its owner or an administrator changes a playlist (50 otherwise), and the per-user playlist limit applies (error 0
+ * its owner or an administrator changes a playlist (50 otherwise), nobody changes one that follows a library's playlist
+ * file (50, with the web's message; answered `readonly`), and the per-user playlist limit applies (error 0
  * with the web's message). Tonearm playlists have no comment: `comment` is accepted and ignored. A playlist holds a
  * song once (as in the web app): a song added again stays where it is.
  */
@@ -83,6 +84,8 @@ export function playlistsMethods(deps: SubsonicDeps): MethodTable {
         created: row.created_at,
         changed,
         coverArt: row.image_key !== null ? subsonicId('playlist', row.id) : undefined,
+        // OpenSubsonic: a playlist that follows a library's playlist file cannot be changed here.
+        readonly: row.library_id !== null ? true : undefined,
       };
     });
   }

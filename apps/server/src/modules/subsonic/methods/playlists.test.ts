@@ -28,6 +28,8 @@ const PlaylistShape = z.strictObject({
   changed: IsoDate,
   coverArt: z.string().optional(),
   allowedUser: z.array(z.string()).optional(),
+  /** OpenSubsonic: set (true) on a playlist that follows a library's playlist file. */
+  readonly: z.boolean().optional(),
 });
 const PlaylistWithSongs = PlaylistShape.extend({ entry: z.array(Child).optional() });
 const Playlists = z.strictObject({ playlists: z.strictObject({ playlist: z.array(PlaylistShape).optional() }) });
