@@ -26,9 +26,21 @@ export const BlobItem = z.object({
 });
 export type BlobItem = z.infer<typeof BlobItem>;
 
+/** A library (docs/libraries.md): its music stays in its folder, so a backup lists it instead of holding its files. */
+export const LibraryItem = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  /** The folder as the database has it (absolute). */
+  path: z.string(),
+  /** The files of the library the database knows (missing ones included), and their total size in bytes. */
+  files: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+});
+export type LibraryItem = z.infer<typeof LibraryItem>;
+
 /**
  * manifest.json, the last entry of a backup archive: what the database snapshot is, and every blob it references with
- * its size and sha256. `blobs.included` says whether the blob bytes are in the archive (a local store) or only listed
+ * its size and sha256, and every library (whose files stay in their folders). `blobs.included` says whether the blob bytes are in the archive (a local store) or only listed
  * (a remote store such as S3, whose objects stay where they are).
  */
 export const BackupManifest = z.object({
@@ -43,5 +55,7 @@ export const BackupManifest = z.object({
   /** The key file of SECRET_KEY-less installs (`DATA_DIR/secret.key`), when there is one. */
   secretKey: StoredFile.nullable(),
   blobs: z.object({ included: z.boolean(), items: z.array(BlobItem) }),
+  /** The libraries, whose folders a restore expects at `path` (or where it is told); none in older backups. */
+  libraries: z.array(LibraryItem).default([]),
 });
 export type BackupManifest = z.infer<typeof BackupManifest>;

@@ -78,7 +78,8 @@ async function fileOrNull(file: string): Promise<Buffer | null> {
 /**
  * Writes a consistent backup of a running server to `file` (which must not exist): a tar of the database snapshot,
  * the blobs it references (or only their list, for a remote store), DATA_DIR/secret.key when there is one, and
- * manifest.json last.
+ * manifest.json last. Libraries are listed there (folder, file count and size), their files never copied: a library
+ * song's audio is a file of its folder, and its covers' thumbnails are copied only when they were made.
  *
  * Consistency (docs/design.md, "Backups"): the database is snapshotted first, then each blob the snapshot references is
  * copied. Blobs are content-addressed and never change, and a blob is committed before the row that references it,
@@ -133,8 +134,9 @@ async function writeArchive(
     for (const ref of snapshot.blobs) {
       if (copied.has(idOf(ref))) continue;
       const item = await copyBlob(tar, options.store, ref, include);
-      if (item === null) missing.push(idOf(ref));
-      else copied.set(idOf(ref), item);
+      if (item !== null) copied.set(idOf(ref), item);
+      // A thumbnail of a library's cover not made yet (or any more) is made again from the folder.
+      else if (ref.required) missing.push(idOf(ref));
     }
     if (missing.length === 0) {
       const manifest = await finishArchive(tar, snapshot, copied, include, options.dataDir);
@@ -165,10 +167,10 @@ async function finishArchive(
   const database = await tar.add(snapshot.entry, createReadStream(snapshot.file));
   const secret = await fileOrNull(path.join(dataDir, KEY_FILE_NAME));
   const secretKey = secret === null ? null : { entry: SECRET_KEY_ENTRY, ...(await tar.add(SECRET_KEY_ENTRY, secret)) };
-  const items = snapshot.blobs.map((ref) => {
+  const items = snapshot.blobs.flatMap((ref) => {
     const item = copied.get(idOf(ref));
-    if (item === undefined) throw new Error(`Blob ${idOf(ref)} was not copied`);
-    return item;
+    if (item === undefined && ref.required) throw new Error(`Blob ${idOf(ref)} was not copied`);
+    return item === undefined ? [] : [item];
   });
   const manifest: BackupManifest = {
     format: 'tonearm-backup',
@@ -177,6 +179,7 @@ async function finishArchive(
     database: { kind: snapshot.kind, entry: snapshot.entry, ...database, migrations: snapshot.migrations },
     secretKey,
     blobs: { included: include, items },
+    libraries: snapshot.libraries,
   };
   await tar.add(MANIFEST_ENTRY, Buffer.from(JSON.stringify(BackupManifest.parse(manifest), null, 2)));
   return manifest;

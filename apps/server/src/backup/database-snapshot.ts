@@ -6,7 +6,7 @@ import type { DB } from '../db/schema.js';
 import { openSqliteFile } from '../db/sqlite-driver.js';
 import { createBlobReferencesRepository } from '../maintenance/blob-references.repository.js';
 import { BackupError } from './backup-error.js';
-import { createBackupRepository } from './backup.repository.js';
+import { createBackupRepository, type LibraryListing } from './backup.repository.js';
 import { POSTGRES_ENTRY, SQLITE_ENTRY } from './backup-manifest.js';
 import { pgDump } from './postgres-tools.js';
 import { referencedBlobs, type BlobRef } from './referenced-blobs.js';
@@ -24,17 +24,21 @@ export interface DatabaseSnapshot {
   entry: string;
   migrations: string[];
   blobs: BlobRef[];
+  /** The libraries, whose files stay in their folders (listed, never copied). */
+  libraries: LibraryListing[];
 }
 
 /** Called with the database exactly as the snapshot holds it, while it is being taken. */
 export type SnapshotObserver = (db: Kysely<DB>) => Promise<void>;
 
-/** What every snapshot reads from its own consistent view: the schema version and the referenced blobs. */
+/** What every snapshot reads from its own consistent view: the schema version, the referenced blobs, the libraries. */
 async function describe(db: Kysely<DB>, observe: SnapshotObserver | undefined) {
-  const migrations = await createBackupRepository(db).appliedMigrations();
-  const blobs = await referencedBlobs(createBlobReferencesRepository(db));
+  const repository = createBackupRepository(db);
+  const migrations = await repository.appliedMigrations();
+  const blobs = await referencedBlobs(createBlobReferencesRepository(db), await repository.libraryImageKeys());
+  const libraries = await repository.libraries();
   await observe?.(db);
-  return { migrations, blobs };
+  return { migrations, blobs, libraries };
 }
 
 /**

@@ -7,25 +7,33 @@ import { Transform, type Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
+import { Kysely, SqliteDialect } from 'kysely';
 import { createDatabase, SQLITE_FILE_NAME } from '../db/database.js';
 import { migrations } from '../db/migrations/index.js';
+import type { DB } from '../db/schema.js';
+import { openSqliteFile } from '../db/sqlite-driver.js';
 import { KEY_FILE_NAME } from '../modules/subsonic/secret-box.js';
 import { BLOB_KINDS, type BlobStore } from '../storage/blob-store.js';
 import { BackupError } from './backup-error.js';
 import { BackupManifest, blobEntry, MANIFEST_ENTRY, type BlobItem } from './backup-manifest.js';
 import { createBackupRepository } from './backup.repository.js';
 import type { DatabaseLocation } from './database-snapshot.js';
+import { placeLibraries, type LibraryFolderOptions, type LibraryPlacement } from './library-folders.js';
 import { pgRestore } from './postgres-tools.js';
 import { DamagedArchiveError, openEntry, readTarIndex, type TarEntry } from './tar.js';
 
-export interface RestoreOptions extends DatabaseLocation {
+export interface RestoreOptions extends DatabaseLocation, LibraryFolderOptions {
   store: BlobStore;
+  /** The time songs of a library whose folder is missing are marked missing from (now by default). */
+  now?: () => string;
 }
 
 export interface RestoreResult {
   manifest: BackupManifest;
   /** Blobs written to the store (none when the archive only lists them). */
   blobsWritten: number;
+  /** Where each library of the backup now is, and whether its folder was there. */
+  libraries: LibraryPlacement[];
 }
 
 /** What a restore needs of an archive: its manifest and where each entry is. */
@@ -192,12 +200,13 @@ async function checkStoreEmpty(store: BlobStore): Promise<void> {
 /**
  * Restores a backup made by createBackup into an empty DATA_DIR (and an empty PostgreSQL database when DATABASE_URL is
  * set). Everything is checked before anything is written: the target is empty, the archive is a backup this version
- * can read, and every entry matches its sha256. If writing then fails part way, what was written is removed.
+ * can read, every library's folder is there (library-folders.ts), and every entry matches its sha256. If writing then fails part way, what was written is removed.
  */
 export async function restoreBackup(file: string, options: RestoreOptions): Promise<RestoreResult> {
   const archive = await openArchive(file);
   const { manifest } = archive;
   checkCompatible(manifest, options);
+  const libraries = await placeLibraries(manifest.libraries, options);
   const dataDirExisted = await checkDataDirEmpty(options.dataDir);
   if (options.databaseUrl !== null) await checkDatabaseEmpty(options.databaseUrl);
   if (manifest.blobs.included) await checkStoreEmpty(options.store);
@@ -217,8 +226,8 @@ export async function restoreBackup(file: string, options: RestoreOptions): Prom
       const key = await readEntry(archive, manifest.secretKey.entry, manifest.secretKey.sha256);
       await writeFile(path.join(options.dataDir, KEY_FILE_NAME), key, { mode: 0o600, flag: 'wx' });
     }
-    await restoreDatabase(archive, options);
-    return { manifest, blobsWritten: written.length };
+    await restoreDatabase(archive, options, (db) => placeRestored(db, libraries, options.now));
+    return { manifest, blobsWritten: written.length, libraries };
   } catch (error) {
     await Promise.allSettled(written.map((item) => options.store.delete(item.kind, item.key)));
     await emptyDirectory(options.dataDir, dataDirExisted);
@@ -251,21 +260,65 @@ async function extractEntry(archive: Archive, name: string, sha256: string, targ
   await pipeline(checkedEntry(archive, name, sha256), createWriteStream(target, { flags: 'wx' }));
 }
 
-/** The database last: a restore cut short leaves no database that a server could start on half-filled. */
-async function restoreDatabase(archive: Archive, options: RestoreOptions): Promise<void> {
+/** What the restored rows need before a server starts on them: the libraries where their folders now are. */
+async function placeRestored(
+  db: Kysely<DB>,
+  libraries: readonly LibraryPlacement[],
+  now: () => string = () => new Date().toISOString(),
+): Promise<void> {
+  const repository = createBackupRepository(db);
+  for (const placement of libraries) {
+    if (placement.moved) await repository.moveLibrary(placement.library.id, placement.path);
+    // As a scan would have it, were the folder gone: the songs leave the lists until the folder is back.
+    if (placement.problem !== null) await repository.markLibraryMissing(placement.library.id, now());
+  }
+}
+
+/** Runs `work` on the SQLite database in `file`, in one transaction. */
+async function onSqliteFile(file: string, work: (db: Kysely<DB>) => Promise<void>): Promise<void> {
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqliteFile(file, { mustExist: true }) }) });
+  try {
+    await db.transaction().execute(work);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * The database last: a restore cut short leaves no database that a server could start on half-filled. `adjust` runs
+ * on the restored rows: on SQLite before the file takes its name, on PostgreSQL in a transaction right after
+ * pg_restore's (pg_restore cannot run it in its own).
+ */
+async function restoreDatabase(
+  archive: Archive,
+  options: RestoreOptions,
+  adjust: (db: Kysely<DB>) => Promise<void>,
+): Promise<void> {
   const { entry, sha256 } = archive.manifest.database;
   if (options.databaseUrl === null) {
     const partial = path.join(options.dataDir, `${SQLITE_FILE_NAME}.partial`);
     await extractEntry(archive, entry, sha256, partial);
+    await onSqliteFile(partial, adjust);
     await rename(partial, path.join(options.dataDir, SQLITE_FILE_NAME));
     return;
   }
   const work = await mkdtemp(path.join(tmpdir(), 'tonearm-restore-'));
+  const database = createDatabase({ dataDir: '', databaseUrl: options.databaseUrl, poolSize: 1 });
   try {
     const dump = path.join(work, 'tonearm.pgdump');
     await extractEntry(archive, entry, sha256, dump);
     await pgRestore(options.databaseUrl, dump);
+    await database.db
+      .transaction()
+      .execute(adjust)
+      .catch((error: unknown) => {
+        throw new BackupError(
+          'The database was restored, but the libraries could not be pointed at their folders ' +
+            `(${error instanceof Error ? error.message : String(error)}): drop the database and restore again.`,
+        );
+      });
   } finally {
+    await database.destroy();
     await rm(work, { recursive: true, force: true });
   }
 }

@@ -3,10 +3,10 @@ import { PostgresToolError } from '../backup/postgres-tools.js';
 import { ConfigError } from '../config.js';
 
 /**
- * Runs `npm run backup` or `npm run restore` and sets the exit code: its own code, 2 for a configuration error (one
+ * Runs `npm run backup`, `npm run restore` (or another such command) and sets the exit code: its own code, 2 for a configuration error (one
  * line), 1 for a failure (`<what> failed: …`, with the stack only when the error is not one of ours).
  */
-export function runBackupCommand(what: 'Backup' | 'Restore', main: () => Promise<number>): void {
+export function runBackupCommand(what: string, main: () => Promise<number>): void {
   main().then(
     (code) => {
       process.exitCode = code;

@@ -34,6 +34,13 @@ async function main(): Promise<number> {
       `${storesBlobsLocally(store) ? '' : ', listed only: they stay in the remote store'}) to ${file} ` +
       `(${mebibytes(result.bytes)}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
   );
+  // Read in place: their files stay in their folders, which a restore expects at the same paths (or is told where).
+  for (const library of result.manifest.libraries) {
+    console.log(
+      `Listed library ${library.id} "${library.name}" at ${library.path} (${library.files} files, ` +
+        `${mebibytes(library.bytes)}), not copied: back its folder up on its own.`,
+    );
+  }
   return 0;
 }
 

@@ -30,6 +30,19 @@ export interface MediaSource {
   localPath(): string | null;
   /** Whether they are a blob of the store (which MEDIA_OFFLOAD=nginx can send by key). */
   readonly stored: boolean;
+  /**
+   * Where they are in a library folder, once `stat` found them there (checked as it checks); null for a blob, or
+   * before `stat`, or when it did not find them. MEDIA_OFFLOAD=nginx sends such a file from its library's location.
+   */
+  inLibrary(): LibraryFilePlace | null;
+}
+
+/** A library file as found on disk: its real path, its library, and its real path relative to the library's folder. */
+export interface LibraryFilePlace {
+  file: string;
+  libraryId: number;
+  /** `/` between parts, links resolved: the path of the file itself under the library's real folder. */
+  relative: string;
 }
 
 /** A blob of the store as a media source (a class: the /media hot path makes one per request). */
@@ -71,6 +84,10 @@ class BlobSource implements MediaSource {
   localPath(): string | null {
     return this.store.localPath(this.kind, this.key);
   }
+
+  inLibrary(): null {
+    return null;
+  }
 }
 
 /** A blob of the store as a media source. */
@@ -78,9 +95,9 @@ function blobSource(store: BlobStore, kind: BlobKind, key: string): MediaSource 
   return new BlobSource(store, kind, key);
 }
 
-/** Where a library file an audio key names is: its absolute path, checked to be inside its library; null when not. */
+/** Where a library file an audio key names is, checked to be inside its library; null when not. */
 export interface LibraryFileLocator {
-  locate(key: string): Promise<string | null>;
+  locate(key: string): Promise<LibraryFilePlace | null>;
 }
 
 /** Makes the thumbnail a key names from an original read from a library; false when there is none to make it from. */
@@ -96,7 +113,7 @@ export interface ThumbnailMaker {
 class LibraryFileSource implements MediaSource {
   readonly kind = 'audio';
   readonly stored = false;
-  private path: string | null = null;
+  private place: LibraryFilePlace | null = null;
 
   constructor(
     private readonly locator: LibraryFileLocator,
@@ -104,13 +121,14 @@ class LibraryFileSource implements MediaSource {
   ) {}
 
   async stat(): Promise<BlobStat | null> {
+    this.place = null;
     const found = await this.locator.locate(this.key);
     if (found === null) return null;
     try {
-      await access(found, constants.R_OK);
-      const stats = await fsStat(found);
+      await access(found.file, constants.R_OK);
+      const stats = await fsStat(found.file);
       if (!stats.isFile()) return null;
-      this.path = found;
+      this.place = found;
       return { size: stats.size, mtimeMs: stats.mtimeMs };
     } catch {
       return null;
@@ -126,16 +144,20 @@ class LibraryFileSource implements MediaSource {
   }
 
   forget(): void {
-    this.path = null;
+    this.place = null;
   }
 
   open(range?: ByteRange): Readable {
-    if (this.path === null) throw new Error(`library file ${this.key} opened before stat found it`);
-    return createReadStream(this.path, range === undefined ? {} : { start: range.start, end: range.end });
+    if (this.place === null) throw new Error(`library file ${this.key} opened before stat found it`);
+    return createReadStream(this.place.file, range === undefined ? {} : { start: range.start, end: range.end });
   }
 
   localPath(): string | null {
-    return this.path;
+    return this.place?.file ?? null;
+  }
+
+  inLibrary(): LibraryFilePlace | null {
+    return this.place;
   }
 }
 

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ServerMessages, type ThumbnailWidth } from '@tonearm/contract';
+import { Library, ServerMessages, Song, type ThumbnailWidth } from '@tonearm/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { encodeAudio } from '../../test/audio-formats.js';
 import { describeEachDialect } from '../../test/dialects.js';
 import { blobKeysOf, makeAdmin, makeArtist, makeSong, makeUser, type TestUser } from '../../test/factories.js';
 import { requireFfmpeg } from '../../test/ffmpeg.js';
@@ -13,7 +15,7 @@ import { apiKeyOf, subsonicApi } from '../../test/subsonic.js';
 import { LocalBlobStore } from '../storage/local-blob-store.js';
 import { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL } from './blob-response.js';
 import { imageKeyFor } from './blob-keys.js';
-import { NginxOffload, nginxOffloadFor } from './nginx-offload.js';
+import { libraryUri, NginxOffload, nginxLibraryLocations, nginxOffloadFor } from './nginx-offload.js';
 
 /**
  * MEDIA_OFFLOAD=nginx in the app: every entrance to a stored blob (/media, the download route, Subsonic's stream,
@@ -56,6 +58,28 @@ describe('NginxOffload.uriFor', () => {
     expect(
       nginxOffloadFor({ mediaOffload: { via: 'nginx', prefix: '/x/', gate: null } }, store)?.uriFor('audio', KEY),
     ).toBe(`/x/audio/aa/${KEY}`);
+  });
+});
+
+describe('library offload URIs and locations', () => {
+  it('names a library file by its library and each part of its path percent-encoded', () => {
+    expect(libraryUri({ libraryId: 3, relative: 'A b/Sœur #1 (50%)?.mp3' })).toBe(
+      '/_tonearm_library/3/A%20b/S%C5%93ur%20%231%20(50%25)%3F.mp3',
+    );
+    expect(libraryUri({ libraryId: 12, relative: 'a%2Fb/..x.flac' })).toBe('/_tonearm_library/12/a%252Fb/..x.flac');
+  });
+
+  it('prints one nested location per library, quoted for nginx, and refuses a folder nginx cannot name', () => {
+    const lines = nginxLibraryLocations([
+      { id: 1, name: 'Music', path: '/srv/music' },
+      { id: 2, name: 'Odd\nname', path: '/mnt/my "best" \\ music/' },
+      { id: 3, name: 'Cash', path: '/srv/$HOME' },
+    ]);
+    expect(lines).toEqual([
+      'location /_tonearm_library/1/ { internal; alias "/srv/music/"; }  # Music',
+      'location /_tonearm_library/2/ { internal; alias "/mnt/my \\"best\\" \\\\ music/"; }  # Odd name',
+      `# /_tonearm_library/3/: the folder of "Cash" cannot be written in nginx's configuration`,
+    ]);
   });
 });
 
@@ -188,3 +212,87 @@ describeEachDialect('MEDIA_OFFLOAD off (%s)', (t) => {
     expect(response.rawPayload.subarray(0, 4).toString()).toBe('RIFF');
   });
 });
+
+describeEachDialect(
+  'MEDIA_OFFLOAD=nginx with a library (%s)',
+  { env: { MEDIA_OFFLOAD: 'nginx', SCAN_WATCH: '0' } },
+  (t) => {
+    let base: string;
+    let music: string;
+    let library: Library;
+    let premium: TestUser;
+    const songs = async () => z.array(Song).parse((await t.as(premium).get('/api/songs')).json());
+
+    beforeAll(async () => {
+      await requireFfmpeg();
+      base = await mkdtemp(path.join(tmpdir(), 'tonearm-offload-library-'));
+      music = path.join(base, 'Music');
+      await mkdir(path.join(music, 'Odd #1'), { recursive: true });
+      await encodeAudio(path.join(music, 'Odd #1', 'Song?.mp3'), 'mp3', { tags: { title: 'Odd', artist: 'A' } });
+      await encodeAudio(path.join(music, 'Victim.mp3'), 'mp3', {
+        tags: { title: 'Victim', artist: 'A' },
+        frequency: 660,
+      });
+      await encodeAudio(path.join(base, 'outside.mp3'), 'mp3', { frequency: 880 });
+      const admin = await makeAdmin(t);
+      premium = await makeUser(t, { premium: true });
+      const added = await t.as(admin).post('/api/libraries', { path: music });
+      expect(added.statusCode, added.body).toBe(201);
+      library = Library.parse(added.json());
+      await t.composition.services.libraries.settled();
+    });
+
+    afterAll(async () => {
+      await rm(base, { recursive: true, force: true });
+    });
+
+    it('hands a library file to its location after the checks, from /media, the gate, downloads and Subsonic', async () => {
+      const odd = (await songs()).find((song) => song.name === 'Odd');
+      const uri = `/_tonearm_library/${library.id}/Odd%20%231/Song%3F.mp3`;
+      for (const headers of [{}, { range: 'bytes=10-99' }]) {
+        expectOffloaded(await t.as(premium).get(odd?.link ?? '', { headers }), uri, 'audio/mpeg', AUDIO_CACHE_CONTROL);
+      }
+      expectOffloaded(
+        await t.as(premium).inject({ method: 'HEAD', url: odd?.link ?? '' }),
+        uri,
+        'audio/mpeg',
+        AUDIO_CACHE_CONTROL,
+      );
+      const handOver = t.composition.services.media?.handOver;
+      expect(await handOver?.('GET', odd?.link ?? '', premium.cookie)).toEqual({
+        uri,
+        mime: 'audio/mpeg',
+        cacheControl: AUDIO_CACHE_CONTROL,
+      });
+      expect(await handOver?.('GET', odd?.link ?? '', undefined)).toBeNull();
+      expectNotOffloaded(await t.as(null).get(odd?.link ?? ''), 401);
+
+      const download = await t.as(premium).get(`/api/songs/${odd?.id ?? 0}/download`);
+      expectOffloaded(download, uri, 'audio/mpeg', 'private, no-cache');
+      const api = subsonicApi(t, { apiKey: await apiKeyOf(t, premium) });
+      expectOffloaded(await api.raw('stream', { id: odd?.id ?? 0 }), uri, 'audio/mpeg', AUDIO_CACHE_CONTROL);
+      // A transcode is still Tonearm's.
+      expectNotOffloaded(await t.as(premium).inject({ method: 'HEAD', url: `${odd?.link ?? ''}?format=opus` }), 200);
+    });
+
+    it('answers 404 itself, never a hand-over, for a file whose path now leads outside the library or is gone', async () => {
+      const victim = (await songs()).find((song) => song.name === 'Victim');
+      const link = victim?.link ?? '';
+      expect((await t.as(premium).get(link)).headers['x-accel-redirect']).toBe(
+        `/_tonearm_library/${library.id}/Victim.mp3`,
+      );
+      await unlink(path.join(music, 'Victim.mp3'));
+      await symlink(path.join(base, 'outside.mp3'), path.join(music, 'Victim.mp3'));
+      const outside = await readFile(path.join(base, 'outside.mp3'));
+      const refused = await t.as(premium).get(link);
+      expectNotOffloaded(refused, 404);
+      expect(refused.rawPayload.includes(outside.subarray(0, 64))).toBe(false);
+      expect(await t.composition.services.media?.handOver('GET', link, premium.cookie)).toBeNull();
+      expectNotOffloaded(await t.as(premium).get(`/api/songs/${victim?.id ?? 0}/download`), 404);
+
+      await unlink(path.join(music, 'Victim.mp3'));
+      expectNotOffloaded(await t.as(premium).get(link), 404);
+      expect(await t.composition.services.media?.handOver('GET', link, premium.cookie)).toBeNull();
+    });
+  },
+);

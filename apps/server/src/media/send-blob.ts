@@ -14,9 +14,12 @@ export { AUDIO_CACHE_CONTROL, IMAGE_CACHE_CONTROL, RANGE_NOT_SATISFIABLE_MESSAGE
  */
 export type BlobSource = { path: string } | { source: MediaSource } | { accelRedirect: string };
 
-/** How a media source's bytes are sent: by nginx when the offload is on (stored blobs), else from its local file. */
+/**
+ * How a media source's bytes are sent: by nginx when the offload is on (stored blobs, and library files once `stat`
+ * found them), else from its local file.
+ */
 export function sendingOf(source: MediaSource, offload: NginxOffload | null): BlobSource {
-  const accelRedirect = source.stored ? (offload?.uriFor(source.kind, source.key) ?? null) : null;
+  const accelRedirect = offload?.uriOf(source) ?? null;
   if (accelRedirect !== null) return { accelRedirect };
   const path = source.localPath();
   return path === null ? { source } : { path };

@@ -35,6 +35,7 @@ export type ScanCounts = Pick<ScanRow, 'seen' | 'done' | 'added' | 'updated' | '
 
 /** Where a library file is: its library's folder and its path in it. */
 export interface FilePlace {
+  libraryId: number;
   root: string;
   path: string;
 }
@@ -195,7 +196,7 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
         .selectFrom('songs')
         .innerJoin('library_files', 'library_files.song_id', 'songs.id')
         .innerJoin('libraries', 'libraries.id', 'library_files.library_id')
-        .select(['libraries.path as root', 'library_files.path'])
+        .select(['libraries.id as libraryId', 'libraries.path as root', 'library_files.path'])
         .where('songs.audio_sha256', '=', audioSha256)
         .executeTakeFirst();
     },

@@ -31,9 +31,15 @@ class Folders {
 
   /** The real path of `relative` in the library at `root`, when the rule allows it and it is a regular file. */
   async realFile(root: string, relative: string): Promise<string | null> {
+    return (await this.found(root, relative))?.file ?? null;
+  }
+
+  /** `realFile`, with the file's real path relative to the library's real folder (`/` between parts). */
+  async found(root: string, relative: string): Promise<{ file: string; relative: string } | null> {
     const folder = await this.at(root);
     const target = await folder.resolve(path.join(folder.root, ...relative.split('/'))).catch(() => null);
-    return target?.kind === 'file' ? target.real : null;
+    if (target?.kind !== 'file') return null;
+    return { file: target.real, relative: path.relative(folder.realRoot, target.real).split(path.sep).join('/') };
   }
 }
 
@@ -58,7 +64,8 @@ export function createLibraryMedia(repository: LibrariesRepository, store: BlobS
   const files: LibraryFileLocator = {
     async locate(key) {
       const place = await repository.locate(librarySha256Of(key));
-      return place === undefined ? null : folders.realFile(place.root, place.path);
+      const found = place === undefined ? null : await folders.found(place.root, place.path);
+      return found === null || place === undefined ? null : { ...found, libraryId: place.libraryId };
     },
   };
 

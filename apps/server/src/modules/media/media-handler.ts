@@ -89,7 +89,7 @@ export interface MediaHandlerOptions {
   openFileTtlMs?: number;
   /** Answers `?format=` on audio; without it (no ffmpeg) such requests get the original file. */
   transcoder?: Transcoder | null;
-  /** MEDIA_OFFLOAD=nginx: stored blobs are handed to nginx by X-Accel-Redirect once access is checked. */
+  /** MEDIA_OFFLOAD=nginx: stored blobs and library files are handed to nginx by X-Accel-Redirect once access is checked. */
   offload?: NginxOffload | null;
   /** Told about every audio body sent (originals and transcodes, not images); nothing by default. */
   streams?: StreamMeter;
@@ -123,8 +123,8 @@ export const PRESIGN_SECONDS = 15 * 60;
  * 256 KiB buffers (open-files.ts, file-pump.ts), stopping as soon as the client goes away. Errors are the app's JSON
  * errors: 401 without a session (before the key is looked at), 404 for an unknown or invalid key, 400 for a bad `w`.
  * Audio with `?format=` goes to the transcoder when there is one (transcode-response.ts; 400 for a bad format or
- * bitrate, after the session check), else gets the original. With MEDIA_OFFLOAD=nginx a stored blob that passed these
- * checks is answered with an empty X-Accel-Redirect instead, and nginx sends it (nginx-offload.ts); transcodes are
+ * bitrate, after the session check), else gets the original. With MEDIA_OFFLOAD=nginx a stored blob or a library file
+ * that passed these checks is answered with an empty X-Accel-Redirect instead, and nginx sends it (nginx-offload.ts); transcodes are
  * still sent from here. Anything else (other paths, other methods) is left to Fastify. Successful requests are logged
  * at debug level only: at info, two log lines per range request cost measurable throughput; failures are logged as
  * errors.
@@ -208,7 +208,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
     }
     const cacheControl = cacheControlOf(kind);
     // nginx answers Range and conditional requests from the file itself, so the request goes to it untouched.
-    const accel = source.stored ? (offload?.uriFor(kind, blobKey) ?? null) : null;
+    const accel = offload?.uriOf(source) ?? null;
     if (accel !== null) {
       // Without the security headers: nginx adds them to what it sends (accelRedirectHeaders).
       beforeHead(response);
@@ -403,10 +403,11 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
       // From memory when it can: after a stream's first request, its Range requests find the session and blob there.
       const userId = token === null ? 0 : sessions.cachedUserId(token);
       const source = sources.byKey(media.kind, key);
-      // nginx sends a blob of the store by its key; anything else is Tonearm's to answer.
-      if (!source.stored) return null;
+      // A blob of the store is sent by its key; a library file only once its stat found it, which nothing remembers.
       const stat = source.rememberedStat();
-      if (userId !== undefined && stat !== undefined) return handOverOf(offload, media.kind, key, userId);
+      // A library file is handed over only once its library is known to be seen by the user (lookedUp asks).
+      const library = media.kind === 'audio' ? libraryOfKey(key) : null;
+      if (userId !== undefined && stat !== undefined && library === null) return handOverOf(offload, source, userId);
       return lookedUp(offload, source, token);
     } catch (error) {
       // A refusal (400 for a bad width or format): Tonearm answers it, with its JSON error.
@@ -418,14 +419,22 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   /** handOver once the database and the disk have answered what memory did not know. */
   async function lookedUp(to: NginxOffload, source: MediaSource, token: string | null) {
     const userId = token === null ? 0 : await sessions.resolveUserId(token);
+    const library = source.kind === 'audio' ? libraryOfKey(source.key) : null;
+    // A library hidden from the user: Tonearm answers it (404), nothing is handed to nginx.
+    if (userId !== null && library !== null && options.libraryAccess) {
+      if (!(await options.libraryAccess.userSees(userId, library))) return null;
+    }
     const stat = userId === null ? null : await source.statCached();
-    return stat === null ? null : handOverOf(to, source.kind, source.key, userId);
+    return stat === null ? null : handOverOf(to, source, userId);
   }
 
-  /** The hand-over of a stored blob to a caller who may have it (a user id, or 0 for public images); null for none. */
-  function handOverOf(to: NginxOffload, kind: BlobKind, key: string, userId: number | null): HandOver | null {
-    const uri = userId === null ? null : to.uriFor(kind, key);
-    return uri === null ? null : { uri, mime: mimeForKey(key), cacheControl: cacheControlOf(kind) };
+  /**
+   * The hand-over of a stored blob or a found library file to a caller who may have it (a user id, or 0 for public
+   * images); null for none.
+   */
+  function handOverOf(to: NginxOffload, source: MediaSource, userId: number | null): HandOver | null {
+    const uri = userId === null ? null : to.uriOf(source);
+    return uri === null ? null : { uri, mime: mimeForKey(source.key), cacheControl: cacheControlOf(source.kind) };
   }
 
   const handle: RawHandler = (request, response) => {

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { connect as connectHttp2 } from 'node:http2';
 import { Agent, request as httpsRequest } from 'node:https';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../../scripts/free-port.mjs';
+import { encodeAudio } from '../../../test/audio-formats.js';
 import { requireFfmpeg } from '../../../test/ffmpeg.js';
 import { multipartBody, picture, toneWav } from '../../../test/media.js';
 import { securityHeaders } from '../../plugins/security.js';
@@ -18,8 +19,10 @@ import { securityHeaders } from '../../plugins/security.js';
  * docs/deploy/nginx.conf in front of the built server with MEDIA_OFFLOAD=nginx and its gate (MEDIA_OFFLOAD_GATE: nginx
  * asks it about /media/, and what it does not hand over goes to @tonearm), as an operator would run them: the
  * example passes `nginx -t` and is what the nginx of this test runs (only its host-specific paths and ports are
- * swapped for temporary ones), over TLS and HTTP/2. Tonearm checks the session, nginx sends the bytes: 200, 206 and
- * 304 with the right bytes, 401 without a session, and the internal location cannot be asked for directly.
+ * swapped for temporary ones, and its library locations are what `npm run nginx-locations` prints), over TLS and
+ * HTTP/2. Tonearm checks the session, nginx sends the bytes: 200, 206 and 304 with the right bytes, for a stored blob
+ * and for a file of a library (MUSIC_DIR), 401 without a session, 404 for a library file whose path leads outside
+ * its folder, and the internal locations cannot be asked for directly.
  */
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const EXAMPLE = path.join(ROOT, 'docs/deploy/nginx.conf');
@@ -78,9 +81,16 @@ async function selfSignedCertificate(dir: string): Promise<{ cert: string; key: 
 /** Where the gate listens, as the example's /run/tonearm/gate.sock (nginx's worker can enter `work`). */
 const gateSocket = () => path.join(work, 'gate.sock');
 
-async function nginxConfiguration(ports: { http: number; https: number; tonearm: number }): Promise<string> {
+/** The example's line standing for the libraries' locations. */
+const LIBRARY_EXAMPLE = '        # location /_tonearm_library/1/ { internal; alias "/srv/music/"; }  # Music\n';
+
+async function nginxConfiguration(
+  ports: { http: number; https: number; tonearm: number },
+  libraryLocations: string[],
+): Promise<string> {
   const tls = await selfSignedCertificate(work);
   const site = swapped(await readFile(EXAMPLE, 'utf8'), [
+    [LIBRARY_EXAMPLE, libraryLocations.map((line) => `        ${line}\n`).join('')],
     ['    listen [::]:80;\n', ''],
     ['    listen [::]:443 ssl http2;\n', ''],
     ['listen 80;', `listen 127.0.0.1:${ports.http};`],
@@ -180,6 +190,11 @@ let cookie: string;
 let wav: Buffer;
 let audioPath: string;
 let songId: number;
+/** MUSIC_DIR: a file whose name needs escaping in a URI, and one that will become a link out of the folder. */
+let music: string;
+const ODD_NAME = path.join('Sœur & Co', '01 Dawn #1 (50%)?.mp3');
+let odd: { bytes: Buffer; link: string };
+let victimLink: string;
 
 beforeAll(async () => {
   await requireFfmpeg();
@@ -194,9 +209,14 @@ beforeAll(async () => {
   await mkdir(path.join(work, 'data'), { mode: 0o755 });
   await mkdir(path.join(work, 'nginx'), { mode: 0o755 });
   const ports = { http: await freePort(), https: await freePort(), tonearm: await freePort() };
-  const conf = await nginxConfiguration(ports);
-  // Fails with nginx's own message (and this test) when the example is not valid nginx.
-  await run(NGINX, ['-t', '-q', '-c', conf, '-p', path.join(work, 'nginx')]);
+  music = path.join(work, 'music');
+  await mkdir(path.join(music, path.dirname(ODD_NAME)), { recursive: true, mode: 0o755 });
+  await chmod(music, 0o755);
+  // ffmpeg reads `%` in an output name as a pattern: encoded under a plain name, then renamed.
+  await encodeAudio(path.join(music, 'odd.mp3'), 'mp3', { tags: { title: 'Odd', artist: 'Folder' }, frequency: 330 });
+  await rename(path.join(music, 'odd.mp3'), path.join(music, ODD_NAME));
+  await encodeAudio(path.join(music, 'victim.mp3'), 'mp3', { tags: { title: 'Victim', artist: 'Folder' } });
+  await encodeAudio(path.join(work, 'outside.mp3'), 'mp3', { tags: { title: 'Outside' }, frequency: 990 });
 
   await run(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT });
   tonearm = collect(
@@ -213,6 +233,8 @@ beforeAll(async () => {
         TRUST_PROXY: 'loopback',
         MEDIA_OFFLOAD: 'nginx',
         MEDIA_OFFLOAD_GATE: gateSocket(),
+        MUSIC_DIR: music,
+        SCAN_WATCH: '0',
         // As the example's deployment says (https): the security headers nginx adds are the https ones.
         PUBLIC_URL: `https://127.0.0.1:${ports.https}`,
       },
@@ -221,6 +243,17 @@ beforeAll(async () => {
   );
   tonearmBase = `http://127.0.0.1:${ports.tonearm}`;
   await waitUntil('Tonearm', tonearm, async () => (await direct('/healthz')).status === 200);
+
+  // The library locations as the operator gets them, for the library MUSIC_DIR made.
+  const printed = await run('npm', ['run', '--silent', 'nginx-locations'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: path.join(work, 'data'), DATABASE_URL: '' },
+  });
+  const locations = printed.stdout.trim().split('\n');
+  expect(locations).toEqual([`location /_tonearm_library/1/ { internal; alias "${music}/"; }  # music`]);
+  const conf = await nginxConfiguration(ports, locations);
+  // Fails with nginx's own message (and this test) when the example is not valid nginx.
+  await run(NGINX, ['-t', '-q', '-c', conf, '-p', path.join(work, 'nginx')]);
 
   nginx = collect(spawn(NGINX, ['-c', conf, '-p', path.join(work, 'nginx')], { stdio: ['ignore', 'pipe', 'pipe'] }));
   cert = await readFile(path.join(work, 'cert.pem'));
@@ -251,11 +284,22 @@ beforeAll(async () => {
     ),
   );
   expect(song.status, song.body.toString()).toBe(201);
-  const songs = await through('GET', '/api/songs', { cookie });
-  const [first] = JSON.parse(songs.body.toString()) as { id: number; link: string }[];
+  // The library's scan at start: its two songs, beside the upload.
+  let songs: { id: number; name: string; link: string }[] = [];
+  await waitUntil('the scan of MUSIC_DIR', tonearm, async () => {
+    songs = JSON.parse((await through('GET', '/api/songs', { cookie })).body.toString()) as typeof songs;
+    return songs.length === 3;
+  });
+  const first = songs.find((song) => song.name === 'Offloaded');
   audioPath = first?.link ?? '';
   songId = first?.id ?? 0;
-}, 90_000);
+  odd = {
+    bytes: await readFile(path.join(music, ODD_NAME)),
+    link: songs.find((song) => song.name === 'Odd')?.link ?? '',
+  };
+  victimLink = songs.find((song) => song.name === 'Victim')?.link ?? '';
+  expect(odd.link).toMatch(/^\/media\/audio\/lib1-/);
+}, 120_000);
 
 function withCookie([headers, body]: readonly [Record<string, string>, Buffer | string]) {
   return [{ ...headers, cookie }, body] as const;
@@ -369,5 +413,64 @@ describe('docs/deploy/nginx.conf in front of Tonearm with MEDIA_OFFLOAD=nginx', 
     expect(transcode.headers['content-type']).toBe('audio/mpeg');
     expect(transcode.headers['cache-control']).toBe('no-store');
     expect(transcode.body.length).toBeGreaterThan(1000);
+  });
+
+  it("hands a library file over to its library's location, and nginx sends it with Range, 304 and HEAD", async () => {
+    const handedOver = await direct(odd.link, { cookie });
+    expect(handedOver.status).toBe(200);
+    expect(handedOver.body).toHaveLength(0);
+    expect(handedOver.headers['x-accel-redirect']).toBe(
+      '/_tonearm_library/1/S%C5%93ur%20%26%20Co/01%20Dawn%20%231%20(50%25)%3F.mp3',
+    );
+
+    const response = await through('GET', odd.link, { cookie });
+    expect(response.status).toBe(200);
+    expect(response.body.equals(odd.bytes)).toBe(true);
+    expect(response.headers).toMatchObject({
+      'content-type': 'audio/mpeg',
+      'content-length': String(odd.bytes.length),
+      'cache-control': 'private, max-age=31536000, immutable',
+    });
+    const ordinary = await direct('/healthz');
+    for (const name of Object.keys(securityHeaders({ publicUrl: base }))) {
+      expect(response.headers[name], name).toBe(ordinary.headers[name]);
+    }
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+
+    const part = await through('GET', odd.link, { cookie, range: 'bytes=100-1099' });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-1099/${odd.bytes.length}`);
+    expect(part.body.equals(odd.bytes.subarray(100, 1100))).toBe(true);
+
+    expect(response.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    const again = await through('GET', odd.link, { cookie, 'if-none-match': String(response.headers.etag) });
+    expect(again.status).toBe(304);
+
+    const head = await through('HEAD', odd.link, { cookie });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(odd.bytes.length));
+    expect(head.body).toHaveLength(0);
+
+    // The location is internal: a client naming it gets nginx's 404, not the file.
+    const internal = await through('GET', String(handedOver.headers['x-accel-redirect']), { cookie });
+    expect(internal.status).toBe(404);
+    expect(internal.body.includes(odd.bytes.subarray(0, 64))).toBe(false);
+  });
+
+  it('refuses a library file whose path now leads outside its folder with 404, never a hand-over', async () => {
+    const outside = await readFile(path.join(work, 'outside.mp3'));
+    expect((await through('GET', victimLink, { cookie })).status).toBe(200);
+    await unlink(path.join(music, 'victim.mp3'));
+    await symlink(path.join(work, 'outside.mp3'), path.join(music, 'victim.mp3'));
+
+    const direct404 = await direct(victimLink, { cookie });
+    expect(direct404.status).toBe(404);
+    expect(direct404.headers['x-accel-redirect']).toBeUndefined();
+    for (const range of [undefined, 'bytes=0-99']) {
+      const refused = await through('GET', victimLink, { cookie, ...(range === undefined ? {} : { range }) });
+      expect(refused.status).toBe(404);
+      expect(refused.headers['content-type']).toMatch(/^application\/json/);
+      expect(refused.body.includes(outside.subarray(0, 64))).toBe(false);
+    }
   });
 });
