@@ -7,6 +7,7 @@ import type { IPicture } from 'music-metadata';
 import { libraryAudioKey, librarySha256Of } from '../../media/library-keys.js';
 import { AUDIO_FORMATS } from '../../media/media.formats.js';
 import { Batcher } from './batcher.js';
+import { FileWindows } from './file-windows.js';
 import { FolderCovers } from './folder-covers.js';
 import { closestGenre } from './genre-match.js';
 import type {
@@ -19,7 +20,7 @@ import type {
   ScanCounts,
 } from './libraries.repository.js';
 import { MusicFolder } from './music-folder.js';
-import { readFileTags, titleOf, type FileTags } from './read-tags.js';
+import { readWindowTags, titleOf, type FileRead } from './read-tags.js';
 import { albumReleaseOf, artistMbIdsOf, creditsOf, songTagColumns } from './tag-credits.js';
 
 /*
@@ -167,25 +168,16 @@ function imageExtension(bytes: Uint8Array): string | null {
 /**
  * What a moved file is recognised by: its size and a hash of its first 16 KiB and last 64 KiB (the whole file when it
  * is smaller). Tags sit at the start (ID3v2, FLAC and Ogg comments) or the end (an M4A's moov, ID3v1, APE), so two files
- * that share their audio but not their tags differ; a file moved or renamed keeps every byte.
+ * that share their audio but not their tags differ; a file moved or renamed keeps every byte. Read from the windows the
+ * tags are then parsed from (their head and tail are these bytes).
  */
-async function fingerprintOf(file: string, size: number): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const hash = createHash('sha256');
-    const head = Buffer.alloc(Math.min(size, FINGERPRINT_HEAD));
-    await handle.read(head, 0, head.length, 0);
-    hash.update(head);
-    const tailLength = Math.min(size - head.length, FINGERPRINT_TAIL);
-    if (tailLength > 0) {
-      const tail = Buffer.alloc(tailLength);
-      await handle.read(tail, 0, tailLength, size - tailLength);
-      hash.update(tail);
-    }
-    return `${String(size)}:${hash.digest('hex').slice(0, 40)}`;
-  } finally {
-    await handle.close();
-  }
+async function fingerprintOf(windows: FileWindows, size: number): Promise<string> {
+  const hash = createHash('sha256');
+  const headLength = Math.min(size, FINGERPRINT_HEAD);
+  hash.update(await windows.bytes(0, headLength));
+  const tailLength = Math.min(size - headLength, FINGERPRINT_TAIL);
+  if (tailLength > 0) hash.update(await windows.bytes(size - tailLength, tailLength));
+  return `${String(size)}:${hash.digest('hex').slice(0, 40)}`;
 }
 
 function embeddedCover(run: ScanRun, picture: IPicture | null, file: FoundFile): LocatedCover | null {
@@ -199,7 +191,7 @@ function embeddedCover(run: ScanRun, picture: IPicture | null, file: FoundFile):
 async function songOf(
   run: ScanRun,
   file: FoundFile,
-  read: { tags: FileTags; durationMs: number | null },
+  read: FileRead,
   fingerprint: string,
 ): Promise<NewLibrarySong | string> {
   const ext = path.extname(file.abs).slice(1).toLowerCase();
@@ -328,12 +320,19 @@ async function readOne(
     return;
   }
   let fingerprint: string;
-  let read: Awaited<ReturnType<typeof readFileTags>>;
+  let read: FileRead;
   try {
-    await access(target.real, constants.R_OK);
-    fingerprint = await fingerprintOf(target.real, file.stats.size);
-    if (known === undefined && claimMove(run, file, fingerprint, scan, sinks.move)) return;
-    read = await readFileTags(target.real);
+    // One open file for both: its head and tail windows are the fingerprint's bytes and where most tags are.
+    const handle = await open(target.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      const windows = new FileWindows(handle, file.stats.size);
+      await windows.preload();
+      fingerprint = await fingerprintOf(windows, file.stats.size);
+      if (known === undefined && claimMove(run, file, fingerprint, scan, sinks.move)) return;
+      read = await readWindowTags(windows, target.real);
+    } finally {
+      await handle.close();
+    }
   } catch {
     run.problem(file.abs, 'cannot be read, or is not audio Tonearm can read the tags of');
     return;
