@@ -371,6 +371,8 @@ export class LibrariesService {
       });
       const state = abort.signal.aborted ? 'failed' : 'done';
       await repository.finishScan(scanId, state, result.counts, JSON.stringify(result.problems), isoNow());
+      const { added, updated, moved, missing } = result.counts;
+      if (added + updated + moved + missing > 0) await repository.checkpoint().catch(() => undefined);
       await releaseBlobs({ image: result.releasedImages });
       log.info({ library: library.id, ...result.counts }, 'library scanned');
     } catch (error) {
