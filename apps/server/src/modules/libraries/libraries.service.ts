@@ -363,6 +363,7 @@ export class LibrariesService {
       const result = await scanLibrary(repository, library, {
         defaultGenre: config.defaultGenre,
         concurrency: config.concurrency,
+        threads: config.threads,
         signal: abort.signal,
         onProgress: (counts, problems) => {
           live.counts = counts;
