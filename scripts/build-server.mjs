@@ -50,7 +50,11 @@ export async function buildServer() {
   const { build } = await import('esbuild');
   try {
     const result = await build({
-      entryPoints: [join(root, 'apps/server/src/main.ts')],
+      // The library scan's threads run a module of their own (apps/server/src/modules/libraries/scan-readers.ts).
+      entryPoints: [
+        join(root, 'apps/server/src/main.ts'),
+        join(root, 'apps/server/src/modules/libraries/scan-worker.ts'),
+      ],
       outdir: dirname(serverEntry),
       entryNames: '[name]',
       // What only some configurations use (the S3 store and its AWS SDK, the metrics and prom-client) is imported

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
 import type { NewSongByArtistName, SongsRepository } from '../songs/songs.repository.js';
@@ -318,6 +319,15 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
         .where('library_id', '=', libraryId)
         .where('state', '=', 'running')
         .execute();
+    },
+
+    /**
+     * After a scan that wrote: SQLite's write-ahead log folded into the database and emptied (a first scan leaves it
+     * larger than the database itself, and SQLite never shrinks it by itself). Nothing on PostgreSQL. When a reader
+     * holds the log, SQLite folds what it can and the log stays: not an error.
+     */
+    async checkpoint(): Promise<void> {
+      if (dialectOf(db) === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
     },
 
     /** Libraries whose folder is `path`, or inside it, or holds it. */

@@ -437,6 +437,7 @@ export class LibrariesService {
       const result = await scanLibrary(repository, library, {
         defaultGenre: config.defaultGenre,
         concurrency: config.concurrency,
+        threads: config.threads,
         signal: abort.signal,
         onProgress: (counts, problems) => {
           live.counts = counts;
@@ -451,6 +452,8 @@ export class LibrariesService {
       if (playlists !== null) {
         await repository.reportScanPlaylists(scanId, playlists.playlists, playlists.unmatchedEntries);
       }
+      const { added, updated, moved, missing } = result.counts;
+      if (added + updated + moved + missing > 0) await repository.checkpoint().catch(() => undefined);
       await releaseBlobs({ image: result.releasedImages });
       log.info({ library: library.id, ...result.counts }, 'library scanned');
     } catch (error) {

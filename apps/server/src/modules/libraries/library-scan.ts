@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { access, open, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { IMAGE_MAX_BYTES, type Genre, type ScanProblem } from '@tonearm/contract';
-import type { IPicture } from 'music-metadata';
 import { libraryAudioKey, librarySha256Of } from '../../media/library-keys.js';
 import { AUDIO_FORMATS } from '../../media/media.formats.js';
 import { Batcher } from './batcher.js';
@@ -19,7 +17,9 @@ import type {
   ScanCounts,
 } from './libraries.repository.js';
 import { MusicFolder } from './music-folder.js';
-import { readFileTags, titleOf, type FileTags } from './read-tags.js';
+import { titleOf, type FileRead } from './read-tags.js';
+import { imageKeyOf, UNREADABLE } from './scan-file.js';
+import { createScanReader, type ScanReader } from './scan-readers.js';
 import { albumReleaseOf, artistMbIdsOf, creditsOf, songTagColumns } from './tag-credits.js';
 
 /*
@@ -40,6 +40,8 @@ export interface ScanOptions {
   defaultGenre: Genre;
   /** Files whose tags are read at once; default 8. */
   concurrency?: number;
+  /** Threads that read the files beside the main one (scan-readers.ts); 0 (the default): the main one reads them. */
+  threads?: number;
   /** New songs written per transaction; default 200. */
   batchSize?: number;
   /** Told the counts as they move (at most every `progressMs`, and at the end). */
@@ -57,9 +59,6 @@ export interface ScanResult {
   releasedImages: string[];
 }
 
-/** How many bytes at the start and at the end of a file go into its fingerprint (with its size). */
-const FINGERPRINT_HEAD = 16 * 1024;
-const FINGERPRINT_TAIL = 64 * 1024;
 /** Problems kept for the report; the counts go on past it. */
 export const PROBLEMS_KEPT = 200;
 
@@ -149,48 +148,7 @@ class ScanRun {
   }
 }
 
-/** The image key of a picture's bytes (`<sha256>.<ext>` by its magic bytes), or null when it is no JPEG, PNG or WebP. */
-export function imageKeyOf(bytes: Uint8Array): string | null {
-  const ext = imageExtension(bytes);
-  if (ext === null) return null;
-  return `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
-}
-
-function imageExtension(bytes: Uint8Array): string | null {
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
-  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'png';
-  const riff = Buffer.from(bytes.subarray(0, 12)).toString('latin1');
-  if (riff.startsWith('RIFF') && riff.slice(8, 12) === 'WEBP') return 'webp';
-  return null;
-}
-
-/**
- * What a moved file is recognised by: its size and a hash of its first 16 KiB and last 64 KiB (the whole file when it
- * is smaller). Tags sit at the start (ID3v2, FLAC and Ogg comments) or the end (an M4A's moov, ID3v1, APE), so two files
- * that share their audio but not their tags differ; a file moved or renamed keeps every byte.
- */
-async function fingerprintOf(file: string, size: number): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const hash = createHash('sha256');
-    const head = Buffer.alloc(Math.min(size, FINGERPRINT_HEAD));
-    await handle.read(head, 0, head.length, 0);
-    hash.update(head);
-    const tailLength = Math.min(size - head.length, FINGERPRINT_TAIL);
-    if (tailLength > 0) {
-      const tail = Buffer.alloc(tailLength);
-      await handle.read(tail, 0, tailLength, size - tailLength);
-      hash.update(tail);
-    }
-    return `${String(size)}:${hash.digest('hex').slice(0, 40)}`;
-  } finally {
-    await handle.close();
-  }
-}
-
-function embeddedCover(run: ScanRun, picture: IPicture | null, file: FoundFile): LocatedCover | null {
-  if (picture === null || picture.data.length > IMAGE_MAX_BYTES) return null;
-  const key = imageKeyOf(picture.data);
+function embeddedCover(run: ScanRun, key: string | null, file: FoundFile): LocatedCover | null {
   if (key === null) return null;
   return { key, image: { image_key: key, library_id: run.library.id, path: file.rel, embedded: 1 } };
 }
@@ -199,14 +157,15 @@ function embeddedCover(run: ScanRun, picture: IPicture | null, file: FoundFile):
 async function songOf(
   run: ScanRun,
   file: FoundFile,
-  read: { tags: FileTags; durationMs: number | null },
+  read: FileRead,
+  embeddedCoverKey: string | null,
   fingerprint: string,
 ): Promise<NewLibrarySong | string> {
   const ext = path.extname(file.abs).slice(1).toLowerCase();
   const format = AUDIO_FORMATS[ext];
   if (format === undefined) return 'not an audio file Tonearm plays';
   const { tags, durationMs } = read;
-  const cover = embeddedCover(run, tags.picture, file) ?? (await run.folderCover(file.abs));
+  const cover = embeddedCover(run, embeddedCoverKey, file) ?? (await run.folderCover(file.abs));
   const state = { path: file.rel, size: file.stats.size, mtimeMs: file.stats.mtimeMs };
   const audioKey = libraryAudioKey(run.library.id, state, format.ext);
   const genre = (tags.genre === null ? null : closestGenre(tags.genre)) ?? run.options.defaultGenre;
@@ -320,25 +279,21 @@ async function readOne(
   item: Plan['work'][number],
   scan: Plan,
   sinks: { add: (song: NewLibrarySong) => Promise<void>; move: (move: MovedFile) => void },
+  reader: ScanReader,
 ): Promise<void> {
   const { file, known } = item;
-  const target = await run.folder.resolve(file.abs).catch(() => null);
-  if (target?.kind !== 'file') {
-    run.problem(file.abs, target?.kind === 'skipped' ? target.reason : 'it changed while it was being read');
+  const outcome = await reader.read(run.folder.root, file.abs, file.stats.size);
+  if ('problem' in outcome) {
+    run.problem(file.abs, outcome.problem);
     return;
   }
-  let fingerprint: string;
-  let read: Awaited<ReturnType<typeof readFileTags>>;
-  try {
-    await access(target.real, constants.R_OK);
-    fingerprint = await fingerprintOf(target.real, file.stats.size);
-    if (known === undefined && claimMove(run, file, fingerprint, scan, sinks.move)) return;
-    read = await readFileTags(target.real);
-  } catch {
-    run.problem(file.abs, 'cannot be read, or is not audio Tonearm can read the tags of');
+  const { fingerprint, read, embeddedCoverKey } = outcome;
+  if (known === undefined && claimMove(run, file, fingerprint, scan, sinks.move)) return;
+  if (read === null) {
+    run.problem(file.abs, UNREADABLE);
     return;
   }
-  const song = await songOf(run, file, read, fingerprint);
+  const song = await songOf(run, file, read, embeddedCoverKey, fingerprint);
   if (typeof song === 'string') {
     run.problem(file.abs, song);
     return;
@@ -381,7 +336,7 @@ function claimMove(
   return true;
 }
 
-async function readAll(run: ScanRun, scan: Plan, concurrency: number): Promise<void> {
+async function readAll(run: ScanRun, scan: Plan, concurrency: number, reader: ScanReader): Promise<void> {
   const moves: MovedFile[] = [];
   const batcher = new Batcher<NewLibrarySong>(
     async (batch) => {
@@ -396,7 +351,7 @@ async function readAll(run: ScanRun, scan: Plan, concurrency: number): Promise<v
     for (let index = next++; index < scan.work.length; index = next++) {
       if (run.options.signal?.aborted === true) return;
       const item = scan.work[index];
-      if (item !== undefined) await readOne(run, item, scan, sinks);
+      if (item !== undefined) await readOne(run, item, scan, sinks, reader);
       run.counts.done += 1;
       await run.progress();
     }
@@ -463,7 +418,14 @@ export async function scanLibrary(
   const scan = plan(files, known);
   run.counts.done = files.length - scan.work.length;
   await run.progress(true);
-  await readAll(run, scan, concurrency);
+  if (scan.work.length > 0) {
+    const reader = createScanReader(options.threads ?? 0);
+    try {
+      await readAll(run, scan, concurrency, reader);
+    } finally {
+      await reader.close();
+    }
+  }
   if (options.signal?.aborted === true) return { counts: run.counts, problems: run.problems, releasedImages: [] };
   await repository.markMissing(scan.returned, null);
   await repository.markMissing([...scan.gone.keys()], run.now());

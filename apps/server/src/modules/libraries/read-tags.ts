@@ -1,6 +1,9 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
-import { parseFile, type IAudioMetadata, type IPicture } from 'music-metadata';
+import { parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
+import { FileWindows, WindowTokenizer } from './file-windows.js';
 import type { ReplayGain } from '../songs/song-import.service.js';
 import { artistsOf, contributorsOf, DEFAULT_SEPARATORS, type Contributor } from './tag-people.js';
 import { isCompilation, musicBrainzIdsOf, originalDateOf, releaseTypesOf, type MusicBrainzIds } from './tag-release.js';
@@ -150,10 +153,31 @@ function tagsOf(metadata: IAudioMetadata, separators: readonly string[]): FileTa
   };
 }
 
+/**
+ * music-metadata's reading of an open file, through its windows (file-windows.ts): `file` names the format by its
+ * extension. Headers only: no audio is decoded, and the duration is what the headers say.
+ */
+function parseWindows(windows: FileWindows, file: string): Promise<IAudioMetadata> {
+  return parseFromTokenizer(new WindowTokenizer(windows, file), { duration: false });
+}
+
+/** Opens `file` (never waiting on a FIFO), parses it and closes it. */
+async function parseAudioFile(file: string): Promise<IAudioMetadata> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const { size } = await handle.stat();
+    const windows = new FileWindows(handle, size);
+    await windows.preload();
+    return await parseWindows(windows, file);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The tags of a file, or none when they cannot be read (the upload checks then say what is wrong with the file). */
 export async function readTags(file: string, options: ReadTagsOptions = {}): Promise<FileTags> {
   try {
-    return tagsOf(await parseFile(file, { duration: false }), options.separators ?? DEFAULT_SEPARATORS);
+    return tagsOf(await parseAudioFile(file), options.separators ?? DEFAULT_SEPARATORS);
   } catch {
     return NO_TAGS;
   }
@@ -164,15 +188,25 @@ export function titleOf(tags: FileTags, file: string): string {
   return tags.title ?? cleanText(path.basename(file, path.extname(file))) ?? 'Untitled';
 }
 
+/** What a library scan reads of a file: its tags, and its length as its headers give it. */
+export interface FileRead {
+  tags: FileTags;
+  durationMs: number | null;
+}
+
 /**
- * The tags of a file and the length its headers give, without decoding any audio (a library scan); throws when the
- * file cannot be read or parsed.
+ * The tags of a file the caller opened (a library scan, which fingerprints it from the same windows) and the length
+ * its headers give, without decoding any audio; throws when the file cannot be parsed.
  */
-export async function readFileTags(
+export async function readWindowTags(
+  windows: FileWindows,
   file: string,
   options: ReadTagsOptions = {},
-): Promise<{ tags: FileTags; durationMs: number | null }> {
-  const metadata = await parseFile(file, { duration: false });
+): Promise<FileRead> {
+  return fileReadOf(await parseWindows(windows, file), options);
+}
+
+function fileReadOf(metadata: IAudioMetadata, options: ReadTagsOptions): FileRead {
   const seconds = metadata.format.duration;
   const durationMs =
     seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : null;

@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { foldersByRoot, readScanFile, type ScanFileRead } from './scan-file.js';
+
+/** A file for a scan thread to read. */
+export interface ScanJob {
+  id: number;
+  /** The library's folder. */
+  root: string;
+  abs: string;
+  size: number;
+}
+
+/** Reads a scan's new and changed files (readScanFile): in this thread, or in scan threads. */
+export interface ScanReader {
+  read(root: string, abs: string, size: number): Promise<ScanFileRead>;
+  /** Stops the scan threads; reads still pending are read in this thread. */
+  close(): Promise<void>;
+}
+
+/** Reads in this thread. */
+function inThisThread(): ScanReader {
+  const folderOf = foldersByRoot();
+  return {
+    read: async (root, abs, size) => readScanFile(await folderOf(root), abs, size),
+    close: () => Promise.resolve(),
+  };
+}
+
+/**
+ * The scan thread's module: the built server's dist/scan-worker.js beside the bundle (or its chunk), else the
+ * TypeScript source (tests, `npm run dev`), loaded through tsx.
+ */
+function startThread(): Worker {
+  const built = ['./scan-worker.js', '../scan-worker.js']
+    .map((name) => new URL(name, import.meta.url))
+    .find((url) => url.pathname.endsWith('/dist/scan-worker.js') && existsSync(fileURLToPath(url)));
+  if (built !== undefined) return new Worker(built);
+  const source = new URL('./scan-worker.ts', import.meta.url).href;
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`,
+    { eval: true },
+  );
+}
+
+interface Pending {
+  job: ScanJob;
+  resolve: (read: ScanFileRead) => void;
+}
+
+/**
+ * A reader over `threads` scan threads (files handed out in turn), or in this thread when `threads` is 0. A thread that
+ * fails or exits is not replaced: its pending files, and every file after, are read in this thread.
+ */
+export function createScanReader(threads: number): ScanReader {
+  const local = inThisThread();
+  if (threads < 1) return local;
+  let nextId = 0;
+  let turn = 0;
+  let closing = false;
+  const live: { worker: Worker; pending: Map<number, Pending> }[] = [];
+  const fallBack = (thread: (typeof live)[number]) => {
+    const at = live.indexOf(thread);
+    if (at >= 0) live.splice(at, 1);
+    for (const { job, resolve } of thread.pending.values()) void local.read(job.root, job.abs, job.size).then(resolve);
+    thread.pending.clear();
+  };
+  for (let n = 0; n < threads; n++) {
+    const thread = { worker: startThread(), pending: new Map<number, Pending>() };
+    thread.worker.on('message', ({ id, result }: { id: number; result: ScanFileRead }) => {
+      thread.pending.get(id)?.resolve(result);
+      thread.pending.delete(id);
+    });
+    thread.worker.on('error', () => fallBack(thread));
+    thread.worker.on('exit', () => fallBack(thread));
+    live.push(thread);
+  }
+  return {
+    read(root, abs, size) {
+      const thread = closing ? undefined : live[turn++ % Math.max(1, live.length)];
+      if (thread === undefined) return local.read(root, abs, size);
+      const job = { id: nextId++, root, abs, size };
+      return new Promise<ScanFileRead>((resolve) => {
+        thread.pending.set(job.id, { job, resolve });
+        thread.worker.postMessage(job);
+      });
+    },
+    async close() {
+      closing = true;
+      await Promise.all([...live].map((thread) => thread.worker.terminate()));
+    },
+  };
+}
