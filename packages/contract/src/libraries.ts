@@ -79,6 +79,23 @@ export const LibraryClientMessages = {
   removed: (name: string) => `Removed the library “${name}”`,
   failedToRemove: 'Failed to remove the library',
   purgeMissing: 'Purge missing songs',
+  whoSees: 'Who sees it',
+  everyoneSees: 'Every listener',
+  chosenSee: 'Administrators and the listeners chosen',
+  noMembers: 'No listener chosen yet: only administrators see it.',
+  memberSearch: 'Find a listener',
+  memberSearchHint: 'Type part of a username',
+  addMember: (username: string) => `Add ${username}`,
+  removeMember: (username: string) => `Remove ${username}`,
+  noUsersFound: 'No listener by that name',
+  saveAccess: 'Save who sees it',
+  accessSaved: (name: string) => `Saved who sees “${name}”`,
+  failedToSaveAccess: 'Failed to save who sees the library',
+  seenByEveryone: 'Seen by every listener',
+  seenByChosen: (count: number) =>
+    count === 0
+      ? 'Seen by administrators only'
+      : `Seen by administrators and ${count} ${count === 1 ? 'listener' : 'listeners'}`,
   confirmPurge: (name: string, missingCount: number) =>
     `Delete the ${missingCount} missing ${missingCount === 1 ? 'song' : 'songs'} of “${name}” from the catalogue? Their likes and playlist entries go with them. No file on disk is touched.`,
   purged: (name: string) => `Purged the missing songs of “${name}”`,
@@ -133,8 +150,8 @@ export const Library = z.object({
   lastScannedAt: z.string().nullable(),
   /** Every user sees its songs; otherwise administrators and the members only. */
   everyone: z.boolean(),
-  /** The users who see it while it is not everyone's (ids, ascending). */
-  memberIds: z.array(z.number().int()),
+  /** The users who see it while it is not everyone's (by id, ascending). */
+  members: z.array(z.object({ id: z.number().int(), username: z.string() })),
 });
 export type Library = z.infer<typeof Library>;
 

@@ -95,7 +95,7 @@ export function makeLibrary(id: number, overrides: Partial<Library> = {}): Libra
     scan: null,
     lastScannedAt: null,
     everyone: true,
-    memberIds: [],
+    members: [],
     ...overrides,
   };
 }

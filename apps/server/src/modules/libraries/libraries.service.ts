@@ -134,7 +134,7 @@ export class LibrariesService {
     ]);
     const byLibrary = new Map(scans.map((scan) => [scan.library_id, scan]));
     return rows.map((row) => ({
-      ...(audiences.get(row.id) ?? { everyone: true, memberIds: [] }),
+      ...(audiences.get(row.id) ?? { everyone: true, members: [] }),
       id: row.id,
       name: row.name,
       path: row.path,

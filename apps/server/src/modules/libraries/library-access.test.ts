@@ -79,8 +79,8 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
   });
 
   it('makes the first library everyone’s and a further one administrators’ only', () => {
-    expect(open).toMatchObject({ everyone: true, memberIds: [] });
-    expect(closed).toMatchObject({ everyone: false, memberIds: [] });
+    expect(open).toMatchObject({ everyone: true, members: [] });
+    expect(closed).toMatchObject({ everyone: false, members: [] });
     expect(names(hidden)).toEqual(['Murmur', 'Whisper']);
   });
 
@@ -99,7 +99,7 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
     // Nothing was written by the refusals.
     expect(await t.as(admin).json(`/api/libraries/${String(closed.id)}`, Library)).toMatchObject({
       everyone: false,
-      memberIds: [],
+      members: [],
     });
   });
 
@@ -161,7 +161,10 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
   it('shows everything to its members and administrators, and to everyone once it is everyone’s', async () => {
     const chosen = await setAccess({ everyone: false, memberIds: [member.id, member.id] });
     expect(chosen.statusCode, chosen.body).toBe(200);
-    expect(Library.parse(chosen.json())).toMatchObject({ everyone: false, memberIds: [member.id] });
+    expect(Library.parse(chosen.json())).toMatchObject({
+      everyone: false,
+      members: [{ id: member.id, username: member.username }],
+    });
     const asMember = t.as(member);
     expect(names(await asMember.json('/api/songs', SongList))).toEqual(expect.arrayContaining(['Murmur', 'Whisper']));
     const [song] = hidden;

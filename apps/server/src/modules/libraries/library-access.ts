@@ -18,6 +18,12 @@ export interface LibraryAudience {
   memberIds: number[];
 }
 
+/** Who sees a library, with the members' names (the Library answer). */
+export interface LibraryAudienceView {
+  everyone: boolean;
+  members: { id: number; username: string }[];
+}
+
 /** The SQL of library visibility (migration 020). */
 export function createLibraryAccessRepository(db: Kysely<DB>) {
   return {
@@ -62,15 +68,20 @@ export function createLibraryAccessRepository(db: Kysely<DB>) {
     },
 
     /** Every library's audience, by library id. */
-    async audiences(): Promise<Map<number, LibraryAudience>> {
+    async audiences(): Promise<Map<number, LibraryAudienceView>> {
       const [libraries, members] = await Promise.all([
         db.selectFrom('libraries').select(['id', 'everyone']).execute(),
-        db.selectFrom('library_members').select(['library_id', 'user_id']).orderBy('user_id').execute(),
+        db
+          .selectFrom('library_members')
+          .innerJoin('users', 'users.id', 'library_members.user_id')
+          .select(['library_members.library_id', 'users.id', 'users.username'])
+          .orderBy('users.id')
+          .execute(),
       ]);
-      const audiences = new Map<number, LibraryAudience>(
-        libraries.map((row) => [row.id, { everyone: row.everyone === 1, memberIds: [] }]),
+      const audiences = new Map<number, LibraryAudienceView>(
+        libraries.map((row) => [row.id, { everyone: row.everyone === 1, members: [] }]),
       );
-      for (const member of members) audiences.get(member.library_id)?.memberIds.push(member.user_id);
+      for (const { library_id, id, username } of members) audiences.get(library_id)?.members.push({ id, username });
       return audiences;
     },
 

@@ -348,6 +348,54 @@ describe('/dashboard/libraries', () => {
     expect(api.requests('libraries.rename')).toHaveLength(2);
   });
 
+  it('chooses who sees a library: every listener, or administrators and the listeners picked by name', async () => {
+    let saved: Library = music;
+    const ada = makeUser({ id: 7, username: 'ada' });
+    const bob = makeUser({ id: 8, username: 'bob' });
+    const api = mockApi({
+      'libraries.list': () => ({ libraries: [saved] }),
+      'users.list': () => ({ users: [ada, bob, admin], total: 3, nextCursor: null }),
+      'libraries.setAccess': async (request) => {
+        const body = (await request.clone().json()) as { everyone: boolean; memberIds: number[] };
+        saved = {
+          ...music,
+          everyone: body.everyone,
+          members: [ada, bob].filter((user) => body.memberIds.includes(user.id)),
+        };
+        return jsonResponse(saved);
+      },
+    });
+    const view = renderInApp(<LibrariesPage />, { user: admin, route });
+    await flush();
+    expect(within(card('Music')).getByText(Texts.seenByEveryone)).toBeInTheDocument();
+    fireEvent.click(within(card('Music')).getByRole('button', { name: `${Texts.whoSees}: Music` }));
+    const form = screen.getByRole('form', { name: `${Texts.whoSees}: Music` });
+    fireEvent.click(within(form).getByRole('radio', { name: Texts.chosenSee }));
+    expect(within(form).getByText(Texts.noMembers)).toBeInTheDocument();
+
+    fireEvent.change(within(form).getByLabelText(Texts.memberSearch), { target: { value: 'a' } });
+    await flush();
+    // Administrators see every library: they are not offered.
+    expect(within(form).queryByRole('button', { name: Texts.addMember('root') })).toBeNull();
+    fireEvent.click(within(form).getByRole('button', { name: Texts.addMember('bob') }));
+    fireEvent.change(within(form).getByLabelText(Texts.memberSearch), { target: { value: 'ad' } });
+    await flush();
+    expect(within(form).queryByRole('button', { name: Texts.addMember('bob') }), 'bob is chosen already').toBeNull();
+    fireEvent.click(within(form).getByRole('button', { name: Texts.addMember('ada') }));
+    fireEvent.click(within(form).getByRole('button', { name: Texts.removeMember('bob') }));
+    fireEvent.click(within(form).getByRole('button', { name: Texts.saveAccess }));
+    await flush();
+
+    const puts = api.requests('libraries.setAccess');
+    expect(puts.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'PUT http://localhost/api/libraries/1/access',
+    ]);
+    expect(await puts[0]?.json()).toEqual({ everyone: false, memberIds: [7] });
+    expect(view.alertMessages()).toEqual([Texts.accessSaved('Music')]);
+    expect(screen.queryByRole('form', { name: `${Texts.whoSees}: Music` })).toBeNull();
+    expect(within(card('Music')).getByText(Texts.seenByChosen(1))).toBeInTheDocument();
+  });
+
   it('removes a library only after a confirmation that says its songs leave and no file is touched', async () => {
     let libraries: Library[] = [music];
     const api = mockApi({

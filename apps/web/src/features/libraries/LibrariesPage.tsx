@@ -11,6 +11,7 @@ import { useConfirm } from '../../shell/confirm/useConfirm.js';
 import { EditIcon, FolderIcon, TrashIcon } from '../../ui/icons.js';
 import { TextField } from '../../ui/TextField.js';
 import { AddLibraryForm } from './AddLibraryForm.js';
+import { LibraryAudienceForm } from './LibraryAudienceForm.js';
 import { ScanStatus } from './ScanStatus.js';
 import {
   useCatalogueChanged,
@@ -80,7 +81,15 @@ function RenameForm({ library, onDone }: { library: Library; onDone: () => void 
   );
 }
 
-function LibraryActions({ library, onRename }: { library: Library; onRename: () => void }) {
+function LibraryActions({
+  library,
+  onRename,
+  onAccess,
+}: {
+  library: Library;
+  onRename: () => void;
+  onAccess: () => void;
+}) {
   const scan = useScanLibrary();
   const purge = usePurgeMissing();
   const remove = useRemoveLibrary();
@@ -149,6 +158,15 @@ function LibraryActions({ library, onRename }: { library: Library; onRename: () 
       >
         <EditIcon size={16} /> {Texts.rename}
       </button>
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        disabled={busy}
+        aria-label={`${Texts.whoSees}: ${library.name}`}
+        onClick={onAccess}
+      >
+        {Texts.whoSees}
+      </button>
       {library.missingCount > 0 && (
         <button
           type="button"
@@ -175,6 +193,7 @@ function LibraryActions({ library, onRename }: { library: Library; onRename: () 
 
 function LibraryCard({ library }: { library: Library }) {
   const [renaming, setRenaming] = useState(false);
+  const [choosing, setChoosing] = useState(false);
   const titleId = useId();
   return (
     <li className="card library" aria-labelledby={titleId}>
@@ -185,6 +204,9 @@ function LibraryCard({ library }: { library: Library }) {
             {library.name}
           </h2>
           <p className="library__path">{library.path}</p>
+          <p className="library__audience">
+            {library.everyone ? Texts.seenByEveryone : Texts.seenByChosen(library.members.length)}
+          </p>
         </div>
       </div>
       {renaming && (
@@ -209,11 +231,22 @@ function LibraryCard({ library }: { library: Library }) {
           <dd>{library.lastScannedAt === null ? Texts.neverScanned : formatWhen(library.lastScannedAt)}</dd>
         </div>
       </dl>
+      {choosing && (
+        <LibraryAudienceForm
+          library={library}
+          onDone={() => {
+            setChoosing(false);
+          }}
+        />
+      )}
       {library.scan !== null && <ScanStatus library={library} scan={library.scan} />}
       <LibraryActions
         library={library}
         onRename={() => {
           setRenaming(true);
+        }}
+        onAccess={() => {
+          setChoosing(true);
         }}
       />
     </li>

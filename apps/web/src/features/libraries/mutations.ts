@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { CreateLibraryRequest, Library, LibraryList } from '@tonearm/contract';
+import type { CreateLibraryRequest, Library, LibraryAccessRequest, LibraryList } from '@tonearm/contract';
 import { useCallback } from 'react';
 import { api } from '../../lib/api.js';
 import { artistKeys, songKeys } from '../../lib/query-keys.js';
@@ -45,6 +45,18 @@ export function useRenameLibrary() {
   return useMutation({
     mutationFn: ({ libraryId, name }: { libraryId: number; name: string }) =>
       api.libraries.rename({ libraryId, body: { name } }),
+    onSuccess: (library) => {
+      replaceLibrary(queryClient, library);
+    },
+  });
+}
+
+/** `libraries.setAccess`: who sees the library; every list may change for its listeners. */
+export function useSetLibraryAccess() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ libraryId, body }: { libraryId: number; body: LibraryAccessRequest }) =>
+      api.libraries.setAccess({ libraryId, body }),
     onSuccess: (library) => {
       replaceLibrary(queryClient, library);
     },
