@@ -13,6 +13,27 @@ export const FolderMessages = {
     'That folder path is not valid: give it relative to the library, with / between folders, and without "..", "." or empty parts',
 } as const;
 
+/** Texts of the web app's Folders view, shared by its components and their tests. */
+export const FolderClientMessages = {
+  navLabel: 'Folders',
+  pageTitle: 'Folders',
+  pageIntro: 'Your music as it lies in its folders on the server.',
+  noLibraries: 'No music folders to browse yet.',
+  failedToLoad: 'Failed to load the folders',
+  loading: 'Loading folders…',
+  notFound: 'Folder not found',
+  backToFolders: 'All folders',
+  breadcrumb: 'Breadcrumb',
+  subfolders: 'Folders',
+  songs: 'Songs',
+  empty: 'This folder holds no songs.',
+  playFolder: 'Play folder',
+  showMore: 'Show more',
+  tryAgain: 'Try again',
+  songCount: (count: number) => `${count} ${count === 1 ? 'song' : 'songs'}`,
+  folderCount: (count: number) => `${count} ${count === 1 ? 'folder' : 'folders'}`,
+} as const;
+
 /**
  * Whether `path` is a folder path as library_files keeps them: relative to the library, parts joined by `/`, no empty,
  * `.` or `..` part, no NUL. The empty path is the library's root.
