@@ -19,6 +19,8 @@ import { createSongsRepository } from './modules/songs/songs.repository.js';
 import { LibrariesService } from './modules/libraries/libraries.service.js';
 import { createLibraryMedia } from './modules/libraries/library-media.js';
 import { createLibraryAccessRepository, LibraryAccess } from './modules/libraries/library-access.js';
+import { createLibraryFoldersRepository } from './modules/libraries/library-folders.repository.js';
+import { LibraryFoldersService } from './modules/libraries/library-folders.service.js';
 import { createAppKeysRepository } from './modules/auth/app-keys.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { LOGIN_FAILURE_WINDOW_MS, LoginAttempts } from './modules/auth/login-attempts.js';
@@ -252,6 +254,11 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
         playlists: playlistsRepository,
       }),
   );
+  // The Folders view: the libraries browsed by the paths of their files.
+  const folders = make(
+    'libraryFoldersService',
+    () => new LibraryFoldersService(createLibraryFoldersRepository(db), songs),
+  );
   const search = make(
     'searchService',
     () => new SearchService(searchIndex, songs, artistsRepository, playlistsRepository, albumsRepository),
@@ -317,6 +324,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
           activity,
           marks: new StarMarks(stars, subsonicCatalogue),
           libraries,
+          folders,
         }),
       ),
   );
@@ -379,6 +387,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       appPasswords,
       subsonic,
       libraries,
+      folders,
       libraryAccess,
     },
     catalogue,

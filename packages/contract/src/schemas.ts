@@ -2,6 +2,7 @@
 export * from './accounts.js';
 export * from './albums.js';
 export * from './libraries.js';
+export * from './folders.js';
 export * from './artists.js';
 export * from './common.js';
 export * from './constants.js';

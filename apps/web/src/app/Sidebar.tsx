@@ -1,6 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import type { User } from '@tonearm/contract';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, type Location } from 'react-router';
+import { folderQueries } from '../features/folders/queries.js';
 import { ProfileDialog } from '../features/profile/ProfileDialog.js';
 import { artistFromState } from '../features/songs/song-filter.js';
 import { Paths } from '../lib/paths.js';
@@ -60,6 +62,14 @@ const MAIN_ITEMS: NavItem[] = [
   { label: 'Liked', to: `${Paths.songs}?liked=1`, icon: <HeartIcon />, isActive: (l) => onSongs(l) && likedOnly(l) },
   { label: 'Downloaded', to: Paths.downloaded, icon: <DownloadIcon />, isActive: at(Paths.downloaded) },
 ];
+
+/** Issue 25: every signed-in user, while they see at least one library. */
+const FOLDERS_ITEM: NavItem = {
+  label: 'Folders',
+  to: Paths.folders,
+  icon: <FolderIcon />,
+  isActive: at(Paths.folders),
+};
 
 const ADMIN_ITEMS: NavItem[] = [
   { label: 'Users', to: Paths.userList, icon: <UsersIcon />, isActive: at(Paths.userList) },
@@ -144,6 +154,9 @@ export interface SidebarProps {
 export function Sidebar({ id, open, onClose }: SidebarProps) {
   const { user, logout } = useAuth();
   const closeRef = useRef<HTMLButtonElement>(null);
+  const libraries = useQuery({ ...folderQueries.libraries(), enabled: user !== null });
+  const hasFolders = (libraries.data?.libraries.length ?? 0) > 0;
+  const main = hasFolders ? [...MAIN_ITEMS.slice(0, 3), FOLDERS_ITEM, ...MAIN_ITEMS.slice(3)] : MAIN_ITEMS;
   useEffect(() => {
     if (open) closeRef.current?.focus();
   }, [open]);
@@ -165,7 +178,7 @@ export function Sidebar({ id, open, onClose }: SidebarProps) {
         </button>
       </div>
       <nav aria-label="Main" className="sidebar__nav">
-        <NavList items={isAdmin(user) ? [...MAIN_ITEMS, ...ADMIN_ITEMS] : MAIN_ITEMS} />
+        <NavList items={isAdmin(user) ? [...main, ...ADMIN_ITEMS] : main} />
         <hr className="sidebar__divider" />
         <NavList items={EXTRA_ITEMS} label="Your library" />
       </nav>

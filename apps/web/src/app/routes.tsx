@@ -45,6 +45,7 @@ const UserListPage = lazyPage(() => import('../features/users/UserListPage.js'),
 const SongsPage = lazyPage(() => import('./SongsPage.js'), 'SongsPage');
 const AlbumPage = lazyPage(() => import('../features/albums/AlbumPage.js'), 'AlbumPage');
 const LibrariesPage = lazyPage(() => import('../features/libraries/LibrariesPage.js'), 'LibrariesPage');
+const FoldersPage = lazyPage(() => import('../features/folders/FoldersPage.js'), 'FoldersPage');
 const NotFoundPage = lazyPage(() => import('./NotFoundPage.js'), 'NotFoundPage');
 
 /** The dashboard's pages by their path below /dashboard ('' for the index). */
@@ -59,6 +60,7 @@ const dashboardPages: Record<string, LazyPage> = {
   songs: SongsPage,
   album: AlbumPage,
   libraries: LibrariesPage,
+  folders: FoldersPage,
 };
 
 /**

@@ -13,4 +13,6 @@ export const Paths = {
   album: '/dashboard/album',
   /** Issue 25: the administrator's music folders. */
   libraries: '/dashboard/libraries',
+  /** Issue 25: the libraries by their real folders, as `?library=&path=`. */
+  folders: '/dashboard/folders',
 } as const;

@@ -29,6 +29,8 @@ export const songKeys = {
   liked: () => [...songKeys.all, 'liked'] as const,
   /** One album with its songs (an object with `songs`, so likes and song edits reach it too). */
   album: (albumId: number) => [...songKeys.all, 'album', albumId] as const,
+  /** A library folder's pages (objects with `songs`, so likes and song edits reach them too). */
+  folder: (libraryId: number, path: string) => [...songKeys.all, 'folder', libraryId, path] as const,
   /** Search answers carry songs (with likeSong), so they live under songKeys and follow like updates. */
   search: (q: string) => [...songKeys.all, 'search', q] as const,
   /** Issue 25: the pages of the songs that credit an artist as composer, producer… (their songs as `items`). */

@@ -1,6 +1,7 @@
 import { albums } from './albums.js';
 import { artists } from './artists.js';
 import { auth } from './auth.js';
+import { folders } from './folders.js';
 import { libraries } from './libraries.js';
 import type { EndpointSpec } from './define.js';
 import { payments } from './payments.js';
@@ -27,6 +28,7 @@ export const endpoints = {
   artists,
   albums,
   libraries,
+  folders,
   playlists,
   payments,
   media,

@@ -3,6 +3,7 @@ import type { AlbumsRepository } from '../albums/albums.repository.js';
 import type { AlbumsService } from '../albums/albums.service.js';
 import type { ArtistsService } from '../artists/artists.service.js';
 import type { DownloadsService } from '../downloads/downloads.service.js';
+import type { LibraryFoldersService } from '../libraries/library-folders.service.js';
 import type { LikesService } from '../likes/likes.service.js';
 import type { PlaylistsService } from '../playlists/playlists.service.js';
 import type { PlaysService } from '../plays/plays.service.js';
@@ -53,4 +54,6 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   marks: StarMarks;
   /** The libraries and their scans (getScanStatus, startScan). */
   libraries: ScanLibraries;
+  /** The libraries' real folders (getIndexes, getMusicDirectory). */
+  folders: LibraryFoldersService;
 }

@@ -1,7 +1,7 @@
 import { SubsonicMessages, THUMBNAIL_WIDTHS, imageUrl } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AlbumListRow } from '../../albums/albums.repository.js';
-import { MUSIC_FOLDER_ID, idOfKind, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
+import { MUSIC_FOLDER_ID, idOfKind, parseFolderId, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
 import { artistID3 } from '../subsonic.mappers.js';
 import type { SubsonicStarsRepository } from '../subsonic-stars.repository.js';
 import {
@@ -17,6 +17,7 @@ import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import type { SubsonicBrowseRepository } from '../subsonic-browse.repository.js';
 import { IGNORED_ARTICLES, byLetter } from './artist-index.js';
+import { folderBrowsing } from './folder-browsing.js';
 
 /** `size` and `count` of the lists: 10 unless asked, 500 at most (Subsonic's limits). */
 const LIST_DEFAULT = 10;
@@ -90,6 +91,22 @@ function origin(request: FastifyRequest, publicUrl: string | null): string {
 export function browsingMethods(deps: SubsonicDeps): MethodTable {
   const { browse, stars, marks } = deps;
   const types = albumListTypes(browse, stars);
+  const folders = folderBrowsing(deps);
+
+  /**
+   * What getIndexes browses: the real folders of the libraries the caller sees (all of them, or the one
+   * `musicFolderId` names), or the artists (null) while the caller sees no library, and for `musicFolderId=0` (the
+   * songs held in the blob store). Any other folder id is error 70.
+   */
+  async function indexedLibraries(call: SubsonicCall): Promise<number[] | null> {
+    const seen = (await deps.folders.libraries(call.caller.user)).map((library) => library.id);
+    if (!call.params.has('musicFolderId')) return seen.length === 0 ? null : seen;
+    const asked = intParam(call.params, 'musicFolderId', MUSIC_FOLDER_ID, -1, OFFSET_MAX);
+    if (seen.includes(asked)) return [asked];
+    // 0: the blob store's songs; without any library, the one folder of old (MUSIC_FOLDER_ID) is every song.
+    if (asked === 0 || (asked === MUSIC_FOLDER_ID && seen.length === 0)) return null;
+    throw notFoundError(SubsonicMessages.musicFolder);
+  }
 
   /** The page of albums a getAlbumList(2) call asks for. */
   async function albumList({ params, caller }: SubsonicCall): Promise<AlbumListRow[]> {
@@ -125,19 +142,17 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     },
 
     getIndexes: {
-      run: async ({ params, caller }) => {
-        checkMusicFolder(params);
+      run: async (call) => {
+        const { params, caller } = call;
         const since = params.has('ifModifiedSince') ? intParam(params, 'ifModifiedSince', 0, 0, 2 ** 52) : undefined;
+        const libraries = await indexedLibraries(call);
         const lastModified = await browse.lastAdded();
         // Unchanged since the app last asked: the answer says so by listing nothing (as Subsonic servers do).
         const unchanged = since !== undefined && lastModified <= since;
-        return {
-          indexes: {
-            ignoredArticles: IGNORED_ARTICLES,
-            lastModified,
-            index: unchanged ? [] : await artistIndex(caller.user.id),
-          },
-        };
+        const indexes = { ignoredArticles: IGNORED_ARTICLES, lastModified };
+        if (unchanged) return { indexes: { ...indexes, index: [] } };
+        if (libraries === null) return { indexes: { ...indexes, index: await artistIndex(caller.user.id) } };
+        return { indexes: { ...indexes, ...(await folders.index(caller.user, libraries)) } };
       },
     },
 
@@ -181,7 +196,10 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
 
     getMusicDirectory: {
       run: async ({ params, caller }) => {
-        const parsed = parseSubsonicId(requiredParam(params, 'id'));
+        const id = requiredParam(params, 'id');
+        const folder = parseFolderId(id);
+        if (folder !== null) return folders.directory(caller.user, folder.libraryId, folder.path);
+        const parsed = parseSubsonicId(id);
         if (parsed?.kind === 'artist') {
           const artist = await browse.artist(parsed.id);
           if (artist === undefined) throw notFoundError('Directory');
