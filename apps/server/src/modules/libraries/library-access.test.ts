@@ -31,7 +31,7 @@ async function makeFolders(base: string): Promise<{ open: string; closed: string
   await mkdir(path.join(open, 'Ann Arbor'), { recursive: true });
   await mkdir(path.join(closed, 'Secret Band', 'Hidden Album'), { recursive: true });
   await encodeAudio(path.join(open, 'Ann Arbor', 'Dawn.mp3'), 'mp3', {
-    tags: { title: 'Dawn', artist: 'Ann Arbor', album: 'First Light', genre: 'Rock' },
+    tags: { title: 'Dawn', artist: 'Ann Arbor feat. Bo Ray', album: 'First Light', genre: 'Rock' },
     frequency: 330,
   });
   for (const [index, title] of ['Whisper', 'Murmur'].entries()) {
@@ -156,6 +156,20 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
     await subsonic.error('getSong', { id }, 70);
     await subsonic.error('getAlbum', { id: `al-${String(song.albumId)}` }, 70);
     await subsonic.error('stream', { id }, 70);
+  });
+
+  it('lists a song under each of its artists, the featured one too, in every order', async () => {
+    const artists = await t.as(listener).json('/artists', ArtistList);
+    const bo = artists.find((artist) => artist.name === 'Bo Ray');
+    expect(bo?.songs).toHaveLength(1);
+    const byBo = `artistId=${String(bo?.id)}`;
+    for (const url of [`/api/songs/page?${byBo}`, `/api/songs/page?${byBo}&order=newest`]) {
+      const page = await t.as(listener).json(url, SongPage);
+      expect(names(page.items), url).toEqual(['Dawn']);
+      expect(page.total, url).toBe(1);
+    }
+    expect(names(await t.as(listener).json(`/api/songs?${byBo}`, SongList))).toEqual(['Dawn']);
+    expect(names(await t.as(listener).json(`/api/songs?${byBo}&limit=10`, SongList))).toEqual(['Dawn']);
   });
 
   it('shows everything to its members and administrators, and to everyone once it is everyone’s', async () => {

@@ -92,6 +92,7 @@ describeEachDialect('the in-memory catalogue while it loads (%s)', { uses: 'data
         if (chunks.length === 2) await gate;
         return repository.chunk(afterId, limit);
       },
+      featured: () => repository.featured(),
     };
     const index = new CatalogueIndex(slow, 2, 0);
     const loading = index.snapshot();

@@ -78,12 +78,16 @@ export class CatalogueSnapshot {
     private readonly genreCodes: ReadonlyMap<string, number>,
     /** Library id per song, 0 for one held in the blob store. */
     private readonly libraries: Int32Array,
+    /** The songs each artist is credited on beside the main artist (song_artists, role artist), by artist id. */
+    private readonly featured: ReadonlyMap<number, ReadonlySet<number>> = new Map(),
   ) {}
 
   /** The column filters of one artist's and/or one genre's songs; none for the whole catalogue. */
   filters({ artistId, genre, hidden }: CatalogueFilter): ColumnFilter[] {
     const filters: ColumnFilter[] = [];
-    if (artistId !== undefined) filters.push({ column: this.artists, value: artistId });
+    if (artistId !== undefined) {
+      filters.push({ column: this.artists, value: artistId, alsoIds: this.featured.get(artistId) });
+    }
     if (genre !== undefined) filters.push({ column: this.genres, value: this.genreCodes.get(genre) ?? NOTHING });
     if (hidden !== undefined && hidden.length > 0) {
       filters.push({ column: this.libraries, value: NOTHING, except: new Set(hidden) });
@@ -128,7 +132,7 @@ export class CatalogueSnapshot {
     if (filters.length === 0) return this.ids;
     const key = `${filter.artistId ?? ''}|${filter.genre ?? ''}|${filter.hidden?.join(',') ?? ''}`;
     let ids = this.subsets.get(key);
-    ids ??= this.ids.filter((_, index) => passes(filters, index));
+    ids ??= this.ids.filter((id, index) => passes(filters, index, id));
     remember(this.subsets, key, ids, SUBSETS);
     return ids;
   }
@@ -136,7 +140,7 @@ export class CatalogueSnapshot {
   /** Whether the song is in the catalogue and passes the filter. */
   holds(id: number, filter: CatalogueFilter): boolean {
     const index = lowerBound(this.ids, id);
-    return this.ids[index] === id && passes(this.filters(filter), index);
+    return this.ids[index] === id && passes(this.filters(filter), index, id);
   }
 
   /** This snapshot with one song added or changed (`entry`), or removed (null). */
@@ -153,6 +157,7 @@ export class CatalogueSnapshot {
         without(this.genres),
         this.genreCodes,
         without(this.libraries),
+        this.featured,
       );
     }
     const genreCodes = new Map(this.genreCodes);
@@ -167,7 +172,7 @@ export class CatalogueSnapshot {
       artists[index] = artist;
       genres[index] = code;
       libraries[index] = library;
-      return new CatalogueSnapshot(this.version, this.ids, artists, genres, genreCodes, libraries);
+      return new CatalogueSnapshot(this.version, this.ids, artists, genres, genreCodes, libraries, this.featured);
     }
     const withIt = (array: Int32Array, value: number) => spliced(array, index, value, false);
     return new CatalogueSnapshot(
@@ -177,6 +182,7 @@ export class CatalogueSnapshot {
       withIt(this.genres, code),
       genreCodes,
       withIt(this.libraries, library),
+      this.featured,
     );
   }
 }
@@ -203,6 +209,12 @@ async function loadSnapshot(source: CatalogueSource, chunkSize: number): Promise
     if (last === undefined || rows.length < chunkSize) break;
     afterId = last.id;
   }
+  const featured = new Map<number, Set<number>>();
+  for (const { song_id, artist_id } of await source.featured()) {
+    const songs = featured.get(artist_id);
+    if (songs === undefined) featured.set(artist_id, new Set([song_id]));
+    else songs.add(song_id);
+  }
   return new CatalogueSnapshot(
     version,
     Int32Array.from(ids),
@@ -210,6 +222,7 @@ async function loadSnapshot(source: CatalogueSource, chunkSize: number): Promise
     Int32Array.from(genres),
     genreCodes,
     Int32Array.from(libraries),
+    featured,
   );
 }
 

@@ -55,6 +55,8 @@ export interface ColumnFilter {
   column: ArrayLike<number>;
   value: number;
   except?: ReadonlySet<number>;
+  /** Songs (by id) that pass whatever their value (an artist's songs where they are credited beside the main one). */
+  alsoIds?: ReadonlySet<number> | undefined;
 }
 
 export interface ShuffleRequest {
@@ -131,10 +133,11 @@ class SmallestKeys {
   }
 }
 
-/** Whether the song at `index` passes every filter. */
-export function passes(filters: readonly ColumnFilter[], index: number): boolean {
-  for (const { column, value, except } of filters) {
-    if (except === undefined ? column[index] !== value : except.has(column[index] ?? 0)) return false;
+/** Whether the song at `index` (of id `id`) passes every filter. */
+export function passes(filters: readonly ColumnFilter[], index: number, id: number): boolean {
+  for (const { column, value, except, alsoIds } of filters) {
+    const fails = except === undefined ? column[index] !== value : except.has(column[index] ?? 0);
+    if (fails && alsoIds?.has(id) !== true) return false;
   }
   return true;
 }
@@ -151,9 +154,9 @@ export function shuffledPage(ids: ArrayLike<number>, request: ShuffleRequest): S
   // Keys not below `bound` are not kept (only counted): most keys of a large catalogue, rejected by one comparison.
   let bound = kept.bound();
   for (let index = 0; index < ids.length; index += 1) {
-    if (filters.length > 0 && !passes(filters, index)) continue;
-    total += 1;
     const id = ids[index] ?? 0;
+    if (filters.length > 0 && !passes(filters, index, id)) continue;
+    total += 1;
     const key =
       mixes === undefined ? keyOf(mixed, id) : (mix32((mixes[index] ?? 0) ^ mixed) >>> HASH_SHIFT) * ID_SPAN + id;
     if (key <= floor) continue;

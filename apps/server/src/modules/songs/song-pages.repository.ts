@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { songSeen } from '../../db/library-visibility.js';
 import type { DB } from '../../db/schema.js';
-import { songListQuery, type SongListRow } from './songs.repository.js';
+import { byArtist, songListQuery, type SongListRow } from './songs.repository.js';
 
 /** What the in-memory catalogue keeps of a song: which lists (artist, genre) hold it. */
 export interface CatalogueEntry {
@@ -18,6 +18,8 @@ export interface CatalogueSource {
   version(): Promise<number>;
   /** Up to `limit` songs after `afterId`, in id order. */
   chunk(afterId: number, limit: number): Promise<CatalogueEntry[]>;
+  /** Every credit of an artist on a song beside its main artist (song_artists, role artist). */
+  featured(): Promise<{ song_id: number; artist_id: number }[]>;
 }
 
 /** The catalogue narrowed to one artist or one genre. */
@@ -88,10 +90,19 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
       );
     },
 
+    featured() {
+      return db
+        .selectFrom('song_artists')
+        .select(['song_id', 'artist_id'])
+        .where('role', '=', 'artist')
+        .orderBy('song_id')
+        .execute();
+    },
+
     newest({ artistId, genre, hidden = [] }, beforeId, limit) {
       let query = songListQuery(db).where('songs.missing_since', 'is', null);
       if (hidden.length > 0) query = query.where(songSeen(hidden));
-      if (artistId !== undefined) query = query.where('songs.artist_id', '=', artistId);
+      if (artistId !== undefined) query = query.where(byArtist(artistId));
       if (genre !== undefined) query = query.where('songs.genre', '=', genre);
       if (beforeId !== undefined) query = query.where('songs.id', '<', beforeId);
       return query.orderBy('songs.id', 'desc').limit(limit).execute();

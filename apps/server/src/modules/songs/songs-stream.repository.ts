@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { songSeen } from '../../db/library-visibility.js';
 import { attachSongIds, createArtistsRepository, type ArtistWithSongs } from '../artists/artists.repository.js';
-import { songListQuery, withCredits, type SongListRow } from './songs.repository.js';
+import { byArtist, songListQuery, withCredits, type SongListRow } from './songs.repository.js';
 
 /** Which songs a whole-catalogue read covers: all of them, or one genre's or one artist's. */
 export interface CatalogueFilter {
@@ -77,7 +77,7 @@ export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamReposito
     async songsUpTo(atMost, limit, filter) {
       let query = songListQuery(db).where('songs.id', '<=', atMost).where('songs.missing_since', 'is', null);
       if (filter.genre !== undefined) query = query.where('songs.genre', '=', filter.genre);
-      if (filter.artistId !== undefined) query = query.where('songs.artist_id', '=', filter.artistId);
+      if (filter.artistId !== undefined) query = query.where(byArtist(filter.artistId));
       if (filter.hidden !== undefined && filter.hidden.length > 0) query = query.where(songSeen(filter.hidden));
       return withCredits(db, await query.orderBy('songs.id', 'desc').limit(limit).execute());
     },

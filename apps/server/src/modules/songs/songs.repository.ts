@@ -1,5 +1,5 @@
 import { songSeen } from '../../db/library-visibility.js';
-import { sql, type Insertable, type Kysely, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool } from 'kysely';
 import {
   deleteEmptyPlaceholders,
   isPlaceholderName,
@@ -291,6 +291,22 @@ export function songListQuery(db: Kysely<DB>) {
     ]);
 }
 
+/** The artist's songs: those of which they are the main artist, and those that credit them as one of the artists. */
+export function byArtist(artistId: number) {
+  return (eb: ExpressionBuilder<DB, 'songs'>) =>
+    eb.or([
+      eb('songs.artist_id', '=', artistId),
+      eb.exists(
+        eb
+          .selectFrom('song_artists')
+          .select('song_artists.song_id')
+          .whereRef('song_artists.song_id', '=', 'songs.id')
+          .where('song_artists.artist_id', '=', artistId)
+          .where('song_artists.role', '=', 'artist'),
+      ),
+    ]);
+}
+
 /** Song rows kept in memory (db/catalogue-rows.ts): about 0.5 KB each, so at most about 10 MB. */
 const SONG_ROWS_KEPT = 20_000;
 
@@ -317,7 +333,7 @@ export function createSongsRepository(
       if (filter.ids !== undefined) query = query.where('songs.id', 'in', [...filter.ids]);
       if (filter.hidden !== undefined && filter.hidden.length > 0) query = query.where(songSeen(filter.hidden));
       if (filter.genre !== undefined) query = query.where('songs.genre', '=', filter.genre);
-      if (filter.artistId !== undefined) query = query.where('songs.artist_id', '=', filter.artistId);
+      if (filter.artistId !== undefined) query = query.where(byArtist(filter.artistId));
       query = query.orderBy('songs.id', 'desc');
       if (filter.limit !== undefined || filter.offset !== undefined) query = query.limit(filter.limit ?? NO_LIMIT);
       if (filter.offset !== undefined) query = query.offset(filter.offset);
