@@ -9,10 +9,10 @@ export const UPLOADS_FOLDER_ID = 0;
 export const UPLOADS_FOLDER_NAME = 'Uploads';
 
 /** A Subsonic music folder: a library (its id and name), or the blob store's songs (id 0). */
-export type MusicFolder = {
+export interface MusicFolder {
   id: number;
   name: string;
-};
+}
 
 /** What the folders are made of: the libraries (by id) and whether any song is held in the blob store. */
 export interface FolderSources {
@@ -31,7 +31,8 @@ export interface FolderReader {
  */
 export async function musicFoldersOf(reader: FolderReader, hidden: readonly number[]): Promise<MusicFolder[]> {
   const { libraries, hasStoredSongs } = await reader.folderSources();
-  const uploads = hasStoredSongs || libraries.length === 0 ? [{ id: UPLOADS_FOLDER_ID, name: UPLOADS_FOLDER_NAME }] : [];
+  const uploads =
+    hasStoredSongs || libraries.length === 0 ? [{ id: UPLOADS_FOLDER_ID, name: UPLOADS_FOLDER_NAME }] : [];
   return [...uploads, ...libraries.filter((library) => !hidden.includes(library.id))];
 }
 

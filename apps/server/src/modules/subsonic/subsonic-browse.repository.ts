@@ -173,8 +173,10 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
     },
 
     artist(id, scope = EVERYTHING) {
-      return narrowedTo(db.selectFrom('artists').selectAll().where('artists.id', '=', id), artistInScope(scope))
-        .executeTakeFirst();
+      return narrowedTo(
+        db.selectFrom('artists').selectAll().where('artists.id', '=', id),
+        artistInScope(scope),
+      ).executeTakeFirst();
     },
 
     async albumsOfArtist(artistId, scope = EVERYTHING) {
@@ -228,9 +230,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       const inScope = songInScope(scope);
       const liked = db
         .selectFrom('likes')
-        .$if(inScope !== null, (query) =>
-          narrowedTo(query.innerJoin('songs', 'songs.id', 'likes.song_id'), inScope),
-        )
+        .$if(inScope !== null, (query) => narrowedTo(query.innerJoin('songs', 'songs.id', 'likes.song_id'), inScope))
         .select((eb) =>
           eb
             .selectFrom('album_tracks')
@@ -260,9 +260,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       const inScope = songInScope(scope);
       const played = db
         .selectFrom('plays')
-        .$if(inScope !== null, (query) =>
-          narrowedTo(query.innerJoin('songs', 'songs.id', 'plays.song_id'), inScope),
-        )
+        .$if(inScope !== null, (query) => narrowedTo(query.innerJoin('songs', 'songs.id', 'plays.song_id'), inScope))
         .select((eb) => [
           'plays.id as play_id',
           eb
@@ -357,7 +355,10 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
         .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
         .executeTakeFirst();
       const filtered = () => {
-        let query = narrowedTo(db.selectFrom('songs').select('id').where('missing_since', 'is', null), songInScope(scope));
+        let query = narrowedTo(
+          db.selectFrom('songs').select('id').where('missing_since', 'is', null),
+          songInScope(scope),
+        );
         if (filter.genre !== undefined) query = query.where('genre', '=', filter.genre);
         if (filter.fromYear !== undefined) query = query.where('year', '>=', filter.fromYear);
         if (filter.toYear !== undefined) query = query.where('year', '<=', filter.toYear);

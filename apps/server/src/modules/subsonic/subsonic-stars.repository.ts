@@ -122,10 +122,7 @@ export function createSubsonicStarsRepository(db: Kysely<DB>): SubsonicStarsRepo
       const rows =
         kind === 'album'
           ? await narrowedTo(
-              db
-                .selectFrom(TABLE.album)
-                .select(['album_id as id', 'created_at as at'])
-                .where('user_id', '=', userId),
+              db.selectFrom(TABLE.album).select(['album_id as id', 'created_at as at']).where('user_id', '=', userId),
               albumInScope(scope, 'album_stars.album_id'),
             )
               .orderBy('created_at', 'desc')
@@ -134,10 +131,7 @@ export function createSubsonicStarsRepository(db: Kysely<DB>): SubsonicStarsRepo
               .offset(offset)
               .execute()
           : await narrowedTo(
-              db
-                .selectFrom(TABLE.artist)
-                .select(['artist_id as id', 'created_at as at'])
-                .where('user_id', '=', userId),
+              db.selectFrom(TABLE.artist).select(['artist_id as id', 'created_at as at']).where('user_id', '=', userId),
               artistInScope(scope, 'artist_stars.artist_id'),
             )
               .orderBy('created_at', 'desc')

@@ -131,7 +131,12 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
   return {
     getMusicFolders: {
       run: async ({ caller }) => ({
-        musicFolders: { musicFolder: await musicFoldersOf(browse, caller.user.hiddenLibraries) },
+        musicFolders: {
+          musicFolder: (await musicFoldersOf(browse, caller.user.hiddenLibraries)).map(({ id, name }) => ({
+            id,
+            name,
+          })),
+        },
       }),
     },
 
