@@ -59,7 +59,8 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
     await t.composition.services.libraries.settled();
     return Library.parse(answer.json());
   };
-  const setAccess = (body: unknown) => t.as(admin).put(`/api/libraries/${String(closed.id)}/access`, body);
+  const setAccess = (body: Record<string, unknown>) =>
+    t.as(admin).put(`/api/libraries/${String(closed.id)}/access`, body);
   const names = (songs: readonly Song[]) => songs.map((song) => song.name).sort();
 
   beforeAll(async () => {
