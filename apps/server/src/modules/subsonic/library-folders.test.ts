@@ -83,6 +83,18 @@ const NowPlaying = z.strictObject({
       .optional(),
   }),
 });
+const PlayQueueAnswer = z.strictObject({
+  playQueue: z
+    .strictObject({
+      current: z.string().optional(),
+      position: int.optional(),
+      username: z.string(),
+      changed: IsoDate,
+      changedBy: z.string(),
+      entry: z.array(Child).optional(),
+    })
+    .optional(),
+});
 const UserAnswer = z.object({ user: z.object({ folder: z.array(int).optional() }) });
 
 /** Every album list type, with what it needs. */
@@ -243,6 +255,7 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
       await write(api, 'scrobble', { id: [id.dawn, id.whisper, id.upload] });
     }
     const created = await write(asListener, 'createPlaylist', { name: 'Mixed', songId: [id.dawn, id.whisper] });
+    await write(asListener, 'savePlayQueue', { id: [id.dawn, id.whisper], current: id.whisper, position: 5 });
     playlistId = z.object({ playlist: z.object({ id: z.string() }) }).parse(created).playlist.id;
     // ...then they lose sight of it: only the member (and administrators) see it.
     await setAccess([member.id]);
@@ -381,6 +394,12 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
     await write(asListener, 'createPlaylist', { playlistId, songId: [id.dawn] });
     expect(await seen(asListener)).toEqual(['Dawn']);
     expect(await seen(asAdmin)).toEqual(['Dawn', 'Whisper']);
+  });
+
+  it('getPlayQueue answers the songs of the saved queue the caller still sees', async () => {
+    const queue = (await asListener.shape('getPlayQueue', {}, PlayQueueAnswer)).playQueue;
+    expect(names(queue?.entry)).toEqual(['Dawn']);
+    expect(queue?.current).toBeUndefined();
   });
 
   it('getNowPlaying shows only the songs the caller sees', async () => {

@@ -134,10 +134,12 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
         const queue = await activity.playQueue(caller.user.id);
         // OpenSubsonic servers answer an empty response when the user saved no queue.
         if (queue === undefined) return {};
+        // The songs the caller sees: those of a library hidden from them since are left out, and so is `current`.
         const listing = await deps.songs.listByIds(caller.user, queue.songIds);
+        const current = listing.rows.some((row) => row.id === queue.currentSongId) ? queue.currentSongId : null;
         return {
           playQueue: {
-            current: queue.currentSongId === null ? undefined : subsonicId('song', queue.currentSongId),
+            current: current === null ? undefined : subsonicId('song', current),
             position: queue.positionMs,
             username: caller.user.username,
             changed: queue.changedAt,
