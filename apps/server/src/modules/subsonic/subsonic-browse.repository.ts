@@ -126,7 +126,7 @@ const ids = (rows: readonly { id: number }[]): number[] => rows.map((row) => row
 const knownIds = (rows: readonly { id: number | null }[]): number[] =>
   rows.flatMap((row) => (row.id === null ? [] : [row.id]));
 
-/** No narrowing at all (administrators' reads, and the methods that are not per folder). */
+/** No narrowing at all: a caller who sees every library and names no folder (and getIndexes, getMusicDirectory). */
 const EVERYTHING: SongScope = { hidden: [] };
 
 export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRepository {
