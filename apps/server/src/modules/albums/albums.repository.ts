@@ -7,7 +7,7 @@ import {
 } from '../../db/album-placeholders.js';
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { foreignKeyViolation, uniqueViolation } from '../../db/errors.js';
-import { songSeen } from '../../db/library-visibility.js';
+import { albumInScope, songSeen } from '../../db/library-visibility.js';
 import { CatalogueRows } from '../../db/catalogue-rows.js';
 import { CompiledStatements } from '../../db/compiled-statements.js';
 import { dialectOf } from '../../db/dialect.js';
@@ -46,6 +46,8 @@ export interface AlbumFilter {
   placeholders?: boolean | undefined;
   /** Libraries hidden from the viewer: an album whose every song is in them is left out (issue 25). */
   hidden?: readonly number[] | undefined;
+  /** Only albums with a song of this library (its id) or of the blob store (null): Subsonic's `musicFolderId`. */
+  library?: number | null | undefined;
 }
 
 /** Where a page of albums starts: after this album in name order. */
@@ -242,13 +244,14 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
   const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
 
   const matches =
-    ({ artistId, q, placeholders, hidden = [] }: AlbumFilter) =>
+    ({ artistId, q, placeholders, hidden = [], library }: AlbumFilter) =>
     (eb: ExpressionBuilder<DB, 'albums'>) =>
       eb.and([
         ...(artistId === undefined ? [] : [eb('albums.artist_id', '=', artistId)]),
         ...(placeholders === false ? [eb('albums.is_placeholder', '=', 0)] : []),
         ...nameMatches(db, q),
-        ...(hidden.length === 0 ? [] : [notHiddenOnly(eb, hidden)]),
+        ...(library !== undefined ? [albumInScope({ hidden, library }) ?? eb.lit(true)] : []),
+        ...(library === undefined && hidden.length > 0 ? [notHiddenOnly(eb, hidden)] : []),
       ]);
 
   return {

@@ -1,6 +1,6 @@
 import type { PlaylistVisibility } from '@tonearm/contract';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { songSeen } from '../../db/library-visibility.js';
+import { songInScope, songSeen } from '../../db/library-visibility.js';
 import type { PlaylistRow } from '../../db/schema.js';
 import type { SearchGroup } from './search-cursor.js';
 import type { Stage, TermChoices } from './search-ranking.js';
@@ -20,6 +20,8 @@ export interface SongFilter {
   genre?: string;
   /** Libraries whose songs are left out (those hidden from the viewer, issue 25). */
   hidden?: readonly number[];
+  /** Only the songs of this library (its id) or of the blob store (null): Subsonic's `musicFolderId`. */
+  library?: number | null;
 }
 
 /** The filter as a condition on the songs row `alias`, or null when it narrows nothing. */
@@ -30,6 +32,9 @@ export function songFilterCondition(filter: SongFilter, alias: string): RawBuild
     ...(filter.hidden === undefined || filter.hidden.length === 0
       ? []
       : [songSeen(filter.hidden, `${alias}.library_id`)]),
+    ...(filter.library === undefined
+      ? []
+      : [songInScope({ hidden: [], library: filter.library }, `${alias}.library_id`) ?? sql<SqlBool>`1 = 1`]),
   ];
   return conditions.length === 0 ? null : sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }

@@ -164,7 +164,7 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
       if (!needsExtensions || known.every((term) => term.extended !== null)) return known;
       return (extensions ??= backend.vocabulary(group, terms, true));
     };
-    const { artistId, genre, hidden = [] } = filter;
+    const { artistId, genre, hidden = [], library } = filter;
     return {
       terms,
       filter,
@@ -174,6 +174,7 @@ export function createSearchIndexRepository(db: Kysely<DB>, dialect: Dialect): S
         ...(artistId === undefined ? [] : [`\u0001${String(artistId)}`]),
         ...(genre === undefined ? [] : [`\u0002${genre}`]),
         ...(hidden.length === 0 ? [] : [`\u0003${hidden.join(',')}`]),
+        ...(library === undefined ? [] : [`\u0004${String(library)}`]),
       ],
       async forStage(stage) {
         const needs = stageNeeds(stage);

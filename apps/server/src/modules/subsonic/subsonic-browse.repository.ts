@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
+import { albumInScope, artistInScope, narrowedTo, songInScope, type SongScope } from '../../db/library-visibility.js';
 import type { ArtistRow, DB } from '../../db/schema.js';
 import { albumListQuery, albumListRow, type AlbumListRow } from '../albums/albums.repository.js';
+import type { FolderReader } from './music-folders.js';
 
 /**
  * The SQL of the Subsonic browsing methods that the web API's services have no efficient form of (issue 13): album
@@ -8,6 +10,10 @@ import { albumListQuery, albumListRow, type AlbumListRow } from '../albums/album
  * list is one or two indexed queries bounded by its LIMIT: album lists select the page's ids first (an index walk or
  * a bounded aggregate), then the page's rows with their counts (the albums repository's `byIds`, kept in memory), so counts are only ever made for the
  * albums answered, never for the ones an OFFSET skips.
+ *
+ * Every read takes a SongScope (issue 25): the songs the caller sees, and `musicFolderId`'s folder when one is given.
+ * Songs out of it are left out; an album or artist is listed when it has a song in it (with hidden libraries alone, an
+ * album or artist with no song at all stays, as in the web's lists). Without a scope nothing is narrowed.
  */
 
 /** An artist with the number of albums it is the album artist of. */
@@ -28,41 +34,49 @@ export interface GenreCounts {
   album_count: number;
 }
 
-export interface SubsonicBrowseRepository {
+export interface SubsonicBrowseRepository extends FolderReader {
   /** Every artist by name, each with its album count: one query (albums_artist_id_idx per artist). */
-  artistsWithAlbumCounts(): Promise<ArtistWithAlbumCount[]>;
-  artist(id: number): Promise<ArtistRow | undefined>;
+  artistsWithAlbumCounts(scope?: SongScope): Promise<ArtistWithAlbumCount[]>;
+  artist(id: number, scope?: SongScope): Promise<ArtistRow | undefined>;
   /**
    * The artist's albums (as album artist), by year (unknown last), then name; its placeholder album (its songs without
    * an album of their own, issue 25) last.
    */
-  albumsOfArtist(artistId: number): Promise<AlbumListRow[]>;
+  albumsOfArtist(artistId: number, scope?: SongScope): Promise<AlbumListRow[]>;
   /** The newest albums first (albums_created_id_idx), placeholders left out. */
-  newestAlbumIds(limit: number, offset: number): Promise<number[]>;
+  newestAlbumIds(limit: number, offset: number, scope?: SongScope): Promise<number[]>;
   /** By album name (albums_name_id_idx). */
-  albumIdsByName(limit: number, offset: number): Promise<number[]>;
+  albumIdsByName(limit: number, offset: number, scope?: SongScope): Promise<number[]>;
   /** By album artist's name (unknown artist last), then album name. */
-  albumIdsByArtist(limit: number, offset: number): Promise<number[]>;
+  albumIdsByArtist(limit: number, offset: number, scope?: SongScope): Promise<number[]>;
   /**
    * The albums of which the user likes the most songs (albums without a song they like are not listed): a user's
-   * likes are what Tonearm has of their ratings. Placeholders left out.
+   * likes are what Tonearm has of their ratings. Placeholders left out; only the liked songs in the scope count.
    */
-  mostLikedAlbumIds(userId: number, limit: number, offset: number): Promise<number[]>;
+  mostLikedAlbumIds(userId: number, limit: number, offset: number, scope?: SongScope): Promise<number[]>;
   /**
    * Albums the user played, most plays first (`frequent`) or most recently played first (`recent`); placeholders left
-   * out.
+   * out; only the plays of songs in the scope count.
    */
-  playedAlbumIds(userId: number, order: 'frequent' | 'recent', limit: number, offset: number): Promise<number[]>;
+  playedAlbumIds(
+    userId: number,
+    order: 'frequent' | 'recent',
+    limit: number,
+    offset: number,
+    scope?: SongScope,
+  ): Promise<number[]>;
   /** Albums of the years between `from` and `to` (both included), by year (descending when from > to), then name. */
-  albumIdsByYear(from: number, to: number, limit: number, offset: number): Promise<number[]>;
-  /** Albums holding a song of the catalogue genre, by name. */
-  albumIdsByGenre(genre: string, limit: number, offset: number): Promise<number[]>;
+  albumIdsByYear(from: number, to: number, limit: number, offset: number, scope?: SongScope): Promise<number[]>;
+  /** Albums holding a song of the catalogue genre (in the scope), by name. */
+  albumIdsByGenre(genre: string, limit: number, offset: number, scope?: SongScope): Promise<number[]>;
   /** Up to `size` albums picked at random, placeholders left out. */
-  randomAlbumIds(size: number): Promise<number[]>;
+  randomAlbumIds(size: number, scope?: SongScope): Promise<number[]>;
   /** Up to `size` songs picked at random among those the filter lets through. */
-  randomSongIds(filter: SongPickFilter, size: number): Promise<number[]>;
-  /** Each catalogue genre that has songs, by name, with its song and album counts. */
-  genres(): Promise<GenreCounts[]>;
+  randomSongIds(filter: SongPickFilter, size: number, scope?: SongScope): Promise<number[]>;
+  /** A page of the songs of a catalogue genre (none missing), the newest first (getSongsByGenre). */
+  songIdsByGenre(genre: string, limit: number, offset: number, scope?: SongScope): Promise<number[]>;
+  /** Each catalogue genre that has songs (in the scope), by name, with its song and album counts. */
+  genres(scope?: SongScope): Promise<GenreCounts[]>;
   /** When the newest song or album was added (ms since 1970), 0 for an empty catalogue. */
   lastAdded(): Promise<number>;
 }
@@ -112,6 +126,9 @@ const ids = (rows: readonly { id: number }[]): number[] => rows.map((row) => row
 const knownIds = (rows: readonly { id: number | null }[]): number[] =>
   rows.flatMap((row) => (row.id === null ? [] : [row.id]));
 
+/** No narrowing at all: a caller who sees every library and names no folder (and getIndexes, getMusicDirectory). */
+const EVERYTHING: SongScope = { hidden: [] };
+
 export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRepository {
   /** The placeholder albums (one per album artist at most), which the ranked, newest and random lists leave out. */
   const placeholderIds = () => db.selectFrom('albums').select('albums.id').where('albums.is_placeholder', '=', 1);
@@ -121,31 +138,49 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
       .executeTakeFirst();
 
+  /** Albums (the `albums` table), narrowed to the scope. */
+  const albumsIn = (scope: SongScope) => narrowedTo(db.selectFrom('albums'), albumInScope(scope));
+
   return {
-    async artistsWithAlbumCounts() {
-      const rows = await db
-        .selectFrom('artists')
-        .selectAll('artists')
-        .select((eb) =>
-          eb
-            .selectFrom('albums')
-            .select((inner) => inner.fn.countAll<number | string>().as('n'))
-            .whereRef('albums.artist_id', '=', 'artists.id')
-            .as('album_count'),
-        )
+    async folderSources() {
+      const [libraries, stored] = await Promise.all([
+        db.selectFrom('libraries').select(['id', 'name']).orderBy('id').execute(),
+        db.selectFrom('songs').select('id').where('library_id', 'is', null).limit(1).executeTakeFirst(),
+      ]);
+      return { libraries, hasStoredSongs: stored !== undefined };
+    },
+
+    async artistsWithAlbumCounts(scope = EVERYTHING) {
+      const rows = await narrowedTo(
+        db
+          .selectFrom('artists')
+          .selectAll('artists')
+          .select((eb) =>
+            narrowedTo(
+              eb
+                .selectFrom('albums')
+                .select((inner) => inner.fn.countAll<number | string>().as('n'))
+                .whereRef('albums.artist_id', '=', 'artists.id'),
+              albumInScope(scope),
+            ).as('album_count'),
+          ),
+        artistInScope(scope),
+      )
         .orderBy('artists.name')
         .orderBy('artists.id')
         .execute();
       return rows.map((row) => ({ ...row, album_count: Number(row.album_count ?? 0) }));
     },
 
-    artist(id) {
-      return db.selectFrom('artists').selectAll().where('id', '=', id).executeTakeFirst();
+    artist(id, scope = EVERYTHING) {
+      return narrowedTo(
+        db.selectFrom('artists').selectAll().where('artists.id', '=', id),
+        artistInScope(scope),
+      ).executeTakeFirst();
     },
 
-    async albumsOfArtist(artistId) {
-      const rows = await albumListQuery(db)
-        .where('albums.artist_id', '=', artistId)
+    async albumsOfArtist(artistId, scope = EVERYTHING) {
+      const rows = await narrowedTo(albumListQuery(db).where('albums.artist_id', '=', artistId), albumInScope(scope))
         .orderBy('albums.is_placeholder')
         .orderBy(sql`albums.year is null`)
         .orderBy('albums.year')
@@ -155,10 +190,9 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       return rows.map(albumListRow);
     },
 
-    async newestAlbumIds(limit, offset) {
+    async newestAlbumIds(limit, offset, scope = EVERYTHING) {
       return ids(
-        await db
-          .selectFrom('albums')
+        await albumsIn(scope)
           .select('id')
           .where('is_placeholder', '=', 0)
           .orderBy('created_at', 'desc')
@@ -169,16 +203,15 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       );
     },
 
-    async albumIdsByName(limit, offset) {
+    async albumIdsByName(limit, offset, scope = EVERYTHING) {
       return ids(
-        await db.selectFrom('albums').select('id').orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
+        await albumsIn(scope).select('id').orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
       );
     },
 
-    async albumIdsByArtist(limit, offset) {
+    async albumIdsByArtist(limit, offset, scope = EVERYTHING) {
       return ids(
-        await db
-          .selectFrom('albums')
+        await albumsIn(scope)
           .leftJoin('artists', 'artists.id', 'albums.artist_id')
           .select('albums.id')
           .orderBy(sql`artists.name is null`)
@@ -191,11 +224,13 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       );
     },
 
-    async mostLikedAlbumIds(userId, limit, offset) {
+    async mostLikedAlbumIds(userId, limit, offset, scope = EVERYTHING) {
       // The user's likes (likes_user_created_song_idx), each song's album looked up by its key: bounded by how many
       // songs the user likes, never a scan of every album track.
+      const inScope = songInScope(scope);
       const liked = db
         .selectFrom('likes')
+        .$if(inScope !== null, (query) => narrowedTo(query.innerJoin('songs', 'songs.id', 'likes.song_id'), inScope))
         .select((eb) =>
           eb
             .selectFrom('album_tracks')
@@ -219,11 +254,13 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       return knownIds(rows);
     },
 
-    async playedAlbumIds(userId, order, limit, offset) {
+    async playedAlbumIds(userId, order, limit, offset, scope = EVERYTHING) {
       // A user's plays are bounded (PLAY_HISTORY_MAX), read through plays_user_played_idx; each song's album is
       // looked up by its key (a join would let the planner scan every album track instead).
+      const inScope = songInScope(scope);
       const played = db
         .selectFrom('plays')
+        .$if(inScope !== null, (query) => narrowedTo(query.innerJoin('songs', 'songs.id', 'plays.song_id'), inScope))
         .select((eb) => [
           'plays.id as play_id',
           eb
@@ -250,11 +287,10 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       return knownIds(rows);
     },
 
-    async albumIdsByYear(from, to, limit, offset) {
+    async albumIdsByYear(from, to, limit, offset, scope = EVERYTHING) {
       const direction = from > to ? 'desc' : 'asc';
       return ids(
-        await db
-          .selectFrom('albums')
+        await albumsIn(scope)
           .select('id')
           .where('year', '>=', Math.min(from, to))
           .where('year', '<=', Math.max(from, to))
@@ -267,7 +303,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       );
     },
 
-    async albumIdsByGenre(genre, limit, offset) {
+    async albumIdsByGenre(genre, limit, offset, scope = EVERYTHING) {
       // From the genre's songs (songs_genre_idx) to their albums, each looked up by its key: bounded by the genre's
       // songs, however rare the genre is among the albums.
       const ofGenre = db
@@ -281,6 +317,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
         )
         .where('songs.genre', '=', genre)
         .where('songs.missing_since', 'is', null)
+        .$call((query) => narrowedTo(query, songInScope(scope)))
         .distinct()
         .as('of_genre');
       return ids(
@@ -296,8 +333,8 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       );
     },
 
-    async randomAlbumIds(size) {
-      const albums = () => db.selectFrom('albums').select('id').where('is_placeholder', '=', 0);
+    async randomAlbumIds(size, scope = EVERYTHING) {
+      const albums = () => albumsIn(scope).select('id').where('is_placeholder', '=', 0);
       return pickRandom(
         size,
         await albumRange(),
@@ -312,13 +349,16 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       );
     },
 
-    async randomSongIds(filter, size) {
+    async randomSongIds(filter, size, scope = EVERYTHING) {
       const range = await db
         .selectFrom('songs')
         .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
         .executeTakeFirst();
       const filtered = () => {
-        let query = db.selectFrom('songs').select('id').where('missing_since', 'is', null);
+        let query = narrowedTo(
+          db.selectFrom('songs').select('id').where('missing_since', 'is', null),
+          songInScope(scope),
+        );
         if (filter.genre !== undefined) query = query.where('genre', '=', filter.genre);
         if (filter.fromYear !== undefined) query = query.where('year', '>=', filter.fromYear);
         if (filter.toYear !== undefined) query = query.where('year', '<=', filter.toYear);
@@ -338,7 +378,20 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       );
     },
 
-    async genres() {
+    async songIdsByGenre(genre, limit, offset, scope = EVERYTHING) {
+      return ids(
+        await narrowedTo(
+          db.selectFrom('songs').select('id').where('genre', '=', genre).where('missing_since', 'is', null),
+          songInScope(scope),
+        )
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+      );
+    },
+
+    async genres(scope = EVERYTHING) {
       const rows = await db
         .selectFrom('songs')
         .leftJoin('album_tracks', 'album_tracks.song_id', 'songs.id')
@@ -349,6 +402,7 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
           eb.fn.count<number | string>('album_tracks.album_id').distinct().as('album_count'),
         ])
         .where('songs.missing_since', 'is', null)
+        .$call((query) => narrowedTo(query, songInScope(scope)))
         .groupBy('songs.genre')
         .orderBy('songs.genre')
         .execute();

@@ -1,4 +1,12 @@
 import { sql, type Kysely } from 'kysely';
+import {
+  albumInScope,
+  artistInScope,
+  narrowedTo,
+  songInScope,
+  songSeen,
+  type SongScope,
+} from '../../db/library-visibility.js';
 import type { ArtistRow, DB } from '../../db/schema.js';
 import { albumListQuery, albumListRow, type AlbumListRow } from '../albums/albums.repository.js';
 import { songListQuery, type SongListRow } from '../songs/songs.repository.js';
@@ -13,20 +21,24 @@ export interface PlaylistSummary {
 /**
  * The SQL only Subsonic needs (issue 13): the whole catalogue paged in a stable order (search3 with an empty query,
  * how apps such as Symfonium sync a library), rows by ids, which ids exist, and what a playlist list shows. Every
- * query is bounded and walks a primary key or an index.
+ * query is bounded and walks a primary key or an index. Reads take the caller's SongScope (issue 25: what they see,
+ * and `musicFolderId`'s folder), or their hidden libraries.
  */
 export interface SubsonicCatalogueRepository {
   /** Songs, artists, albums by id ascending: new items land at the end, so paging with offsets stays stable. */
-  songPage(limit: number, offset: number): Promise<SongListRow[]>;
-  artistPage(limit: number, offset: number): Promise<ArtistRow[]>;
-  albumPage(limit: number, offset: number): Promise<AlbumListRow[]>;
+  songPage(limit: number, offset: number, scope: SongScope): Promise<SongListRow[]>;
+  artistPage(limit: number, offset: number, scope: SongScope): Promise<ArtistRow[]>;
+  albumPage(limit: number, offset: number, scope: SongScope): Promise<AlbumListRow[]>;
   /** Rows of these ids, in no particular order; unknown ids are skipped. */
   artistsByIds(ids: readonly number[]): Promise<ArtistRow[]>;
-  /** How many albums each artist has (artists with none are absent). */
-  albumCounts(artistIds: readonly number[]): Promise<Map<number, number>>;
-  /** Those of the ids that exist. */
-  existing(kind: 'song' | 'album' | 'artist', ids: readonly number[]): Promise<Set<number>>;
-  playlistSummaries(playlistIds: readonly number[]): Promise<Map<number, PlaylistSummary>>;
+  /** Those of the artist or album ids that are in the scope (all of them when it narrows nothing). */
+  inScope(kind: 'album' | 'artist', ids: readonly number[], scope: SongScope): Promise<Set<number>>;
+  /** How many albums each artist has, of those not only in `hidden` libraries (artists with none are absent). */
+  albumCounts(artistIds: readonly number[], hidden: readonly number[]): Promise<Map<number, number>>;
+  /** Those of the ids that exist and are not only in `hidden` libraries (issue 25: the same as not existing). */
+  existing(kind: 'song' | 'album' | 'artist', ids: readonly number[], hidden: readonly number[]): Promise<Set<number>>;
+  /** Each playlist's songs, length and last addition, counting only the songs not in `hidden` libraries. */
+  playlistSummaries(playlistIds: readonly number[], hidden: readonly number[]): Promise<Map<number, PlaylistSummary>>;
   usernames(userIds: readonly number[]): Promise<Map<number, string>>;
   /** The id of the user of this name (any case, as sign-in takes it). */
   userIdByName(username: string): Promise<number | undefined>;
@@ -36,24 +48,32 @@ const TABLE = { song: 'songs', album: 'albums', artist: 'artists' } as const;
 
 export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatalogueRepository {
   return {
-    songPage(limit, offset) {
+    songPage(limit, offset, scope) {
       // The offset is skipped on the primary key alone, then only the page's rows are joined.
       const page = db
         .selectFrom('songs')
         .select('id')
         .where('missing_since', 'is', null)
+        .$call((query) => narrowedTo(query, songInScope(scope)))
         .orderBy('id', 'asc')
         .limit(limit)
         .offset(offset);
       return songListQuery(db).where('songs.id', 'in', page).orderBy('songs.id', 'asc').execute();
     },
 
-    artistPage(limit, offset) {
-      return db.selectFrom('artists').selectAll().orderBy('id', 'asc').limit(limit).offset(offset).execute();
+    artistPage(limit, offset, scope) {
+      return narrowedTo(db.selectFrom('artists').selectAll(), artistInScope(scope))
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
     },
 
-    async albumPage(limit, offset) {
-      const page = db.selectFrom('albums').select('id').orderBy('id', 'asc').limit(limit).offset(offset);
+    async albumPage(limit, offset, scope) {
+      const page = narrowedTo(db.selectFrom('albums').select('id'), albumInScope(scope))
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .offset(offset);
       const rows = await albumListQuery(db).where('albums.id', 'in', page).orderBy('albums.id', 'asc').execute();
       return rows.map(albumListRow);
     },
@@ -67,10 +87,22 @@ export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatal
         .execute();
     },
 
-    async albumCounts(artistIds) {
-      if (artistIds.length === 0) return new Map();
+    async inScope(kind, ids, scope) {
+      if (ids.length === 0) return new Set();
+      const condition = kind === 'album' ? albumInScope(scope) : artistInScope(scope);
+      if (condition === null) return new Set(ids);
       const rows = await db
-        .selectFrom('albums')
+        .selectFrom(TABLE[kind])
+        .select(`${TABLE[kind]}.id as id`)
+        .where(`${TABLE[kind]}.id`, 'in', [...ids])
+        .where(condition)
+        .execute();
+      return new Set(rows.map((row) => row.id));
+    },
+
+    async albumCounts(artistIds, hidden) {
+      if (artistIds.length === 0) return new Map();
+      const rows = await narrowedTo(db.selectFrom('albums'), albumInScope({ hidden }))
         .select((eb) => ['artist_id', eb.fn.countAll<number | string>().as('n')])
         .where('artist_id', 'in', [...artistIds])
         .groupBy('artist_id')
@@ -78,17 +110,22 @@ export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatal
       return new Map(rows.flatMap((row) => (row.artist_id === null ? [] : [[row.artist_id, Number(row.n)]])));
     },
 
-    async existing(kind, ids) {
+    async existing(kind, ids, hidden) {
       if (ids.length === 0) return new Set();
-      const rows = await db
-        .selectFrom(TABLE[kind])
-        .select('id')
-        .where('id', 'in', [...ids])
-        .execute();
+      const scope = { hidden };
+      const condition =
+        kind === 'song' ? songInScope(scope) : kind === 'album' ? albumInScope(scope) : artistInScope(scope);
+      const rows = await narrowedTo(
+        db
+          .selectFrom(TABLE[kind])
+          .select(`${TABLE[kind]}.id as id`)
+          .where(`${TABLE[kind]}.id`, 'in', [...ids]),
+        condition,
+      ).execute();
       return new Set(rows.map((row) => row.id));
     },
 
-    async playlistSummaries(playlistIds) {
+    async playlistSummaries(playlistIds, hidden) {
       if (playlistIds.length === 0) return new Map();
       const rows = await db
         .selectFrom('playlist_songs')
@@ -100,6 +137,7 @@ export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatal
           eb.fn.max('playlist_songs.added_at').as('last_added_at'),
         ])
         .where('playlist_songs.playlist_id', 'in', [...playlistIds])
+        .$if(hidden.length > 0, (query) => query.where(songSeen(hidden)))
         .groupBy('playlist_songs.playlist_id')
         .execute();
       return new Map(

@@ -44,7 +44,7 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   /** Subsonic's own SQL: the catalogue pages and lookups, and the album and artist stars. */
   catalogue: SubsonicCatalogueRepository;
   stars: SubsonicStarsRepository;
-  /** Browsing by folders and tags, random songs, genres. */
+  /** Browsing by folders and tags, random songs, genres, and the music folders (libraries and the blob store). */
   browse: SubsonicBrowseRepository;
   /** What streaming needs besides the song (its stored bitrate). */
   subsonicMedia: SubsonicMediaRepository;

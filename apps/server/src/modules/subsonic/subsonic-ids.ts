@@ -9,7 +9,7 @@ export type SubsonicIdKind = 'artist' | 'album' | 'song' | 'playlist';
 
 const PREFIX: Record<SubsonicIdKind, string> = { artist: 'ar-', album: 'al-', song: '', playlist: 'pl-' };
 
-/** The one music folder Tonearm has (getMusicFolders). */
+/** getIndexes' only `musicFolderId` until it is per folder; the folders are music-folders.ts' (a library's id, 0). */
 export const MUSIC_FOLDER_ID = 1;
 /** getMusicDirectory's id of the root, above the artists. */
 export const ROOT_DIRECTORY_ID = 'root';

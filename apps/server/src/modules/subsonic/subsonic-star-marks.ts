@@ -42,7 +42,10 @@ export class StarMarks {
     return rows.map((row) => map(row, { starred: dates.get(row.id) }));
   }
 
-  /** Artists as `ArtistID3` (`id3`, with their album counts) or as folder-based `Artist`s (`entry`). */
+  /**
+   * Artists as `ArtistID3` (`id3`, with their album counts: the albums not only in libraries hidden from the viewer) or
+   * as folder-based `Artist`s (`entry`).
+   */
   async artists(
     viewer: Viewer,
     rows: readonly ArtistRow[],
@@ -52,7 +55,7 @@ export class StarMarks {
     const ids = rows.map((row) => row.id);
     const [dates, counts] = await Promise.all([
       known ?? this.stars.starDates('artist', viewer.id, ids),
-      shape === 'id3' ? this.catalogue.albumCounts(ids) : new Map<number, number>(),
+      shape === 'id3' ? this.catalogue.albumCounts(ids, viewer.hiddenLibraries) : new Map<number, number>(),
     ]);
     return rows.map((row) =>
       shape === 'id3'

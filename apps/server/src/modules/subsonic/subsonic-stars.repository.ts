@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { albumInScope, artistInScope, narrowedTo, songInScope, type SongScope } from '../../db/library-visibility.js';
 import { foreignKeyViolation } from '../../db/errors.js';
 import type { DB } from '../../db/schema.js';
 
@@ -23,10 +24,21 @@ export interface SubsonicStarsRepository {
   starDates(kind: StarKind, userId: number, ids: readonly number[]): Promise<StarDates>;
   /** When the user liked these songs. */
   likeDates(userId: number, songIds: readonly number[]): Promise<StarDates>;
-  /** The user's starred albums or artists, most recently starred first, with the dates. */
-  starred(kind: StarKind, userId: number, limit: number, offset: number): Promise<{ id: number; at: string }[]>;
-  /** The ids of the albums the user starred, most recently starred first (getAlbumList2 type=starred). */
-  starredAlbumIds(userId: number, limit: number, offset: number): Promise<number[]>;
+  /**
+   * The user's starred albums or artists, most recently starred first, with the dates; only those in the scope (issue
+   * 25) when one is given.
+   */
+  starred(
+    kind: StarKind,
+    userId: number,
+    limit: number,
+    offset: number,
+    scope?: SongScope,
+  ): Promise<{ id: number; at: string }[]>;
+  /** The ids of the albums the user starred (in the scope), most recently starred first (getAlbumList2 type=starred). */
+  starredAlbumIds(userId: number, limit: number, offset: number, scope?: SongScope): Promise<number[]>;
+  /** The ids of the songs the user liked (in the scope), most recently liked first (getStarred's songs). */
+  likedSongIds(userId: number, limit: number, scope: SongScope): Promise<number[]>;
 }
 
 export function createSubsonicStarsRepository(db: Kysely<DB>): SubsonicStarsRepository {
@@ -106,22 +118,22 @@ export function createSubsonicStarsRepository(db: Kysely<DB>): SubsonicStarsRepo
       return new Map(rows.map((row) => [row.song_id, row.created_at]));
     },
 
-    async starred(kind, userId, limit, offset) {
+    async starred(kind, userId, limit, offset, scope = { hidden: [] }) {
       const rows =
         kind === 'album'
-          ? await db
-              .selectFrom(TABLE.album)
-              .select(['album_id as id', 'created_at as at'])
-              .where('user_id', '=', userId)
+          ? await narrowedTo(
+              db.selectFrom(TABLE.album).select(['album_id as id', 'created_at as at']).where('user_id', '=', userId),
+              albumInScope(scope, 'album_stars.album_id'),
+            )
               .orderBy('created_at', 'desc')
               .orderBy('album_id', 'desc')
               .limit(limit)
               .offset(offset)
               .execute()
-          : await db
-              .selectFrom(TABLE.artist)
-              .select(['artist_id as id', 'created_at as at'])
-              .where('user_id', '=', userId)
+          : await narrowedTo(
+              db.selectFrom(TABLE.artist).select(['artist_id as id', 'created_at as at']).where('user_id', '=', userId),
+              artistInScope(scope, 'artist_stars.artist_id'),
+            )
               .orderBy('created_at', 'desc')
               .orderBy('artist_id', 'desc')
               .limit(limit)
@@ -130,8 +142,24 @@ export function createSubsonicStarsRepository(db: Kysely<DB>): SubsonicStarsRepo
       return rows;
     },
 
-    async starredAlbumIds(userId, limit, offset) {
-      return (await repository.starred('album', userId, limit, offset)).map((row) => row.id);
+    async starredAlbumIds(userId, limit, offset, scope) {
+      return (await repository.starred('album', userId, limit, offset, scope)).map((row) => row.id);
+    },
+
+    async likedSongIds(userId, limit, scope) {
+      const rows = await narrowedTo(
+        db
+          .selectFrom('likes')
+          .innerJoin('songs', 'songs.id', 'likes.song_id')
+          .select('likes.song_id')
+          .where('likes.user_id', '=', userId),
+        songInScope(scope),
+      )
+        .orderBy('likes.created_at', 'desc')
+        .orderBy('likes.song_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.song_id);
     },
   };
   return repository;

@@ -2,7 +2,8 @@ import { mayDownload, plainText, SubsonicMessages } from '@tonearm/contract';
 import type { UserRow } from '../../../db/schema.js';
 import type { SessionViewer } from '../../../http/session.js';
 import { subjectOf } from '../../../http/access.js';
-import { MUSIC_FOLDER_ID, idOfKind, subsonicId } from '../subsonic-ids.js';
+import { idOfKind, subsonicId } from '../subsonic-ids.js';
+import { musicFoldersOf } from '../music-folders.js';
 import { intParam, notFoundError, requiredParam, subsonicFail, type MethodTable } from '../subsonic-method.js';
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
@@ -133,10 +134,12 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
         const queue = await activity.playQueue(caller.user.id);
         // OpenSubsonic servers answer an empty response when the user saved no queue.
         if (queue === undefined) return {};
+        // The songs the caller sees: those of a library hidden from them since are left out, and so is `current`.
         const listing = await deps.songs.listByIds(caller.user, queue.songIds);
+        const current = listing.rows.some((row) => row.id === queue.currentSongId) ? queue.currentSongId : null;
         return {
           playQueue: {
-            current: queue.currentSongId === null ? undefined : subsonicId('song', queue.currentSongId),
+            current: current === null ? undefined : subsonicId('song', current),
             position: queue.positionMs,
             username: caller.user.username,
             changed: queue.changedAt,
@@ -147,20 +150,23 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
       },
     },
     getUser: {
-      run: async ({ params, caller }) => {
+      run: async ({ params, caller, request }) => {
         const username = requiredParam(params, 'username');
         const self = username.toLowerCase() === caller.user.username.toLowerCase();
         if (!self && !isAdmin(caller.user)) throw subsonicFail('notAuthorized', SubsonicMessages.otherUserNeedsAdmin);
         const user = self ? caller.user : await activity.findUserByName(username);
         if (user === undefined) throw subsonicFail('notFound', SubsonicMessages.noSuchUser(username));
-        return { user: userNode(user) };
+        // The folders that user sees (getMusicFolders' ids, issue 25).
+        const hidden = self ? caller.user.hiddenLibraries : await request.server.libraryAccess.hiddenFrom(user);
+        const folders = (await musicFoldersOf(deps.browse, hidden)).map((folder) => folder.id);
+        return { user: userNode(user, folders) };
       },
     },
   };
 }
 
-/** A user as Subsonic's `user`: what Tonearm lets them do, by its roles and the access policy. */
-function userNode(user: UserRow): SubsonicNode {
+/** A user as Subsonic's `user`: what Tonearm lets them do, by its roles and the access policy; the folders they see. */
+function userNode(user: UserRow, folders: number[]): SubsonicNode {
   const admin = isAdmin(user);
   return {
     username: user.username,
@@ -178,6 +184,6 @@ function userNode(user: UserRow): SubsonicNode {
     jukeboxRole: false,
     shareRole: false,
     videoConversionRole: false,
-    folder: [MUSIC_FOLDER_ID],
+    folder: folders,
   };
 }

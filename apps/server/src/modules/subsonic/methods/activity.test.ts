@@ -246,7 +246,7 @@ describeEachDialect('Subsonic activity methods (%s)', (t) => {
         jukeboxRole: false,
         shareRole: false,
         videoConversionRole: false,
-        folder: [1],
+        folder: [0],
       });
       expect((await premiumApi.shape('getUser', { username: premium.username }, UserAnswer)).user.downloadRole).toBe(
         true,

@@ -1,5 +1,6 @@
 import { SubsonicMessages, THUMBNAIL_WIDTHS, imageUrl } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
+import type { SongScope } from '../../../db/library-visibility.js';
 import type { AlbumListRow } from '../../albums/albums.repository.js';
 import { MUSIC_FOLDER_ID, idOfKind, parseFolderId, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
 import { artistID3 } from '../subsonic.mappers.js';
@@ -17,6 +18,7 @@ import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import type { SubsonicBrowseRepository } from '../subsonic-browse.repository.js';
 import { IGNORED_ARTICLES, byLetter } from './artist-index.js';
+import { folderScope, musicFoldersOf } from '../music-folders.js';
 import { folderBrowsing } from './folder-browsing.js';
 
 /** `size` and `count` of the lists: 10 unless asked, 500 at most (Subsonic's limits). */
@@ -33,17 +35,11 @@ const listOffset = (params: SubsonicParams) => intParam(params, 'offset', 0, 0, 
 const optionalYear = (params: SubsonicParams, name: string) =>
   params.has(name) ? intParam(params, name, 0, -YEAR_BOUND, YEAR_BOUND) : undefined;
 
-/** Tonearm has one music folder: `musicFolderId` may name it, and nothing else (error 70). */
-function checkMusicFolder(params: SubsonicParams): void {
-  if (!params.has('musicFolderId')) return;
-  if (intParam(params, 'musicFolderId', MUSIC_FOLDER_ID, 0, OFFSET_MAX) !== MUSIC_FOLDER_ID) {
-    throw notFoundError(SubsonicMessages.musicFolder);
-  }
-}
-
 /** What one album list type is given, and answers: the page's album ids, in list order. */
 interface AlbumListRequest {
   userId: number;
+  /** What the caller sees, narrowed to `musicFolderId`'s folder when given. */
+  scope: SongScope;
   params: SubsonicParams;
   size: number;
   offset: number;
@@ -62,17 +58,18 @@ function albumListTypes(
   stars: SubsonicStarsRepository,
 ): Readonly<Record<string, AlbumListType>> {
   return {
-    random: ({ size }) => browse.randomAlbumIds(size),
-    newest: ({ size, offset }) => browse.newestAlbumIds(size, offset),
-    highest: ({ userId, size, offset }) => browse.mostLikedAlbumIds(userId, size, offset),
-    frequent: ({ userId, size, offset }) => browse.playedAlbumIds(userId, 'frequent', size, offset),
-    recent: ({ userId, size, offset }) => browse.playedAlbumIds(userId, 'recent', size, offset),
-    alphabeticalByName: ({ size, offset }) => browse.albumIdsByName(size, offset),
-    alphabeticalByArtist: ({ size, offset }) => browse.albumIdsByArtist(size, offset),
-    starred: ({ userId, size, offset }) => stars.starredAlbumIds(userId, size, offset),
-    byYear: ({ params, size, offset }) =>
-      browse.albumIdsByYear(requiredYear(params, 'fromYear'), requiredYear(params, 'toYear'), size, offset),
-    byGenre: ({ params, size, offset }) => browse.albumIdsByGenre(requiredParam(params, 'genre'), size, offset),
+    random: ({ size, scope }) => browse.randomAlbumIds(size, scope),
+    newest: ({ size, offset, scope }) => browse.newestAlbumIds(size, offset, scope),
+    highest: ({ userId, size, offset, scope }) => browse.mostLikedAlbumIds(userId, size, offset, scope),
+    frequent: ({ userId, size, offset, scope }) => browse.playedAlbumIds(userId, 'frequent', size, offset, scope),
+    recent: ({ userId, size, offset, scope }) => browse.playedAlbumIds(userId, 'recent', size, offset, scope),
+    alphabeticalByName: ({ size, offset, scope }) => browse.albumIdsByName(size, offset, scope),
+    alphabeticalByArtist: ({ size, offset, scope }) => browse.albumIdsByArtist(size, offset, scope),
+    starred: ({ userId, size, offset, scope }) => stars.starredAlbumIds(userId, size, offset, scope),
+    byYear: ({ params, size, offset, scope }) =>
+      browse.albumIdsByYear(requiredYear(params, 'fromYear'), requiredYear(params, 'toYear'), size, offset, scope),
+    byGenre: ({ params, size, offset, scope }) =>
+      browse.albumIdsByGenre(requiredParam(params, 'genre'), size, offset, scope),
   };
 }
 
@@ -113,9 +110,10 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     const type = requiredParam(params, 'type');
     const list = Object.hasOwn(types, type) ? types[type] : undefined;
     if (list === undefined) throw subsonicFail('generic', SubsonicMessages.unknownListType(type));
-    checkMusicFolder(params);
+    const scope = await folderScope(browse, params, caller.user);
     const ids = await list({
       userId: caller.user.id,
+      scope,
       params,
       size: listSize(params, 'size'),
       offset: listOffset(params),
@@ -123,9 +121,12 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     return deps.albumRows.byIds(ids);
   }
 
-  /** The artists by letter, each an ArtistID3 with its album count and, when the caller starred it, the date. */
-  async function artistIndex(userId: number): Promise<SubsonicNode[]> {
-    const artists = await browse.artistsWithAlbumCounts();
+  /**
+   * The artists by letter (those in the scope), each an ArtistID3 with its album count (of the albums in the scope)
+   * and, when the caller starred it, the date.
+   */
+  async function artistIndex(userId: number, scope?: SongScope): Promise<SubsonicNode[]> {
+    const artists = await browse.artistsWithAlbumCounts(scope);
     // The caller's starred artists (few), rather than a lookup of every artist's id.
     const starred = new Map(
       (await stars.starred('artist', userId, STARRED_ARTISTS_MAX, 0)).map((star) => [star.id, star.at] as const),
@@ -138,7 +139,14 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
 
   return {
     getMusicFolders: {
-      run: () => ({ musicFolders: { musicFolder: [{ id: MUSIC_FOLDER_ID, name: 'Music' }] } }),
+      run: async ({ caller }) => ({
+        musicFolders: {
+          musicFolder: (await musicFoldersOf(browse, caller.user.hiddenLibraries)).map(({ id, name }) => ({
+            id,
+            name,
+          })),
+        },
+      }),
     },
 
     getIndexes: {
@@ -151,24 +159,31 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
         const unchanged = since !== undefined && lastModified <= since;
         const indexes = { ignoredArticles: IGNORED_ARTICLES, lastModified };
         if (unchanged) return { indexes: { ...indexes, index: [] } };
-        if (libraries === null) return { indexes: { ...indexes, index: await artistIndex(caller.user.id) } };
+        if (libraries === null) {
+          // The artists: of the blob store's songs for folder 0, else of every song the caller sees.
+          const hidden = caller.user.hiddenLibraries;
+          const scope: SongScope = params.get('musicFolderId') === '0' ? { hidden, library: null } : { hidden };
+          return { indexes: { ...indexes, index: await artistIndex(caller.user.id, scope) } };
+        }
         return { indexes: { ...indexes, ...(await folders.index(caller.user, libraries)) } };
       },
     },
 
     getArtists: {
       run: async ({ params, caller }) => {
-        checkMusicFolder(params);
-        return { artists: { ignoredArticles: IGNORED_ARTICLES, index: await artistIndex(caller.user.id) } };
+        const scope = await folderScope(browse, params, caller.user);
+        return { artists: { ignoredArticles: IGNORED_ARTICLES, index: await artistIndex(caller.user.id, scope) } };
       },
     },
 
     getArtist: {
       run: async ({ params, caller }) => {
         const id = idOfKind(requiredParam(params, 'id'), 'artist');
-        const artist = id === null ? undefined : await browse.artist(id);
+        // An artist only in libraries hidden from the caller does not exist for them (70), nor do such albums.
+        const seen = { hidden: caller.user.hiddenLibraries };
+        const artist = id === null ? undefined : await browse.artist(id, seen);
         if (artist === undefined) throw notFoundError('Artist');
-        const albums = await browse.albumsOfArtist(artist.id);
+        const albums = await browse.albumsOfArtist(artist.id, seen);
         const [entry] = await marks.artists(caller.user, [artist], 'id3');
         return { artist: { ...entry, album: await marks.albums(caller.user, albums, 'id3') } };
       },
@@ -201,10 +216,12 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
         if (folder !== null) return folders.directory(caller.user, folder.libraryId, folder.path);
         const parsed = parseSubsonicId(id);
         if (parsed?.kind === 'artist') {
-          const artist = await browse.artist(parsed.id);
+          // An artist only in libraries hidden from the caller does not exist for them, nor do such albums.
+          const seen = { hidden: caller.user.hiddenLibraries };
+          const artist = await browse.artist(parsed.id, seen);
           if (artist === undefined) throw notFoundError('Directory');
           // Every song is on an album (issue 25): its songs without one of their own are in its placeholder album.
-          const albums = await browse.albumsOfArtist(parsed.id);
+          const albums = await browse.albumsOfArtist(parsed.id, seen);
           return {
             directory: {
               id: subsonicId('artist', artist.id),
@@ -229,8 +246,8 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     },
 
     getGenres: {
-      run: async () => {
-        const genres = await browse.genres();
+      run: async ({ params, caller }) => {
+        const genres = await browse.genres(await folderScope(browse, params, caller.user));
         return {
           genres: {
             genre: genres.map((genre) => ({
@@ -244,9 +261,9 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     },
 
     getArtistInfo2: {
-      run: async ({ params, request }) => {
+      run: async ({ params, caller, request }) => {
         const id = idOfKind(requiredParam(params, 'id'), 'artist');
-        const artist = id === null ? undefined : await browse.artist(id);
+        const artist = id === null ? undefined : await browse.artist(id, { hidden: caller.user.hiddenLibraries });
         if (artist === undefined) throw notFoundError('Artist');
         // What Tonearm knows of an artist is its picture; there is no biography to tell.
         const key = artist.image_key;
@@ -271,14 +288,14 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
 
     getRandomSongs: {
       run: async ({ params, caller }) => {
-        checkMusicFolder(params);
+        const scope = await folderScope(browse, params, caller.user);
         const size = listSize(params, 'size');
         const filter = {
           genre: params.get('genre'),
           fromYear: optionalYear(params, 'fromYear'),
           toYear: optionalYear(params, 'toYear'),
         };
-        const listing = await deps.songs.listByIds(caller.user, await browse.randomSongIds(filter, size));
+        const listing = await deps.songs.listByIds(caller.user, await browse.randomSongIds(filter, size, scope));
         return { randomSongs: { song: await marks.songs(caller.user, listing) } };
       },
     },
@@ -286,12 +303,9 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     getSongsByGenre: {
       run: async ({ params, caller }) => {
         const genre = requiredParam(params, 'genre');
-        checkMusicFolder(params);
-        const listing = await deps.songs.list(caller.user, {
-          genre,
-          limit: listSize(params, 'count'),
-          offset: listOffset(params),
-        });
+        const scope = await folderScope(browse, params, caller.user);
+        const ids = await browse.songIdsByGenre(genre, listSize(params, 'count'), listOffset(params), scope);
+        const listing = await deps.songs.listByIds(caller.user, ids);
         return { songsByGenre: { song: await marks.songs(caller.user, listing) } };
       },
     },

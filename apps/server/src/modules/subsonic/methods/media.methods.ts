@@ -108,7 +108,7 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
         return listing.rows.find((row) => row.image_key !== null)?.image_key ?? null;
       }
       case 'artist':
-        return (await deps.artists.get(parsed.id)).image_key;
+        return (await deps.artists.get(parsed.id, user.hiddenLibraries)).image_key;
       case 'playlist':
         return (await deps.playlists.get(user, parsed.id)).row.image_key;
     }

@@ -63,10 +63,14 @@ async function songsMustExist<T>(write: () => Promise<T>): Promise<T> {
 export function playlistsMethods(deps: SubsonicDeps): MethodTable {
   const { catalogue, marks } = deps;
 
-  /** Playlists as Subsonic `Playlist`s: owner names and song totals in one query each. */
-  async function playlistNodes(views: readonly PlaylistView[]): Promise<SubsonicNode[]> {
+  /** Playlists as the caller sees them, as Subsonic `Playlist`s: owner names and song totals in one query each. */
+  async function playlistNodes(user: SessionViewer, views: readonly PlaylistView[]): Promise<SubsonicNode[]> {
     const [summaries, owners] = await Promise.all([
-      catalogue.playlistSummaries(views.map((view) => view.row.id)),
+      // The totals of the songs the caller sees (those of libraries hidden from them are not listed either).
+      catalogue.playlistSummaries(
+        views.map((view) => view.row.id),
+        user.hiddenLibraries,
+      ),
       catalogue.usernames(views.map((view) => view.row.owner_id)),
     ]);
     const none: PlaylistSummary = { songCount: 0, durationMs: 0, lastAddedAt: null };
@@ -94,14 +98,20 @@ export function playlistsMethods(deps: SubsonicDeps): MethodTable {
   async function playlistWithSongs(user: SessionViewer, id: number): Promise<SubsonicNode> {
     const view = await deps.playlists.get(user, id);
     const [[node], entry] = await Promise.all([
-      playlistNodes([view]),
+      playlistNodes(user, [view]),
       deps.songs.listInPlaylist(user, id).then((listing) => marks.songs(user, listing)),
     ]);
     return { playlist: { ...node, entry } };
   }
 
-  async function assertSongsExist(ids: readonly number[]): Promise<void> {
-    const found = await catalogue.existing('song', ids);
+  /** The playlist's songs the caller is shown (getPlaylist's entries), in order. */
+  async function shownSongIds(user: SessionViewer, id: number): Promise<number[]> {
+    return (await deps.songs.listInPlaylist(user, id)).rows.map((row) => row.id);
+  }
+
+  /** 70 unless every song exists and is not in a library hidden from the caller. */
+  async function assertSongsExist(user: SessionViewer, ids: readonly number[]): Promise<void> {
+    const found = await catalogue.existing('song', ids, user.hiddenLibraries);
     if (ids.some((id) => !found.has(id))) throw notFoundError('Song');
   }
 
@@ -121,7 +131,7 @@ export function playlistsMethods(deps: SubsonicDeps): MethodTable {
           if (ownerId === undefined) throw notFoundError('User');
           views = await deps.playlists.listOfUser(user, ownerId, page);
         }
-        return { playlists: { playlist: await playlistNodes(views) } };
+        return { playlists: { playlist: await playlistNodes(user, views) } };
       },
     },
 
@@ -138,14 +148,24 @@ export function playlistsMethods(deps: SubsonicDeps): MethodTable {
           // An existing playlist: its songs become these (and its name, when one is given).
           const id = playlistIdParam(params, 'playlistId');
           await deps.playlists.assertWritable(user, id);
-          await assertSongsExist(songs);
+          await assertSongsExist(user, songs);
+          // The songs of libraries hidden from the caller, which they were not shown, stay (after the given ones).
+          const shown = new Set(await shownSongIds(user, id));
+          const unseen = (await deps.playlists.get(user, id)).songIds.filter(
+            (song) => !shown.has(song) && !songs.includes(song),
+          );
           await songsMustExist(() =>
-            deps.playlists.update(user, id, { songs, ...(name === undefined ? {} : { name }) }, null),
+            deps.playlists.update(
+              user,
+              id,
+              { songs: [...songs, ...unseen], ...(name === undefined ? {} : { name }) },
+              null,
+            ),
           );
           return playlistWithSongs(user, id);
         }
         if (name === undefined) throw subsonicFail('missingParameter', SubsonicMessages.playlistNameOrId);
-        await assertSongsExist(songs);
+        await assertSongsExist(user, songs);
         const view = await songsMustExist(() =>
           deps.playlists.create(user, { name, type: '', isPublic: false, songs }, null),
         );
@@ -165,14 +185,17 @@ export function playlistsMethods(deps: SubsonicDeps): MethodTable {
           return Number(raw);
         });
         await deps.playlists.assertWritable(user, id);
-        await assertSongsExist(adds);
+        await assertSongsExist(user, adds);
         let songs: number[] | undefined;
         if (adds.length > 0 || removes.length > 0) {
           const current = (await deps.playlists.get(user, id)).songIds;
-          const missing = removes.find((index) => index >= current.length);
+          // The indexes are those of getPlaylist's entries (the songs the caller is shown); the songs of libraries
+          // hidden from them stay where they are.
+          const shown = await shownSongIds(user, id);
+          const missing = removes.find((index) => index >= shown.length);
           if (missing !== undefined) throw subsonicFail('notFound', SubsonicMessages.songIndex(String(missing)));
-          const removed = new Set(removes);
-          songs = current.filter((_, index) => !removed.has(index));
+          const removed = new Set(removes.map((index) => shown[index]));
+          songs = current.filter((song) => !removed.has(song));
           for (const song of adds) if (!songs.includes(song)) songs.push(song);
         }
         const fields = {

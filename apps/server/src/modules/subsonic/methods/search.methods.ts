@@ -8,6 +8,8 @@ import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicNode } from '../subsonic.response.js';
 import type { StarKind } from '../subsonic-stars.repository.js';
 import { inOrder } from '../subsonic-star-marks.js';
+import { folderScope } from '../music-folders.js';
+import type { SongScope } from '../../../db/library-visibility.js';
 
 /** search2/search3: each part's `xxxCount` defaults to 20 and is capped at this. */
 export const SEARCH_COUNT_DEFAULT = 20;
@@ -72,16 +74,19 @@ const WHAT = { song: 'Song', album: 'Album', artist: 'Artist' } as const;
 export function searchMethods(deps: SubsonicDeps): MethodTable {
   const { catalogue, stars, marks, albumRows: albums } = deps;
 
-  /** One page of each part: the whole catalogue by id for an empty query, else Tonearm's search ranking. */
-  async function find(user: SessionViewer, params: SubsonicParams) {
+  /**
+   * One page of each part: the whole catalogue by id for an empty query, else Tonearm's search ranking; only what the
+   * scope holds (the caller's libraries, `musicFolderId`'s folder).
+   */
+  async function find(user: SessionViewer, params: SubsonicParams, scope: SongScope) {
     const parts = windows(params);
     const query = queryOf(params);
     const { artist, album, song } = parts;
     if (query === '') {
       const [artists, albumRows, songRows] = await Promise.all([
-        artist.count === 0 ? [] : catalogue.artistPage(artist.count, artist.offset),
-        album.count === 0 ? [] : catalogue.albumPage(album.count, album.offset),
-        song.count === 0 ? [] : catalogue.songPage(song.count, song.offset),
+        artist.count === 0 ? [] : catalogue.artistPage(artist.count, artist.offset, scope),
+        album.count === 0 ? [] : catalogue.albumPage(album.count, album.offset, scope),
+        song.count === 0 ? [] : catalogue.songPage(song.count, song.offset, scope),
       ]);
       return { artists, albums: albumRows, songs: await deps.songs.withMarks(user, songRows) };
     }
@@ -91,14 +96,28 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
       terms.length === 0 || count === 0 || offset >= SEARCH_RANKED_MAX
         ? 0
         : Math.min(offset + count, SEARCH_RANKED_MAX);
+    const { hidden, library } = scope;
     const [artistIds, albumRows, songIds] = await Promise.all([
       reach(artist) === 0 ? [] : deps.searchIndex.idPage('artists', terms, undefined, reach(artist)),
       // Albums match by name as in /api/search (every word in the name), in name order.
-      reach(album) === 0 ? [] : albums.page({ q: terms.join(' '), placeholders: false }, undefined, reach(album)),
-      reach(song) === 0 ? [] : deps.searchIndex.idPage('songs', terms, undefined, reach(song)),
+      reach(album) === 0
+        ? []
+        : albums.page({ q: terms.join(' '), placeholders: false, hidden, library }, undefined, reach(album)),
+      reach(song) === 0
+        ? []
+        : deps.searchIndex.idPage('songs', terms, undefined, reach(song), {
+            hidden,
+            ...(library === undefined ? {} : { library }),
+          }),
     ]);
     const pageOf = <T>(items: readonly T[], { offset, count }: Window) => items.slice(offset, offset + count);
-    const artistPage = pageOf('ids' in artistIds ? artistIds.ids : [], artist);
+    // The ranked artists in the scope (the ranking knows no libraries), then their page.
+    const rankedArtists = 'ids' in artistIds ? artistIds.ids : [];
+    const artistsInScope = await catalogue.inScope('artist', rankedArtists, scope);
+    const artistPage = pageOf(
+      rankedArtists.filter((id) => artistsInScope.has(id)),
+      artist,
+    );
     const [artists, songs] = await Promise.all([
       catalogue.artistsByIds(artistPage),
       deps.songs.listPresentByIds(user, pageOf('ids' in songIds ? songIds.ids : [], song)),
@@ -108,7 +127,7 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
 
   async function search(call: SubsonicCall, id3: boolean): Promise<SubsonicNode> {
     const { user } = call.caller;
-    const found = await find(user, call.params);
+    const found = await find(user, call.params, await folderScope(deps.browse, call.params, user));
     const [artist, album, song] = await Promise.all([
       marks.artists(user, found.artists, id3 ? 'id3' : 'entry'),
       marks.albums(user, found.albums, id3 ? 'id3' : 'child'),
@@ -120,9 +139,10 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
   async function starOrUnstar(call: SubsonicCall, starring: boolean): Promise<SubsonicNode> {
     const { user } = call.caller;
     const targets = starTargets(call.params);
-    // Every item must exist before anything changes: a missing one is 70 and stars nothing.
+    // Every item must exist (and not be only in libraries hidden from the caller) before anything changes: a missing
+    // one is 70 and stars nothing.
     for (const kind of ['song', 'album', 'artist'] as const) {
-      const found = await catalogue.existing(kind, targets[kind]);
+      const found = await catalogue.existing(kind, targets[kind], user.hiddenLibraries);
       if (targets[kind].some((id) => !found.has(id))) throw notFoundError(WHAT[kind]);
     }
     const at = new Date().toISOString();
@@ -139,11 +159,14 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
 
   async function starred(call: SubsonicCall, id3: boolean): Promise<SubsonicNode> {
     const { user } = call.caller;
-    const [artistStars, albumStars, liked] = await Promise.all([
-      stars.starred('artist', user.id, STARRED_MAX, 0),
-      stars.starred('album', user.id, STARRED_MAX, 0),
-      deps.likes.liked(user, STARRED_MAX, 0),
+    // Only the starred items in the scope: the caller's libraries, and `musicFolderId`'s folder when given.
+    const scope = await folderScope(deps.browse, call.params, user);
+    const [artistStars, albumStars, likedIds] = await Promise.all([
+      stars.starred('artist', user.id, STARRED_MAX, 0, scope),
+      stars.starred('album', user.id, STARRED_MAX, 0, scope),
+      stars.likedSongIds(user.id, STARRED_MAX, scope),
     ]);
+    const liked = await deps.songs.listByIds(user, likedIds);
     const artistIds = artistStars.map((star) => star.id);
     const albumIds = albumStars.map((star) => star.id);
     const [artistRows, albumRows] = await Promise.all([catalogue.artistsByIds(artistIds), albums.byIds(albumIds)]);
