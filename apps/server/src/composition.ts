@@ -223,7 +223,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   );
   const songsStream = make(
     'songsStream',
-    () => new SongsStream(createSongsStreamRepository(db), config.catalogueChunkRows),
+    () => new SongsStream(createSongsStreamRepository(db, artistsRepository), config.catalogueChunkRows),
   );
   const albums = make(
     'albumsService',

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { songSeen } from '../../db/library-visibility.js';
-import { attachSongIds, createArtistsRepository, type ArtistWithSongs } from '../artists/artists.repository.js';
+import { attachSongIds, type ArtistsRepository, type ArtistWithSongs } from '../artists/artists.repository.js';
 import { byArtist, songListQuery, withCredits, type SongListRow } from './songs.repository.js';
 
 /** Which songs a whole-catalogue read covers: all of them, or one genre's or one artist's. */
@@ -37,9 +37,11 @@ export interface SongsStreamRepository {
   ): Promise<ArtistWithSongs[]>;
 }
 
-export function createSongsStreamRepository(db: Kysely<DB>): SongsStreamRepository {
-  const artistsRepository = createArtistsRepository(db);
-
+/** `artistsRepository` answers which artists are left out for hidden libraries (the artist list's rule). */
+export function createSongsStreamRepository(
+  db: Kysely<DB>,
+  artistsRepository: Pick<ArtistsRepository, 'listByIds'>,
+): SongsStreamRepository {
   /**
    * Up to `limit` artists after `afterName` in name order, less those only in hidden libraries (the artist list's
    * rule): pages left empty by that are read past, so an empty answer is the end.
