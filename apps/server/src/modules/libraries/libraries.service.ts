@@ -17,6 +17,12 @@ import type { LibraryAccess, LibraryAccessRepository, LibraryAudience } from './
 import { syncLibraryPlaylists, type PlaylistSyncDeps, type PlaylistSyncResult } from './library-playlists.js';
 import { checkFolder, LibraryUnavailable, PROBLEMS_KEPT, scanLibrary } from './library-scan.js';
 
+/**
+ * New songs per write transaction of a scan on SQLite, whose statements run synchronously on the event loop (200, the
+ * scan's default, on PostgreSQL).
+ */
+const SQLITE_SCAN_BATCH = 50;
+
 /** How often a running scan writes its counts to its row (what other instances show of it). */
 const HEARTBEAT_MS = 5_000;
 
@@ -438,6 +444,8 @@ export class LibrariesService {
         defaultGenre: config.defaultGenre,
         concurrency: config.concurrency,
         threads: config.threads,
+        // SQLite writes on the event loop: smaller transactions keep listeners' requests from waiting long on one.
+        ...(this.deps.dialect === 'sqlite' ? { batchSize: SQLITE_SCAN_BATCH } : {}),
         signal: abort.signal,
         onProgress: (counts, problems) => {
           live.counts = counts;
