@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import { songSeen } from '../../db/library-visibility.js';
 import type { DB } from '../../db/schema.js';
 import { byArtist, songListQuery, type SongListRow } from './songs.repository.js';
@@ -45,6 +45,13 @@ export interface PlaylistKey {
 
 export type LikedSongRow = SongListRow & { liked_at: string };
 export type PlaylistSongListRow = SongListRow & { position: number; added_at: string };
+
+/** The song `songRef` names is in none of the `hidden` libraries (for counts that do not join songs). */
+function notHidden(songRef: 'likes.song_id' | 'playlist_songs.song_id', hidden: readonly number[]) {
+  return sql<SqlBool>`not exists (select 1 from songs where songs.id = ${sql.ref(songRef)} and ${sql.ref(
+    'songs.library_id',
+  )} in (${sql.join([...hidden])}))`;
+}
 
 /** The SQL of the keyset song pages: each reads an index in page order from the cursor on, `limit` rows at most. */
 export interface SongPagesRepository extends CatalogueSource {
@@ -127,19 +134,7 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
         .selectFrom('likes')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('user_id', '=', userId)
-        .$if(hidden.length > 0, (query) =>
-          query.where((eb) =>
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('songs')
-                  .select('songs.id')
-                  .whereRef('songs.id', '=', 'likes.song_id')
-                  .where('songs.library_id', 'in', [...hidden]),
-              ),
-            ),
-          ),
-        )
+        .$if(hidden.length > 0, (query) => query.where(notHidden('likes.song_id', hidden)))
         .executeTakeFirstOrThrow();
       return row.count;
     },
@@ -184,19 +179,7 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
         .selectFrom('playlist_songs')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('playlist_id', '=', playlistId)
-        .$if(hidden.length > 0, (query) =>
-          query.where((eb) =>
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('songs')
-                  .select('songs.id')
-                  .whereRef('songs.id', '=', 'playlist_songs.song_id')
-                  .where('songs.library_id', 'in', [...hidden]),
-              ),
-            ),
-          ),
-        )
+        .$if(hidden.length > 0, (query) => query.where(notHidden('playlist_songs.song_id', hidden)))
         .executeTakeFirstOrThrow();
       return row.count;
     },
