@@ -23,9 +23,6 @@ export interface SongScope {
   library?: number | null | undefined;
 }
 
-/** Whether the scope leaves anything out (else a list adds no condition at all). */
-export const scopeNarrows = (scope: SongScope): boolean => scope.hidden.length > 0 || scope.library !== undefined;
-
 /** The condition that a song is in the scope, or null when the scope narrows nothing. */
 export function songInScope(scope: SongScope, column = 'songs.library_id'): Expression<SqlBool> | null {
   const conditions: Expression<SqlBool>[] = [];
@@ -34,11 +31,6 @@ export function songInScope(scope: SongScope, column = 'songs.library_id'): Expr
   else if (scope.library !== undefined) conditions.push(sql<SqlBool>`${sql.ref(column)} = ${scope.library}`);
   if (conditions.length === 0) return null;
   return conditions.length === 1 ? (conditions[0] ?? null) : sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
-}
-
-/** The scope's condition on a songs row, `true` when it narrows nothing (for queries that always need one). */
-export function songInScopeOrAll(scope: SongScope, column = 'songs.library_id'): Expression<SqlBool> {
-  return songInScope(scope, column) ?? sql<SqlBool>`1 = 1`;
 }
 
 /**

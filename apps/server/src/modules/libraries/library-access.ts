@@ -142,11 +142,6 @@ export class LibraryAccess {
     return restricted.filter((id) => !member.has(id));
   }
 
-  /** Whether this user may see the library. */
-  async sees(viewer: LibraryViewer, libraryId: number): Promise<boolean> {
-    return !(await this.hiddenFrom(viewer)).includes(libraryId);
-  }
-
   /**
    * Whether the user (by id alone: the /media path knows no more) may see the library: no query while the library is
    * everyone's; otherwise one, remembered for RESTRICTED_TTL_MS (a stream's Range requests follow one another).
