@@ -1,9 +1,10 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
+import { IMAGE_MAX_BYTES, YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
 import { parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
 import { FileWindows, WindowTokenizer } from './file-windows.js';
+import { isOgg, oggPicture } from './ogg-picture.js';
 import type { ReplayGain } from '../songs/song-import.service.js';
 import { artistsOf, contributorsOf, DEFAULT_SEPARATORS, type Contributor } from './tag-people.js';
 import { isCompilation, musicBrainzIdsOf, originalDateOf, releaseTypesOf, type MusicBrainzIds } from './tag-release.js';
@@ -155,10 +156,17 @@ function tagsOf(metadata: IAudioMetadata, separators: readonly string[]): FileTa
 
 /**
  * music-metadata's reading of an open file, through its windows (file-windows.ts): `file` names the format by its
- * extension. Headers only: no audio is decoded, and the duration is what the headers say.
+ * extension. Headers only: no audio is decoded, and the duration is what the headers say. An Ogg file's picture is read by
+ * ogg-picture.ts, which decodes its base64 natively.
  */
-function parseWindows(windows: FileWindows, file: string): Promise<IAudioMetadata> {
-  return parseFromTokenizer(new WindowTokenizer(windows, file), { duration: false });
+async function parseWindows(windows: FileWindows, file: string): Promise<IAudioMetadata> {
+  const ogg = await isOgg(windows);
+  const metadata = await parseFromTokenizer(new WindowTokenizer(windows, file), { duration: false, skipCovers: ogg });
+  if (ogg) {
+    const picture = await oggPicture(windows, IMAGE_MAX_BYTES);
+    metadata.common.picture = picture === null ? undefined : [picture];
+  }
+  return metadata;
 }
 
 /** Opens `file` (never waiting on a FIFO), parses it and closes it. */
