@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { encodeAudio, encodePicture, requireFfmpeg } from '../../../test/audio-formats.js';
 import { UNREADABLE } from './scan-file.js';
-import { createScanReader } from './scan-readers.js';
+import { createScanReader, SCAN_THREAD_NICE } from './scan-readers.js';
 
 let base: string;
 let root: string;
@@ -61,3 +61,31 @@ it('reads the same in scan threads as in the main thread: tags, fingerprints, co
   expect(gone).toEqual({ problem: 'it changed while it was being read' });
   expect(UNREADABLE).toContain('cannot be read');
 });
+
+/** The nice value of each of this process's threads, by thread id (Linux: /proc/self/task/<id>/stat, field 19). */
+async function threadNices(): Promise<Map<number, number>> {
+  const nices = new Map<number, number>();
+  for (const id of await readdir('/proc/self/task')) {
+    const stat = await readFile(`/proc/self/task/${id}/stat`, 'utf8').catch(() => null);
+    const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields?.[16] !== undefined) nices.set(Number(id), Number(fields[16]));
+  }
+  return nices;
+}
+
+it.runIf(process.platform === 'linux')(
+  'runs its scan threads at nice 10, leaving the main thread as it was',
+  async () => {
+    const before = await threadNices();
+    const reader = createScanReader(1);
+    try {
+      await reader.read(root, path.join(root, 'a.mp3'), (await stat(path.join(root, 'a.mp3'))).size);
+      const after = await threadNices();
+      const started = [...after].filter(([id]) => !before.has(id));
+      expect(started.map(([, nice]) => nice)).toContain(SCAN_THREAD_NICE);
+      expect(after.get(process.pid)).toBe(before.get(process.pid));
+    } finally {
+      await reader.close();
+    }
+  },
+);

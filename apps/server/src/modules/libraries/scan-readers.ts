@@ -4,6 +4,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { foldersByRoot, readScanFile, type ScanFileRead } from './scan-file.js';
 
+/**
+ * The nice value a scan thread gives itself (scan-worker.ts): `npm run import`'s default, so that a scan, like an
+ * import, leaves the machine's cores to the requests first.
+ */
+export const SCAN_THREAD_NICE = 10;
+
 /** A file for a scan thread to read. */
 export interface ScanJob {
   id: number;
@@ -34,15 +40,20 @@ function inThisThread(): ScanReader {
  * TypeScript source (tests, `npm run dev`), loaded through tsx.
  */
 function startThread(): Worker {
+  const options = { workerData: { nice: SCAN_THREAD_NICE } };
   const built = ['./scan-worker.js', '../scan-worker.js']
     .map((name) => new URL(name, import.meta.url))
     .find((url) => url.pathname.endsWith('/dist/scan-worker.js') && existsSync(fileURLToPath(url)));
-  if (built !== undefined) return new Worker(built);
+  if (built !== undefined) return new Worker(built, options);
   const source = new URL('./scan-worker.ts', import.meta.url).href;
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  // require.resolve answers tsx's CommonJS entry, whose hooks cannot load inside a worker: its ES module is beside it.
+  const api = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
+  const tsx = pathToFileURL(api).href;
   return new Worker(
     `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`,
-    { eval: true },
+    { eval: true, ...options },
   );
 }
 
