@@ -1,11 +1,15 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { parseFile } from 'music-metadata';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { encodeAudio, encodePicture, requireFfmpeg } from '../../../test/audio-formats.js';
+import { encodeAudio, encodePicture, FFMPEG, requireFfmpeg } from '../../../test/audio-formats.js';
 import { oggWithComments, type Comments } from '../../../test/tag-writers.js';
+import { FileWindows } from './file-windows.js';
+import { isOggVorbisOrOpus } from './ogg-picture.js';
 import { readTags } from './read-tags.js';
 
 /** Real Ogg Vorbis and Opus files made by ffmpeg, their comment header rewritten with a picture (tag-writers.ts). */
@@ -92,4 +96,23 @@ it('reads no picture from a file without one, or from a broken picture block, an
     ['METADATA_BLOCK_PICTURE', Buffer.from([0, 0, 0, 3, 0, 0, 0, 90]).toString('base64')],
   ]);
   expect(await readTags(broken)).toMatchObject({ title: 'Broken', picture: null });
+});
+
+it('leaves FLAC in Ogg to the tag parser whole: only Vorbis and Opus comments carry base64 pictures', async () => {
+  const flacInOgg = path.join(dir, 'flac.oga');
+  const vorbis = path.join(dir, 'vorbis.ogg');
+  await encodeAudio(vorbis, 'ogg', { seconds: 1 });
+  await promisify(execFile)(FFMPEG, ['-v', 'error', '-y', '-i', vorbis, '-c:a', 'flac', '-f', 'ogg', flacInOgg]);
+  const kindOf = async (file: string) => {
+    const handle = await open(file, 'r');
+    try {
+      const windows = new FileWindows(handle, (await handle.stat()).size);
+      await windows.preload();
+      return await isOggVorbisOrOpus(windows);
+    } finally {
+      await handle.close();
+    }
+  };
+  expect(await kindOf(vorbis)).toBe(true);
+  expect(await kindOf(flacInOgg)).toBe(false);
 });

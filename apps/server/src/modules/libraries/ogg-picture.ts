@@ -11,10 +11,15 @@ import type { FileWindows } from './file-windows.js';
 const PICTURE_KEY = 'METADATA_BLOCK_PICTURE=';
 const PAGE_HEADER = 27;
 
-/** Whether the file starts as an Ogg stream does. */
-export async function isOgg(windows: FileWindows): Promise<boolean> {
-  const head = await windows.bytes(0, 4);
-  return Buffer.from(head).toString('latin1') === 'OggS';
+/**
+ * Whether the file is Ogg Vorbis or Opus: its first page's first packet begins `\x01vorbis` or `OpusHead`. Other Ogg
+ * streams (FLAC in Ogg keeps its pictures in binary blocks) are left to music-metadata whole.
+ */
+export async function isOggVorbisOrOpus(windows: FileWindows): Promise<boolean> {
+  const header = await read(windows, 0, PAGE_HEADER);
+  if (header.length < PAGE_HEADER || header.toString('latin1', 0, 4) !== 'OggS') return false;
+  const first = await read(windows, PAGE_HEADER + (header[26] ?? 0), 8);
+  return first.toString('latin1', 0, 7) === '\x01vorbis' || first.toString('latin1') === 'OpusHead';
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { IMAGE_MAX_BYTES, YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
 import { parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
 import { FileWindows, WindowTokenizer } from './file-windows.js';
-import { isOgg, oggPicture } from './ogg-picture.js';
+import { isOggVorbisOrOpus, oggPicture } from './ogg-picture.js';
 import type { ReplayGain } from '../songs/song-import.service.js';
 import { artistsOf, contributorsOf, DEFAULT_SEPARATORS, type Contributor } from './tag-people.js';
 import { isCompilation, musicBrainzIdsOf, originalDateOf, releaseTypesOf, type MusicBrainzIds } from './tag-release.js';
@@ -156,11 +156,11 @@ function tagsOf(metadata: IAudioMetadata, separators: readonly string[]): FileTa
 
 /**
  * music-metadata's reading of an open file, through its windows (file-windows.ts): `file` names the format by its
- * extension. Headers only: no audio is decoded, and the duration is what the headers say. An Ogg file's picture is read by
- * ogg-picture.ts, which decodes its base64 natively.
+ * extension. Headers only: no audio is decoded, and the duration is what the headers say. An Ogg Vorbis or Opus file's picture is read
+ * by ogg-picture.ts, which decodes its base64 natively.
  */
 async function parseWindows(windows: FileWindows, file: string): Promise<IAudioMetadata> {
-  const ogg = await isOgg(windows);
+  const ogg = await isOggVorbisOrOpus(windows);
   const metadata = await parseFromTokenizer(new WindowTokenizer(windows, file), { duration: false, skipCovers: ogg });
   if (ogg) {
     const picture = await oggPicture(windows, IMAGE_MAX_BYTES);
