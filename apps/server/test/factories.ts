@@ -187,7 +187,7 @@ export async function placeOnAlbum(
 export async function insertSongs(
   t: WithDb,
   count: number,
-  artistName = `Artist ${randomBytes(3).toString('hex')}`,
+  artistName = `Artist ${randomBytes(6).toString('hex')}`,
 ): Promise<TestSong[]> {
   const artist = await t.db
     .insertInto('artists')
