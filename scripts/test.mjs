@@ -23,7 +23,8 @@ async function step(name, command, args, options) {
 
 const started = Date.now();
 await step('format (prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
-await step('lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']);
+// Two worker threads (each with its own TypeScript program): 73 s instead of 107 here.
+await step('lint (eslint)', bin('eslint'), ['--max-warnings', '0', '--concurrency', '2', '.']);
 for (const project of ['.', 'packages/contract', 'apps/server', 'apps/web', 'e2e']) {
   await step(`typecheck ${project === '.' ? 'root configs' : project}`, bin('tsc'), ['-p', project, '--noEmit']);
 }

@@ -54,6 +54,8 @@ export interface AppSuiteOptions extends TestAppOverrides {
 export interface DatabaseSuiteOptions {
   uses: 'database';
   fresh?: Fresh;
+  /** One dialect's behaviour alone (SQLite's write lock, say): the suite exists on that dialect only. */
+  only?: Dialect;
 }
 
 /** No app and no database: each test makes what it needs with t.withApp. */
@@ -75,7 +77,9 @@ export function describeEachDialect(
     | [DatabaseSuiteOptions, Body<DatabaseSuite>]
     | [BareSuiteOptions, Body<DialectSuite>]
 ): void {
-  describe.each(testDatabases())(name, (dialect) => {
+  const only = args.length === 2 && 'only' in args[0] ? args[0].only : undefined;
+  const dialects = testDatabases().filter((dialect) => only === undefined || dialect === only);
+  describe.each(dialects)(name, (dialect) => {
     if (args.length === 1) args[0](appSuite(dialect, {}));
     else if (args[0].uses === 'database') (args[1] as Body<DatabaseSuite>)(databaseSuite(dialect, args[0]));
     else if (args[0].uses === 'nothing') (args[1] as Body<DialectSuite>)(bareSuite(dialect));

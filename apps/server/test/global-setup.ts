@@ -36,6 +36,13 @@ function banner(reason: string): void {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const given = process.env.TEST_DATABASE_URL;
+  // Asked for by name, never a fallback: test:node's legs run SQLite only (the pg driver is the same JavaScript on
+  // every Node; the first leg runs the PostgreSQL half), and say so in their summary.
+  if (process.env.TEST_DIALECTS === 'sqlite') {
+    project.provide('pgAdminUrl', null);
+    reportStatus(false, 'TEST_DIALECTS=sqlite asked for the SQLite half only');
+    return () => Promise.resolve();
+  }
   try {
     if (given) {
       await checkReachable(given);
