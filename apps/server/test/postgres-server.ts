@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chown, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -32,6 +32,28 @@ async function uidOf(user: string): Promise<{ uid: number; gid: number }> {
 }
 
 /**
+ * PG_LOG_SLOW_MS (a diagnosis, for benchmarks): the cluster logs every statement slower than that, autovacuum's runs
+ * and lock waits, and its log is copied to PG_LOG_DIR (default /tmp) when it stops, as tonearm-pg-<time>.log.
+ */
+function slowStatementLogging(): string[] {
+  const ms = process.env.PG_LOG_SLOW_MS;
+  if (ms === undefined || !/^\d+$/.test(ms)) return [];
+  return [
+    `-c log_min_duration_statement=${ms}`,
+    '-c log_autovacuum_min_duration=0',
+    '-c log_lock_waits=on',
+    `-c deadlock_timeout=${ms}ms`,
+    "-c log_line_prefix='%m [%p] '",
+  ];
+}
+
+async function keepLog(logFile: string): Promise<void> {
+  if (slowStatementLogging().length === 0) return;
+  const kept = path.join(process.env.PG_LOG_DIR ?? tmpdir(), `tonearm-pg-${String(Date.now())}.log`);
+  await copyFile(logFile, kept).catch(() => undefined);
+}
+
+/**
  * Starts a private PostgreSQL cluster in a temp dir on a free loopback port (~3 s). PostgreSQL refuses to run as root,
  * so as root the binaries run as the `postgres` system user through runuser. Durability is switched off: the data is
  * thrown away after the run.
@@ -49,6 +71,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   };
   const stop = async () => {
     await exec('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    await keepLog(logFile);
     await rm(dir, { recursive: true, force: true });
   };
   try {
@@ -66,6 +89,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       '-c full_page_writes=off',
       '-c synchronous_commit=off',
       '-c max_connections=200',
+      ...slowStatementLogging(),
     ].join(' ');
     await exec('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '30', 'start']);
     return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, version: found.version, stop };
