@@ -75,14 +75,35 @@ const WATCHDOG_MS =
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-catalogue-'));
 
-/** Registers the administrator and a listener through the API (so the passwords are hashed the server's way). */
+/**
+ * Registers the administrator, a listener and a premium listener through the API (so the passwords are hashed the
+ * server's way); the administrator grants the third premium.
+ */
 async function makeAccounts(base) {
   const accounts = [
     { username: 'bench_admin', email: 'admin@example.com', password: 'bench-password-1' },
     { username: 'bench_listener', email: 'listener@example.com', password: 'bench-password-1' },
+    { username: 'bench_premium', email: 'premium@example.com', password: 'bench-password-1' },
   ];
   for (const account of accounts) await registerAccount(base, account);
+  const adminCookie = await logIn(base, accounts[0]);
+  const premium = await (
+    await fetch(`${base}/api/auth/me`, { headers: { cookie: await logIn(base, accounts[2]) } })
+  ).json();
+  const granted = await fetch(`${base}/api/users/${premium.id}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', cookie: adminCookie },
+    body: JSON.stringify({ premium: true }),
+  });
+  if (!granted.ok) throw new Error(`granting premium: ${granted.status} ${await granted.text()}`);
   return accounts;
+}
+
+/** The session cookie and the stored user (GET /api/auth/me) of an account, as the web app keeps them after a login. */
+async function signedIn(base, account) {
+  const cookie = await logIn(base, account);
+  const me = await (await fetch(`${base}/api/auth/me`, { headers: { cookie } })).json();
+  return { cookie, me };
 }
 
 /** One GET timed from the first byte sent to the last byte read. */
@@ -133,7 +154,7 @@ async function measure(dialect, databaseUrl, variant = CURRENT) {
   const dataDir = join(work, `data-${dialect}-${label}`);
   mkdirSync(dataDir, { recursive: true });
   let { base, server } = await startBuiltServer({ dataDir, databaseUrl, entry });
-  const [admin, listener] = await makeAccounts(base);
+  const [admin, listener, premium] = await makeAccounts(base);
   const adminMe = await (await fetch(`${base}/api/auth/me`, { headers: { cookie: await logIn(base, admin) } })).json();
   const me = await (await fetch(`${base}/api/auth/me`, { headers: { cookie: await logIn(base, listener) } })).json();
   await stopProcess(server);
@@ -253,12 +274,24 @@ async function measure(dialect, databaseUrl, variant = CURRENT) {
   const rssAfter = treeMiB(server.pid, 'VmRSS');
   const peak = treeMiB(server.pid, 'VmHWM');
   line(`| server RSS | before ${fmt(rssBefore)} MiB | after ${fmt(rssAfter)} MiB | peak ${fmt(peak)} MiB | | |`);
-  for (const page of web ? await measureFirstRows(base, cookie, me) : []) {
-    figures[`web: ${page.name}`] = page;
-    line(
-      `| web: ${page.name}, first song row after navigation | Chromium | cold ${fmt(page.cold)} ms | ` +
-        `warm ${fmt(page.warm)} ms | JS heap ${fmt(page.heapMiB, 1)} MiB | |`,
-    );
+  // The first row as each kind of account sees it: paying, or running the server, must make nothing slower (issue 26).
+  const viewers = web
+    ? [
+        ['listener', listener],
+        ['premium', premium],
+        ['admin', admin],
+      ]
+    : [];
+  for (const [who, account] of viewers) {
+    const { cookie: theirs, me: user } = await signedIn(base, account);
+    for (const page of await measureFirstRows(base, theirs, user)) {
+      const name = who === 'listener' ? page.name : `${page.name} (${who})`;
+      figures[`web: ${name}`] = page;
+      line(
+        `| web: ${name}, first song row after navigation | Chromium | cold ${fmt(page.cold)} ms | ` +
+          `warm ${fmt(page.warm)} ms | JS heap ${fmt(page.heapMiB, 1)} MiB | |`,
+      );
+    }
   }
   await stopProcess(server);
   return { lines, figures };

@@ -91,8 +91,7 @@ for (const database of DATABASES) {
     });
 
     test('the home page and the songs page show their first row (figure: bench:catalogue)', async ({ page }) => {
-      // A listener: their lists load when they open (premium users and admins get the catalogue 2 s after the user
-      // check, SPEC §6, so their first rows cannot come sooner than that).
+      // A listener: their lists load when they open (so do premium users' and admins', issue 26).
       const listener = newAccount('listener');
       await registerAccount(server.baseURL, listener);
       await logIn(page, listener);

@@ -2,6 +2,7 @@ import { expect, test, type Route } from '@playwright/test';
 import { logIn, newAccount, registerAccount } from './support/pages/accounts.js';
 import { Dashboard } from './support/pages/dashboard.js';
 import { readTimeline, startTimeline } from './support/pages/dom-timeline.js';
+import { expectCoversNone } from './support/layout.js';
 import { useTonearmServer } from './support/pages/tonearm-spec.js';
 
 const server = useTonearmServer();
@@ -20,13 +21,14 @@ test('song loading retries every 5 s, gives up after 5 failures and shows the re
   test.setTimeout(120_000);
   const dashboard = new Dashboard(page);
   const attempts: number[] = [];
-  // The load 2 s after the user check asks for the catalogue's first page (issue 11: never the whole catalogue).
+  // The home page's list asks for the catalogue's first page at once (issue 26: never waiting for SPEC §6's load 2 s
+  // after the user check, which then finds the same query failing and retrying, and asks nothing more).
   await page.route(isPath('/api/songs/page'), async (route: Route) => {
     attempts.push(Date.now());
     await route.fulfill(SERVER_ERROR);
   });
 
-  // The admin's user check is the login answer: the first load follows 2 s after it.
+  // The admin's user check is the login answer.
   await page.goto('/');
   const form = page.getByRole('form', { name: 'Log in' });
   await form.getByLabel('Username or email').fill(server.admin.username);
@@ -45,8 +47,7 @@ test('song loading retries every 5 s, gives up after 5 failures and shows the re
   // Times are taken in the runner, which hears of each request a little after the browser sends it: hence the
   // margins below (the default TanStack retry would be 1 s, 2 s, 4 s apart, far outside them).
   const firstDelay = (attempts[0] ?? 0) - userKnownAt;
-  expect(firstDelay, 'first load about 2 s after the user check').toBeGreaterThanOrEqual(1500);
-  expect(firstDelay).toBeLessThan(6000);
+  expect(firstDelay, 'the first attempt without waiting for the load 2 s after the user check').toBeLessThan(1500);
   const gaps = attempts.slice(1).map((at, i) => at - (attempts[i] ?? 0));
   test.info().annotations.push({ type: 'song-load gaps', description: gaps.map((gap) => `${gap} ms`).join(', ') });
   for (const gap of gaps) {
@@ -92,6 +93,13 @@ test('an alert hides by itself after about 3 s, or at once with Close alert', as
   await startTimeline(page, { alert: { selector: '[role="alert"]', text: message } });
   await save.click();
   await expect(dashboard.errorAlert(message)).toBeVisible();
+  // It covers nothing the dialog or the page needs (issue 26: at the top centre it hid the dialog's title and close).
+  const dialog = dashboard.dialog('Add Song');
+  await expectCoversNone(dashboard.errorAlert(message), {
+    'the dialog title': dialog.getByRole('heading', { name: 'Add Song' }),
+    'the dialog close button': dialog.getByRole('button', { name: 'Close dialog' }),
+    'the Save button': save,
+  });
   await expect(dashboard.errorAlert(message)).toBeHidden({ timeout: 8000 });
   const { alert } = await readTimeline<'alert'>(page);
   if (alert.seenAt === null || alert.goneAt === null) throw new Error(`incomplete timeline ${JSON.stringify(alert)}`);

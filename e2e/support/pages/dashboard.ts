@@ -67,7 +67,6 @@ export class Dashboard {
     await this.page.goto('/dashboard/songs');
     await expect(this.page.getByRole('heading', { level: 1, name: 'Songs', exact: true })).toBeVisible();
     const list = this.songList('Songs');
-    // Admins and premium users read the song data preloaded 2 s after the user check.
     await expect(list).toBeVisible({ timeout: 20_000 });
     return list;
   }

@@ -20,7 +20,7 @@ import { SongsPage } from './SongsPage.js';
 const nina = makeArtist(3, { name: 'Nina Simone', image: '/media/images/nina.webp' });
 const admin = makeUser({ role: 'ADMIN' });
 
-/** The songs page inside what the dashboard shell gives an admin: the catalogue loaded 2 s after the user check. */
+/** The songs page inside what the dashboard shell gives an admin (with SPEC §6's load 2 s after the user check). */
 function AdminSongsPage() {
   useSongDataPreload(admin);
   return <SongsPage />;

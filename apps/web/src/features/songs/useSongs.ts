@@ -8,7 +8,7 @@ import {
 import { PREMIUM_PRELOAD_DELAY_MS, type Song, type SongPage, type User } from '@tonearm/contract';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SongSource } from '../../lib/song-sources.js';
-import { hasSongDataAccess, useCurrentUser } from '../../shell/auth/useAuth.js';
+import { hasSongDataAccess } from '../../shell/auth/useAuth.js';
 import { artistQueries } from '../artists/queries.js';
 import { catalogueSource } from './catalogue.js';
 import { songQueries } from './queries.js';
@@ -21,8 +21,9 @@ function ignore(): void {
 /**
  * SPEC §6: premium users and administrators trigger the song data load 2 s after the user check. At library scale
  * that is the first page of the catalogue (in this session's shuffle) and the artists, never the whole catalogue.
- * Mounted once in the dashboard shell, which renders only after the check, so the delay starts there. Regular users
- * load a list when it opens.
+ * Mounted once in the dashboard shell, which renders only after the check, so the delay starts there. It is a
+ * background load (issue 26): no list waits for it, each asks for its own first page at once, and a page already
+ * there is not asked for again. Regular users load a list when it opens.
  */
 export function useSongDataPreload(user: User): void {
   const eligible = hasSongDataAccess(user);
@@ -66,10 +67,9 @@ export interface PagedSongsOptions {
  * `loadAll`, every page loads in turn.
  */
 export function usePagedSongs(source: SongSource, { loadAll = false }: PagedSongsOptions = {}): PagedSongs {
-  // SPEC §6: premium users and admins get the catalogue from the load 2 s after the user check (useSongDataPreload);
-  // their catalogue lists wait for it rather than asking themselves. Other lists, and other users, load at once.
-  const waitsForPreload = hasSongDataAccess(useCurrentUser()) && source === catalogueSource();
-  const query = useInfiniteQuery({ ...songQueries.pages(source), enabled: !waitsForPreload });
+  // Every list asks for its first page at once, premium users' and admins' too: paying makes nothing slower (issue
+  // 26). Their load 2 s after the user check (useSongDataPreload, SPEC §6) finds the catalogue's page already there.
+  const query = useInfiniteQuery(songQueries.pages(source));
   const pages = query.data?.pages;
   const songs = useMemo(() => pages?.flatMap((page) => page.items) ?? [], [pages]);
   const last = pages?.at(-1);
@@ -99,11 +99,10 @@ export function usePagedSongs(source: SongSource, { loadAll = false }: PagedSong
 
 /**
  * Asks for the catalogue's first page while the session check is still on its way (issue 11: the first row within
- * 1.5 s), for the stored user of this browser when their lists load at once: premium users and administrators get it
- * from the preload 2 s after the check (SPEC §6). A stale session's answer (401) is simply not used: the check logs
- * out, or the list asks again as it mounts.
+ * 1.5 s), for whoever this browser has stored, premium users and administrators as well (issue 26). A stale
+ * session's answer (401) is simply not used: the check logs out, or the list asks again as it mounts.
  */
 export function prefetchCatalogue(queryClient: QueryClient, storedUser: User | undefined): void {
-  if (storedUser === undefined || hasSongDataAccess(storedUser)) return;
+  if (storedUser === undefined) return;
   queryClient.infiniteQuery(songQueries.pages(catalogueSource())).catch(() => undefined);
 }
