@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { newAccount, registerAccount, signUp } from './support/pages/accounts.js';
+import { logIn, newAccount, registerAccount, signUp } from './support/pages/accounts.js';
 import { Dashboard } from './support/pages/dashboard.js';
 import { useTonearmServer } from './support/pages/tonearm-spec.js';
 
@@ -39,6 +39,41 @@ test('an unknown path shows the not-found page', async ({ page }) => {
   await page.getByRole('link', { name: 'Go home' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('form', { name: 'Log in' })).toBeVisible();
+});
+
+test('a signed-in listener at an unknown address, a playlist that is not there or an unknown album sees a not-found state inside the app, with a way back', async ({
+  page,
+}) => {
+  const dashboard = new Dashboard(page);
+  const listener = newAccount('lost');
+  await registerAccount(server.baseURL, listener);
+  await logIn(page, listener);
+  const cases = [
+    { path: '/dashboard/no-such-page', title: 'Page not found', back: 'Go to Home', lands: /\/dashboard$/ },
+    {
+      path: '/dashboard/playlist?id=987654',
+      title: 'Playlist not found',
+      back: 'All playlists',
+      lands: /\/dashboard\/playlist$/,
+    },
+    {
+      path: '/dashboard/album?id=987654',
+      title: 'Album not found',
+      back: 'Browse artists',
+      lands: /\/dashboard\/artist$/,
+    },
+  ];
+  for (const { path, title, back, lands } of cases) {
+    await page.goto(path);
+    await expect(dashboard.main.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    // Inside the shell: the navigation and the player stay; no endless skeleton, no red alert.
+    await expect(dashboard.nav).toBeVisible();
+    await expect(dashboard.player).toBeVisible();
+    await expect(dashboard.main.locator('.skeleton')).toHaveCount(0);
+    await expect(dashboard.notifications.getByRole('alert')).toHaveCount(0);
+    await dashboard.main.getByRole('link', { name: back }).click();
+    await expect(page).toHaveURL(lands);
+  }
 });
 
 test('logging in with a wrong password shows "Invalid username or password"', async ({ page }) => {

@@ -2,8 +2,11 @@ import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from '../lib/api-client.js';
 
 export interface AppQueryMeta extends Record<string, unknown> {
-  /** Red alert raised when the query finally fails (after its retries). */
-  errorMessage?: string | ((error: Error) => string);
+  /**
+   * Red alert raised when the query finally fails (after its retries); a function answering null raises none (a
+   * page that shows the failure itself, such as a playlist that is not there).
+   */
+  errorMessage?: string | ((error: Error) => string | null);
 }
 
 declare module '@tanstack/react-query' {
@@ -23,8 +26,9 @@ export function createQueryClient(onQueryError: (message: string) => void): Quer
     queryCache: new QueryCache({
       onError: (error, query) => {
         const message = query.meta?.errorMessage;
-        if (message === undefined) return;
-        onQueryError(typeof message === 'function' ? message(error) : message);
+        const text = typeof message === 'function' ? message(error) : message;
+        if (text === undefined || text === null) return;
+        onQueryError(text);
       },
     }),
     defaultOptions: {

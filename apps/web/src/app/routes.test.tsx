@@ -61,6 +61,23 @@ describe('routes (SPEC §2)', () => {
     expect(screen.getByRole('link', { name: 'Go home' }).getAttribute('href')).toBe('/');
   });
 
+  it('an unknown address under /dashboard shows the not-found page to someone signed out', async () => {
+    mockApi({});
+    const router = renderAt('/dashboard/no-such-page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go home' }).getAttribute('href')).toBe('/');
+    expect(router.state.location.pathname).toBe('/dashboard/no-such-page');
+  });
+
+  it('an unknown address under /dashboard shows not found inside the shell, with a way home, when signed in', async () => {
+    loggedInAsAdmin();
+    renderAt('/dashboard/no-such-page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' }, { timeout: 3000 })).toBeVisible();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Player' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Home' }).getAttribute('href')).toBe('/dashboard');
+  });
+
   it.each([
     ['/dashboard', /Good (Morning|Afternoon|Evening)/],
     ['/dashboard/songs', 'Songs'],

@@ -47,6 +47,7 @@ const AlbumPage = lazyPage(() => import('../features/albums/AlbumPage.js'), 'Alb
 const LibrariesPage = lazyPage(() => import('../features/libraries/LibrariesPage.js'), 'LibrariesPage');
 const FoldersPage = lazyPage(() => import('../features/folders/FoldersPage.js'), 'FoldersPage');
 const NotFoundPage = lazyPage(() => import('./NotFoundPage.js'), 'NotFoundPage');
+const DashboardNotFoundPage = lazyPage(() => import('./DashboardNotFoundPage.js'), 'DashboardNotFoundPage');
 
 /** The dashboard's pages by their path below /dashboard ('' for the index). */
 const dashboardPages: Record<string, LazyPage> = {
@@ -63,6 +64,18 @@ const dashboardPages: Record<string, LazyPage> = {
   folders: FoldersPage,
 };
 
+/** The part of a dashboard address after /dashboard/ ('' for the index), or null for any other address. */
+function dashboardPath(pathname: string): string | null {
+  const dashboard = /^\/dashboard(?:\/([^/]*))?\/?$/.exec(pathname);
+  return dashboard === null ? null : (dashboard[1] ?? '');
+}
+
+/** Whether a dashboard page has this address. */
+function isDashboardPage(pathname: string): boolean {
+  const path = dashboardPath(pathname);
+  return path !== null && Object.hasOwn(dashboardPages, path);
+}
+
 /**
  * Starts fetching what a dashboard page at `pathname` needs. Without it the first screen is a chain: the session
  * check, then the layout's chunk, then the page's chunk, then its data; RequireUser calls it as the session check
@@ -70,9 +83,8 @@ const dashboardPages: Record<string, LazyPage> = {
  * the first song row within 1.5 s).
  */
 export function preloadPages(pathname: string, queryClient: QueryClient): void {
-  const dashboard = /^\/dashboard(?:\/([^/]*))?\/?$/.exec(pathname);
-  if (dashboard === null) return;
-  const path = dashboard[1] ?? '';
+  const path = dashboardPath(pathname);
+  if (path === null) return;
   // A failed preload is not an error yet: the render fetches the chunk again and shows its own error.
   for (const chunk of [DashboardLayout, dashboardPages[path]]) chunk?.preload().catch(() => undefined);
   if (path === '' || path === 'songs') {
@@ -106,15 +118,27 @@ export const routes: RouteObject[] = [
       {
         path: '/dashboard',
         element: (
-          <RequireUser preload={preloadPages}>
+          <RequireUser
+            preload={preloadPages}
+            knows={isDashboardPage}
+            notFound={
+              <Loading>
+                <NotFoundPage />
+              </Loading>
+            }
+          >
             <Loading>
               <DashboardLayout />
             </Loading>
           </RequireUser>
         ),
-        children: Object.entries(dashboardPages).map(([path, Page]) =>
-          path === '' ? { index: true, element: <Page /> } : { path, element: <Page /> },
-        ),
+        children: [
+          ...Object.entries(dashboardPages).map(([path, Page]) =>
+            path === '' ? { index: true, element: <Page /> } : { path, element: <Page /> },
+          ),
+          // Any other address below /dashboard: not found, inside the shell (issue 26).
+          { path: '*', element: <DashboardNotFoundPage /> },
+        ],
       },
       {
         path: '*',

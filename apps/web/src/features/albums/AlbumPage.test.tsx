@@ -195,14 +195,19 @@ describe('/dashboard/album', () => {
     mockApi({ 'albums.get': () => errorResponse(404, 'not-found', 'Album not found') });
     renderAlbum('999');
     await flush();
-    expect(screen.getByRole('heading', { level: 1, name: UiMessages.albumNotFound })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Album not found' })).toBeInTheDocument();
+    expect(screen.getByText(UiMessages.albumNotFound, { exact: false })).toBeInTheDocument();
+    // Ways back (issue 26): the artists, and home.
+    expect(screen.getByRole('link', { name: 'Browse artists' }).getAttribute('href')).toBe('/dashboard/artist');
+    expect(screen.getByRole('link', { name: 'Go to Home' }).getAttribute('href')).toBe('/dashboard');
   });
 
   it('does not ask the server for an id that is not one', async () => {
     const api = mockApi({});
     renderAlbum('abc');
     await flush();
-    expect(screen.getByRole('heading', { level: 1, name: UiMessages.albumNotFound })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Album not found' })).toBeInTheDocument();
+    expect(screen.getByText(UiMessages.albumNotFound, { exact: false })).toBeInTheDocument();
     expect(api.calls()).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon, CameraIcon, PlayIcon, PlaylistAddIcon } from '../../ui/icons.js';
+import { NotFoundState } from '../../ui/NotFoundState.js';
 import { artistQueries } from '../artists/queries.js';
 import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
 import { countLabel } from '../songs/SongsHeader.js';
@@ -259,9 +260,11 @@ export function AlbumPage() {
         All artists
       </Link>
       {missing ? (
-        <div className="empty-state">
-          <h1 className="empty-state__title">{UiMessages.albumNotFound}</h1>
-        </div>
+        <NotFoundState
+          title="Album not found"
+          text={`${UiMessages.albumNotFound} It may have been removed, or merged into another by a scan.`}
+          back={{ to: Paths.artist, label: 'Browse artists' }}
+        />
       ) : album.data ? (
         <AlbumView album={album.data} />
       ) : album.isError ? (

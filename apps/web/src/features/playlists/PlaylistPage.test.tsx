@@ -58,6 +58,20 @@ describe('/dashboard/playlist', () => {
     ).toBeInTheDocument();
   });
 
+  it('says a playlist that is not there is not found, with a way back, and asks nothing again nor raises an alert', async () => {
+    const api = mockApi({
+      'playlists.get': () => errorResponse(404, 'not-found', 'Playlist not found'),
+      'songs.playlistPage': () => errorResponse(404, 'not-found', 'Playlist not found'),
+    });
+    const view = renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=404' });
+    await flush();
+    expect(screen.getByRole('heading', { level: 1, name: 'Playlist not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'All playlists' }).getAttribute('href')).toBe('/dashboard/playlist');
+    await advance(30_000);
+    expect(api.requests('songs.playlistPage')).toHaveLength(1);
+    expect(view.alertMessages()).toEqual([]);
+  });
+
   it('lets the owner reorder with the keyboard: the list moves at once and PUT /order gets the new order', async () => {
     const api = playlistApi();
     renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });

@@ -10,7 +10,7 @@ import {
 import { useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { urlOf } from '../../lib/api.js';
-import { describeError } from '../../lib/api-client.js';
+import { describeError, isApiError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
 import type { SongSource } from '../../lib/song-sources.js';
 import { UiMessages } from '../../lib/ui-messages.js';
@@ -21,6 +21,7 @@ import { useConfirm } from '../../shell/confirm/useConfirm.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon, CloseIcon, DownloadIcon, EditIcon, PlayIcon, PlusIcon, TrashIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
+import { NotFoundState } from '../../ui/NotFoundState.js';
 import { PagedSongList } from '../songs/PagedSongList.js';
 import { countLabel } from '../songs/SongsHeader.js';
 import { usePagedSongs, type PagedSongs } from '../songs/useSongs.js';
@@ -265,6 +266,18 @@ function PlaylistDetail({ playlistId }: { playlistId: number }) {
       </p>
     </div>
   );
+
+  if (isApiError(playlist.error, 404)) {
+    return (
+      <div className="page">
+        <NotFoundState
+          title="Playlist not found"
+          text="It was deleted, or it is private to someone else."
+          back={{ to: Paths.playlist, label: 'All playlists' }}
+        />
+      </div>
+    );
+  }
 
   return (
     <div className="page">

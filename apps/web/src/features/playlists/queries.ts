@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ClientMessages, isAdmin, type User } from '@tonearm/contract';
-import { isNetworkError } from '../../lib/api-client.js';
+import { isApiError, isNetworkError } from '../../lib/api-client.js';
 import { api } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
 import { fetchSongPage, type SongSource } from '../../lib/song-sources.js';
@@ -48,7 +48,8 @@ export const playlistQueries = {
     queryOptions({
       queryKey: playlistKeys.detail(playlistId),
       queryFn: ({ signal }) => api.playlists.get({ id: playlistId }, { signal }),
-      ...playlistLoading,
+      // One that is not there (deleted, or never shared) is the page's not-found state, not an alert.
+      meta: { errorMessage: (error: Error) => (isApiError(error, 404) ? null : playlistLoadErrorMessage(error)) },
     }),
 };
 
