@@ -149,6 +149,23 @@ describe('/dashboard/user-list', () => {
     expect(Number.parseFloat(spacer?.style.height ?? '0')).toBeGreaterThan(400 * 50);
   });
 
+  it('sorts from the select that stands in for the column headers where cards replace the table', async () => {
+    const api = usersApi();
+    renderInApp(<UserListPage />, { user: admin, route: '/dashboard/user-list' });
+    await flush();
+    const select = screen.getByRole<HTMLSelectElement>('combobox', { name: 'Sort users' });
+    expect(select.value).toBe('username:asc');
+    fireEvent.change(select, { target: { value: 'email:desc' } });
+    await flush();
+    expect(api.calls().at(-1)).toBe('GET /api/users?sort=email&order=desc&limit=20');
+    expect(
+      screen
+        .getByRole('button', { name: /^Email/ })
+        .closest('th')
+        ?.getAttribute('aria-sort'),
+    ).toBe('descending');
+  });
+
   it('grants premium and changes a role through PUT /api/users/{id}', async () => {
     const api = usersApi();
     const view = renderInApp(<UserListPage />, { user: admin, route: '/dashboard/user-list' });
@@ -168,6 +185,12 @@ describe('/dashboard/user-list', () => {
     const own = screen.getByRole('row', { name: 'root' });
     expect(within(own).getByRole<HTMLSelectElement>('combobox').disabled).toBe(true);
     expect(within(own).queryByRole('button', { name: 'Delete root' })).toBeNull();
+    // An administrator has every premium feature: not "Free", and nothing to grant (issue 26).
+    expect(within(own).getByText('Included as admin')).toBeInTheDocument();
+    expect(within(own).queryByText('Free')).toBeNull();
+    expect(within(own).queryByRole('button', { name: 'Grant premium to root' })).toBeNull();
+    // The role select looks like the form control it is.
+    expect(within(row).getByRole('combobox', { name: 'Role of ada' }).classList.contains('input')).toBe(true);
   });
 
   it('deletes an account only after the confirm dialog', async () => {

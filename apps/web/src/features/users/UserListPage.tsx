@@ -110,7 +110,7 @@ function UserRow({ account, me, index, measure }: UserRowProps) {
       <td>{account.email}</td>
       <td>
         <select
-          className="select select--compact"
+          className="input select select--compact"
           aria-label={`Role of ${account.username}`}
           value={account.role}
           disabled={busy || self}
@@ -125,7 +125,12 @@ function UserRow({ account, me, index, measure }: UserRowProps) {
         </select>
       </td>
       <td>
-        <span className={account.premium ? 'badge badge--accent' : 'badge'}>{describePremium(account)}</span>
+        {/* An administrator has every premium feature already: no "Free", and nothing to grant (issue 26). */}
+        {account.role === 'ADMIN' && !account.premium ? (
+          <span className="badge badge--accent">Included as admin</span>
+        ) : (
+          <span className={account.premium ? 'badge badge--accent' : 'badge'}>{describePremium(account)}</span>
+        )}
       </td>
       <td className="table__actions">
         {account.premium ? (
@@ -140,7 +145,7 @@ function UserRow({ account, me, index, measure }: UserRowProps) {
           >
             Revoke premium
           </button>
-        ) : (
+        ) : account.role === 'ADMIN' ? null : (
           <button
             type="button"
             className="button button--ghost button--small"
@@ -253,6 +258,26 @@ function UserTable({ me }: { me: User }) {
             }}
           />
         </label>
+        {/* Where cards replace the table (and its sortable headers), the same sorts as a select. */}
+        <select
+          className="input select user-list__sort"
+          aria-label="Sort users"
+          value={`${sort.sort}:${sort.order}`}
+          onChange={(event) => {
+            const [field, order] = event.target.value.split(':');
+            const column = COLUMNS.find((known) => known.field === field);
+            if (column !== undefined) setSort({ sort: column.field, order: order === 'desc' ? 'desc' : 'asc' });
+          }}
+        >
+          {COLUMNS.flatMap((column) => [
+            <option key={`${column.field}:asc`} value={`${column.field}:asc`}>
+              {column.label}, A to Z
+            </option>,
+            <option key={`${column.field}:desc`} value={`${column.field}:desc`}>
+              {column.label}, Z to A
+            </option>,
+          ])}
+        </select>
       </div>
       {users.isPending && <p className="muted">Loading users…</p>}
       {users.isError && !data && <p className="empty-state">{UiMessages.failedToLoadUsers}</p>}
