@@ -83,7 +83,7 @@ test('a free user pressing Download lands on the payment page, which says paymen
   // This server runs no payment provider (the default): no checkout, and the page says who can grant Premium.
   await expect(page.getByRole('note')).toHaveText(`Downloading “${SONG}” needs Premium.`);
   await expect(page.getByTestId('payments-off')).toHaveText(
-    'Payments are not set up on this server. An administrator can grant you Premium from the user list.',
+    'Payments are not set up on this server. Ask an administrator of this server to grant you Premium.',
   );
   await expect(page.getByRole('button', { name: /^Choose / })).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem('downloadedSong'))).toBeNull();

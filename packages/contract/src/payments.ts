@@ -71,8 +71,7 @@ export const PaymentMessages = {
   demoUnknownCard: `This is a demo checkout: use the test card ${DemoCards.success} (or ${DemoCards.declined} to see a decline)`,
   cardExpired: 'This card has expired',
   /** The payment page when the server runs no provider (PAYMENT_PROVIDER unset or none). */
-  paymentsNotSetUp:
-    'Payments are not set up on this server. An administrator can grant you Premium from the user list.',
+  paymentsNotSetUp: 'Payments are not set up on this server. Ask an administrator of this server to grant you Premium.',
 } as const;
 
 /** Answer of POST /api/payment/webhook once the delivery verified. */

@@ -45,9 +45,8 @@ export function DemoCardForm({ order, onPaid, onFailed }: DemoCardFormProps) {
             setErrors({ [error.field]: error.message });
             return;
           }
-          const reason = describeError(error) ?? UiMessages.paymentFailed;
-          alerts.error(UiMessages.paymentFailed, reason);
-          onFailed(reason);
+          // Said once, by the page's "Payment result" (issue 26: a decline was also a red alert, the same words).
+          onFailed(describeError(error) ?? UiMessages.paymentFailed);
         },
       },
     );
