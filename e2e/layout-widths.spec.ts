@@ -5,8 +5,9 @@ import { useTonearmServer } from './support/pages/tonearm-spec.js';
 // Issue 26: every page fits its width, from a phone to a wide desktop: no horizontal scroll anywhere.
 const server = useTonearmServer();
 
-const WIDTHS = [390, 768, 1280, 1440, 1920] as const;
-const HEIGHT = 900;
+const PHONE_WIDTH = 390;
+const WIDTHS = [PHONE_WIDTH, 768, 1280, 1440, 1920] as const;
+const HEIGHT = 844;
 
 /**
  * What scrolls sideways on the page (the document, or any element whose overflow lets it scroll), and song rows whose
@@ -52,6 +53,39 @@ function horizontalScrolls(page: Page): Promise<string[]> {
   });
 }
 
+/** The smallest a control may be on a phone, either way (issue 26; WCAG 2.5.5's target size). */
+const TAP_MIN = 44;
+
+/**
+ * Visible controls smaller than TAP_MIN either way. Links inside a line of text are left out (WCAG's inline
+ * exception), and so is what is not shown: visually hidden or moved out of sight until focused (the skip link), or off
+ * screen sideways (a closed drawer).
+ */
+function smallControls(page: Page): Promise<string[]> {
+  return page.evaluate((min) => {
+    const selector =
+      'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="slider"], [role="tab"], label:has(> input[type="file"])';
+    const found: string[] = [];
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
+      if (!element.checkVisibility({ checkOpacity: true, visibilityProperty: true })) continue;
+      // An input inside its label: the label is what a finger hits (a checkbox's row, a search field's box).
+      const target = element instanceof HTMLInputElement ? (element.closest('label') ?? element) : element;
+      const box = target.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1) continue;
+      if (box.right <= 0 || box.left >= window.innerWidth || box.bottom <= 0) continue;
+      // Text links inside a line of text (an artist's name under a title, a link in a sentence) are WCAG's inline
+      // exception: they keep the size of the text.
+      const inline = getComputedStyle(element).display === 'inline';
+      if (inline && element.closest('p, li, td, dd, .song-artists') !== null) continue;
+      if (box.width + 0.5 < min || box.height + 0.5 < min) {
+        const label = element.getAttribute('aria-label') ?? element.textContent.trim().slice(0, 30);
+        found.push(`${element.tagName.toLowerCase()} "${label}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+      }
+    }
+    return [...new Set(found)];
+  }, TAP_MIN);
+}
+
 /** Each address at each width, once its main heading shows: answers what overflowed where. */
 async function overflowsOf(page: Page, paths: readonly string[]): Promise<string[]> {
   const failures: string[] = [];
@@ -63,12 +97,15 @@ async function overflowsOf(page: Page, paths: readonly string[]): Promise<string
       // Lists and covers settle after the heading.
       await page.waitForLoadState('networkidle');
       for (const overflow of await horizontalScrolls(page)) failures.push(`${width} px ${path}: ${overflow}`);
+      if (width === PHONE_WIDTH) {
+        for (const control of await smallControls(page)) failures.push(`${width} px ${path}: small control ${control}`);
+      }
     }
   }
   return failures;
 }
 
-test('every page fits its width at 390, 768, 1280, 1440 and 1920 px, signed out and as an administrator', async ({
+test('every page fits its width at 390, 768, 1280, 1440 and 1920 px, and every control on a 390×844 phone is at least 44×44 px, signed out and as an administrator', async ({
   page,
 }) => {
   test.setTimeout(240_000);
@@ -108,6 +145,25 @@ test('every page fits its width at 390, 768, 1280, 1440 and 1920 px, signed out 
     '/dashboard/libraries',
     '/dashboard/folders',
     '/dashboard/no-such-page',
+    `/dashboard/create-playlist?edit=${playlistId}`,
   ]);
-  expect([...signedOut, ...signedIn]).toEqual([]);
+  expect([...signedOut, ...signedIn, ...(await openedOnAPhone(page))]).toEqual([]);
 });
+
+/** On a phone, what only opens on demand: a song's menu, and the queue of a song playing. */
+async function openedOnAPhone(page: Page): Promise<string[]> {
+  await page.setViewportSize({ width: PHONE_WIDTH, height: HEIGHT });
+  await page.goto('/dashboard/songs');
+  const row = page.getByRole('list', { name: 'Songs', exact: true }).getByRole('listitem').first();
+  const name = (await row.getAttribute('aria-label')) ?? '';
+  const failures: string[] = [];
+  await row.getByRole('button', { name: `More options for ${name}`, exact: true }).click();
+  await expect(page.getByRole('menu', { name: `More options for ${name}`, exact: true })).toBeVisible();
+  for (const control of await smallControls(page)) failures.push(`a song's menu: small control ${control}`);
+  await page.keyboard.press('Escape');
+  await row.getByRole('button', { name: `Play ${name}`, exact: true }).click();
+  await page.getByRole('region', { name: 'Player' }).getByRole('button', { name: 'Queue', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Queue' })).toBeVisible();
+  for (const control of await smallControls(page)) failures.push(`the queue: small control ${control}`);
+  return failures;
+}

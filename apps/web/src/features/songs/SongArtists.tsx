@@ -47,7 +47,7 @@ export function artistSegments(song: Song): ArtistSegment[] {
 /** The song's artists, each linking to their page (SPEC §2's artist page); one artist reads as before. */
 export function SongArtists({ song, className }: { song: Song; className: string }) {
   return (
-    <span className={className}>
+    <span className={`song-artists ${className}`}>
       {artistSegments(song).map((segment, index) =>
         segment.artist ? (
           <ArtistLink key={index} artist={segment.artist} />
