@@ -119,11 +119,13 @@ test('deleting a song asks first: Cancel keeps it, Confirm removes it', async ({
   const before = Number.parseInt((await songCount(dashboard).textContent()) ?? '', 10);
 
   let menu = await dashboard.openSongMenu(await dashboard.revealSong(list, song.name), song.name);
-  // SPEC §2 entries first, in order (the player may append queue entries after them).
+  // SPEC §2's entries: Edit first, "Playlist +" and Download, and Delete last, set apart by a line (issue 26: not
+  // right under Edit).
   await expect(menu.getByRole('menuitem').first()).toHaveText('Edit');
-  await expect(menu.getByRole('menuitem').nth(1)).toHaveText('Delete');
-  await expect(menu.getByRole('menuitem', { name: 'Playlist +' })).toBeVisible();
+  await expect(menu.getByRole('menuitem').nth(1)).toHaveText('Playlist +');
   await expect(menu.getByRole('menuitem', { name: 'Download' })).toBeVisible();
+  await expect(menu.getByRole('menuitem').last()).toHaveText('Delete');
+  await expect(menu.getByRole('separator')).toHaveCount(1);
   await menu.getByRole('menuitem', { name: 'Delete' }).click();
   await expect(dashboard.confirmDialog).toContainText(`Delete “${song.name}”? This cannot be undone.`);
   await dashboard.confirmDialog.getByRole('button', { name: 'Cancel' }).click();

@@ -13,6 +13,15 @@ Object.defineProperties(HTMLMediaElement.prototype, {
   load: { configurable: true, value: () => undefined },
 });
 
+// jsdom lays nothing out, so it has no scrollIntoView; a form that shows its first error calls it. Recorded, so a test
+// can see what was brought into view.
+Object.defineProperty(Element.prototype, 'scrollIntoView', {
+  configurable: true,
+  value: function scrollIntoView(this: Element) {
+    document.body.dataset.scrolledTo = this.className;
+  },
+});
+
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();

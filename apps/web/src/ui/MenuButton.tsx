@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { MoreIcon } from './icons.js';
 import './buttons.css';
@@ -147,21 +147,24 @@ export function MenuButton({ label, items, className }: { label: string; items: 
             style={open.style}
             onKeyDown={onMenuKeyDown}
           >
-            {items.map((item) => (
-              <button
-                key={item.label}
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                className={item.tone === 'danger' ? 'menu__item menu__item--danger' : 'menu__item'}
-                onClick={() => {
-                  close(true);
-                  item.onSelect();
-                }}
-              >
-                {item.icon}
-                <span>{item.label}</span>
-              </button>
+            {items.map((item, index) => (
+              <Fragment key={item.label}>
+                {/* A destructive item is set apart from the one above it (issue 26: Delete sat right under Edit). */}
+                {item.tone === 'danger' && index > 0 && <div role="separator" className="menu__separator" />}
+                <button
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  className={item.tone === 'danger' ? 'menu__item menu__item--danger' : 'menu__item'}
+                  onClick={() => {
+                    close(true);
+                    item.onSelect();
+                  }}
+                >
+                  {item.icon}
+                  <span>{item.label}</span>
+                </button>
+              </Fragment>
             ))}
           </div>,
           document.body,

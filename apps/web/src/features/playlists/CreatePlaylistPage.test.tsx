@@ -131,6 +131,12 @@ describe('/dashboard/create-playlist', () => {
     await flush();
     expect(screen.getByText('Name is required')).toBeInTheDocument();
     expect(api.requests('playlists.create')).toHaveLength(0);
+    // The field in error is focused and brought into view with its message; typing a name answers it.
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    expect(document.activeElement).toBe(name);
+    expect(document.body.dataset.scrolledTo).toContain('field--invalid');
+    fireEvent.change(name, { target: { value: 'Road trip' } });
+    expect(screen.queryByText('Name is required')).toBeNull();
   });
 
   it('edits an existing playlist: prefilled, and saved with PUT /api/playlists/updatePlaylist/{id}', async () => {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { PlaylistClientMessages, PlaylistFormFields, type Playlist, type Song } from '@tonearm/contract';
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../lib/api-client.js';
 import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
@@ -60,6 +60,16 @@ function PlaylistEditor({ playlist, songs = [] }: EditorProps) {
   const [image, setImage] = useState<File | null>(null);
   const [removeImage, setRemoveImage] = useState(false);
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const form = useRef<HTMLFormElement>(null);
+  // Bumped by each refused submit: once its messages have rendered, the first field in error is focused and put in the
+  // middle of the screen with its label and message (issue 26: the page used to scroll "Name is required" out of sight).
+  const [showFirstError, setShowFirstError] = useState(0);
+  useEffect(() => {
+    if (showFirstError === 0) return;
+    const invalid = form.current?.querySelector('.field--invalid');
+    invalid?.querySelector('input')?.focus({ preventScroll: true });
+    invalid?.scrollIntoView({ block: 'center' });
+  }, [showFirstError]);
   const create = useCreatePlaylist();
   const update = useUpdatePlaylist();
   const alerts = useAlerts();
@@ -71,7 +81,10 @@ function PlaylistEditor({ playlist, songs = [] }: EditorProps) {
     event.preventDefault();
     const parsed = PlaylistFormFields.safeParse({ ...values, songs: '[]' });
     setErrors(fieldErrorsOf<Field>(parsed));
-    if (!parsed.success) return;
+    if (!parsed.success) {
+      setShowFirstError((count) => count + 1);
+      return;
+    }
     const form = buildForm({ ...values, name: parsed.data.name, type: parsed.data.type }, picked, image);
     const done = {
       onSuccess: (saved: Playlist) => {
@@ -94,7 +107,7 @@ function PlaylistEditor({ playlist, songs = [] }: EditorProps) {
   };
 
   return (
-    <form className="form card playlist-form" aria-label={title} noValidate onSubmit={onSubmit}>
+    <form ref={form} className="form card playlist-form" aria-label={title} noValidate onSubmit={onSubmit}>
       <div className="playlist-form__fields">
         <FormField label="Name" error={errors.name}>
           {(control) => (
@@ -107,6 +120,8 @@ function PlaylistEditor({ playlist, songs = [] }: EditorProps) {
               value={values.name}
               onChange={(event) => {
                 setValues({ ...values, name: event.target.value });
+                // A name typed answers "Name is required": the message goes as the field changes.
+                setErrors(({ name: _answered, ...others }) => others);
               }}
             />
           )}

@@ -80,15 +80,18 @@ describe('<SongList>', () => {
 
   it('offers Edit and Delete in the menu to administrators only', () => {
     const { unmount } = renderInApp(<SongList songs={songs} label="Songs" />, { user: admin });
-    expect(itemNames(openMenu('Blue in Green'))).toEqual([
+    const menu = openMenu('Blue in Green');
+    expect(itemNames(menu)).toEqual([
       'Edit',
-      'Delete',
       'Playlist +',
       'Download',
       'Details',
       'Play next',
       'Add to queue',
+      'Delete',
     ]);
+    // Delete is last, after a line: not right under Edit (issue 26).
+    expect(within(menu).getAllByRole('separator')).toHaveLength(1);
     unmount();
 
     renderInApp(<SongList songs={songs} label="Songs" />, { user: listener });
@@ -140,13 +143,13 @@ describe('song menu keyboard', () => {
     expect(document.activeElement?.textContent).toBe('Edit');
 
     fireEvent.keyDown(menu, { key: 'ArrowDown' });
-    expect(document.activeElement?.textContent).toBe('Delete');
+    expect(document.activeElement?.textContent).toBe('Playlist +');
     fireEvent.keyDown(menu, { key: 'End' });
-    expect(document.activeElement?.textContent).toBe('Add to queue');
+    expect(document.activeElement?.textContent).toBe('Delete');
     fireEvent.keyDown(menu, { key: 'ArrowDown' });
     expect(document.activeElement?.textContent).toBe('Edit');
     fireEvent.keyDown(menu, { key: 'ArrowUp' });
-    expect(document.activeElement?.textContent).toBe('Add to queue');
+    expect(document.activeElement?.textContent).toBe('Delete');
 
     fireEvent.keyDown(menu, { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();

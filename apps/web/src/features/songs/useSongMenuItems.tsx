@@ -6,21 +6,23 @@ import type { MenuItem } from '../../ui/MenuButton.js';
 import { useSongActions, type SongActionOrigin } from './useSongActions.js';
 
 /**
- * SPEC §2 song menu: Edit and Delete for administrators only, then "Playlist +" and Download for everyone; Details
- * (issue 25: the song's artists and credits) and the queue entries (Play next, Add to queue) follow.
+ * SPEC §2 song menu: Edit and Delete for administrators only, "Playlist +" and Download for everyone; Details (issue
+ * 25: the song's artists and credits) and the queue entries (Play next, Add to queue) follow; Delete comes last.
  */
 export function useSongMenuItems(song: Song, origin: SongActionOrigin = {}, extra: MenuItem[] = []): MenuItem[] {
   const user = useCurrentUser();
   const actions = useSongActions();
   const player = usePlayerControls();
-  const adminItems: MenuItem[] = isAdmin(user)
-    ? [
-        { label: 'Edit', icon: <EditIcon size={18} />, onSelect: () => actions.edit(song, origin) },
-        { label: 'Delete', icon: <TrashIcon size={18} />, tone: 'danger', onSelect: () => actions.remove(song) },
-      ]
+  const admin = isAdmin(user);
+  const editItems: MenuItem[] = admin
+    ? [{ label: 'Edit', icon: <EditIcon size={18} />, onSelect: () => actions.edit(song, origin) }]
+    : [];
+  // Delete comes last, set apart by a line (issue 26: on a phone it sat right under Edit).
+  const deleteItems: MenuItem[] = admin
+    ? [{ label: 'Delete', icon: <TrashIcon size={18} />, tone: 'danger', onSelect: () => actions.remove(song) }]
     : [];
   return [
-    ...adminItems,
+    ...editItems,
     {
       label: ClientMessages.playlistPlus,
       icon: <PlaylistAddIcon size={18} />,
@@ -31,5 +33,6 @@ export function useSongMenuItems(song: Song, origin: SongActionOrigin = {}, extr
     { label: 'Play next', icon: <NextIcon size={18} />, onSelect: () => player.playNext(song) },
     { label: 'Add to queue', icon: <QueueIcon size={18} />, onSelect: () => player.addToQueue(song) },
     ...extra,
+    ...deleteItems,
   ];
 }
