@@ -86,16 +86,21 @@ function smallControls(page: Page): Promise<string[]> {
   }, TAP_MIN);
 }
 
-/** Each address at each width, once its main heading shows: answers what overflowed where. */
+/**
+ * Each address, loaded once at the phone width (its heading shown, its skeletons gone), then resized through every
+ * width (the layout answers a resize as it answers a load): answers what overflowed where.
+ */
 async function overflowsOf(page: Page, paths: readonly string[]): Promise<string[]> {
   const failures: string[] = [];
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: HEIGHT });
-    for (const path of paths) {
-      await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-      // Lists and covers settle after the heading.
-      await page.waitForLoadState('networkidle');
+  for (const path of paths) {
+    await page.setViewportSize({ width: PHONE_WIDTH, height: HEIGHT });
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect(page.locator('.skeleton, [data-testid="song-skeleton"]')).toHaveCount(0);
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: HEIGHT });
+      // Two frames: the resize's layout, and what reacted to it (a list measuring its rows).
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       for (const overflow of await horizontalScrolls(page)) failures.push(`${width} px ${path}: ${overflow}`);
       if (width === PHONE_WIDTH) {
         for (const control of await smallControls(page)) failures.push(`${width} px ${path}: small control ${control}`);
