@@ -19,9 +19,9 @@ import { printFailures, readJson, root, run, vitestFailures } from './lib.mjs';
  */
 export const TESTED_NODE_VERSIONS = ['22.23.3', '24.21.0'];
 
-/** The part of the suite a version's leg runs by default (vitest filters); none: all of it. */
+/** The part of the suite a major's leg runs by default (vitest filters); none: all of it. */
 const DEFAULT_SCOPE = {
-  '22.23.3': [
+  22: [
     'apps/server/src/db',
     'apps/server/src/modules/libraries',
     'apps/server/src/modules/auth',
@@ -146,7 +146,8 @@ const filters = process.argv.slice(2).filter((arg) => !isVersion(arg));
 const versions = wanted.length > 0 ? wanted : TESTED_NODE_VERSIONS.filter((version) => version !== current);
 const results = [];
 for (const version of versions) {
-  results.push(await leg(version, filters.length > 0 ? filters : (DEFAULT_SCOPE[version] ?? [])));
+  const major = version.split('.')[0];
+  results.push(await leg(version, filters.length > 0 ? filters : (DEFAULT_SCOPE[major] ?? [])));
 }
 console.log('\n──────── Node versions ────────');
 for (const { version, ok, why, ms, part, failures = [] } of results) {

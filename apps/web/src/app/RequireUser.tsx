@@ -10,15 +10,14 @@ interface RequireUserProps {
   /** Called once with the path it guards, as it mounts: the page's chunks and data can load during the session check. */
   preload?: (pathname: string, queryClient: QueryClient) => void;
   /**
-   * Whether the path names a page it guards. Nobody signed in at a path it does not name sees `notFound` (SPEC §2:
-   * any other path is the not-found page) rather than the way to the login.
+   * What someone signed out sees at a path, instead of the way to the login: the not-found page where no guarded page
+   * has that address (SPEC §2: any other path is the not-found page), else null.
    */
-  knows?: (pathname: string) => boolean;
-  notFound?: ReactNode;
+  signedOutAt?: (pathname: string) => ReactNode;
 }
 
 /** The /dashboard guard: unknown user → loader, no user → home page, otherwise the dashboard. */
-export function RequireUser({ children, preload, knows, notFound }: RequireUserProps) {
+export function RequireUser({ children, preload, signedOutAt }: RequireUserProps) {
   const { user } = useAuth();
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
@@ -26,9 +25,6 @@ export function RequireUser({ children, preload, knows, notFound }: RequireUserP
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => preload?.(pathname, queryClient), []);
   if (user === undefined) return <RouteLoader label="Checking your session" />;
-  if (user === null) {
-    if (notFound !== undefined && knows?.(pathname) === false) return notFound;
-    return <Navigate to={Paths.home} replace />;
-  }
+  if (user === null) return signedOutAt?.(pathname) ?? <Navigate to={Paths.home} replace />;
   return children;
 }

@@ -70,10 +70,15 @@ function dashboardPath(pathname: string): string | null {
   return dashboard === null ? null : (dashboard[1] ?? '');
 }
 
-/** Whether a dashboard page has this address. */
-function isDashboardPage(pathname: string): boolean {
+/** The not-found page at an address no dashboard page has, for someone signed out; null at a dashboard page's. */
+function unknownWhenSignedOut(pathname: string): ReactNode {
   const path = dashboardPath(pathname);
-  return path !== null && Object.hasOwn(dashboardPages, path);
+  if (path !== null && Object.hasOwn(dashboardPages, path)) return null;
+  return (
+    <Loading>
+      <NotFoundPage />
+    </Loading>
+  );
 }
 
 /**
@@ -118,15 +123,7 @@ export const routes: RouteObject[] = [
       {
         path: '/dashboard',
         element: (
-          <RequireUser
-            preload={preloadPages}
-            knows={isDashboardPage}
-            notFound={
-              <Loading>
-                <NotFoundPage />
-              </Loading>
-            }
-          >
+          <RequireUser preload={preloadPages} signedOutAt={unknownWhenSignedOut}>
             <Loading>
               <DashboardLayout />
             </Loading>

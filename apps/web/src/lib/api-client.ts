@@ -23,6 +23,14 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * A query's alert text (query-client.ts's errorMessage) that stays silent for a 404: the page shows what is not there
+ * itself (a playlist deleted or never shared).
+ */
+export function unlessNotFound(message: (error: Error) => string): (error: Error) => string | null {
+  return (error) => (isApiError(error, 404) ? null : message(error));
+}
+
 export function isApiError(error: unknown, ...statuses: number[]): error is ApiError {
   return error instanceof ApiError && (statuses.length === 0 || statuses.includes(error.status));
 }

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { SONG_LOAD_MAX_FAILURES, SONG_LOAD_RETRY_MS } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from './api-client.js';
 import { queryRetryOptions, shouldRetry, songLoadRetryPolicy } from './retry-policy.js';
 
 describe('songLoadRetryPolicy', () => {
@@ -8,6 +9,14 @@ describe('songLoadRetryPolicy', () => {
     expect(songLoadRetryPolicy).toEqual({ intervalMs: 5000, maxFailures: 5 });
     expect(SONG_LOAD_RETRY_MS).toBe(5000);
     expect(SONG_LOAD_MAX_FAILURES).toBe(5);
+  });
+
+  it('asks again after a server or network failure, never after a client error (4xx)', () => {
+    const { retry } = queryRetryOptions(songLoadRetryPolicy);
+    expect(retry(0, new ApiError(500, 'internal', 'down'))).toBe(true);
+    expect(retry(0, new Error('offline'))).toBe(true);
+    expect(retry(0, new ApiError(404, 'not-found', 'Playlist not found'))).toBe(false);
+    expect(retry(0, new ApiError(403, 'forbidden', 'No'))).toBe(false);
   });
 
   it('retries after 1 to 4 failures and stops after the 5th', () => {

@@ -1,4 +1,8 @@
 import { SONG_LOAD_MAX_FAILURES, SONG_LOAD_RETRY_MS } from '@tonearm/contract';
+import { isApiError } from './api-client.js';
+
+/** Every 4xx status. */
+const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i);
 
 export interface RetryPolicy {
   /** Pause between a failed attempt and the next one. */
@@ -19,13 +23,15 @@ export function shouldRetry(policy: RetryPolicy, failures: number): boolean {
 }
 
 /**
- * The policy as TanStack Query options. TanStack passes the failures so far minus one (0 after the first
+ * The policy as TanStack Query options; a client error (4xx) is not asked again. TanStack passes the failures so far minus one (0 after the first
  * failure). networkMode 'always' makes an offline browser count as failures instead of pausing forever, so the
  * user still gets the spec's message.
  */
 export function queryRetryOptions(policy: RetryPolicy) {
   return {
-    retry: (failureCount: number) => shouldRetry(policy, failureCount + 1),
+    // A client error (4xx: a playlist that is not there, a session that ended) answers the same on every attempt.
+    retry: (failureCount: number, error: Error) =>
+      !isApiError(error, ...CLIENT_ERRORS) && shouldRetry(policy, failureCount + 1),
     retryDelay: policy.intervalMs,
     networkMode: 'always' as const,
   };

@@ -156,8 +156,8 @@ function tagsOf(metadata: IAudioMetadata, separators: readonly string[]): FileTa
 
 /**
  * music-metadata's reading of an open file, through its windows (file-windows.ts): `file` names the format by its
- * extension. Headers only: no audio is decoded, and the duration is what the headers say. An Ogg Vorbis or Opus file's picture is read
- * by ogg-picture.ts, which decodes its base64 natively.
+ * extension. Headers only: no audio is decoded, and the duration is what the headers say. An Ogg Vorbis or Opus
+ * file's picture is read by ogg-picture.ts, which decodes its base64 natively.
  */
 async function parseWindows(windows: FileWindows, file: string): Promise<IAudioMetadata> {
   const ogg = await isOggVorbisOrOpus(windows);

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { ClientMessages, isAdmin, type User } from '@tonearm/contract';
-import { isApiError, isNetworkError } from '../../lib/api-client.js';
+import { isNetworkError, unlessNotFound } from '../../lib/api-client.js';
 import { api } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
 import { fetchSongPage, type SongSource } from '../../lib/song-sources.js';
@@ -49,7 +49,7 @@ export const playlistQueries = {
       queryKey: playlistKeys.detail(playlistId),
       queryFn: ({ signal }) => api.playlists.get({ id: playlistId }, { signal }),
       // One that is not there (deleted, or never shared) is the page's not-found state, not an alert.
-      meta: { errorMessage: (error: Error) => (isApiError(error, 404) ? null : playlistLoadErrorMessage(error)) },
+      meta: { errorMessage: unlessNotFound(playlistLoadErrorMessage) },
     }),
 };
 

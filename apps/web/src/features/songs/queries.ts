@@ -1,19 +1,17 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { ClientMessages, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, type Song } from '@tonearm/contract';
 import { songKeys } from '../../lib/query-keys.js';
-import { isApiError } from '../../lib/api-client.js';
-import { queryRetryOptions, shouldRetry, songLoadRetryPolicy } from '../../lib/retry-policy.js';
+import { unlessNotFound } from '../../lib/api-client.js';
+import { queryRetryOptions, songLoadRetryPolicy } from '../../lib/retry-policy.js';
 import { fetchSongPage, type SongSource } from '../../lib/song-sources.js';
 
 /**
- * SPEC §4 song loading: every 5 s until songs arrive, at most 5 failures, then the red alert. A list whose playlist,
- * artist or album is not there (404) is not asked again and raises no alert: its page shows that it is not found.
+ * SPEC §4 song loading: every 5 s until songs arrive, at most 5 failures, then the red alert. A playlist that is not
+ * there (404) is not asked again (retry-policy.ts) and raises no alert: its page says it is not found.
  */
 const songLoading = {
   ...queryRetryOptions(songLoadRetryPolicy),
-  retry: (failureCount: number, error: Error) =>
-    !isApiError(error, 404) && shouldRetry(songLoadRetryPolicy, failureCount + 1),
-  meta: { errorMessage: (error: Error) => (isApiError(error, 404) ? null : ClientMessages.errorFetchingSongs) },
+  meta: { errorMessage: unlessNotFound(() => ClientMessages.errorFetchingSongs) },
 };
 
 /** Every song of a source, a page of PAGE_LIMIT_MAX at a time. */
