@@ -58,6 +58,18 @@ describe('OpenFiles', () => {
     await closed('a');
   });
 
+  it('opens once for requests that arrive while the same file is being opened', async () => {
+    const files = new OpenFiles(8, 60_000);
+    const same = stat();
+    const all = await Promise.all([acquire(files, 'c', same), acquire(files, 'c', same), acquire(files, 'c', same)]);
+    expect(new Set(all.map((file) => file.fd)).size).toBe(1);
+    expect(all[0].users).toBe(3);
+    expect(openCount('c')).toBe(1);
+    for (const file of all) files.release(file);
+    files.closeAll();
+    await closed('c');
+  });
+
   it('opens afresh for a new stat answer (the blob was forgotten), closing the old one after its last reader', async () => {
     const files = new OpenFiles();
     const old = await acquire(files, 'b', stat());

@@ -23,6 +23,14 @@ const noop = () => undefined;
 export class OpenFiles {
   private readonly files = new Map<string, OpenFile>();
   private readonly sweeper: NodeJS.Timeout;
+  /** Opens under way, by path, with who waits for each. */
+  private readonly opening = new Map<
+    string,
+    {
+      stat: BlobStat;
+      waiters: { onOpen: (file: OpenFile) => void; onError: (error: NodeJS.ErrnoException) => void }[];
+    }
+  >();
 
   constructor(
     private readonly maxFiles = 256,
@@ -48,17 +56,26 @@ export class OpenFiles {
       onOpen(cached);
       return;
     }
+    // Requests that arrive while the same file (as of the same stat) is being opened wait for that one open.
+    const pending = this.opening.get(path);
+    if (pending?.stat === stat) {
+      pending.waiters.push({ onOpen, onError });
+      return;
+    }
+    const waiters = [{ onOpen, onError }];
+    this.opening.set(path, { stat, waiters });
     open(path, 'r', (error, fd) => {
+      if (this.opening.get(path)?.waiters === waiters) this.opening.delete(path);
       if (error) {
-        onError(error);
+        for (const waiter of waiters) waiter.onError(error);
         return;
       }
-      const file: OpenFile = { fd, stat, openedAt: this.clock(), users: 1, retired: false };
+      const file: OpenFile = { fd, stat, openedAt: this.clock(), users: waiters.length, retired: false };
       const replaced = this.files.get(path);
       if (replaced !== undefined) this.retire(replaced);
       this.files.set(path, file);
       if (this.files.size > this.maxFiles) this.evictOldest();
-      onOpen(file);
+      for (const waiter of waiters) waiter.onOpen(file);
     });
   }
 
