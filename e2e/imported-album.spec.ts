@@ -13,7 +13,12 @@ import { postgresMissing, type E2eDatabase } from './support/large-library.js';
 import { apiSession, logIn, newAccount, registerAccount } from './support/pages/accounts.js';
 import { useTonearmServer } from './support/pages/tonearm-spec.js';
 
-const DATABASES: readonly E2eDatabase[] = ['sqlite', 'postgres'];
+/**
+ * SQLite only: what this walk adds to the import's own tests (import-formats.test.ts and import.test.ts run on both
+ * dialects) is the browser playing each format, which no database changes; large-library.spec.ts is the PostgreSQL
+ * server's end-to-end walk.
+ */
+const DATABASES: readonly E2eDatabase[] = ['sqlite'];
 const ALBUM = 'Seven Formats';
 const SECONDS = 3;
 

@@ -114,21 +114,25 @@ for (const database of DATABASES) {
       await expect(page.getByText(`${SONGS.toLocaleString('en-US')} songs`).first()).toBeVisible();
     });
 
-    test('the songs page scrolls to the last song and plays it', async ({ page }) => {
-      test.setTimeout(300_000);
-      const dashboard = new Dashboard(page);
-      await logIn(page, server.admin);
-      const list = await dashboard.openSongs();
-      const row = await scrollToRow(page, list, SONGS);
-      const name = (await row.getAttribute('aria-label')) ?? '';
-      await row.scrollIntoViewIfNeeded();
-      await row.getByRole('button', { name: `Play ${name}`, exact: true }).click();
-      await expect(row.getByRole('button', { name: `Pause ${name}`, exact: true })).toBeVisible();
-      await expect(dashboard.player.getByText(name, { exact: true })).toBeVisible();
-      await expect
-        .poll(async () => (await audioSnapshot(dashboard.audio)).currentTime, { timeout: 15_000 })
-        .toBeGreaterThan(0.5);
-    });
+    // The scroll to the end is the browser's paging, on SQLite only: the cursor's paging of every song is
+    // song-pages.test.ts's on both dialects, and the walk through 200 pages is the same one (66 s of the e2e run).
+    if (database === 'sqlite') {
+      test('the songs page scrolls to the last song and plays it', async ({ page }) => {
+        test.setTimeout(300_000);
+        const dashboard = new Dashboard(page);
+        await logIn(page, server.admin);
+        const list = await dashboard.openSongs();
+        const row = await scrollToRow(page, list, SONGS);
+        const name = (await row.getAttribute('aria-label')) ?? '';
+        await row.scrollIntoViewIfNeeded();
+        await row.getByRole('button', { name: `Play ${name}`, exact: true }).click();
+        await expect(row.getByRole('button', { name: `Pause ${name}`, exact: true })).toBeVisible();
+        await expect(dashboard.player.getByText(name, { exact: true })).toBeVisible();
+        await expect
+          .poll(async () => (await audioSnapshot(dashboard.audio)).currentTime, { timeout: 15_000 })
+          .toBeGreaterThan(0.5);
+      });
+    }
 
     test('search finds songs by a three-letter prefix', async ({ page }) => {
       await logIn(page, server.admin);
