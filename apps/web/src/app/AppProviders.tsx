@@ -1,13 +1,15 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { PlayerProvider } from '../player/PlayerProvider.js';
 import { createAlertStore } from '../shell/alerts/alert-store.js';
 import { AlertProvider } from '../shell/alerts/AlertProvider.js';
 import { AuthProvider } from '../shell/auth/AuthProvider.js';
 import { ConfirmProvider } from '../shell/confirm/ConfirmProvider.js';
 import { createQueryClient } from './query-client.js';
 
-/** Everything above the router: alerts, server state, the user, the player (so music survives navigation). */
+/**
+ * Everything above the router: alerts, server state, the user. The player is the dashboard layout's
+ * (app/DashboardLayout.tsx), so the signed-out page loads none of it.
+ */
 export function AppProviders({ children }: { children: ReactNode }) {
   const [alertStore] = useState(() => createAlertStore());
   const [queryClient] = useState(() =>
@@ -19,9 +21,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <AlertProvider store={alertStore}>
       <QueryClientProvider client={queryClient}>
         <AuthProvider>
-          <PlayerProvider>
-            <ConfirmProvider>{children}</ConfirmProvider>
-          </PlayerProvider>
+          <ConfirmProvider>{children}</ConfirmProvider>
         </AuthProvider>
       </QueryClientProvider>
     </AlertProvider>
