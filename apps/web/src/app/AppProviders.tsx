@@ -3,12 +3,11 @@ import { useState, type ReactNode } from 'react';
 import { createAlertStore } from '../shell/alerts/alert-store.js';
 import { AlertProvider } from '../shell/alerts/AlertProvider.js';
 import { AuthProvider } from '../shell/auth/AuthProvider.js';
-import { ConfirmProvider } from '../shell/confirm/ConfirmProvider.js';
 import { createQueryClient } from './query-client.js';
 
 /**
- * Everything above the router: alerts, server state, the user. The player is the dashboard layout's
- * (app/DashboardLayout.tsx), so the signed-out page loads none of it.
+ * Everything above the router: alerts, server state, the user. The confirm dialog is the routed app's
+ * (app/RoutedApp.tsx) and the player the dashboard layout's, so the signed-out page loads neither.
  */
 export function AppProviders({ children }: { children: ReactNode }) {
   const [alertStore] = useState(() => createAlertStore());
@@ -20,9 +19,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <AlertProvider store={alertStore}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>
-          <ConfirmProvider>{children}</ConfirmProvider>
-        </AuthProvider>
+        <AuthProvider>{children}</AuthProvider>
       </QueryClientProvider>
     </AlertProvider>
   );

@@ -5,6 +5,7 @@ import { QueuePanel } from '../features/player-bar/QueuePanel.js';
 import { ShortcutsDialog } from '../features/player-bar/ShortcutsDialog.js';
 import { useSongDataPreload } from '../features/songs/useSongs.js';
 import { Paths } from '../lib/paths.js';
+import { registerServiceWorker } from '../lib/register-service-worker.js';
 import { useOnline } from '../lib/useOnline.js';
 import { listenForShortcuts } from '../player/keyboard-shortcuts.js';
 import { PlayerProvider } from '../player/PlayerProvider.js';
@@ -71,6 +72,9 @@ export function DashboardLayout() {
 /** The Spotify-like shell: sidebar, main view, persistent player bar. */
 function DashboardShell() {
   const user = useCurrentUser();
+  // Offline audio and the offline shell are for someone signed in: the worker's precache (every chunk, the welcome
+  // song's audio) is not downloaded by the signed-out page.
+  useEffect(registerServiceWorker, []);
   useSongDataPreload(user);
   const overlays = usePlayerOverlays();
   const location = useLocation();
