@@ -1,6 +1,10 @@
 // `npm run bench:bundle [-- BASELINE.json]`: what the browser loads before the first screen, from the built web app
-// (apps/web/dist): the entry script, the chunks index.html preloads and the stylesheets, raw and gzip -9. With a
-// baseline (a file this script wrote with --json), prints the difference. Builds the web app first when it is stale.
+// (apps/web/dist), raw and gzip -9, for two first loads:
+// - signed out at `/`: the entry script with its imports and stylesheets, and the landing page's chunk with its own;
+// - signed in at /dashboard: the entry, the router's chunk and the dashboard layout's and home page's chunks
+//   (app/routes.tsx preloadPages fetches the last two during the session check).
+// The chunks come from Vite's manifest (dist/.vite/manifest.json). With a baseline (a file this script wrote with
+// --json), prints the differences. Builds the web app first when it is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -8,14 +12,36 @@ import { ensureWebBuilt, root } from './lib.mjs';
 
 const dist = join(root, 'apps/web/dist');
 
-/** The files index.html makes the browser fetch at start-up. */
-function startupFiles() {
-  const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  return [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);
+/** The modules (Vite manifest keys) each first load starts from: the entry and the pages it loads at once. */
+export const FIRST_LOADS = {
+  signedOut: ['index.html', 'src/features/landing/HomePage.tsx'],
+  signedIn: [
+    'index.html',
+    'src/app/RoutedApp.tsx',
+    'src/app/DashboardLayout.tsx',
+    'src/features/dashboard/DashboardHomePage.tsx',
+  ],
+};
+
+/** The files (JS and CSS) these manifest entries load: each one's chunk, its static imports' and their stylesheets. */
+function filesOf(manifest, keys) {
+  const files = new Set();
+  const seen = new Set();
+  const visit = (key) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (chunk === undefined) throw new Error(`${key} is not in the build's manifest`);
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return [...files];
 }
 
-function measure() {
-  const files = startupFiles().map((file) => {
+function measure(fileNames) {
+  const files = fileNames.map((file) => {
     const bytes = readFileSync(join(dist, file));
     return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   });
@@ -35,18 +61,24 @@ const baselineFile = args.find((arg, index) => !arg.startsWith('--') && args[ind
 
 const build = await ensureWebBuilt();
 if (build.code !== 0) process.exit(build.code);
-const now = measure();
-for (const { file, raw, gzip } of now.files)
-  console.log(`${file.padEnd(40)} ${String(raw).padStart(8)} ${String(gzip).padStart(8)}`);
-const line = (name, m) => console.log(`${name.padEnd(40)} ${String(m.raw).padStart(8)} ${String(m.gzip).padStart(8)}`);
-line('start-up JS', now.js);
-line('start-up CSS', now.css);
-line('start-up total (raw, gzip bytes)', now.total);
-if (baselineFile !== undefined) {
-  const before = JSON.parse(readFileSync(baselineFile, 'utf8'));
-  const delta = (key) => now.total[key] - before.total[key];
-  console.log(
-    `against ${baselineFile}: raw ${delta('raw') >= 0 ? '+' : ''}${delta('raw')}, gzip ${delta('gzip') >= 0 ? '+' : ''}${delta('gzip')}`,
-  );
+const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+const now = Object.fromEntries(
+  Object.entries(FIRST_LOADS).map(([name, keys]) => [name, measure(filesOf(manifest, keys))]),
+);
+const before = baselineFile === undefined ? undefined : JSON.parse(readFileSync(baselineFile, 'utf8'));
+
+const row = (name, m) => console.log(`${name.padEnd(46)} ${String(m.raw).padStart(8)} ${String(m.gzip).padStart(8)}`);
+const TITLES = { signedOut: 'signed out, / (the sign-in page)', signedIn: 'signed in, /dashboard' };
+for (const [name, m] of Object.entries(now)) {
+  console.log(`\n${TITLES[name]}${' '.repeat(Math.max(1, 47 - TITLES[name].length))}     raw     gzip`);
+  for (const { file, raw, gzip } of m.files) row(`  ${file}`, { raw, gzip });
+  row(`${name} first-load JS`, m.js);
+  row(`${name} first-load CSS`, m.css);
+  row(`${name} first-load total`, m.total);
+  const was = before?.[name]?.total;
+  if (was !== undefined) {
+    const delta = (key) => `${m.total[key] - was[key] >= 0 ? '+' : ''}${m.total[key] - was[key]}`;
+    console.log(`  against ${baselineFile}: raw ${delta('raw')}, gzip ${delta('gzip')}`);
+  }
 }
 if (jsonOut !== undefined) writeFileSync(jsonOut, `${JSON.stringify(now, null, 2)}\n`);

@@ -60,6 +60,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // dist/.vite/manifest.json: which chunks each page loads, for `npm run bench:bundle` (a dot folder: not served).
+    manifest: true,
   },
   server: { proxy },
   preview: { proxy },

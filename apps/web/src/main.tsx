@@ -3,7 +3,6 @@ import './styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
-import { registerServiceWorker } from './lib/register-service-worker.js';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html must contain <div id="root">');
@@ -13,5 +12,3 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
-
-registerServiceWorker();

@@ -14,17 +14,3 @@ export const AuthOptions = z.object({
   becomesAdministrator: z.boolean(),
 });
 export type AuthOptions = z.infer<typeof AuthOptions>;
-
-/** Texts of account creation, claiming the server and credentials (server answers and web app alike). */
-export const AccountMessages = {
-  registrationClosed: 'Registration is closed on this server. Ask an administrator to create an account for you.',
-  invalidSetupCode:
-    'This setup code is not valid: it is wrong, or the server already has an administrator. Use the address printed in the server log.',
-  /** The sign-up form, when registering will make this account the administrator. */
-  willAdminister: 'This account will administer the server: it manages the catalogue, the users and Premium.',
-  enterCurrentPassword: 'Enter your current password',
-  userCreated: (username: string) => `Created the account ${username}`,
-  failedToCreateUser: 'Failed to create the account',
-  loggedOutEverywhere: 'You were logged out on every device',
-  failedToLogOutEverywhere: 'Could not log out everywhere',
-} as const;

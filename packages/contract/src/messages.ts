@@ -133,3 +133,20 @@ export const AudioFileMessages = {
   truncated: 'The file is truncated or corrupt: its audio ends before its header says it does',
   notConvertible: 'The audio could not be converted to the format asked for: its file cannot be decoded',
 } as const;
+
+/**
+ * Texts of account creation, claiming the server and credentials (server answers and web app alike). Here with the
+ * other texts, not beside the account schemas: the sign-in page reads them without loading zod.
+ */
+export const AccountMessages = {
+  registrationClosed: 'Registration is closed on this server. Ask an administrator to create an account for you.',
+  invalidSetupCode:
+    'This setup code is not valid: it is wrong, or the server already has an administrator. Use the address printed in the server log.',
+  /** The sign-up form, when registering will make this account the administrator. */
+  willAdminister: 'This account will administer the server: it manages the catalogue, the users and Premium.',
+  enterCurrentPassword: 'Enter your current password',
+  userCreated: (username: string) => `Created the account ${username}`,
+  failedToCreateUser: 'Failed to create the account',
+  loggedOutEverywhere: 'You were logged out on every device',
+  failedToLogOutEverywhere: 'Could not log out everywhere',
+} as const;

@@ -1,13 +1,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { PlayerProvider } from '../player/PlayerProvider.js';
 import { createAlertStore } from '../shell/alerts/alert-store.js';
 import { AlertProvider } from '../shell/alerts/AlertProvider.js';
 import { AuthProvider } from '../shell/auth/AuthProvider.js';
-import { ConfirmProvider } from '../shell/confirm/ConfirmProvider.js';
 import { createQueryClient } from './query-client.js';
 
-/** Everything above the router: alerts, server state, the user, the player (so music survives navigation). */
+/**
+ * Everything above the router: alerts, server state, the user. The confirm dialog is the routed app's
+ * (app/RoutedApp.tsx) and the player the dashboard layout's, so the signed-out page loads neither.
+ */
 export function AppProviders({ children }: { children: ReactNode }) {
   const [alertStore] = useState(() => createAlertStore());
   const [queryClient] = useState(() =>
@@ -18,11 +19,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <AlertProvider store={alertStore}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>
-          <PlayerProvider>
-            <ConfirmProvider>{children}</ConfirmProvider>
-          </PlayerProvider>
-        </AuthProvider>
+        <AuthProvider>{children}</AuthProvider>
       </QueryClientProvider>
     </AlertProvider>
   );

@@ -5,8 +5,10 @@ import { QueuePanel } from '../features/player-bar/QueuePanel.js';
 import { ShortcutsDialog } from '../features/player-bar/ShortcutsDialog.js';
 import { useSongDataPreload } from '../features/songs/useSongs.js';
 import { Paths } from '../lib/paths.js';
+import { registerServiceWorker } from '../lib/register-service-worker.js';
 import { useOnline } from '../lib/useOnline.js';
 import { listenForShortcuts } from '../player/keyboard-shortcuts.js';
+import { PlayerProvider } from '../player/PlayerProvider.js';
 import { usePlayerRuntime } from '../player/usePlayer.js';
 import { useCurrentUser } from '../shell/auth/useAuth.js';
 import { LogoMark, MenuIcon, OfflineIcon } from '../ui/icons.js';
@@ -54,9 +56,25 @@ function usePlayerOverlays() {
   return { queueOpen, setQueueOpen, helpOpen, setHelpOpen };
 }
 
-/** The Spotify-like shell: sidebar, main view, persistent player bar. */
+/**
+ * The signed-in app: one player for every dashboard page. It lives here, not above the router, so nobody signed out
+ * loads the player's code or the welcome song's audio; this layout stays mounted while the pages inside /dashboard
+ * change, so the music does not stop when navigating.
+ */
 export function DashboardLayout() {
+  return (
+    <PlayerProvider>
+      <DashboardShell />
+    </PlayerProvider>
+  );
+}
+
+/** The Spotify-like shell: sidebar, main view, persistent player bar. */
+function DashboardShell() {
   const user = useCurrentUser();
+  // Offline audio and the offline shell are for someone signed in: the worker's precache (every chunk, the welcome
+  // song's audio) is not downloaded by the signed-out page.
+  useEffect(registerServiceWorker, []);
   useSongDataPreload(user);
   const overlays = usePlayerOverlays();
   const location = useLocation();

@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { makePlaylist, makeSong, makeSongPage, makeUser } from '../test/fixtures.js';
 import { mockApi } from '../test/mock-api.js';
+import { ConfirmProvider } from '../shell/confirm/ConfirmProvider.js';
 import { AppProviders } from './AppProviders.js';
 import { routes } from './routes.js';
 
@@ -11,7 +12,9 @@ function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <AppProviders>
-      <RouterProvider router={router} />
+      <ConfirmProvider>
+        <RouterProvider router={router} />
+      </ConfirmProvider>
     </AppProviders>,
   );
   return router;

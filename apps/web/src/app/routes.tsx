@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
+import { RouterLandingHost } from '../features/landing/RouterLandingHost.js';
 import { readStoredUser } from '../shell/auth/stored-user.js';
 import { RouteLoader } from '../ui/RouteLoader.js';
 import { RequireUser } from './RequireUser.js';
@@ -115,9 +116,11 @@ export const routes: RouteObject[] = [
       {
         path: '/',
         element: (
-          <Loading>
-            <HomePage />
-          </Loading>
+          <RouterLandingHost>
+            <Loading>
+              <HomePage />
+            </Loading>
+          </RouterLandingHost>
         ),
       },
       {

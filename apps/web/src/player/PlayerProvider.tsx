@@ -28,8 +28,9 @@ function restorePlayer(): Player {
 }
 
 /**
- * Owns the audio deck. It sits above the router, so playback continues across route changes; logging out stops it,
- * returns to the welcome song and forgets the saved queue.
+ * Owns the audio deck. It sits in the dashboard layout, which stays mounted across the dashboard's pages, so playback
+ * continues while navigating there; logging out unmounts it (stopping the music), and the saved queue is forgotten
+ * with the session (shell/auth/stored-user.ts). Signed out while mounted (tests), it returns to the welcome song.
  */
 export function PlayerProvider({ children, runtime }: { children: ReactNode; runtime?: PlayerRuntime }) {
   const [player] = useState<Player>(() => (runtime ? { runtime, startPosition: 0 } : restorePlayer()));

@@ -1,11 +1,10 @@
-import { useId, useState, type KeyboardEvent } from 'react';
-import { Navigate } from 'react-router';
-import { Paths } from '../../lib/paths.js';
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { useAuth } from '../../shell/auth/useAuth.js';
 import { DownloadIcon, LibraryIcon, LogoMark, MusicIcon } from '../../ui/icons.js';
 import { RouteLoader } from '../../ui/RouteLoader.js';
+import { useLandingHost } from './landing-host.js';
 import { LoginForm } from './LoginForm.js';
-import { RegisterPanel, useSetupCode } from './RegisterForm.js';
+import { RegisterPanel } from './RegisterForm.js';
 import '../../ui/brand.css';
 import '../../ui/page.css';
 import './HomePage.css';
@@ -54,13 +53,21 @@ function AuthTabs({ tab, onChange, idBase }: { tab: Tab; onChange: (tab: Tab) =>
   );
 }
 
-/** `/`: product intro with the login and registration forms. */
+/**
+ * `/`: product intro with the login and registration forms. The headline, then the card, then the rest of the pitch:
+ * on a phone the form starts on the first screen; on a desktop the card keeps its top whichever tab is open.
+ */
 export function HomePage() {
   const { user } = useAuth();
+  const host = useLandingHost();
   // The setup link (`/?setup=CODE`) is for creating the administrator account: open on Sign up.
-  const [tab, setTab] = useState<Tab>(useSetupCode() === undefined ? 'login' : 'register');
+  const [tab, setTab] = useState<Tab>(host.setupCode === undefined ? 'login' : 'register');
   const idBase = useId();
-  if (user) return <Navigate to={Paths.dashboard} replace />;
+  const signedIn = Boolean(user);
+  useEffect(() => {
+    if (signedIn) void host.goToDashboard({ replace: true });
+  }, [signedIn, host]);
+  if (user) return null;
 
   return (
     <div className="landing">
@@ -71,11 +78,25 @@ export function HomePage() {
         </span>
       </header>
       <main className="landing__main">
-        <section className="landing__intro" aria-labelledby={`${idBase}-headline`}>
+        <div className="landing__pitch">
           <p className="eyebrow">Self-hosted music streaming</p>
           <h1 id={`${idBase}-headline`} className="landing__headline">
             Your music, <span className="accent-text">your server</span>, every room.
           </h1>
+        </div>
+        <section className="auth-card" aria-label="Log in or sign up">
+          {user === undefined ? (
+            <RouteLoader label="Checking your session" />
+          ) : (
+            <>
+              <AuthTabs tab={tab} onChange={setTab} idBase={idBase} />
+              <div id={`${idBase}-panel`} role="tabpanel" aria-labelledby={`${idBase}-tab-${tab}`}>
+                {tab === 'login' ? <LoginForm /> : <RegisterPanel />}
+              </div>
+            </>
+          )}
+        </section>
+        <div className="landing__more">
           <p className="landing__lead">
             Tonearm streams your own catalogue to every browser and phone. Browse artists, build playlists, keep a list
             of what you played last and take songs offline.
@@ -91,19 +112,7 @@ export function HomePage() {
               </li>
             ))}
           </ul>
-        </section>
-        <section className="auth-card" aria-label="Log in or sign up">
-          {user === undefined ? (
-            <RouteLoader label="Checking your session" />
-          ) : (
-            <>
-              <AuthTabs tab={tab} onChange={setTab} idBase={idBase} />
-              <div id={`${idBase}-panel`} role="tabpanel" aria-labelledby={`${idBase}-tab-${tab}`}>
-                {tab === 'login' ? <LoginForm /> : <RegisterPanel />}
-              </div>
-            </>
-          )}
-        </section>
+        </div>
       </main>
     </div>
   );

@@ -1,12 +1,11 @@
-import { LoginRequest } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
-import { useNavigate } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
-import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
-import { Paths } from '../../lib/paths.js';
+import type { FieldErrors } from '../../lib/field-errors.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useAuth } from '../../shell/auth/useAuth.js';
 import { FormField } from '../../ui/FormField.js';
+import { useLandingHost } from './landing-host.js';
+import type * as Validate from './validate.js';
 import '../../ui/buttons.css';
 import '../../ui/forms.css';
 
@@ -15,7 +14,7 @@ type Field = 'username' | 'password';
 /** `auth.login`; success goes to /dashboard. */
 export function LoginForm() {
   const { login } = useAuth();
-  const navigate = useNavigate();
+  const host = useLandingHost();
   const [values, setValues] = useState({ username: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -23,14 +22,22 @@ export function LoginForm() {
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
-    const parsed = LoginRequest.safeParse(values);
-    setErrors(fieldErrorsOf<Field>(parsed));
     setFailure(null);
+    let checked: ReturnType<typeof Validate.validateLogin>;
+    try {
+      checked = (await import('./validate.js')).validateLogin(values);
+    } catch (error) {
+      // The checks' code could not be fetched (offline): say so instead of doing nothing.
+      setFailure(describeError(error) ?? UiMessages.loginFailed);
+      return;
+    }
+    const { parsed, errors: found } = checked;
+    setErrors(found);
     if (!parsed.success) return;
     setBusy(true);
     try {
       await login(parsed.data);
-      await navigate(Paths.dashboard);
+      await host.goToDashboard();
     } catch (error) {
       setFailure(isApiError(error) ? error.message : (describeError(error) ?? UiMessages.loginFailed));
       setBusy(false);

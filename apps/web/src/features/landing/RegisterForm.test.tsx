@@ -1,10 +1,11 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { AccountMessages } from '@tonearm/contract';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { flush } from '../../test/timers.js';
 import { RegisterPanel } from './RegisterForm.js';
+import { RouterLandingHost } from './RouterLandingHost.js';
 
 function renderPanel(options: { registration: 'open' | 'closed'; becomesAdministrator?: boolean }, route = '/') {
   const api = mockApi({
@@ -13,7 +14,12 @@ function renderPanel(options: { registration: 'open' | 'closed'; becomesAdminist
       becomesAdministrator: options.becomesAdministrator ?? false,
     }),
   });
-  const view = renderInApp(<RegisterPanel />, { user: null, route });
+  const view = renderInApp(
+    <RouterLandingHost>
+      <RegisterPanel />
+    </RouterLandingHost>,
+    { user: null, route },
+  );
   return { api, view };
 }
 
@@ -26,6 +32,10 @@ function fillAndSubmit() {
 }
 
 describe('sign-up panel', () => {
+  beforeAll(async () => {
+    // The form fetches its checks on the first submit; loaded here, that import settles within a flush.
+    await import('./validate.js');
+  });
   beforeEach(() => {
     vi.useFakeTimers();
   });

@@ -1,32 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
-import { AccountMessages, RegisterRequest } from '@tonearm/contract';
+import { AccountMessages } from '@tonearm/contract';
 import { useState, type SubmitEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
-import { fieldErrorsOf, type FieldErrors } from '../../lib/field-errors.js';
-import { Paths } from '../../lib/paths.js';
+import type { FieldErrors } from '../../lib/field-errors.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { useAuth } from '../../shell/auth/useAuth.js';
 import { AccountFields, type AccountField as Field, type AccountValues } from '../../ui/AccountFields.js';
+import { useLandingHost } from './landing-host.js';
 import { authQueries } from './queries.js';
+import type * as Validate from './validate.js';
 import '../../ui/buttons.css';
 import '../../ui/forms.css';
 import '../../ui/notice.css';
-
-/** The `?setup=` code of the link the server prints while it has no administrator. */
-export function useSetupCode(): string | undefined {
-  const [params] = useSearchParams();
-  const code = params.get('setup')?.trim();
-  return code === undefined || code === '' ? undefined : code;
-}
 
 /**
  * The sign-up tab: the form, or a word that registration is closed. With a setup code (or from the server's own
  * machine while it has no administrator) the form says the new account will administer the server.
  */
 export function RegisterPanel() {
-  const setupCode = useSetupCode();
+  const { setupCode } = useLandingHost();
   const options = useQuery(authQueries.options());
   if (options.isPending) return <p className="muted">Loading…</p>;
   const claims = setupCode !== undefined || options.data?.becomesAdministrator === true;
@@ -44,7 +37,7 @@ export function RegisterPanel() {
 export function RegisterForm({ setupCode, claims = false }: { setupCode?: string | undefined; claims?: boolean }) {
   const { register } = useAuth();
   const alerts = useAlerts();
-  const navigate = useNavigate();
+  const host = useLandingHost();
   const [values, setValues] = useState<AccountValues>({ username: '', email: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -52,15 +45,24 @@ export function RegisterForm({ setupCode, claims = false }: { setupCode?: string
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
-    const parsed = RegisterRequest.safeParse(setupCode === undefined ? values : { ...values, setupCode });
-    setErrors(fieldErrorsOf<Field>(parsed));
     setFailure(null);
+    let checked: ReturnType<typeof Validate.validateRegister>;
+    try {
+      const { validateRegister } = await import('./validate.js');
+      checked = validateRegister(setupCode === undefined ? values : { ...values, setupCode });
+    } catch (error) {
+      // The checks' code could not be fetched (offline): say so instead of doing nothing.
+      setFailure(describeError(error) ?? UiMessages.registerFailed);
+      return;
+    }
+    const { parsed, errors: found } = checked;
+    setErrors(found);
     if (!parsed.success) return;
     setBusy(true);
     try {
       const message = await register(parsed.data);
       alerts.success(message);
-      await navigate(Paths.dashboard);
+      await host.goToDashboard();
     } catch (error) {
       if (isApiError(error) && error.field && error.field in values) {
         setErrors({ [error.field]: error.message });

@@ -6,7 +6,7 @@ import { api } from '../../lib/api.js';
 import { downloadsSignedIn, downloadsSignedOut } from '../../lib/download-session.js';
 import { servedOfflineShell, serverReached } from '../../lib/offline-start.js';
 import { useAlerts } from '../alerts/useAlerts.js';
-import { clearSessionStorage, readStoredUser, storeUser } from './stored-user.js';
+import { clearSavedPlayer, clearSessionStorage, readStoredUser, storeUser } from './stored-user.js';
 import { AuthContext, type AuthState, type LogoutEverywhereOptions } from './useAuth.js';
 
 function isOffline(): boolean {
@@ -82,6 +82,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const stored = readStoredUser();
     if (!stored) {
       downloadsSignedOut();
+      clearSavedPlayer();
       return;
     }
     // Downloads made before they were kept per user belong to whoever was signed in then: this stored user.

@@ -1,5 +1,5 @@
 import type { User } from '@tonearm/contract';
-import { readJson, removeKey, StorageKeys, writeJson } from '../../lib/storage.js';
+import { AppStorageKeys, readJson, removeKey, StorageKeys, writeJson } from '../../lib/storage.js';
 
 function isStoredUser(value: unknown): value is User {
   if (typeof value !== 'object' || value === null) return false;
@@ -16,8 +16,18 @@ export function storeUser(user: User): void {
   writeJson(StorageKeys.user, user);
 }
 
-/** SPEC §4: logout clears userdata and the recent songs. */
+/**
+ * The saved player (queue, song, position) belongs to whoever was signed in: forgotten when nobody is. The player
+ * itself lives in the dashboard layout and is unmounted by then, so the session does it.
+ */
+export function clearSavedPlayer(): void {
+  removeKey(AppStorageKeys.player);
+  removeKey(AppStorageKeys.playerPosition);
+}
+
+/** SPEC §4: logout clears userdata and the recent songs (and the saved player). */
 export function clearSessionStorage(): void {
   removeKey(StorageKeys.user);
   removeKey(StorageKeys.recentSongs);
+  clearSavedPlayer();
 }
