@@ -155,7 +155,10 @@ test('every page fits its width at 390, 768, 1280, 1440 and 1920 px, and every c
   expect([...signedOut, ...signedIn, ...(await openedOnAPhone(page))]).toEqual([]);
 });
 
-/** On a phone, what only opens on demand: a song's menu, and the queue of a song playing. */
+/**
+ * On a phone, what only opens on demand: a song's menu, the queue of a song playing, and the Now playing view (which
+ * is then resized through every width, open).
+ */
 async function openedOnAPhone(page: Page): Promise<string[]> {
   await page.setViewportSize({ width: PHONE_WIDTH, height: HEIGHT });
   await page.goto('/dashboard/songs');
@@ -170,5 +173,15 @@ async function openedOnAPhone(page: Page): Promise<string[]> {
   await page.getByRole('region', { name: 'Player' }).getByRole('button', { name: 'Queue', exact: true }).click();
   await expect(page.getByRole('region', { name: 'Queue' })).toBeVisible();
   for (const control of await smallControls(page)) failures.push(`the queue: small control ${control}`);
+  await page.getByRole('button', { name: 'Close queue' }).click();
+  await page.getByRole('region', { name: 'Player' }).getByRole('button', { name: 'Now playing', exact: true }).click();
+  const view = page.getByRole('dialog', { name: 'Now playing', exact: true });
+  await expect(view.getByRole('heading', { name, exact: true })).toBeVisible();
+  for (const control of await smallControls(page)) failures.push(`Now playing: small control ${control}`);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: HEIGHT });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    for (const overflow of await horizontalScrolls(page)) failures.push(`${width} px Now playing: ${overflow}`);
+  }
   return failures;
 }

@@ -32,6 +32,13 @@ async function openQueue(page: Page, dashboard: Dashboard): Promise<Locator> {
   return queue;
 }
 
+/** Clicks one of a queued row's actions, which show while the pointer is over the row. */
+async function rowAction(nextUp: Locator, song: string, action: string): Promise<void> {
+  const row = nextUp.getByRole('listitem', { name: song, exact: true });
+  await row.hover();
+  await row.getByRole('button', { name: action, exact: true }).click();
+}
+
 /** Seeks the playing song to `secondsBeforeEnd` before its end through the seek slider. */
 async function seekNearEnd(dashboard: Dashboard, secondsBeforeEnd: number): Promise<void> {
   const { duration } = await audioSnapshot(dashboard.audio);
@@ -79,10 +86,18 @@ test('shuffle, the queue view (play next, add, remove, reorder, jump) and the sc
   await chooseSongMenuItem(page, await dashboard.revealSong(list, second), second, 'Add to queue');
   await expect.poll(async () => (await names(nextUp)).at(-1)).toBe(second);
 
-  // Remove, move with a button, move with the keyboard on the handle.
-  await queue.getByRole('button', { name: `Remove ${third} from queue` }).click();
+  // A row's actions show on hover (its title has the width otherwise). Remove, move with a button, move with the
+  // keyboard on the handle.
+  const thirdRow = nextUp.getByRole('listitem', { name: third, exact: true });
+  const actionsWidth = async (): Promise<number> =>
+    (await thirdRow.locator('.queue-item__actions').boundingBox())?.width ?? 0;
+  await page.mouse.move(0, 0);
+  expect(await actionsWidth()).toBeLessThanOrEqual(1);
+  await thirdRow.hover();
+  expect(await actionsWidth()).toBeGreaterThanOrEqual(4 * 32);
+  await rowAction(nextUp, third, `Remove ${third} from queue`);
   await expect.poll(() => names(nextUp)).not.toContain(third);
-  await queue.getByRole('button', { name: `Move ${sixth} down` }).click();
+  await rowAction(nextUp, sixth, `Move ${sixth} down`);
   await expect.poll(async () => (await names(nextUp)).indexOf(sixth)).toBe(1);
   await queue.getByRole('button', { name: `Reorder ${sixth}` }).focus();
   await page.keyboard.press('ArrowUp');
@@ -90,10 +105,7 @@ test('shuffle, the queue view (play next, add, remove, reorder, jump) and the sc
   await expect(queue.getByRole('button', { name: `Reorder ${sixth}` })).toBeFocused();
 
   // Jump to a queued song.
-  await queue
-    .getByRole('listitem', { name: sixth })
-    .getByRole('button', { name: `Play ${sixth}` })
-    .click();
+  await rowAction(nextUp, sixth, `Play ${sixth}`);
   await expect(nowPlaying(dashboard)).toHaveText(sixth);
   await expect(queue.getByRole('group', { name: `Now playing: ${sixth}` })).toBeVisible();
   await dashboard.player.getByRole('button', { name: 'Pause', exact: true }).click();

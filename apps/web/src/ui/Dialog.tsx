@@ -18,7 +18,8 @@ export interface DialogProps {
   children: ReactNode;
   /** Accessible description (e.g. the confirm message). */
   describedBy?: string;
-  size?: 'sm' | 'md';
+  /** `full`: a view that takes the screen (the whole of it on a phone), e.g. Now playing. */
+  size?: 'sm' | 'md' | 'full';
   role?: 'dialog' | 'alertdialog';
 }
 

@@ -1,170 +1,38 @@
-import type { CSSProperties } from 'react';
-import { formatTime, spokenTime } from '../../lib/format-time.js';
-import { usePlayerClock, usePlayerControls, usePlayerState } from '../../player/usePlayer.js';
+import { useState } from 'react';
+import { usePlayerState } from '../../player/usePlayer.js';
 import { isWelcomeSong } from '../../player/welcome-song.js';
 import { Cover } from '../../ui/Cover.js';
-import {
-  NextIcon,
-  PauseIcon,
-  PlayIcon,
-  PreviousIcon,
-  QueueIcon,
-  RepeatIcon,
-  RepeatOneIcon,
-  ShuffleIcon,
-  VolumeIcon,
-  VolumeMutedIcon,
-} from '../../ui/icons.js';
+import { QueueIcon } from '../../ui/icons.js';
 import { SongArtists } from '../songs/SongArtists.js';
 import { LikeButton } from '../songs/SongControls.js';
+import { NOW_PLAYING_LABEL, NowPlayingView } from './NowPlayingView.js';
+import { SeekBar, TransportControls, VolumeControl } from './PlayerControls.js';
 import '../../ui/buttons.css';
 import './PlayerBar.css';
 
-function progressStyle(value: number, max: number): CSSProperties {
-  const percent = max > 0 ? Math.min(100, (value / max) * 100) : 0;
-  return { '--progress': `${percent}%` } as CSSProperties;
-}
-
-function NowPlaying() {
+/**
+ * The song playing, in the bar: its cover opens the Now playing view; on a phone the whole mini-player does (the
+ * button's tap area is stretched over it).
+ */
+function NowPlaying({ onOpen }: { onOpen: () => void }) {
   const song = usePlayerState((state) => state.current);
   return (
     <div className="now-playing">
-      <Cover src={song.imgLink} width={64} className="now-playing__cover" />
+      <button
+        type="button"
+        className="now-playing__open"
+        aria-label={NOW_PLAYING_LABEL}
+        aria-haspopup="dialog"
+        title={NOW_PLAYING_LABEL}
+        onClick={onOpen}
+      >
+        <Cover src={song.imgLink} width={64} className="now-playing__cover" />
+      </button>
       <div className="now-playing__text">
         <span className="now-playing__name">{song.name}</span>
         <SongArtists song={song} className="now-playing__artist" />
       </div>
       {!isWelcomeSong(song) && <LikeButton song={song} />}
-    </div>
-  );
-}
-
-function SeekBar() {
-  const { position, duration } = usePlayerClock();
-  const controls = usePlayerControls();
-  const max = duration > 0 ? duration : 0;
-  return (
-    <div className="seek">
-      <span className="seek__time" aria-hidden="true">
-        {formatTime(position)}
-      </span>
-      <input
-        type="range"
-        className="range seek__range"
-        aria-label="Seek"
-        min={0}
-        max={max || 1}
-        step={1}
-        value={Math.min(position, max || 1)}
-        disabled={max === 0}
-        aria-valuetext={`${spokenTime(position)} of ${spokenTime(max)}`}
-        style={progressStyle(position, max)}
-        onChange={(event) => {
-          controls.seek(Number(event.target.value));
-        }}
-      />
-      <span className="seek__time" aria-hidden="true">
-        {formatTime(max)}
-      </span>
-    </div>
-  );
-}
-
-/** Shuffle and repeat: shown in the bar on wide screens, in the queue view everywhere. */
-export function PlayModeButtons() {
-  const shuffle = usePlayerState((state) => state.shuffle);
-  const repeat = usePlayerState((state) => state.repeat);
-  const controls = usePlayerControls();
-  return (
-    <>
-      <button
-        type="button"
-        className="icon-button mode-button"
-        aria-label="Shuffle"
-        aria-pressed={shuffle}
-        title="Shuffle (S)"
-        onClick={controls.toggleShuffle}
-      >
-        <ShuffleIcon size={20} />
-      </button>
-      <button
-        type="button"
-        className="icon-button mode-button"
-        aria-label={`Repeat: ${repeat}`}
-        aria-pressed={repeat !== 'off'}
-        data-mode={repeat}
-        title="Repeat: off, all, one (R)"
-        onClick={controls.cycleRepeat}
-      >
-        {repeat === 'one' ? <RepeatOneIcon size={20} /> : <RepeatIcon size={20} />}
-      </button>
-    </>
-  );
-}
-
-function TransportControls() {
-  const playing = usePlayerState((state) => state.playing);
-  const controls = usePlayerControls();
-  return (
-    <div className="transport">
-      <span className="transport__modes">
-        <PlayModeButtons />
-      </span>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label="Previous"
-        title="Previous (P)"
-        onClick={controls.previous}
-      >
-        <PreviousIcon size={20} />
-      </button>
-      <button
-        type="button"
-        className="play-toggle play-toggle--main"
-        aria-label={playing ? 'Pause' : 'Play'}
-        title="Play/pause (Space)"
-        onClick={controls.toggle}
-      >
-        {playing ? <PauseIcon size={20} /> : <PlayIcon size={20} />}
-      </button>
-      <button type="button" className="icon-button" aria-label="Next" title="Next (N)" onClick={controls.next}>
-        <NextIcon size={20} />
-      </button>
-    </div>
-  );
-}
-
-function VolumeControl() {
-  const volume = usePlayerState((state) => state.volume);
-  const muted = usePlayerState((state) => state.muted);
-  const controls = usePlayerControls();
-  const shown = muted ? 0 : Math.round(volume * 100);
-  return (
-    <div className="volume">
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={muted ? 'Unmute' : 'Mute'}
-        title="Mute (M)"
-        onClick={controls.toggleMute}
-      >
-        {muted || volume === 0 ? <VolumeMutedIcon size={20} /> : <VolumeIcon size={20} />}
-      </button>
-      <input
-        type="range"
-        className="range volume__range"
-        aria-label="Volume"
-        min={0}
-        max={100}
-        step={1}
-        value={shown}
-        aria-valuetext={`${shown}%`}
-        style={progressStyle(shown, 100)}
-        onChange={(event) => {
-          controls.setVolume(Number(event.target.value) / 100);
-        }}
-      />
     </div>
   );
 }
@@ -175,11 +43,16 @@ export interface PlayerBarProps {
   queueId: string;
 }
 
-/** The persistent player bar at the bottom of the dashboard. */
+/** The persistent player bar at the bottom of the dashboard, and the Now playing view it opens. */
 export function PlayerBar({ queueOpen, onToggleQueue, queueId }: PlayerBarProps) {
+  const [viewOpen, setViewOpen] = useState(false);
   return (
     <section className="player-bar" aria-label="Player">
-      <NowPlaying />
+      <NowPlaying
+        onOpen={() => {
+          setViewOpen(true);
+        }}
+      />
       <div className="player-bar__center">
         <TransportControls />
         <SeekBar />
@@ -198,6 +71,13 @@ export function PlayerBar({ queueOpen, onToggleQueue, queueId }: PlayerBarProps)
         </button>
         <VolumeControl />
       </div>
+      {viewOpen && (
+        <NowPlayingView
+          onClose={() => {
+            setViewOpen(false);
+          }}
+        />
+      )}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { PlayerBar } from './PlayerBar.js';
 import { QUEUE_PLAIN_MAX, QUEUE_ROW_HEIGHT, QueuePanel } from './QueuePanel.js';
+import { LONG_PRESS_MS } from './useRevealedActions.js';
 
 const songs = ['So What', 'Naima', 'Blue in Green', 'Giant Steps'].map((name, i) => makeSong(i + 1, { name }));
 
@@ -70,6 +71,91 @@ describe('player bar and queue view', () => {
     expect(within(bar).getByRole('button', { name: 'Like So What' }).getAttribute('aria-pressed')).toBe('true');
     fireEvent.keyDown(queue, { key: 'Escape' });
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("a queued row's actions", () => {
+  function rowOf(queue: HTMLElement, name: string): HTMLElement {
+    return within(queue).getByRole('listitem', { name });
+  }
+  const actionsOf = (row: HTMLElement) => row.getAttribute('data-actions');
+
+  it('are hidden until the mouse is over the row, so the title has its width', () => {
+    const { queue } = renderPlayer();
+    const row = rowOf(queue, 'Naima');
+    expect(actionsOf(row)).toBe('hidden');
+    expect(actionsOf(rowOf(queue, 'Giant Steps'))).toBe('hidden');
+    fireEvent.mouseEnter(row);
+    expect(actionsOf(row)).toBe('shown');
+    expect(actionsOf(rowOf(queue, 'Giant Steps'))).toBe('hidden');
+    fireEvent.mouseLeave(row);
+    expect(actionsOf(row)).toBe('hidden');
+  });
+
+  it('show while the keyboard focus is inside the row, and stay reachable by Tab', () => {
+    const { queue } = renderPlayer();
+    const row = rowOf(queue, 'Blue in Green');
+    const handle = within(row).getByRole('button', { name: 'Reorder Blue in Green' });
+    act(() => {
+      handle.focus();
+    });
+    expect(actionsOf(row)).toBe('shown');
+    const play = within(row).getByRole('button', { name: 'Play Blue in Green' });
+    act(() => {
+      play.focus();
+    });
+    expect(actionsOf(row)).toBe('shown');
+    act(() => {
+      within(queue).getByRole('button', { name: 'Reorder Giant Steps' }).focus();
+    });
+    expect(actionsOf(row)).toBe('hidden');
+    expect(actionsOf(rowOf(queue, 'Giant Steps'))).toBe('shown');
+  });
+
+  it('show after a long-press, not a tap, until a press outside the row', () => {
+    vi.useFakeTimers();
+    try {
+      const { queue } = renderPlayer();
+      const row = rowOf(queue, 'Naima');
+      const text = within(row).getByText('Naima');
+      fireEvent.pointerDown(text, { isPrimary: true, pointerType: 'touch', clientX: 10, clientY: 10 });
+      act(() => {
+        vi.advanceTimersByTime(LONG_PRESS_MS / 2);
+      });
+      fireEvent.pointerUp(text);
+      act(() => {
+        vi.advanceTimersByTime(LONG_PRESS_MS);
+      });
+      expect(actionsOf(row)).toBe('hidden');
+
+      // A finger that moves is scrolling.
+      fireEvent.pointerDown(text, { isPrimary: true, pointerType: 'touch', clientX: 10, clientY: 10 });
+      fireEvent.pointerMove(text, { isPrimary: true, pointerType: 'touch', clientX: 10, clientY: 40 });
+      act(() => {
+        vi.advanceTimersByTime(LONG_PRESS_MS);
+      });
+      expect(actionsOf(row)).toBe('hidden');
+
+      fireEvent.pointerDown(text, { isPrimary: true, pointerType: 'touch', clientX: 10, clientY: 10 });
+      act(() => {
+        vi.advanceTimersByTime(LONG_PRESS_MS);
+      });
+      expect(actionsOf(row)).toBe('shown');
+      expect(fireEvent.contextMenu(text)).toBe(false);
+      fireEvent.pointerUp(text);
+      fireEvent.pointerDown(within(row).getByRole('button', { name: 'Move Naima down' }), { isPrimary: true });
+      expect(actionsOf(row)).toBe('shown');
+      fireEvent.pointerDown(rowOf(queue, 'Giant Steps'), { isPrimary: true });
+      expect(actionsOf(row)).toBe('hidden');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keep the arrow-key reordering on the handle', () => {
+    const { queue, nextUp } = renderPlayer();
+    fireEvent.keyDown(within(queue).getByRole('button', { name: 'Reorder Giant Steps' }), { key: 'ArrowUp' });
+    expect(nextUp()).toEqual(['Naima', 'Giant Steps', 'Blue in Green']);
   });
 });
 

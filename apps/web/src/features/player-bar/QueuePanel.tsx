@@ -9,7 +9,8 @@ import { ArrowDownIcon, ArrowUpIcon, CloseIcon, DragHandleIcon, PlayIcon } from 
 import { useOffsetWithin } from '../../ui/useOffsetWithin.js';
 import { useSortable, type HandleProps } from '../../ui/useSortable.js';
 import { LikeButton } from '../songs/SongControls.js';
-import { PlayModeButtons } from './PlayerBar.js';
+import { PlayModeButtons } from './PlayerControls.js';
+import { useRevealedActions } from './useRevealedActions.js';
 import '../../ui/badge.css';
 import '../../ui/buttons.css';
 import '../../ui/drag-handle.css';
@@ -48,16 +49,27 @@ interface QueueRowProps {
   style: CSSProperties;
 }
 
-/** One song in "Next up": drag handle, song, then play, move up, move down and remove. */
+/**
+ * One song in "Next up": drag handle, song, then play, move up, move down and remove. The four actions show on hover,
+ * on keyboard focus inside the row and on a long-press, so the song's title has the row's width the rest of the time.
+ */
 function QueueRow({ entry, above, below, handle, dragging, style }: QueueRowProps) {
   const controls = usePlayerControls();
+  const actions = useRevealedActions();
   const { song, index } = entry;
   const moves = [
     { label: 'up', target: above, Icon: ArrowUpIcon },
     { label: 'down', target: below, Icon: ArrowDownIcon },
   ];
   return (
-    <li aria-label={song.name} className="queue-item" data-sortable-item data-dragging={dragging} style={style}>
+    <li
+      aria-label={song.name}
+      className="queue-item"
+      data-sortable-item
+      data-dragging={dragging}
+      style={style}
+      {...actions.rowProps}
+    >
       <button
         type="button"
         className="icon-button drag-handle"
@@ -184,7 +196,7 @@ function UpcomingList({
 }
 
 /** "Next up": the loaded songs after the current one, and a note when the list goes on past them. */
-function NextUp({ scrollElement }: { scrollElement: HTMLElement | null }) {
+export function NextUp({ scrollElement }: { scrollElement: HTMLElement | null }) {
   const queue = usePlayerState((state) => state.queue);
   const index = usePlayerState((state) => state.index);
   const songs = usePlayerState((state) => state.songs);
