@@ -138,19 +138,31 @@ export type SongListQuery = z.infer<typeof SongListQuery>;
 /** A list of songs (JSON array). */
 export const SongList = z.array(Song);
 
+/** The sorted orders of GET /api/songs/page (issue 26), besides the shuffle and newest first. */
+export const SONG_SORT_COLUMNS = ['title', 'artist', 'album', 'genre', 'added', 'duration'] as const;
+export type SongSortColumn = (typeof SONG_SORT_COLUMNS)[number];
+export const SONG_PAGE_ORDERS = ['shuffle', 'newest', ...SONG_SORT_COLUMNS] as const;
+export type SongPageOrder = (typeof SONG_PAGE_ORDERS)[number];
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
 /**
  * GET /api/songs/page: the catalogue (or one artist's or one genre's songs) a page at a time.
  * - `order=shuffle` (the default): a stable server-side shuffle. The same `seed` always gives the same order, so a
  *   list paged from the first song to the last neither repeats nor skips one. Without a seed the server picks one and
  *   answers it in `seed`.
  * - `order=newest`: the most recently added first.
+ * - `order=title|artist|album|genre|added|duration` (issue 26): sorted by that column, `direction` asc (the default)
+ *   or desc, ties broken by song id (in the same direction), so paging neither repeats nor skips a song. Text sorts
+ *   ignore case; a song without an artist, album or duration comes first ascending ('' or -1).
  * - `q`: search hits instead, best match first (exact, then prefix, then one typo); `order` and `seed` do not apply.
  */
 export const SongPageQuery = CursorQuery.extend({
   q: textField().trim().max(200).optional(),
   genre: z.string().max(60).optional(),
   artistId: DbIdText.optional(),
-  order: z.enum(['shuffle', 'newest']).optional(),
+  order: z.enum(SONG_PAGE_ORDERS).optional(),
+  direction: z.enum(SORT_DIRECTIONS).optional(),
   seed: z.coerce.number().int().min(0).max(SHUFFLE_SEED_MAX).optional(),
 });
 export type SongPageQuery = z.infer<typeof SongPageQuery>;
