@@ -79,12 +79,15 @@ export function SongSortHeader({
   ordering,
   label,
   columns,
+  sortable = false,
 }: {
   ordering: SongOrdering;
   /** The list's accessible name ("Songs"): the headers are "Sort Songs". */
   label: string;
   /** The optional columns shown (a column empty in every row is hidden). */
   columns: { album: boolean; duration: boolean };
+  /** Over a playlist owner's rows, which start with a reorder handle. */
+  sortable?: boolean;
 }) {
   const { kind, order, onChange } = ordering;
   return (
@@ -109,7 +112,11 @@ export function SongSortHeader({
         </select>
       </label>
       <div role="table" aria-label={`Sort ${label}`} className="song-sort__table">
-        <div role="row" className="song-row song-row--header">
+        <div
+          role="row"
+          className={sortable ? 'song-row song-row--header song-row--sortable' : 'song-row song-row--header'}
+        >
+          {sortable && <span aria-hidden="true" />}
           <span className="song-row__position" aria-hidden="true">
             #
           </span>
@@ -119,7 +126,12 @@ export function SongSortHeader({
             <ColumnHeader column="title" ordering={ordering} className="song-sort__header--title" />
             <ColumnHeader column="artist" ordering={ordering} className="song-sort__header--artist" />
           </span>
-          {columns.album && <ColumnHeader column="album" ordering={ordering} className="song-row__album" />}
+          {columns.album ? (
+            <ColumnHeader column="album" ordering={ordering} className="song-row__album" />
+          ) : (
+            // The rows' album cells are there, empty: the header keeps their place (song-list--no-album hides both).
+            <span className="song-row__album" aria-hidden="true" />
+          )}
           <ColumnHeader column="genre" ordering={ordering} className="song-row__genre" />
           <span aria-hidden="true" />
           {columns.duration ? (
