@@ -110,3 +110,53 @@ test('on a phone the headers are one Sort by select, a 44 px target', async ({ p
   await saveFullPage(page, 'songs-sorted-by-title-phone');
   await sortBy.selectOption({ label: 'Shuffle' });
 });
+
+test('an album and a playlist sort from their headers (screenshots), the playlist keeping its own order', async ({
+  page,
+}) => {
+  const api = await apiSession(server.baseURL, listener);
+  let albumId: number;
+  let playlistId: number;
+  try {
+    const albums = (await (await api.get('/api/albums?limit=1')).json()) as { items: { id: number }[] };
+    albumId = albums.items[0]?.id ?? 0;
+    const created = await api.post('/api/playlists', { data: { name: 'Sorted', type: 'Mix', isPublic: false } });
+    expect(created.status()).toBe(201);
+    playlistId = ((await created.json()) as { id: number }).id;
+    for (const song of catalogue.slice(0, 5)) {
+      expect((await api.put(`/api/playlists/${playlistId}/songs/${song.id}`)).ok()).toBe(true);
+    }
+  } finally {
+    await api.dispose();
+  }
+  expect(albumId).toBeGreaterThan(0);
+  await logIn(page, listener);
+  for (const [width, height, device] of [
+    [1440, 900, 'desktop'],
+    [390, 844, 'phone'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/dashboard/album?id=${albumId}`);
+    const albumSort = page.getByRole('main').getByRole('combobox', { name: 'Sort by' });
+    await albumSort.selectOption({ label: 'Title (Z to A)' });
+    await expect(albumSort).toHaveValue('title:desc');
+    await saveFullPage(page, `album-sorted-by-title-${device}`);
+    await albumSort.selectOption({ label: 'Album order' });
+
+    await page.goto(`/dashboard/playlist?id=${playlistId}`);
+    const list = page.getByRole('list', { name: 'Songs in Sorted', exact: true });
+    await expect(list.getByRole('button', { name: /^Reorder / }).first()).toBeVisible();
+    const playlistSort = page.getByRole('main').getByRole('combobox', { name: 'Sort by' });
+    await playlistSort.selectOption({ label: 'Title (A to Z)' });
+    const inPlaylist = catalogue.slice(0, 5);
+    const byTitle = [...inPlaylist]
+      .sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1))
+      .map((song) => song.name);
+    await expect.poll(() => firstRows(list, 5)).toEqual(byTitle);
+    await expect(list.getByRole('button', { name: /^Reorder / })).toHaveCount(0);
+    await expect(page.getByRole('note')).toContainText('Playlist order');
+    await saveFullPage(page, `playlist-sorted-by-title-${device}`);
+    await playlistSort.selectOption({ label: 'Playlist order' });
+    await expect.poll(() => firstRows(list, 5)).toEqual(inPlaylist.map((song) => song.name));
+  }
+});
