@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { textField } from './text.js';
-import { NAME_MAX, SHUFFLE_SEED_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
+import { NAME_MAX, SHUFFLE_SEED_MAX, SONG_PAGE_ORDERS, SORT_DIRECTIONS, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { CursorQuery, DbIdText, dbIdText, pageOf, Paging } from './common.js';
 import { GENRES } from './genres.js';
 
@@ -137,14 +137,6 @@ export type SongListQuery = z.infer<typeof SongListQuery>;
 
 /** A list of songs (JSON array). */
 export const SongList = z.array(Song);
-
-/** The sorted orders of GET /api/songs/page (issue 26), besides the shuffle and newest first. */
-export const SONG_SORT_COLUMNS = ['title', 'artist', 'album', 'genre', 'added', 'duration'] as const;
-export type SongSortColumn = (typeof SONG_SORT_COLUMNS)[number];
-export const SONG_PAGE_ORDERS = ['shuffle', 'newest', ...SONG_SORT_COLUMNS] as const;
-export type SongPageOrder = (typeof SONG_PAGE_ORDERS)[number];
-export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
-export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 /**
  * GET /api/songs/page: the catalogue (or one artist's or one genre's songs) a page at a time.
