@@ -2,13 +2,13 @@ import { sql, type Kysely, type Migration } from 'kysely';
 
 /*
  * Issue 26: GET /api/songs/page sorts the catalogue by a column (song-pages.repository.ts `sortKey`), ties by id, and
- * pages by keyset on (key, id). These indexes hold the songs table's keys in that order, so a page of title, genre or
+ * pages by keyset on (key, id). These indexes hold the songs table's keys in that order, so a page of title or
  * duration reads its rows from the cursor on instead of sorting every song (the same expressions on both dialects).
- * Artist and album come from joined tables: no index of the songs table can hold their order.
+ * Genre has its index already (genre, then id: 001's songs_genre_idx on SQLite, 004's songs_genre_id_idx on
+ * PostgreSQL). Artist and album come from joined tables: no index of the songs table can hold their order.
  */
 const INDEXES = {
   songs_title_sort_idx: sql`lower(name), id`,
-  songs_genre_sort_idx: sql`genre, id`,
   songs_duration_sort_idx: sql`coalesce(duration_ms, -1), id`,
 };
 
