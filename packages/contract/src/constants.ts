@@ -53,3 +53,14 @@ export const SHUFFLE_SEED_MAX = 2_147_483_647;
 export const DB_ID_MAX = 2_147_483_647;
 /** The largest paging offset accepted (the same 32-bit bound as ids: no table holds more rows). */
 export const PAGE_OFFSET_MAX = DB_ID_MAX;
+
+/**
+ * The sorted orders of GET /api/songs/page (issue 26), besides the shuffle and newest first; here, away from zod, as
+ * the web app reads them at start-up.
+ */
+export const SONG_SORT_COLUMNS = ['title', 'artist', 'album', 'genre', 'added', 'duration'] as const;
+export type SongSortColumn = (typeof SONG_SORT_COLUMNS)[number];
+export const SONG_PAGE_ORDERS = ['shuffle', 'newest', ...SONG_SORT_COLUMNS] as const;
+export type SongPageOrder = (typeof SONG_PAGE_ORDERS)[number];
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { textField } from './text.js';
-import { NAME_MAX, SHUFFLE_SEED_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
+import { NAME_MAX, SHUFFLE_SEED_MAX, SONG_PAGE_ORDERS, SORT_DIRECTIONS, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { CursorQuery, DbIdText, dbIdText, pageOf, Paging } from './common.js';
 import { GENRES } from './genres.js';
 
@@ -144,13 +144,17 @@ export const SongList = z.array(Song);
  *   list paged from the first song to the last neither repeats nor skips one. Without a seed the server picks one and
  *   answers it in `seed`.
  * - `order=newest`: the most recently added first.
+ * - `order=title|artist|album|genre|added|duration` (issue 26): sorted by that column, `direction` asc (the default)
+ *   or desc, ties broken by song id (in the same direction), so paging neither repeats nor skips a song. Text sorts
+ *   ignore case; a song without an artist, album or duration comes first ascending ('' or -1).
  * - `q`: search hits instead, best match first (exact, then prefix, then one typo); `order` and `seed` do not apply.
  */
 export const SongPageQuery = CursorQuery.extend({
   q: textField().trim().max(200).optional(),
   genre: z.string().max(60).optional(),
   artistId: DbIdText.optional(),
-  order: z.enum(['shuffle', 'newest']).optional(),
+  order: z.enum(SONG_PAGE_ORDERS).optional(),
+  direction: z.enum(SORT_DIRECTIONS).optional(),
   seed: z.coerce.number().int().min(0).max(SHUFFLE_SEED_MAX).optional(),
 });
 export type SongPageQuery = z.infer<typeof SongPageQuery>;

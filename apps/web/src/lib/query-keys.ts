@@ -11,8 +11,8 @@ export const songKeys = {
   pages: (source: SongSource) => {
     switch (source.kind) {
       case 'catalogue': {
-        const { artistId, genre, order, seed } = source;
-        return [...songKeys.all, 'catalogue', { artistId, genre, order, seed }] as const;
+        const { artistId, genre, order, direction, seed } = source;
+        return [...songKeys.all, 'catalogue', { artistId, genre, order, direction, seed }] as const;
       }
       case 'liked':
         return [...songKeys.liked(), 'pages'] as const;

@@ -1,4 +1,4 @@
-import { PAGE_LIMIT_DEFAULT, type SongPage } from '@tonearm/contract';
+import { PAGE_LIMIT_DEFAULT, type SongPage, type SongPageOrder, type SortDirection } from '@tonearm/contract';
 import { api } from './api.js';
 
 /**
@@ -6,8 +6,15 @@ import { api } from './api.js';
  * player's queue both hold a source and the cursor of the next page, never the whole catalogue.
  */
 export type SongSource =
-  /** The catalogue, one artist's or one genre's songs: shuffled by seed, or newest first. */
-  | { kind: 'catalogue'; artistId?: number; genre?: string; order?: 'shuffle' | 'newest'; seed?: number }
+  /** The catalogue, one artist's or one genre's songs: shuffled by seed, newest first, or sorted by a column. */
+  | {
+      kind: 'catalogue';
+      artistId?: number;
+      genre?: string;
+      order?: SongPageOrder;
+      direction?: SortDirection;
+      seed?: number;
+    }
   /** The caller's liked songs, most recently liked first. */
   | { kind: 'liked' }
   /** A playlist's songs in playlist order. */
@@ -27,8 +34,8 @@ export function fetchSongPage(source: SongSource, request: SongPageRequest = {})
   const options = { signal: request.signal };
   switch (source.kind) {
     case 'catalogue': {
-      const { artistId, genre, order, seed } = source;
-      return api.songs.page({ query: { ...paging, artistId, genre, order, seed } }, options);
+      const { artistId, genre, order, direction, seed } = source;
+      return api.songs.page({ query: { ...paging, artistId, genre, order, direction, seed } }, options);
     }
     case 'liked':
       return api.likes.page({ query: paging }, options);

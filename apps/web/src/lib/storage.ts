@@ -16,10 +16,15 @@ export const AppStorageKeys = {
 export type StashedDownloadsKey = `tonearm.downloads.${number}`;
 export const stashedDownloadsKey = (userId: number): StashedDownloadsKey => `tonearm.downloads.${userId}`;
 
+/** Issue 26: the order a user chose for each kind of song list, on this browser. */
+export type SongOrderKey = `tonearm.songOrder.${number}`;
+export const songOrderKey = (userId: number): SongOrderKey => `tonearm.songOrder.${userId}`;
+
 export type StorageKey =
   | (typeof StorageKeys)[keyof typeof StorageKeys]
   | (typeof AppStorageKeys)[keyof typeof AppStorageKeys]
-  | StashedDownloadsKey;
+  | StashedDownloadsKey
+  | SongOrderKey;
 export { StorageKeys };
 
 type Listener = () => void;

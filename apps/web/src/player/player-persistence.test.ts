@@ -172,6 +172,24 @@ describe('player persistence', () => {
       expect(store.getState().queue).toHaveLength(110);
     });
 
+    it('restores a queue playing from the catalogue sorted by a column (issue 26), and refuses an unknown order', () => {
+      const sorted: SongSource = { kind: 'catalogue', order: 'duration', direction: 'desc' };
+      const state = run(initialPlayerState, {
+        type: 'playFrom',
+        start: { source: sorted, songs: songs(1, 10), nextCursor: 'd10', index: 3 },
+      });
+      localStorage.setItem(AppStorageKeys.player, JSON.stringify(toPersisted(state)));
+      expect(readPersistedPlayer().state.feed).toEqual({ source: sorted, more: true, cursor: 'd10', partial: false });
+      const saved = toPersisted(state);
+      for (const source of [
+        { ...sorted, order: 'loudness' },
+        { ...sorted, direction: 'sideways' },
+      ]) {
+        localStorage.setItem(AppStorageKeys.player, JSON.stringify({ ...saved, feed: { ...saved.feed, source } }));
+        expect(readPersistedPlayer().state).toBe(initialPlayerState);
+      }
+    });
+
     it('a window cut short of the loaded songs ends the saved list there (its cursor would skip the rest)', () => {
       const saved = toPersisted(start(1000, 10));
       expect(saved.queue).toHaveLength(PERSISTED_QUEUE_MAX);

@@ -1,4 +1,4 @@
-import type { Song } from '@tonearm/contract';
+import { SONG_PAGE_ORDERS, SORT_DIRECTIONS, type Song } from '@tonearm/contract';
 import { isSong, isSongList } from '../lib/song-guards.js';
 import type { SongSource } from '../lib/song-sources.js';
 import { AppStorageKeys, readJson, removeKey, writeJson } from '../lib/storage.js';
@@ -81,7 +81,8 @@ function isSongSource(value: unknown): value is SongSource {
       return (
         isOptional(value.artistId, 'number') &&
         isOptional(value.genre, 'string') &&
-        (value.order === undefined || value.order === 'shuffle' || value.order === 'newest') &&
+        (value.order === undefined || SONG_PAGE_ORDERS.some((order) => order === value.order)) &&
+        (value.direction === undefined || SORT_DIRECTIONS.some((direction) => direction === value.direction)) &&
         isOptional(value.seed, 'number')
       );
     case 'liked':

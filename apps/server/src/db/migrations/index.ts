@@ -21,6 +21,7 @@ import { albumPlaceholdersMigration } from './018-album-placeholders.js';
 import { creditsMigration } from './019-credits.js';
 import { libraryAccessMigration } from './020-library-access.js';
 import { libraryPlaylistsMigration } from './021-library-playlists.js';
+import { songSortIndexesMigration } from './022-song-sort-indexes.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '019-credits': creditsMigration,
   '020-library-access': libraryAccessMigration,
   '021-library-playlists': libraryPlaylistsMigration,
+  '022-song-sort-indexes': songSortIndexesMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

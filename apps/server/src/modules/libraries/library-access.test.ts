@@ -112,7 +112,8 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
     expect(names(data.songs)).not.toContain('Whisper');
     expect(data.artists.map((artist) => artist.name)).not.toContain('Secret Band');
     expect(data.artists.map((artist) => artist.name)).toContain('Ann Arbor');
-    for (const query of ['', '?order=newest', '?q=murmur', '?genre=Rock']) {
+    const sorted = ['title', 'artist', 'album', 'genre', 'added', 'duration'].map((order) => `?order=${order}`);
+    for (const query of ['', '?order=newest', '?q=murmur', '?genre=Rock', ...sorted, '?order=title&direction=desc']) {
       const page = await asListener.json(`/api/songs/page${query}`, SongPage);
       expect(names(page.items), query).not.toContain('Murmur');
       expect(
@@ -163,7 +164,8 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
     const bo = artists.find((artist) => artist.name === 'Bo Ray');
     expect(bo?.songs).toHaveLength(1);
     const byBo = `artistId=${String(bo?.id)}`;
-    for (const url of [`/api/songs/page?${byBo}`, `/api/songs/page?${byBo}&order=newest`]) {
+    const orders = ['newest', 'title', 'artist', 'album', 'genre', 'added', 'duration'];
+    for (const url of [`/api/songs/page?${byBo}`, ...orders.map((order) => `/api/songs/page?${byBo}&order=${order}`)]) {
       const page = await t.as(listener).json(url, SongPage);
       expect(names(page.items), url).toEqual(['Dawn']);
       expect(page.total, url).toBe(1);

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { SongSortColumn, SortDirection } from '@tonearm/contract';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { songSeen } from '../../db/library-visibility.js';
 import type { DB } from '../../db/schema.js';
 import { byArtist, songListQuery, type SongListRow } from './songs.repository.js';
@@ -43,6 +44,37 @@ export interface PlaylistKey {
   songId: number;
 }
 
+/** A sorted page's order: the column, its direction, and after which song (its sort key and id). */
+export interface SongSort {
+  column: Exclude<SongSortColumn, 'added'>;
+  direction: SortDirection;
+}
+export type SortKey = string | number;
+export interface SortedAfter {
+  key: SortKey;
+  songId: number;
+}
+export type SortedSongRow = SongListRow & { sort_key: SortKey };
+
+/**
+ * The expression a sorted page orders by (migration 022 indexes those of the songs table): text ignores case, and a
+ * song without an artist, album or duration sorts as '' or -1, so every key is comparable and never null.
+ */
+function sortKey(column: SongSort['column']): RawBuilder<SortKey> {
+  switch (column) {
+    case 'title':
+      return sql<string>`lower(${sql.ref('songs.name')})`;
+    case 'artist':
+      return sql<string>`lower(coalesce(${sql.ref('artists.name')}, ''))`;
+    case 'album':
+      return sql<string>`lower(coalesce(${sql.ref('albums.name')}, ''))`;
+    case 'genre':
+      return sql<string>`${sql.ref('songs.genre')}`;
+    case 'duration':
+      return sql<number>`coalesce(${sql.ref('songs.duration_ms')}, -1)`;
+  }
+}
+
 export type LikedSongRow = SongListRow & { liked_at: string };
 export type PlaylistSongListRow = SongListRow & { position: number; added_at: string };
 
@@ -57,6 +89,15 @@ function notHidden(songRef: 'likes.song_id' | 'playlist_songs.song_id', hidden: 
 export interface SongPagesRepository extends CatalogueSource {
   /** Newest first (id descending), before `beforeId` when given. */
   newest(filter: CatalogueFilter, beforeId: number | undefined, limit: number): Promise<SongListRow[]>;
+  /** First added first (id ascending), after `afterId` when given. */
+  oldest(filter: CatalogueFilter, afterId: number | undefined, limit: number): Promise<SongListRow[]>;
+  /** Sorted by a column (`sortKey`), then by id in the same direction, after `after` when given. */
+  sorted(
+    filter: CatalogueFilter,
+    sort: SongSort,
+    after: SortedAfter | undefined,
+    limit: number,
+  ): Promise<SortedSongRow[]>;
   liked(viewer: SongsOf, after: LikedKey | undefined, limit: number): Promise<LikedSongRow[]>;
   countLiked(viewer: SongsOf): Promise<number>;
   inPlaylist(
@@ -77,6 +118,15 @@ export interface SongsOf {
 }
 
 export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
+  /** The songs of the catalogue that pass the filter (a missing file's song leaves every list). */
+  const catalogueQuery = ({ artistId, genre, hidden = [] }: CatalogueFilter) => {
+    let query = songListQuery(db).where('songs.missing_since', 'is', null);
+    if (hidden.length > 0) query = query.where(songSeen(hidden));
+    if (artistId !== undefined) query = query.where(byArtist(artistId));
+    if (genre !== undefined) query = query.where('songs.genre', '=', genre);
+    return query;
+  };
+
   return {
     async version() {
       const row = await db.selectFrom('catalogue_version').select('version').where('id', '=', 1).executeTakeFirst();
@@ -106,13 +156,27 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
         .execute();
     },
 
-    newest({ artistId, genre, hidden = [] }, beforeId, limit) {
-      let query = songListQuery(db).where('songs.missing_since', 'is', null);
-      if (hidden.length > 0) query = query.where(songSeen(hidden));
-      if (artistId !== undefined) query = query.where(byArtist(artistId));
-      if (genre !== undefined) query = query.where('songs.genre', '=', genre);
+    newest(filter, beforeId, limit) {
+      let query = catalogueQuery(filter);
       if (beforeId !== undefined) query = query.where('songs.id', '<', beforeId);
       return query.orderBy('songs.id', 'desc').limit(limit).execute();
+    },
+
+    oldest(filter, afterId, limit) {
+      let query = catalogueQuery(filter);
+      if (afterId !== undefined) query = query.where('songs.id', '>', afterId);
+      return query.orderBy('songs.id', 'asc').limit(limit).execute();
+    },
+
+    sorted(filter, { column, direction }, after, limit) {
+      const key = sortKey(column);
+      let query = catalogueQuery(filter).select(key.as('sort_key'));
+      if (after !== undefined) {
+        // A row value comparison, which both dialects answer from an index on (key, id).
+        const beyond = direction === 'asc' ? sql`>` : sql`<`;
+        query = query.where(sql<SqlBool>`(${key}, ${sql.ref('songs.id')}) ${beyond} (${after.key}, ${after.songId})`);
+      }
+      return query.orderBy(key, direction).orderBy('songs.id', direction).limit(limit).execute();
     },
 
     liked({ userId, hidden }, after, limit) {

@@ -5,7 +5,7 @@ import { badCursor, cursorCodec, keysetPage, pageLimit, type CursorScope } from 
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import { searchTerms } from '../search-index/search-terms.js';
 import type { CatalogueIndex } from './catalogue-index.js';
-import type { CatalogueFilter, SongPagesRepository, SongsOf } from './song-pages.repository.js';
+import type { CatalogueFilter, SongPagesRepository, SongSort, SongsOf } from './song-pages.repository.js';
 import type { SongListRow } from './songs.repository.js';
 import { type SongListing, type SongsService, type Viewer } from './songs.service.js';
 
@@ -24,6 +24,10 @@ const Timestamp = z.string().max(40);
 /** [seed, last id]: the seed travels in the cursor, so a client may page on without repeating it. */
 const shuffleCursors = cursorCodec('songs.shuffle', z.tuple([Seed, DbId]));
 const newestCursors = cursorCodec('songs.newest', z.tuple([DbId]));
+/** [sort key, last id]; the order and direction are in the cursor's scope. */
+const sortedCursors = cursorCodec('songs.sorted', z.tuple([z.union([z.string().max(2_000), z.number()]), DbId]));
+/** [last id] of `added`, in either direction. */
+const addedCursors = cursorCodec('songs.added', z.tuple([DbId]));
 /** [liked at, song id]. */
 const likedCursors = cursorCodec('songs.liked', z.tuple([Timestamp, DbId]));
 /** [position, added at, song id]. */
@@ -51,8 +55,22 @@ export class SongPagesService {
       hidden: viewer.hiddenLibraries.length === 0 ? undefined : viewer.hiddenLibraries,
     };
     if (query.q !== undefined && query.q !== '') return this.searchPage(viewer, query.q, filter, query);
-    if (query.order === 'newest') return this.newestPage(viewer, filter, query);
-    return this.shufflePage(viewer, filter, query);
+    const direction = query.direction ?? 'asc';
+    switch (query.order) {
+      case 'newest':
+        return this.newestPage(viewer, filter, query);
+      case 'added':
+        return direction === 'desc' ? this.newestPage(viewer, filter, query) : this.oldestPage(viewer, filter, query);
+      case 'title':
+      case 'artist':
+      case 'album':
+      case 'genre':
+      case 'duration':
+        return this.sortedPage(viewer, filter, { column: query.order, direction }, query);
+      case 'shuffle':
+      case undefined:
+        return this.shufflePage(viewer, filter, query);
+    }
   }
 
   /** GET /api/songs/liked/page: most recently liked first. */
@@ -99,14 +117,47 @@ export class SongPagesService {
   }
 
   private async newestPage(viewer: Viewer, filter: CatalogueFilter, query: SongPageQuery): Promise<SongPageResult> {
-    const scope = filterScope(filter);
-    const after = newestCursors.decode(scope, query.cursor);
+    // `added` descending is newest first, with its own cursors (so a cursor never crosses from one order to another).
+    const codec = query.order === 'added' ? addedCursors : newestCursors;
+    const scope = query.order === 'added' ? [...filterScope(filter), 'desc'] : filterScope(filter);
+    const after = codec.decode(scope, query.cursor);
     const limit = pageLimit(query.limit);
     const [rows, snapshot] = await Promise.all([
       this.pages.newest(filter, after?.[0], limit + 1),
       this.catalogue.snapshot(),
     ]);
-    const page = keysetPage(rows, limit, (row) => newestCursors.encode(scope, [row.id]));
+    const page = keysetPage(rows, limit, (row) => codec.encode(scope, [row.id]));
+    return this.result(viewer, page.rows, page.nextCursor, snapshot.count(filter));
+  }
+
+  /** `added` ascending: the first added first (id ascending). */
+  private async oldestPage(viewer: Viewer, filter: CatalogueFilter, query: SongPageQuery): Promise<SongPageResult> {
+    const scope = [...filterScope(filter), 'asc'];
+    const after = addedCursors.decode(scope, query.cursor);
+    const limit = pageLimit(query.limit);
+    const [rows, snapshot] = await Promise.all([
+      this.pages.oldest(filter, after?.[0], limit + 1),
+      this.catalogue.snapshot(),
+    ]);
+    const page = keysetPage(rows, limit, (row) => addedCursors.encode(scope, [row.id]));
+    return this.result(viewer, page.rows, page.nextCursor, snapshot.count(filter));
+  }
+
+  /** Sorted by a column, ties by id: the key and id of the last song travel in the cursor. */
+  private async sortedPage(
+    viewer: Viewer,
+    filter: CatalogueFilter,
+    sort: SongSort,
+    query: SongPageQuery,
+  ): Promise<SongPageResult> {
+    const scope = [...filterScope(filter), sort.column, sort.direction];
+    const after = sortedCursors.decode(scope, query.cursor);
+    const limit = pageLimit(query.limit);
+    const [rows, snapshot] = await Promise.all([
+      this.pages.sorted(filter, sort, after && { key: after[0], songId: after[1] }, limit + 1),
+      this.catalogue.snapshot(),
+    ]);
+    const page = keysetPage(rows, limit, (row) => sortedCursors.encode(scope, [row.sort_key, row.id]));
     return this.result(viewer, page.rows, page.nextCursor, snapshot.count(filter));
   }
 

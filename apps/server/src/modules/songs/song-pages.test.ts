@@ -1,4 +1,4 @@
-import { PAGE_LIMIT_DEFAULT, SHUFFLE_SEED_MAX, SongPage } from '@tonearm/contract';
+import { PAGE_LIMIT_DEFAULT, SHUFFLE_SEED_MAX, SongPage, type Song } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { insertPlaylist, insertSongs, makeAdmin, makeSong, makeUser, type TestUser } from '../../../test/factories.js';
@@ -142,6 +142,86 @@ describeEachDialect('song pages (%s)', (t) => {
       const jazz = await pageAll(alice, '/api/songs/page', { order: 'newest', genre: 'Jazz', limit: 30 });
       expect(jazz.ids).toEqual([...songsB].reverse());
       expect(jazz.pages).toHaveLength(1);
+    });
+  });
+
+  describe('sorted by a column (issue 26)', () => {
+    const get = (who: TestUser, path: string, query: Query) => t.as(who).get(urlOf(path, query));
+    type Column = 'title' | 'artist' | 'album' | 'genre' | 'added' | 'duration';
+    const keyOf: Record<Column, (song: Song) => string | number> = {
+      title: (song) => song.name.toLowerCase(),
+      artist: (song) => song.artistName.toLowerCase(),
+      album: (song) => (song.albumName ?? '').toLowerCase(),
+      genre: (song) => song.genre,
+      added: (song) => song.id,
+      duration: (song) => song.durationMs ?? -1,
+    };
+    /** The songs as the server should sort them: by the column's key, then by id, both in the direction. */
+    function expected(songs: readonly Song[], column: Column, direction: 'asc' | 'desc'): number[] {
+      const sign = direction === 'asc' ? 1 : -1;
+      return [...songs]
+        .sort((a, b) => {
+          const [ka, kb] = [keyOf[column](a), keyOf[column](b)];
+          return sign * (ka < kb ? -1 : ka > kb ? 1 : a.id - b.id);
+        })
+        .map((song) => song.id);
+    }
+
+    let songs: Song[];
+    beforeAll(async () => {
+      // Durations with many ties, and some unknown (null); one album of its own beside the placeholders.
+      for (const [index, id] of allSongs().entries()) {
+        const duration = index % 7 === 0 ? null : (index % 4) * 60_000;
+        await t.db.updateTable('songs').set({ duration_ms: duration }).where('id', '=', id).execute();
+      }
+      songs = (await page(alice, '/api/songs/page', { order: 'newest', limit: 500 })).items;
+      expect(songs).toHaveLength(allSongs().length);
+    });
+
+    it.each(['title', 'artist', 'album', 'genre', 'added', 'duration'] as const)(
+      'pages the catalogue by %s both ways, neither repeating nor skipping a song at any page size',
+      async (column) => {
+        for (const direction of ['asc', 'desc'] as const) {
+          const want = expected(songs, column, direction);
+          for (const limit of [1, 7, 500]) {
+            const { ids, pages } = await pageAll(alice, '/api/songs/page', { order: column, direction, limit });
+            expect(ids, `${column} ${direction} by ${limit}`).toEqual(want);
+            expect(pages.every((p) => p.total === songs.length && p.seed === null)).toBe(true);
+          }
+        }
+      },
+    );
+
+    it('sorts ascending by default, and one artist or one genre alone', async () => {
+      const byTitle = await pageAll(alice, '/api/songs/page', { order: 'title', limit: 9 });
+      expect(byTitle.ids).toEqual(expected(songs, 'title', 'asc'));
+      const ofB = songs.filter((song) => song.artistId === artistB);
+      const artist = await pageAll(alice, '/api/songs/page', {
+        order: 'duration',
+        direction: 'desc',
+        artistId: artistB,
+        limit: 4,
+      });
+      expect(artist.ids).toEqual(expected(ofB, 'duration', 'desc'));
+      expect(artist.pages[0]?.total).toBe(ofB.length);
+      const rock = songs.filter((song) => song.genre === 'Rock');
+      const genre = await pageAll(alice, '/api/songs/page', { order: 'title', genre: 'Rock', limit: 6 });
+      expect(genre.ids).toEqual(expected(rock, 'title', 'asc'));
+    });
+
+    it('refuses a cursor of another order, direction or filter, and a direction that is not one', async () => {
+      const first = await page(alice, '/api/songs/page', { order: 'title', limit: 3 });
+      const cursor = first.nextCursor ?? '';
+      expectBadCursor(await get(alice, '/api/songs/page', { order: 'title', direction: 'desc', cursor }));
+      expectBadCursor(await get(alice, '/api/songs/page', { order: 'artist', cursor }));
+      expectBadCursor(await get(alice, '/api/songs/page', { order: 'title', genre: 'Jazz', cursor }));
+      expectBadCursor(await get(alice, '/api/songs/page', { order: 'newest', cursor }));
+      const added = await page(alice, '/api/songs/page', { order: 'added', limit: 3 });
+      expectBadCursor(
+        await get(alice, '/api/songs/page', { order: 'added', direction: 'desc', cursor: added.nextCursor ?? '' }),
+      );
+      expectBadCursor(await get(alice, '/api/songs/page', { order: 'newest', cursor: added.nextCursor ?? '' }));
+      expect((await get(alice, '/api/songs/page', { order: 'title', direction: 'up' })).statusCode).toBe(400);
     });
   });
 

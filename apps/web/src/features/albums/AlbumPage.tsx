@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Album, Song } from '@tonearm/contract';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
 import { Paths } from '../../lib/paths.js';
@@ -14,7 +14,9 @@ import { NotFoundState } from '../../ui/NotFoundState.js';
 import { artistQueries } from '../artists/queries.js';
 import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
 import { countLabel } from '../songs/SongsHeader.js';
+import { filledColumns, sortSongs, useSongOrder } from '../songs/song-order.js';
 import { SongRow } from '../songs/SongRow.js';
+import { SongSortHeader } from '../songs/SongSortHeader.js';
 import { PLACEHOLDER_META } from './AlbumCard.js';
 import { EditAlbumDialog } from './EditAlbumDialog.js';
 import { useSetAlbumCover } from './mutations.js';
@@ -70,11 +72,14 @@ function TrackList({
   songs,
   label,
   startsAt,
+  queue = album.songs,
 }: {
   album: Album;
   songs: readonly Song[];
   label: string;
   startsAt: number;
+  /** What the rows play through (default: the album in its order). */
+  queue?: readonly Song[];
 }) {
   return (
     <div role="list" aria-label={label} className="album-tracks">
@@ -82,7 +87,7 @@ function TrackList({
         <SongRow
           key={song.id}
           song={song}
-          list={album.songs}
+          list={queue}
           position={startsAt + index + 1}
           setSize={album.songs.length}
           number={song.trackNumber ?? index + 1}
@@ -95,6 +100,9 @@ function TrackList({
 
 function Tracks({ album }: { album: Album }) {
   const headingId = useId();
+  // Issue 26: album order (by disc) unless a column is chosen; then one list, sorted here, played as shown.
+  const [order, setOrder] = useSongOrder('album');
+  const sorted = useMemo(() => sortSongs(album.songs, order), [album.songs, order]);
   const discs = discsOf(album.songs);
   if (album.songs.length === 0) {
     return (
@@ -103,9 +111,31 @@ function Tracks({ album }: { album: Album }) {
       </div>
     );
   }
-  if (discs.length === 1) return <TrackList album={album} songs={album.songs} label="Tracks" startsAt={0} />;
+  const columns = { album: false, duration: filledColumns(album.songs).duration };
+  const headers = (
+    <div className="song-list--no-album">
+      <SongSortHeader ordering={{ kind: 'album', order, onChange: setOrder }} label="Tracks" columns={columns} />
+    </div>
+  );
+  if (order.by !== 'list') {
+    return (
+      <>
+        {headers}
+        <TrackList album={album} songs={sorted} label="Tracks" startsAt={0} queue={sorted} />
+      </>
+    );
+  }
+  if (discs.length === 1) {
+    return (
+      <>
+        {headers}
+        <TrackList album={album} songs={album.songs} label="Tracks" startsAt={0} />
+      </>
+    );
+  }
   return (
     <>
+      {headers}
       {discs.map(({ disc, songs, start }, index) => {
         const title = disc === null ? 'Other tracks' : `Disc ${disc}`;
         return (

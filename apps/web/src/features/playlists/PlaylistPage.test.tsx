@@ -91,6 +91,33 @@ describe('/dashboard/playlist', () => {
     expect(screen.getByText('So What moved to position 2 of 3')).toBeInTheDocument();
   });
 
+  it('sorts the whole playlist from its headers without reordering it, handles off with a note, until Playlist order', async () => {
+    localStorage.clear();
+    const api = playlistApi();
+    const view = renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
+    await advance(1);
+    const select = screen.getByRole('combobox', { name: 'Sort by' });
+    expect(within(select).getByRole('option', { name: 'Playlist order' })).toBeTruthy();
+    fireEvent.click(within(screen.getByRole('columnheader', { name: 'Title' })).getByRole('button'));
+    await flush();
+    expect(order()).toEqual(['Blue in Green', 'Naima', 'So What']);
+    expect(screen.getByRole('columnheader', { name: 'Title' }).getAttribute('aria-sort')).toBe('ascending');
+    expect(screen.queryByRole('button', { name: /^Reorder/ })).toBeNull();
+    expect(screen.getByRole('note').textContent).toContain('Choose “Playlist order” to move songs');
+    expect(api.requests('playlists.reorder')).toHaveLength(0);
+    view.unmount();
+
+    // Remembered for playlists; Playlist order brings the handles back.
+    renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
+    await advance(1);
+    expect(order()).toEqual(['Blue in Green', 'Naima', 'So What']);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort by' }), { target: { value: 'list' } });
+    await flush();
+    expect(order()).toEqual(['So What', 'Naima', 'Blue in Green']);
+    expect(screen.getByRole('button', { name: 'Reorder So What' })).toBeInTheDocument();
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
   it('puts the order back and says so when the server refuses it', async () => {
     playlistApi({ 'playlists.reorder': () => errorResponse(409, 'conflict', 'The playlist changed') });
     const view = renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });

@@ -23,6 +23,8 @@ import { ArrowLeftIcon, CloseIcon, DownloadIcon, EditIcon, PlayIcon, PlusIcon, T
 import type { MenuItem } from '../../ui/MenuButton.js';
 import { NotFoundState } from '../../ui/NotFoundState.js';
 import { PagedSongList } from '../songs/PagedSongList.js';
+import { COLUMN_LABELS, filledColumns, sortSongs, useSongOrder } from '../songs/song-order.js';
+import { SongSortHeader } from '../songs/SongSortHeader.js';
 import { countLabel } from '../songs/SongsHeader.js';
 import { usePagedSongs, type PagedSongs } from '../songs/useSongs.js';
 import { useDeletePlaylist, useRemoveSongFromPlaylist, useReorderPlaylist } from './mutations.js';
@@ -31,6 +33,7 @@ import { playlistQueries } from './queries.js';
 import { SortableSongList } from './SortableSongList.js';
 import '../../ui/buttons.css';
 import '../../ui/empty-state.css';
+import '../../ui/notice.css';
 import '../../ui/page.css';
 import '../../ui/tiles.css';
 
@@ -209,7 +212,17 @@ function PlaylistDetail({ playlistId }: { playlistId: number }) {
   const data = playlist.data;
   const editable = canEdit(user, data);
   const source = useMemo<SongSource>(() => ({ kind: 'playlist', playlistId }), [playlistId]);
-  const songs = usePagedSongs(source, { loadAll: editable });
+  // Issue 26: playlist order, or sorted here over the whole list (every page loads); sorting changes only the view.
+  const [order, setOrder] = useSongOrder('playlist');
+  const sorted = order.by !== 'list';
+  const songs = usePagedSongs(source, { loadAll: editable || sorted });
+  const ordering = { kind: 'playlist' as const, order, onChange: setOrder };
+  const shown = useMemo(() => sortSongs(songs.songs, order), [songs.songs, order]);
+  // A sorted list plays as it is shown, not on through the playlist's pages.
+  const shownList = useMemo(
+    () => (sorted ? { ...songs, paging: { ...songs.paging, source: undefined, total: undefined } } : songs),
+    [sorted, songs],
+  );
   const alerts = useAlerts();
   const removeSong = useRemoveSongFromPlaylist();
   const reorder = useReorderPlaylist(playlistId);
@@ -286,10 +299,26 @@ function PlaylistDetail({ playlistId }: { playlistId: number }) {
         All playlists
       </Link>
       <PlaylistHeader playlist={data} list={songs} />
-      {editable && complete && list.length > 0 ? (
-        <SortableSongList songs={list} label={label} onMove={move} extraMenuItems={removeItem} />
+      {editable && sorted && list.length > 0 && (
+        <p className="notice" role="note">
+          Sorted by {COLUMN_LABELS[order.by].toLowerCase()}: the playlist keeps its order. Choose “Playlist order” to
+          move songs.
+        </p>
+      )}
+      {editable && !sorted && complete && list.length > 0 ? (
+        <>
+          <SongSortHeader ordering={ordering} label={label} columns={filledColumns(list)} sortable />
+          <SortableSongList songs={list} label={label} onMove={move} extraMenuItems={removeItem} />
+        </>
       ) : (
-        <PagedSongList list={songs} label={label} extraMenuItems={removeItem} emptyState={emptyState} />
+        <PagedSongList
+          list={shownList}
+          songs={shown}
+          label={label}
+          extraMenuItems={removeItem}
+          emptyState={emptyState}
+          ordering={ordering}
+        />
       )}
     </div>
   );

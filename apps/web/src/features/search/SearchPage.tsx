@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDebouncedValue } from '../../lib/useDebouncedValue.js';
-import { catalogueSource } from '../songs/catalogue.js';
+import { useMemo } from 'react';
+import { orderedCatalogue } from '../songs/catalogue.js';
+import { useSongOrder } from '../songs/song-order.js';
 import { PagedSongList } from '../songs/PagedSongList.js';
 import { countLabel, SongsHeader } from '../songs/SongsHeader.js';
 import { SongsToolbar, type SongParams } from '../songs/SongsToolbar.js';
@@ -16,7 +18,10 @@ import '../../ui/page.css';
  * meanwhile and is back at once when the box is cleared.
  */
 export function SearchPage({ params }: { params: SongParams }) {
-  const catalogue = usePagedSongs(catalogueSource());
+  // Issue 26: the catalogue in the order chosen in its headers (shuffled by default), sorted by the server.
+  const [order, setOrder] = useSongOrder('catalogue');
+  const ordered = useMemo(() => orderedCatalogue(order), [order]);
+  const catalogue = usePagedSongs(ordered);
   const q = useDebouncedValue(params.text.trim());
   const search = useQuery({ ...searchQueries.results(q), enabled: q !== '' });
   const source = useSearchSource(q);
@@ -45,7 +50,16 @@ export function SearchPage({ params }: { params: SongParams }) {
     <div className="page">
       {header}
       <SongsToolbar {...params} />
-      {q === '' ? <PagedSongList list={catalogue} label="Songs" allowAdd /> : <SearchResults q={q} />}
+      {q === '' ? (
+        <PagedSongList
+          list={catalogue}
+          label="Songs"
+          allowAdd
+          ordering={{ kind: 'catalogue', order, onChange: setOrder }}
+        />
+      ) : (
+        <SearchResults q={q} />
+      )}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { RouteLoader } from '../../ui/RouteLoader.js';
 import { AlbumGrid } from '../albums/AlbumCard.js';
 import { ArtistCard } from '../artists/ArtistCard.js';
 import { PlaylistCard } from '../playlists/PlaylistCard.js';
+import { sortSongs, useSongOrder } from '../songs/song-order.js';
 import { SongList } from '../songs/SongList.js';
 import { searchQueries } from './queries.js';
 import { SourcePlayback } from './SourcePlayback.js';
@@ -56,6 +57,10 @@ function ResultGroups({ q, first }: { q: string; first: SearchResponse }) {
   const artists = useSearchGroup(q, 'artists', (answer) => answer.artists, first);
   const playlists = useSearchGroup(q, 'playlists', (answer) => answer.playlists, first);
   const source = useSearchSource(q);
+  // Issue 26: best match first, or the hits loaded so far sorted here (played as shown, not on through the rest).
+  const [order, setOrder] = useSongOrder('search');
+  const sortedSongs = useMemo(() => sortSongs(songs.items, order), [songs.items, order]);
+  const ordering = { kind: 'search' as const, order, onChange: setOrder };
   // Issue 12: the first answer's albums (not paged here; an older server answers none).
   const albums = (first.albums as SearchResponse['albums'] | undefined) ?? [];
   const albumsHeadingId = useId();
@@ -103,9 +108,13 @@ function ResultGroups({ q, first }: { q: string; first: SearchResponse }) {
       )}
       {songs.items.length > 0 && (
         <ResultSection title="Songs" group={songs} more="Show more songs" autoMore>
-          <SourcePlayback source={source} nextCursor={songs.nextCursor}>
-            <SongList songs={songs.items} label="Songs" />
-          </SourcePlayback>
+          {order.by === 'list' ? (
+            <SourcePlayback source={source} nextCursor={songs.nextCursor}>
+              <SongList songs={songs.items} label="Songs" ordering={ordering} />
+            </SourcePlayback>
+          ) : (
+            <SongList songs={sortedSongs} label="Songs" ordering={ordering} />
+          )}
         </ResultSection>
       )}
     </>

@@ -6,7 +6,8 @@ import { Paths } from '../../lib/paths.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { artistQueries } from '../artists/queries.js';
-import { catalogueSource } from './catalogue.js';
+import { orderedCatalogue } from './catalogue.js';
+import { useSongOrder } from './song-order.js';
 import { PagedSongList } from './PagedSongList.js';
 import { countLabel, PlayAllButton, ShuffleAllButton } from './SongsHeader.js';
 import { usePagedSongs } from './useSongs.js';
@@ -28,7 +29,9 @@ export function ArtistSongsPage({
 }) {
   const details = useQuery({ ...artistQueries.detail(passed.id), enabled: passed.image === null });
   const artist = passed.image === null && details.data?.id === passed.id ? details.data : passed;
-  const source = useMemo(() => catalogueSource(artist.id), [artist.id]);
+  // Issue 26: shuffled by default, or sorted by the server in the order chosen in the list's headers.
+  const [order, setOrder] = useSongOrder('artist');
+  const source = useMemo(() => orderedCatalogue(order, artist.id), [order, artist.id]);
   const list = usePagedSongs(source);
   const origin = useMemo(() => ({ artist }), [artist]);
   return (
@@ -55,7 +58,13 @@ export function ArtistSongsPage({
         </div>
       </header>
       {before}
-      <PagedSongList list={list} label={`Songs by ${artist.name}`} origin={origin} allowAdd />
+      <PagedSongList
+        list={list}
+        label={`Songs by ${artist.name}`}
+        origin={origin}
+        allowAdd
+        ordering={{ kind: 'artist', order, onChange: setOrder }}
+      />
       {after}
     </div>
   );

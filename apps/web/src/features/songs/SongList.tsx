@@ -8,7 +8,9 @@ import { PlusIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
 import { useOffsetWithin } from '../../ui/useOffsetWithin.js';
 import { useScrollContainer } from '../../ui/useScrollContainer.js';
+import { filledColumns } from './song-order.js';
 import { SongRow } from './SongRow.js';
+import { SongSortHeader, type SongOrdering } from './SongSortHeader.js';
 import type { SongActionOrigin } from './useSongActions.js';
 import { useSongActions } from './useSongActions.js';
 import '../../ui/buttons.css';
@@ -55,6 +57,8 @@ export interface SongListProps {
   onRetry?: () => void;
   /** A paged list: the next page loads as the user scrolls near the end. */
   paging?: SongListPaging | undefined;
+  /** Issue 26: column headers and "Sort by" over the rows; the songs come in that order already. */
+  ordering?: SongOrdering | undefined;
 }
 
 export type ListStatus = 'loading' | 'error' | 'ready';
@@ -169,6 +173,7 @@ export function SongList(props: SongListProps) {
     detail,
     onRetry,
     paging,
+    ordering,
   } = props;
   const { user } = useAuth();
   const scrollElement = useScrollContainer();
@@ -196,9 +201,11 @@ export function SongList(props: SongListProps) {
   const emptyStatus = hasMore && status === 'ready' ? 'loading' : status;
   const source = paging?.source;
   const nextCursor = paging?.nextCursor ?? null;
+  const columns = filledColumns(songs);
   return (
-    <div className="song-list">
+    <div className={columns.album ? 'song-list' : 'song-list song-list--no-album'}>
       {allowAdd && isAdmin(user) && <AddSongTile origin={origin} />}
+      {ordering && !showEmpty && <SongSortHeader ordering={ordering} label={label} columns={columns} />}
       {showEmpty &&
         (emptyState && emptyStatus === 'ready' ? emptyState : <SongSkeletons status={emptyStatus} onRetry={onRetry} />)}
       {!showEmpty && (

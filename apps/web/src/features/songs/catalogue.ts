@@ -1,4 +1,5 @@
 import { SHUFFLE_SEED_MAX } from '@tonearm/contract';
+import type { SongOrder } from './song-order.js';
 import type { SongSource } from '../../lib/song-sources.js';
 
 /** A seed for the server's shuffle (0 to SHUFFLE_SEED_MAX). */
@@ -24,4 +25,10 @@ export function catalogueSource(artistId?: number): SongSource {
 /** The catalogue (or one artist's songs) in a new order, for "Shuffle all". */
 export function reshuffledCatalogue(artistId?: number): SongSource {
   return { kind: 'catalogue', order: 'shuffle', seed: randomSeed(), artistId };
+}
+
+/** The catalogue (or one artist's songs) in an order chosen in its headers: this session's shuffle for `list`. */
+export function orderedCatalogue(order: SongOrder, artistId?: number): SongSource {
+  if (order.by === 'list') return catalogueSource(artistId);
+  return { kind: 'catalogue', order: order.by, direction: order.direction, artistId };
 }

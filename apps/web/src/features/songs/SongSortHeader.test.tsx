@@ -1,0 +1,94 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import type { Song } from '@tonearm/contract';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { makeSong, makeUser } from '../../test/fixtures.js';
+import { renderInApp } from '../../test/render.js';
+import { sortSongs, useSongOrder } from './song-order.js';
+import { SongList } from './SongList.js';
+
+const alice = makeUser({ id: 11, username: 'alice' });
+const bob = makeUser({ id: 12, username: 'bob' });
+
+const songs: Song[] = [
+  makeSong(1, { name: 'so What', artistName: 'Miles', durationMs: 545_000, albumName: null, albumId: null }),
+  makeSong(2, { name: 'Blue in Green', artistName: 'Bill', durationMs: 337_000, albumName: null, albumId: null }),
+  makeSong(3, { name: 'All Blues', artistName: 'Cannonball', durationMs: null, albumName: null, albumId: null }),
+];
+
+/** A liked-songs list as its page shows it: sorted here in the order remembered for the kind. */
+function Sorted({ list }: { list: readonly Song[] }) {
+  const [order, setOrder] = useSongOrder('liked');
+  return (
+    <SongList
+      songs={sortSongs(list, order)}
+      label="Liked songs"
+      ordering={{ kind: 'liked', order, onChange: setOrder }}
+    />
+  );
+}
+
+const shown = () =>
+  within(screen.getByRole('list', { name: 'Liked songs' }))
+    .getAllByRole('listitem')
+    .map((row) => row.getAttribute('aria-label'));
+const header = (name: string) => screen.getByRole('columnheader', { name });
+
+describe('<SongSortHeader>', () => {
+  beforeEach(() => {
+    localStorage.clear();
+  });
+
+  it('sorts by a column on a click, the other way round on the next, and says so in aria-sort', () => {
+    renderInApp(<Sorted list={songs} />, { user: alice });
+    expect(shown()).toEqual(['so What', 'Blue in Green', 'All Blues']);
+    expect(header('Title').getAttribute('aria-sort')).toBe('none');
+    fireEvent.click(within(header('Title')).getByRole('button'));
+    expect(shown()).toEqual(['All Blues', 'Blue in Green', 'so What']);
+    expect(header('Title').getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(within(header('Title')).getByRole('button', { name: /Title/ }));
+    expect(shown()).toEqual(['so What', 'Blue in Green', 'All Blues']);
+    expect(header('Title').getAttribute('aria-sort')).toBe('descending');
+    // Another column starts ascending; the first goes back to none.
+    fireEvent.click(within(header('Duration')).getByRole('button'));
+    expect(shown()).toEqual(['All Blues', 'Blue in Green', 'so What']);
+    expect(header('Duration').getAttribute('aria-sort')).toBe('ascending');
+    expect(header('Title').getAttribute('aria-sort')).toBe('none');
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Sort by' }).value).toBe('duration:asc');
+  });
+
+  it('remembers the order per user after a remount, and Sort by goes back to the list’s own order', () => {
+    const first = renderInApp(<Sorted list={songs} />, { user: alice });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort by' }), { target: { value: 'artist:desc' } });
+    expect(shown()).toEqual(['so What', 'All Blues', 'Blue in Green']);
+    first.unmount();
+
+    const again = renderInApp(<Sorted list={songs} />, { user: alice });
+    expect(shown()).toEqual(['so What', 'All Blues', 'Blue in Green']);
+    expect(header('Artist').getAttribute('aria-sort')).toBe('descending');
+    again.unmount();
+
+    const other = renderInApp(<Sorted list={songs} />, { user: bob });
+    expect(shown()).toEqual(['so What', 'Blue in Green', 'All Blues']);
+    other.unmount();
+
+    renderInApp(<Sorted list={songs} />, { user: alice });
+    const select = screen.getByRole('combobox', { name: 'Sort by' });
+    expect(within(select).getByRole('option', { name: 'Recently liked' })).toBeTruthy();
+    fireEvent.change(select, { target: { value: 'list' } });
+    expect(shown()).toEqual(['so What', 'Blue in Green', 'All Blues']);
+    expect(screen.getAllByRole('columnheader').every((cell) => cell.getAttribute('aria-sort') === 'none')).toBe(true);
+  });
+
+  it('hides the album and duration headers while no song shown has one', () => {
+    const bare = songs.map((song) => ({ ...song, durationMs: null }));
+    const { unmount } = renderInApp(<Sorted list={bare} />, { user: alice });
+    const names = () => screen.getAllByRole('columnheader').map((cell) => cell.textContent);
+    expect(names()).toEqual(['Title', 'Artist', 'Genre']);
+    expect(document.querySelector('.song-list--no-album')).not.toBeNull();
+    unmount();
+
+    renderInApp(<Sorted list={[...songs, makeSong(4, { albumId: 2, albumName: 'Kind of Blue' })]} />, { user: alice });
+    expect(names()).toEqual(['Title', 'Artist', 'Album', 'Genre', 'Duration']);
+    expect(document.querySelector('.song-list--no-album')).toBeNull();
+  });
+});
