@@ -116,10 +116,13 @@ test('every page fits its width at 390, 768, 1280, 1440 and 1920 px, and every c
   test.setTimeout(240_000);
   const api = await apiSession(server.baseURL, server.admin);
   let albumId: number;
+  let artistId: number;
   let playlistId: number;
   try {
     const albums = (await (await api.get('/api/albums?limit=1')).json()) as { items: { id: number }[] };
     albumId = albums.items[0]?.id ?? 0;
+    const artists = (await (await api.get('/artists')).json()) as { id: number }[];
+    artistId = artists[0]?.id ?? 0;
     const songs = (await (await api.get('/api/songs')).json()) as { id: number }[];
     const created = await api.post('/api/playlists', {
       data: { name: 'A playlist with a rather long name to see where it wraps', type: 'Mix', isPublic: false },
@@ -133,6 +136,7 @@ test('every page fits its width at 390, 768, 1280, 1440 and 1920 px, and every c
     await api.dispose();
   }
   expect(albumId).toBeGreaterThan(0);
+  expect(artistId).toBeGreaterThan(0);
 
   const signedOut = await overflowsOf(page, ['/', '/no-such-page']);
   await logIn(page, server.admin);
@@ -140,6 +144,9 @@ test('every page fits its width at 390, 768, 1280, 1440 and 1920 px, and every c
     '/dashboard',
     '/dashboard/songs',
     '/dashboard/artist',
+    `/dashboard/artist/${artistId}`,
+    '/dashboard/artist/999999',
+    '/dashboard/search',
     '/dashboard/playlist',
     `/dashboard/playlist?id=${playlistId}`,
     '/dashboard/create-playlist',

@@ -5,6 +5,7 @@ import { addSongViaApi, listSongs } from './support/pages/catalogue-api.js';
 import { Dashboard } from './support/pages/dashboard.js';
 import { gradientPng, sineWav } from './support/pages/media-files.js';
 import { useTonearmServer } from './support/pages/tonearm-spec.js';
+import { screenshotBoth } from './support/web-app.js';
 
 const server = useTonearmServer();
 
@@ -166,4 +167,87 @@ test('a regular user sees no Edit, Delete or add-song tile', async ({ page }) =>
   await expect(artistList.getByRole('listitem').first()).toBeVisible();
   await expect(dashboard.addSongTile).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Add artist' })).toHaveCount(0);
+});
+
+test('an artist has their own address: a cold load, back and forward, and an unknown id (issue 26)', async ({
+  page,
+}) => {
+  const dashboard = new Dashboard(page);
+  await logIn(page, listener);
+  const artistsNav = dashboard.nav.getByRole('link', { name: 'Artists' });
+
+  await dashboard.openArtist('Velvet Meridian');
+  await expect(page).toHaveURL(/\/dashboard\/artist\/\d+$/);
+  const address = new URL(page.url()).pathname;
+  await expect(artistsNav).toHaveAttribute('aria-current', 'page');
+
+  // A cold load of the address (no navigation state): the same page, fetched by id.
+  await page.goto(address);
+  await expect(page.getByRole('heading', { level: 1, name: 'Velvet Meridian', exact: true })).toBeVisible();
+  await expect(dashboard.songList('Songs by Velvet Meridian').getByRole('listitem')).toHaveCount(2);
+  await expect(dashboard.main.getByText('2 songs', { exact: true })).toBeVisible();
+  await expect(page).toHaveTitle('Velvet Meridian · Tonearm');
+  await screenshotBoth(page, 'artist-page');
+
+  // Another artist, then back and forward between the two addresses.
+  await artistsNav.click();
+  await page.getByRole('list', { name: 'Artists' }).getByRole('link', { name: 'Marigold Tapes', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Marigold Tapes', exact: true })).toBeVisible();
+  const other = new URL(page.url()).pathname;
+  expect(other).toMatch(/^\/dashboard\/artist\/\d+$/);
+  expect(other).not.toBe(address);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/artist$/);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`${address}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Velvet Meridian', exact: true })).toBeVisible();
+  await page.goForward();
+  await page.goForward();
+  await expect(page).toHaveURL(new RegExp(`${other}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Marigold Tapes', exact: true })).toBeVisible();
+  await expect(dashboard.songList('Songs by Marigold Tapes').getByRole('listitem').first()).toBeVisible();
+
+  // An id nobody has, and one that is no id: not found, inside the shell.
+  for (const unknown of ['/dashboard/artist/999999', '/dashboard/artist/velvet']) {
+    await page.goto(unknown);
+    await expect(dashboard.main.getByRole('heading', { level: 1, name: 'Artist not found' })).toBeVisible();
+    await expect(dashboard.nav).toBeVisible();
+    await expect(dashboard.player).toBeVisible();
+  }
+  await dashboard.main.getByRole('link', { name: 'Browse artists' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/artist$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Artists' })).toBeVisible();
+});
+
+test('the big Play button waits for its list: disabled, saying why, until songs arrive (issue 26)', async ({
+  page,
+}) => {
+  const dashboard = new Dashboard(page);
+  await logIn(page, listener);
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const isSongPage = (url: URL): boolean => url.pathname === '/api/songs/page';
+  await page.route(isSongPage, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/dashboard/songs');
+  const play = dashboard.main.getByRole('button', { name: 'Play songs', exact: true });
+  await expect(play).toBeDisabled();
+  await expect(play).toHaveAttribute('title', 'Nothing to play yet');
+  await play.click({ force: true });
+  await expect(dashboard.player.locator('.now-playing__name')).toHaveText('Welcome');
+  await expect(dashboard.player.getByRole('button', { name: 'Pause', exact: true })).toHaveCount(0);
+
+  release();
+  const list = dashboard.songList('Songs');
+  await expect(list.getByRole('listitem').first()).toBeVisible({ timeout: 20_000 });
+  await expect(play).toBeEnabled();
+  await expect(play).not.toHaveAttribute('title');
+  const [first] = await dashboard.renderedSongNames(list);
+  await play.click();
+  await expect(dashboard.player.locator('.now-playing__name')).toHaveText(first ?? '');
+  await page.unroute(isSongPage);
 });

@@ -47,12 +47,12 @@ test('adding a song to a playlist shows the server text and closes the popup abo
   await expect(dashboard.errorAlert('Please select a playlist.')).toBeVisible();
   await expect(popup).toBeVisible();
 
-  await choice.check();
+  // One click on the playlist adds the song (issue 26): no second step.
   await startTimeline(page, {
     result: { selector: '[role="status"]', text: 'Song added to playlist' },
     popup: { selector: '[role="dialog"]', text: 'Select a Playlist' },
   });
-  await popup.getByRole('button', { name: 'Add to playlist' }).click();
+  await choice.click();
   await expect(dashboard.successAlert('Song added to playlist')).toBeVisible();
   await expect(popup).toBeHidden({ timeout: 5000 });
 

@@ -97,8 +97,7 @@ test('desktop: Add Song form, Confirm dialog and alerts', async ({ page }) => {
   await expect(popup.getByRole('radio')).toHaveCount(2);
   await waitForImages(page);
   await saveFullPage(page, 'popup-select-playlist', { expandMain: false });
-  await popup.getByRole('radio', { name: /Night Drive/ }).check();
-  await popup.getByRole('button', { name: 'Add to playlist' }).click();
+  await popup.getByRole('radio', { name: /Night Drive/ }).click();
   await expect(dashboard.successAlert('Song added to playlist')).toBeVisible();
   await saveFullPage(page, 'alert-success', { expandMain: false });
 });

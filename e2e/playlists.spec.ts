@@ -156,6 +156,10 @@ test('admins list every playlist; search answers songs, artists and playlists as
   await expect(grid.getByRole('link', { name: 'Secret mix' })).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
+  // Search is a page of its own, titled so (issue 26).
+  await expect(page).toHaveURL(/\/dashboard\/search$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Search', exact: true })).toBeVisible();
+  await expect(page).toHaveTitle('Search · Tonearm');
   const box = page.getByLabel('Search songs, artists and playlists');
   await box.pressSequentially('slow', { delay: 40 });
   await expect(page).toHaveURL(/q=slow/);
@@ -169,7 +173,26 @@ test('admins list every playlist; search answers songs, artists and playlists as
   await expect(results.songs.getByRole('listitem', { name: 'Low Tide Hymn' })).toBeVisible();
   await screenshotBoth(page, 'search');
 
+  // While the next answer is on its way, the results on screen stay, with no loader in their place.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const isSearch = (url: URL): boolean => url.pathname === '/api/search';
+  await page.route(isSearch, async (route) => {
+    await held;
+    await route.continue();
+  });
   await box.fill('ferry');
+  await expect(page.getByText('Searching…', { exact: true })).toBeVisible();
+  await page.waitForTimeout(600);
+  await expect(results.artists.getByRole('link', { name: 'Slow Tide Ensemble' })).toBeVisible();
+  await expect(results.songs.getByRole('listitem', { name: 'Low Tide Hymn' })).toBeVisible();
+  await expect(page.locator('.route-loader')).toHaveCount(0);
+  release();
+  await expect(page.getByText('Results for “ferry”', { exact: true })).toBeVisible();
+  await expect(page.getByText('Searching…', { exact: true })).toHaveCount(0);
+  await page.unroute(isSearch);
   await expect(results.songs.getByRole('listitem')).toHaveCount(1);
   await expect(results.songs.getByRole('listitem', { name: 'Night Ferry' })).toBeVisible();
   await expect(results.playlists).toHaveCount(0);

@@ -35,22 +35,24 @@ interface NavItem {
 }
 
 const onSongs = (location: Location): boolean => location.pathname === Paths.songs;
-/** An artist's song list belongs to Artists in the navigation. */
-const onArtistSongs = (location: Location): boolean => onSongs(location) && artistFromState(location.state) !== null;
+/** An artist's song list (by navigation state, or at their own address) belongs to Artists in the navigation. */
+const onArtistSongs = (location: Location): boolean =>
+  (onSongs(location) && artistFromState(location.state) !== null) || location.pathname.startsWith(`${Paths.artist}/`);
+const onSearch = (location: Location): boolean => location.pathname === Paths.search;
 const likedOnly = (location: Location): boolean => new URLSearchParams(location.search).get('liked') === '1';
 const at =
   (path: string) =>
   (location: Location): boolean =>
     location.pathname === path;
 
-/** Search and Liked are views of the song list route (SPEC §2 has no routes of their own for them). */
+/** Search has its own page (issue 26); the song list route (SPEC §2) is Search's too, and Liked is a view of it. */
 const MAIN_ITEMS: NavItem[] = [
   { label: 'Home', to: Paths.dashboard, icon: <HomeIcon />, isActive: at(Paths.dashboard) },
   {
     label: 'Search',
-    to: Paths.songs,
+    to: Paths.search,
     icon: <SearchIcon />,
-    isActive: (l) => onSongs(l) && !likedOnly(l) && !onArtistSongs(l),
+    isActive: (l) => (onSearch(l) || (onSongs(l) && !onArtistSongs(l))) && !likedOnly(l),
   },
   {
     label: 'Artists',
@@ -59,7 +61,12 @@ const MAIN_ITEMS: NavItem[] = [
     isActive: (l) => at(Paths.artist)(l) || onArtistSongs(l),
   },
   { label: 'Playlists', to: Paths.playlist, icon: <LibraryIcon />, isActive: at(Paths.playlist) },
-  { label: 'Liked', to: `${Paths.songs}?liked=1`, icon: <HeartIcon />, isActive: (l) => onSongs(l) && likedOnly(l) },
+  {
+    label: 'Liked',
+    to: `${Paths.songs}?liked=1`,
+    icon: <HeartIcon />,
+    isActive: (l) => (onSongs(l) || onSearch(l)) && likedOnly(l),
+  },
   { label: 'Downloaded', to: Paths.downloaded, icon: <DownloadIcon />, isActive: at(Paths.downloaded) },
 ];
 

@@ -48,27 +48,37 @@ const AlbumPage = lazyPage(() => import('../features/albums/AlbumPage.js'), 'Alb
 const LibrariesPage = lazyPage(() => import('../features/libraries/LibrariesPage.js'), 'LibrariesPage');
 const FoldersPage = lazyPage(() => import('../features/folders/FoldersPage.js'), 'FoldersPage');
 const NotFoundPage = lazyPage(() => import('./NotFoundPage.js'), 'NotFoundPage');
+const ArtistAddressPage = lazyPage(() => import('./ArtistAddressPage.js'), 'ArtistAddressPage');
+const SearchRoutePage = lazyPage(() => import('./SearchRoutePage.js'), 'SearchRoutePage');
 const DashboardNotFoundPage = lazyPage(() => import('./DashboardNotFoundPage.js'), 'DashboardNotFoundPage');
 
-/** The dashboard's pages by their path below /dashboard ('' for the index). */
+/** The dashboard's pages by their route path below /dashboard ('' for the index, `:id` for an id segment). */
 const dashboardPages: Record<string, LazyPage> = {
   '': DashboardHomePage,
   playlist: PlaylistPage,
   payment: PaymentPage,
   'create-playlist': CreatePlaylistPage,
   artist: ArtistPage,
+  'artist/:id': ArtistAddressPage,
   downloaded: DownloadedPage,
   'user-list': UserListPage,
   songs: SongsPage,
   album: AlbumPage,
   libraries: LibrariesPage,
   folders: FoldersPage,
+  search: SearchRoutePage,
 };
 
-/** The part of a dashboard address after /dashboard/ ('' for the index), or null for any other address. */
-function dashboardPath(pathname: string): string | null {
-  const dashboard = /^\/dashboard(?:\/([^/]*))?\/?$/.exec(pathname);
-  return dashboard === null ? null : (dashboard[1] ?? '');
+/**
+ * The route path a dashboard address would have below /dashboard/ ('' for the index; a second segment is an id, so
+ * /dashboard/artist/7 is 'artist/:id'), or null for any other address. Whether a page has that path is
+ * dashboardPages' to say.
+ */
+export function dashboardPath(pathname: string): string | null {
+  const dashboard = /^\/dashboard(?:\/([^/]*)(?:\/([^/]+))?)?\/?$/.exec(pathname);
+  if (dashboard === null) return null;
+  const [, page = '', id] = dashboard;
+  return id === undefined ? page : `${page}/:id`;
 }
 
 /** The not-found page at an address no dashboard page has, for someone signed out; null at a dashboard page's. */
@@ -93,7 +103,7 @@ export function preloadPages(pathname: string, queryClient: QueryClient): void {
   if (path === null) return;
   // A failed preload is not an error yet: the render fetches the chunk again and shows its own error.
   for (const chunk of [DashboardLayout, dashboardPages[path]]) chunk?.preload().catch(() => undefined);
-  if (path === '' || path === 'songs') {
+  if (path === '' || path === 'songs' || path === 'search') {
     import('../features/songs/useSongs.js').then(
       ({ prefetchCatalogue }) => {
         prefetchCatalogue(queryClient, readStoredUser());

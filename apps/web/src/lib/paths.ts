@@ -15,4 +15,11 @@ export const Paths = {
   libraries: '/dashboard/libraries',
   /** Issue 25: the libraries by their real folders, as `?library=&path=`. */
   folders: '/dashboard/folders',
+  /** Issue 26: the sidebar's Search, a page of its own (the song list stays at SPEC's /dashboard/songs). */
+  search: '/dashboard/search',
 } as const;
+
+/** Issue 26: one artist's own address, `/dashboard/artist/:id` (shareable; SPEC's /dashboard/artist stays the list). */
+export function artistHref(artistId: number): string {
+  return `${Paths.artist}/${String(artistId)}`;
+}

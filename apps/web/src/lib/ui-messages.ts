@@ -15,6 +15,11 @@ export const UiMessages = {
   albumUpdated: 'Album updated',
   failedToUpdateAlbum: 'Failed to update the album',
   albumUnavailable: 'The album could not be loaded.',
+  /** Issue 26: /dashboard/artist/:id with an id nobody has. */
+  artistNotFound: 'This artist is not in the catalogue.',
+  artistUnavailable: 'The artist could not be loaded.',
+  /** Issue 26: why a list's big Play button is disabled. */
+  nothingToPlayYet: 'Nothing to play yet',
   playbackFailed: (songName: string) => `Could not play “${songName}”.`,
   downloaded: (songName: string) => `“${songName}” is downloaded`,
   downloadFailed: 'Download failed',

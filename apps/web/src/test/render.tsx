@@ -18,6 +18,8 @@ import { makeUser } from './fixtures.js';
 export interface AppRenderOptions {
   user?: User | null;
   route?: string | { pathname: string; state?: unknown };
+  /** The route pattern `ui` is rendered at (default: the route's pathname), e.g. '/dashboard/artist/:id'. */
+  path?: string;
   /** Extra routes (path → element) next to the one under test, e.g. to observe a navigation. */
   routes?: Record<string, ReactNode>;
 }
@@ -55,7 +57,7 @@ export function renderInApp(ui: ReactNode, options: AppRenderOptions = {}): AppR
     replaceUser: vi.fn(),
   };
   const route = options.route ?? '/dashboard/songs';
-  const path = typeof route === 'string' ? route.split('?')[0] : route.pathname;
+  const path = options.path ?? (typeof route === 'string' ? route.split('?')[0] : route.pathname);
   const result = render(
     <AlertProvider store={alerts}>
       <QueryClientProvider client={queryClient}>

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { ClientMessages, ServerMessages, UNKNOWN_ALBUM, type Album } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SongsPage } from '../../app/SongsPage.js';
+import { ArtistAddressPage } from '../../app/ArtistAddressPage.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import {
   errorResponse,
@@ -39,7 +39,7 @@ function makeAlbum(overrides: Partial<Album> = {}): Album {
 function renderAlbum(id = '5') {
   return renderInApp(<AlbumPage />, {
     route: `/dashboard/album?id=${id}`,
-    routes: { '/dashboard/songs': <SongsPage /> },
+    routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
   });
 }
 
@@ -186,7 +186,7 @@ describe('/dashboard/album', () => {
     await flush();
     fireEvent.click(screen.getByRole('link', { name: 'Miles Davis' }));
     await flush();
-    expect(screen.getByTestId('location').textContent).toBe('/dashboard/songs');
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard/artist/3');
     expect(screen.getByRole('heading', { level: 1, name: 'Miles Davis' })).toBeInTheDocument();
     expect(new URL(api.requests('songs.page')[0]?.url ?? '').searchParams.get('artistId')).toBe('3');
   });

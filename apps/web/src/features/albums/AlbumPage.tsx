@@ -3,7 +3,7 @@ import type { Album, Song } from '@tonearm/contract';
 import { useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { describeError, isApiError } from '../../lib/api-client.js';
-import { Paths } from '../../lib/paths.js';
+import { artistHref, Paths } from '../../lib/paths.js';
 import { UiMessages } from '../../lib/ui-messages.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
 import { useAlerts } from '../../shell/alerts/useAlerts.js';
@@ -52,7 +52,7 @@ export function albumLength(durationMs: number): string {
   return `${Math.floor(minutes / 60)} hr ${minutes % 60} min`;
 }
 
-/** The artist's name, linking to their page (the song list of an artist, which takes the artist as navigation state). */
+/** The artist's name, linking to their page at its own address (the artist passed along to show at once). */
 function ArtistLink({ album }: { album: Album }) {
   const artist = useQuery({ ...artistQueries.detail(album.artistId ?? 0), enabled: album.artistId !== null });
   if (album.artistId === null) return <span>{album.artistName}</span>;
@@ -60,7 +60,7 @@ function ArtistLink({ album }: { album: Album }) {
     artist: artist.data ?? { id: album.artistId, name: album.artistName, image: null, songs: [] },
   };
   return (
-    <Link to={Paths.songs} state={state} className="album-header__artist">
+    <Link to={artistHref(album.artistId)} state={state} className="album-header__artist">
       {album.artistName}
     </Link>
   );

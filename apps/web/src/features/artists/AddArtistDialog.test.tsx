@@ -23,12 +23,18 @@ async function save(name: string, image?: File) {
   await flush();
 }
 
-describe('Add Artist popup', () => {
+describe('Add artist popup', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it('is titled in sentence case, like the button that opens it (issue 26)', () => {
+    mockApi({});
+    render();
+    expect(screen.getByRole('dialog', { name: 'Add artist' })).toBeInTheDocument();
   });
 
   it('posts the name and the image as multipart, in that order', async () => {

@@ -41,7 +41,7 @@ export function AddArtistDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Dialog title="Add Artist" onClose={onClose} size="sm">
+    <Dialog title="Add artist" onClose={onClose} size="sm">
       <form className="form" noValidate onSubmit={onSubmit}>
         <FormField label="Name" error={errors.name}>
           {(control) => (

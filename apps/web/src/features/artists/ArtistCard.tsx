@@ -1,16 +1,16 @@
 import type { Artist } from '@tonearm/contract';
 import { Link } from 'react-router';
-import { Paths } from '../../lib/paths.js';
+import { artistHref } from '../../lib/paths.js';
 import { Cover } from '../../ui/Cover.js';
 import '../../ui/skeleton.css';
 import '../../ui/tiles.css';
 
-/** Choosing an artist opens the song list with the artist passed along as navigation state. */
+/** Choosing an artist opens their page at its own address, the artist passed along to show at once. */
 export function ArtistCard({ artist }: { artist: Artist }) {
   const count = artist.songs.length;
   return (
     <li className="tile tile--artist">
-      <Link to={Paths.songs} state={{ artist }} className="tile__link" aria-label={artist.name}>
+      <Link to={artistHref(artist.id)} state={{ artist }} className="tile__link" aria-label={artist.name}>
         <span className="tile__art">
           <Cover src={artist.image} width={300} shape="circle" className="tile__cover" />
         </span>

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { UNKNOWN_ALBUM } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SongsPage } from '../../app/SongsPage.js';
+import { ArtistAddressPage } from '../../app/ArtistAddressPage.js';
 import { errorResponse, makeArtist, makeSong, makeSongPage } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
@@ -16,17 +16,21 @@ describe('/dashboard/artist', () => {
     vi.useRealTimers();
   });
 
-  it('lists the artists; choosing one opens their songs with the artist passed along', async () => {
+  it('lists the artists; choosing one opens their page at its own address', async () => {
     const api = mockApi({
       'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7] }), makeArtist(4)],
+      'artists.get': () => makeArtist(3, { name: 'Nina Simone', songs: [7] }),
       'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
     });
-    renderInApp(<ArtistPage />, { route: '/dashboard/artist', routes: { '/dashboard/songs': <SongsPage /> } });
+    renderInApp(<ArtistPage />, {
+      route: '/dashboard/artist',
+      routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
+    });
     await advance(0);
     expect(screen.getByRole('list', { name: 'Artists' }).children).toHaveLength(2);
     fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
     await advance(0);
-    expect(screen.getByTestId('location').textContent).toBe('/dashboard/songs');
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard/artist/3');
     expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
     expect(new URL(api.requests('songs.page')[0]?.url ?? '').searchParams.get('artistId')).toBe('3');
     expect(screen.getByRole('listitem', { name: 'Feeling Good' })).toBeInTheDocument();
@@ -35,6 +39,7 @@ describe('/dashboard/artist', () => {
   it('shows the artist’s albums before their songs', async () => {
     const api = mockApi({
       'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7] })],
+      'artists.get': () => makeArtist(3, { name: 'Nina Simone', songs: [7] }),
       'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
       'albums.list': () => ({
         items: [
@@ -54,7 +59,10 @@ describe('/dashboard/artist', () => {
         total: 1,
       }),
     });
-    renderInApp(<ArtistPage />, { route: '/dashboard/artist', routes: { '/dashboard/songs': <SongsPage /> } });
+    renderInApp(<ArtistPage />, {
+      route: '/dashboard/artist',
+      routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
+    });
     await advance(0);
     fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
     await advance(0);
@@ -82,6 +90,7 @@ describe('/dashboard/artist', () => {
     });
     mockApi({
       'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7, 8] })],
+      'artists.get': () => makeArtist(3, { name: 'Nina Simone', songs: [7, 8] }),
       'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
       // By name, as the server answers: "Unknown album" before "Wild Is the Wind".
       'albums.list': () => ({
@@ -90,7 +99,10 @@ describe('/dashboard/artist', () => {
         total: 2,
       }),
     });
-    renderInApp(<ArtistPage />, { route: '/dashboard/artist', routes: { '/dashboard/songs': <SongsPage /> } });
+    renderInApp(<ArtistPage />, {
+      route: '/dashboard/artist',
+      routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
+    });
     await advance(0);
     fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
     await advance(0);

@@ -17,10 +17,10 @@ function renderDialog(who = user) {
   return { ...view, onClose };
 }
 
+/** One click on a playlist (a pointer's: detail 1) adds to it at once (issue 26). */
 async function choose(name: string) {
   await flush();
-  fireEvent.click(screen.getByRole('radio', { name: new RegExp(name) }));
-  fireEvent.click(screen.getByRole('button', { name: 'Add to playlist' }));
+  fireEvent.click(screen.getByRole('radio', { name: new RegExp(name) }), { detail: 1 });
   await flush();
 }
 
@@ -100,6 +100,55 @@ describe('"Select a Playlist" popup', () => {
     expect(onClose).not.toHaveBeenCalled();
     await advance(1);
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('adds with one click, at once, without "Add to playlist", and only once however often clicked', async () => {
+    const api = mockApi({
+      'playlists.ofUser': () => [makePlaylist(3, { name: 'Road trip' }), makePlaylist(4, { name: 'Gym' })],
+      'playlists.addSong': () => textResponse('Song added to playlist'),
+    });
+    const { alertMessages, onClose } = renderDialog();
+    await flush();
+    const gym = screen.getByRole('radio', { name: /Gym/ });
+    fireEvent.click(gym, { detail: 1 });
+    fireEvent.click(gym, { detail: 1 });
+    fireEvent.click(screen.getByRole('radio', { name: /Road trip/ }), { detail: 1 });
+    await flush();
+    expect(api.calls().filter((call) => call.startsWith('PUT'))).toEqual(['PUT /api/playlists/4/songs/1']);
+    expect(alertMessages()).toEqual(['Song added to playlist']);
+    expect(screen.getByRole('radio', { name: /Gym/ })).toBeChecked();
+    await advance(PLAYLIST_POPUP_CLOSE_MS);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('adds with Enter on a playlist; the arrow keys only move the choice, which the button confirms', async () => {
+    const api = mockApi({
+      'playlists.ofUser': () => [makePlaylist(3, { name: 'Road trip' }), makePlaylist(4, { name: 'Gym' })],
+      'playlists.addSong': () => textResponse('Song added to playlist'),
+    });
+    renderDialog();
+    await flush();
+    // What an arrow key does to a radio group: a click with detail 0, choosing the next radio.
+    fireEvent.click(screen.getByRole('radio', { name: /Gym/ }));
+    await flush();
+    expect(screen.getByRole('radio', { name: /Gym/ })).toBeChecked();
+    expect(api.calls().filter((call) => call.startsWith('PUT'))).toEqual([]);
+    fireEvent.keyDown(screen.getByRole('radio', { name: /Road trip/ }), { key: 'Enter' });
+    await flush();
+    expect(api.calls().filter((call) => call.startsWith('PUT'))).toEqual(['PUT /api/playlists/3/songs/1']);
+  });
+
+  it('adds the playlist chosen with the keyboard with "Add to playlist"', async () => {
+    const api = mockApi({
+      'playlists.ofUser': () => [makePlaylist(3, { name: 'Road trip' }), makePlaylist(4, { name: 'Gym' })],
+      'playlists.addSong': () => textResponse('Song added to playlist'),
+    });
+    renderDialog();
+    await flush();
+    fireEvent.click(screen.getByRole('radio', { name: /Gym/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add to playlist' }));
+    await flush();
+    expect(api.calls().filter((call) => call.startsWith('PUT'))).toEqual(['PUT /api/playlists/4/songs/1']);
   });
 
   it('says "Failed to fetch playlists" when the server answers not ok', async () => {

@@ -24,7 +24,9 @@ export type SelectPlaylistDialogProps = { onClose: () => void } & (
 );
 
 /**
- * SPEC §2 "Select a Playlist" popup. Admins choose among all playlists, others among their own. After the
+ * SPEC §2 "Select a Playlist" popup. Admins choose among all playlists, others among their own. One click (or Enter)
+ * on a playlist adds to it at once (issue 26); the arrow keys move the choice, which "Add to playlist" confirms, and
+ * that button with nothing chosen says "Please select a playlist." (SPEC §5). After the
  * add answers (either way) the popup closes PLAYLIST_POPUP_CLOSE_MS later, leaving the alert readable. For an album
  * every song goes in, in order; those already in the playlist are skipped, and the alert says how many went in.
  */
@@ -49,12 +51,9 @@ export function SelectPlaylistDialog({ song, album, onClose }: SelectPlaylistDia
     };
   }, [finished]);
 
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
-    event.preventDefault();
-    if (selected === null) {
-      alerts.error(ClientMessages.selectPlaylist);
-      return;
-    }
+  const add = (playlistId: number): void => {
+    if (adding || finished) return;
+    setSelected(playlistId);
     const settled = {
       onError: (error: Error) => {
         alerts.error(ClientMessages.failedToAddSongToPlaylist, describeError(error));
@@ -65,7 +64,7 @@ export function SelectPlaylistDialog({ song, album, onClose }: SelectPlaylistDia
     };
     if (album === undefined) {
       addOne.mutate(
-        { playlistId: selected, songId: song.id },
+        { playlistId, songId: song.id },
         {
           ...settled,
           onSuccess: (text) => {
@@ -76,7 +75,7 @@ export function SelectPlaylistDialog({ song, album, onClose }: SelectPlaylistDia
       return;
     }
     addAll.mutate(
-      { playlistId: selected, songIds: album.songs.map((track) => track.id) },
+      { playlistId, songIds: album.songs.map((track) => track.id) },
       {
         ...settled,
         onSuccess: ({ added, alreadyThere }) => {
@@ -84,6 +83,13 @@ export function SelectPlaylistDialog({ song, album, onClose }: SelectPlaylistDia
         },
       },
     );
+  };
+
+  // The form's own path (its "Add to playlist" button): the playlist chosen with the keyboard, or none (SPEC §5).
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (selected === null) alerts.error(ClientMessages.selectPlaylist);
+    else add(selected);
   };
 
   const busy = adding || finished;
@@ -132,7 +138,16 @@ export function SelectPlaylistDialog({ song, album, onClose }: SelectPlaylistDia
                   value={playlist.id}
                   checked={selected === playlist.id}
                   onChange={() => {
-                    setSelected(playlist.id);
+                    if (!busy) setSelected(playlist.id);
+                  }}
+                  onClick={(event) => {
+                    // A click adds at once (issue 26); the arrow keys' clicks (detail 0) only move the choice.
+                    if (event.detail > 0) add(playlist.id);
+                  }}
+                  onKeyDown={(event) => {
+                    if (event.key !== 'Enter') return;
+                    event.preventDefault();
+                    add(playlist.id);
                   }}
                 />
                 <Cover src={playlist.imgLink} width={64} className="choice__cover" />

@@ -2,7 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import type { SearchResponse } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useDebouncedValue.js';
-import { makeArtist, makePlaylist, makeSong } from '../../test/fixtures.js';
+import { jsonResponse, makeArtist, makePlaylist, makeSong, makeSongPage } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
@@ -200,5 +200,87 @@ describe('search results', () => {
     await flush();
     expect(api.requests('likes.like').map((request) => request.url)).toEqual(['http://localhost/api/songs/8/like']);
     expect(screen.getByRole('button', { name: 'Like Nightswimming' }).getAttribute('aria-pressed')).toBe('true');
+  });
+});
+
+describe('the Search page while typing (issue 26)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    document.title = 'Tonearm';
+  });
+
+  /** Answers each search when `release(q)` is called, so a test sees the page between the key and the answer. */
+  function slowSearch(answers: Record<string, SearchResponse>) {
+    const waiting = new Map<string, () => void>();
+    const api = mockApi({
+      'songs.page': () => makeSongPage([makeSong(1, { name: 'So What' })]),
+      'search.query': (request) => {
+        const q = new URL(request.url).searchParams.get('q') ?? '';
+        return new Promise<Response>((resolve) => {
+          waiting.set(q, () => {
+            resolve(jsonResponse(answers[q] ?? answer({})));
+          });
+        });
+      },
+    });
+    const release = async (q: string) => {
+      const answerNow = waiting.get(q);
+      if (!answerNow) throw new Error(`no search for ${q} is waiting`);
+      answerNow();
+      await flush();
+      await flush();
+    };
+    return { api, release };
+  }
+
+  function SearchTitled() {
+    return <SearchPage params={useSongParams()} titled="Search" />;
+  }
+
+  const box = () => screen.getByLabelText('Search songs, artists and playlists');
+  const songNames = () => names(screen.getByRole('list', { name: 'Songs' }));
+
+  it('is titled "Search", as a heading and in the browser tab', async () => {
+    slowSearch({});
+    renderInApp(<SearchTitled />, { route: '/dashboard/search' });
+    await flush();
+    expect(screen.getByRole('heading', { level: 1, name: 'Search' })).toBeInTheDocument();
+    expect(document.title).toBe('Search · Tonearm');
+    expect(songNames()).toEqual(['So What']);
+  });
+
+  it('keeps what is on screen until the next answer arrives, with "Searching…" and no loader meanwhile', async () => {
+    const { release } = slowSearch({
+      ni: answer({ songs: [makeSong(5, { name: 'Night Ferry' })] }),
+      nin: answer({ songs: [makeSong(6, { name: 'Nina' })] }),
+    });
+    renderInApp(<SearchTitled />, { route: '/dashboard/search' });
+    await flush();
+
+    // From the catalogue to the first results: the catalogue stays until they come.
+    fireEvent.change(box(), { target: { value: 'ni' } });
+    expect(screen.getByText('Searching…')).toBeInTheDocument();
+    await advance(SEARCH_DEBOUNCE_MS);
+    expect(songNames()).toEqual(['So What']);
+    expect(screen.queryByText('Searching')).toBeNull();
+    expect(screen.getByText('Searching…')).toBeInTheDocument();
+    await release('ni');
+    expect(songNames()).toEqual(['Night Ferry']);
+    expect(screen.queryByText('Searching…')).toBeNull();
+    expect(screen.getByText('Results for “ni”')).toBeInTheDocument();
+
+    // One more letter: the previous results stay, then the new ones replace them.
+    fireEvent.change(box(), { target: { value: 'nin' } });
+    await advance(SEARCH_DEBOUNCE_MS);
+    expect(songNames()).toEqual(['Night Ferry']);
+    expect(screen.getByText('Searching…')).toBeInTheDocument();
+    expect(screen.queryByText('Searching')).toBeNull();
+    await release('nin');
+    expect(songNames()).toEqual(['Nina']);
+    expect(screen.getByText('Results for “nin”')).toBeInTheDocument();
+    expect(screen.queryByText('Searching…')).toBeNull();
   });
 });

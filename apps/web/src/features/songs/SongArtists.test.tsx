@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import type { Song } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SongsPage } from '../../app/SongsPage.js';
+import { ArtistAddressPage } from '../../app/ArtistAddressPage.js';
 import { makeArtist, makeSong, makeSongPage } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
@@ -81,7 +81,7 @@ describe('every artist of a song links to their page', () => {
     });
     renderInApp(<SongList songs={[duet, makeSong(1, { name: 'Solo' })]} label="Songs" />, {
       route: '/dashboard/search',
-      routes: { '/dashboard/songs': <SongsPage /> },
+      routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
     });
     const row = screen.getByRole('listitem', { name: 'Duet' });
     expect(linksIn(row)).toEqual(['Nina Simone', 'Lee Morgan']);
@@ -93,7 +93,7 @@ describe('every artist of a song links to their page', () => {
 
     fireEvent.click(within(row).getByRole('link', { name: 'Lee Morgan' }));
     await advance(0);
-    expect(screen.getByTestId('location').textContent).toBe('/dashboard/songs');
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard/artist/4');
     expect(screen.getByRole('heading', { level: 1, name: 'Lee Morgan' })).toBeInTheDocument();
     expect(new URL(api.requests('songs.page')[0]?.url ?? '').searchParams.get('artistId')).toBe('4');
     expect(api.requests('artists.get')[0]?.url).toMatch(/\/artists\/4$/);

@@ -1,6 +1,7 @@
 import { ClientMessages, type Song } from '@tonearm/contract';
 import { useState } from 'react';
 import { fetchSongPage, type SongSource } from '../../lib/song-sources.js';
+import { UiMessages } from '../../lib/ui-messages.js';
 import { usePlayerControls } from '../../player/usePlayer.js';
 import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { PlayIcon, ShuffleIcon } from '../../ui/icons.js';
@@ -21,7 +22,10 @@ export interface PlayAllProps {
   nextCursor?: string | null | undefined;
 }
 
-/** The big round button of a song page: plays the page's list from its first song. */
+/**
+ * The big round button of a song page: plays the page's list from its first song. Disabled, saying why, until the
+ * list has a song (pressed before, the player would be left on its welcome song).
+ */
 export function PlayAllButton({ songs, source, nextCursor = null, label }: PlayAllProps & { label: string }) {
   const controls = usePlayerControls();
   return (
@@ -30,6 +34,7 @@ export function PlayAllButton({ songs, source, nextCursor = null, label }: PlayA
       className="play-toggle play-toggle--hero"
       aria-label={label}
       disabled={songs.length === 0}
+      title={songs.length === 0 ? UiMessages.nothingToPlayYet : undefined}
       onClick={() => {
         if (source) controls.playFrom({ source, songs, nextCursor, index: 0 });
         else controls.playList(songs, 0);

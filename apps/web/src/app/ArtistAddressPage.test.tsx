@@ -1,0 +1,145 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UiMessages } from '../lib/ui-messages.js';
+import { errorResponse, makeArtist, makeSong, makeSongPage } from '../test/fixtures.js';
+import { mockApi, type MockRoutes } from '../test/mock-api.js';
+import { renderInApp } from '../test/render.js';
+import { advance, flush } from '../test/timers.js';
+import { ArtistAddressPage, artistIdOf } from './ArtistAddressPage.js';
+
+const nina = makeArtist(3, { name: 'Nina Simone', image: '/media/images/nina.webp', songs: [7] });
+const own = makeSong(7, { name: 'Feeling Good', artistId: 3, artistName: 'Nina Simone' });
+const composed = makeSong(20, { name: 'Composed for Others', artistId: 8, artistName: 'Other Singer' });
+
+function artistApi(routes: MockRoutes = {}) {
+  return mockApi({
+    'artists.get': (request) => (request.url.endsWith('/artists/3') ? nina : errorResponse(404, 'not-found', 'No')),
+    'songs.page': () => makeSongPage([own], { total: 1 }),
+    'albums.list': () => ({
+      items: [
+        {
+          id: 4,
+          name: 'Wild Is the Wind',
+          artistId: 3,
+          artistName: 'Nina Simone',
+          year: 1966,
+          imgLink: '',
+          songCount: 1,
+          durationMs: 1000,
+          placeholder: false,
+        },
+      ],
+      nextCursor: null,
+      total: 1,
+    }),
+    'artists.credits': () => ({
+      items: [{ song: composed, roles: [{ role: 'composer', subRole: null }] }],
+      nextCursor: null,
+      total: 1,
+    }),
+    ...routes,
+  });
+}
+
+function renderAt(route: string | { pathname: string; state?: unknown }) {
+  return renderInApp(<ArtistAddressPage />, {
+    route,
+    path: '/dashboard/artist/:id',
+    routes: { '/dashboard/artist': <h1>All artists</h1> },
+  });
+}
+
+describe('/dashboard/artist/:id (issue 26)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    document.title = 'Tonearm';
+  });
+
+  it('on a cold load (no navigation state) fetches the artist and shows header, albums, songs and other credits', async () => {
+    const api = artistApi();
+    renderAt('/dashboard/artist/3');
+    expect(screen.getByRole('status').textContent).toContain('Loading artist');
+    await advance(1000);
+    expect(api.requests('artists.get')[0]?.url).toMatch(/\/artists\/3$/);
+    expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
+    expect(document.querySelector('img[src="/media/images/nina.webp?w=300"]')).not.toBeNull();
+    expect(within(screen.getByRole('list', { name: 'Albums by Nina Simone' })).getByRole('link')).toHaveAccessibleName(
+      'Wild Is the Wind',
+    );
+    expect(new URL(api.requests('songs.page')[0]?.url ?? '').searchParams.get('artistId')).toBe('3');
+    expect(
+      within(screen.getByRole('list', { name: 'Songs by Nina Simone' })).getByRole('listitem', {
+        name: 'Feeling Good',
+      }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Also credited on' })).toBeInTheDocument();
+    expect(screen.getByRole('listitem', { name: 'Composed for Others' })).toBeInTheDocument();
+    expect(document.title).toBe('Nina Simone · Tonearm');
+  });
+
+  it('shows the name passed along at once, before the artist’s details arrive', async () => {
+    artistApi({ 'artists.get': () => new Promise<Response>(() => undefined) });
+    renderAt({ pathname: '/dashboard/artist/3', state: { artist: { id: 3, name: 'Nina Simone' } } });
+    await flush();
+    expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
+  });
+
+  it('ignores details passed along for another artist', async () => {
+    artistApi({ 'artists.get': () => new Promise<Response>(() => undefined) });
+    renderAt({ pathname: '/dashboard/artist/3', state: { artist: { id: 9, name: 'Someone Else' } } });
+    await flush();
+    expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
+    expect(screen.getByRole('status').textContent).toContain('Loading artist');
+  });
+
+  it('says "Artist not found" for an id nobody has, with ways back to the artists and home', async () => {
+    artistApi();
+    renderAt('/dashboard/artist/999');
+    await flush();
+    await flush();
+    expect(screen.getByRole('heading', { level: 1, name: 'Artist not found' })).toBeInTheDocument();
+    expect(screen.getByText(UiMessages.artistNotFound, { exact: false })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Browse artists' }).getAttribute('href')).toBe('/dashboard/artist');
+    expect(screen.getByRole('link', { name: 'Go to Home' }).getAttribute('href')).toBe('/dashboard');
+    expect(document.title).toBe('Artist not found · Tonearm');
+  });
+
+  it.each(['abc', '0', '-3', '07', '3.5', '1e3', '99999999999999999'])(
+    'says "Artist not found" for the invalid id %s without asking the server',
+    async (id) => {
+      const api = artistApi();
+      renderAt(`/dashboard/artist/${id}`);
+      await flush();
+      expect(screen.getByRole('heading', { level: 1, name: 'Artist not found' })).toBeInTheDocument();
+      expect(api.requests('artists.get')).toHaveLength(0);
+    },
+  );
+
+  it('offers to try again when the artist cannot be loaded, and then shows them', async () => {
+    let fail = true;
+    artistApi({
+      'artists.get': () => (fail ? errorResponse(500, 'internal-error', 'down') : nina),
+    });
+    renderAt('/dashboard/artist/3');
+    await advance(10_000);
+    expect(screen.getByText(UiMessages.artistUnavailable)).toBeInTheDocument();
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await flush();
+    await flush();
+    expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
+  });
+});
+
+describe('artistIdOf', () => {
+  it('reads a plainly written positive whole number only', () => {
+    expect(artistIdOf('7')).toBe(7);
+    expect(artistIdOf('1234567890')).toBe(1234567890);
+    for (const segment of [undefined, '', '0', '07', '-1', '1.0', '1e3', ' 7', 'seven', '9007199254740993']) {
+      expect(artistIdOf(segment)).toBeNull();
+    }
+  });
+});
