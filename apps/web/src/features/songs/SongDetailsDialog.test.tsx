@@ -106,7 +106,10 @@ describe('Details in the song menu', () => {
         .getAllByRole('link')
         .map((link) => link.textContent),
     ).toEqual(['Cara Cole', 'Lee Morgan']);
-    for (const link of within(credits).getAllByRole('link')) expect(link).toHaveAttribute('href', '/dashboard/songs');
+    // Each artist at their own address (issue 26).
+    for (const link of within(credits).getAllByRole('link')) {
+      expect(link.getAttribute('href')).toMatch(/^\/dashboard\/artist\/\d+$/);
+    }
   });
 
   it('has no credits section for a song without contributors', () => {
@@ -125,11 +128,12 @@ describe('Details in the song menu', () => {
     mockApi({});
     renderInApp(<SongList songs={[credited]} label="Songs" />, {
       route: '/dashboard/search',
-      routes: { '/dashboard/songs': <p>Artist page</p> },
+      routes: { '/dashboard/artist/:artistId': <p>Artist page</p> },
     });
     const dialog = openDetails('Credited');
     fireEvent.click(within(dialog).getByRole('link', { name: 'Cara Cole' }));
-    expect(screen.getByTestId('location').textContent).toBe('/dashboard/songs');
+    expect(screen.getByTestId('location').textContent).toMatch(/^\/dashboard\/artist\/\d+$/);
+    expect(screen.getByText('Artist page')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
