@@ -33,13 +33,13 @@ export function createPlaysRepository(db: Kysely<DB>): PlaysRepository {
 
     async record(userId, songId, playedAt, keep) {
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto('plays').values({ user_id: userId, song_id: songId, played_at: playedAt }).execute();
         // The song's count of plays by anyone (migration 023), which the history's trimming below never lowers.
         await trx
           .updateTable('songs')
           .set((eb) => ({ play_count: eb('play_count', '+', 1) }))
           .where('id', '=', songId)
           .execute();
+        await trx.insertInto('plays').values({ user_id: userId, song_id: songId, played_at: playedAt }).execute();
         // The oldest play still kept; everything older goes. Walks at most `keep` entries of (user_id, played_at).
         const cutoff = await trx
           .selectFrom('plays')
