@@ -160,3 +160,51 @@ test('an album and a playlist sort from their headers (screenshots), the playlis
     await expect.poll(() => firstRows(list, 5)).toEqual(inPlaylist.map((song) => song.name));
   }
 });
+
+test('plays recorded server-side put their song first when sorted by plays, on desktop and on a phone', async ({
+  page,
+}) => {
+  // A song the other orders do not put first: the newest but one, played more than any other.
+  const byId = [...catalogue].sort((a, b) => a.id - b.id);
+  const favourite = byId[byId.length - 2] ?? byId[0];
+  if (favourite === undefined) throw new Error('no songs');
+  /** Plays the favourite (through the API, as the player records them) past every other song; answers the counts. */
+  async function playFavourite(): Promise<{ most: number; least: number }> {
+    const api = await apiSession(server.baseURL, listener);
+    try {
+      const before = (await (await api.get('/api/songs')).json()) as { id: number; plays: number }[];
+      const most = Math.max(...before.map((song) => song.plays)) + 2;
+      const own = before.find((song) => song.id === favourite?.id)?.plays ?? 0;
+      for (let play = own; play < most; play += 1) {
+        expect((await api.post('/api/plays', { data: { songId: favourite?.id } })).status()).toBe(204);
+      }
+      return { most, least: Math.min(...before.filter((song) => song.id !== favourite?.id).map((song) => song.plays)) };
+    } finally {
+      await api.dispose();
+    }
+  }
+  const { most, least } = await playFavourite();
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const dashboard = new Dashboard(page);
+  await logIn(page, listener);
+  const list = await dashboard.openSongs();
+  await header(page, 'Plays').getByRole('button').click();
+  // Most played first on the first click.
+  await expect(header(page, 'Plays')).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(() => firstRows(list, 1)).toEqual([favourite.name]);
+  await expect(list.getByRole('listitem').first().locator('.song-row__plays')).toHaveText(String(most));
+  await saveFullPage(page, 'songs-sorted-by-plays-desktop');
+  await header(page, 'Plays').getByRole('button').click();
+  await expect(header(page, 'Plays')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(list.getByRole('listitem').first().locator('.song-row__plays')).toHaveText(String(least));
+  await expect.poll(() => firstRows(list, 1)).not.toEqual([favourite.name]);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(header(page, 'Plays')).toBeHidden();
+  const sortBy = dashboard.main.getByRole('combobox', { name: 'Sort by' });
+  await sortBy.selectOption({ label: 'Plays (most played first)' });
+  await expect.poll(() => firstRows(list, 1)).toEqual([favourite.name]);
+  await saveFullPage(page, 'songs-sorted-by-plays-phone');
+  await sortBy.selectOption({ label: 'Shuffle' });
+});

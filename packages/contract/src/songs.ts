@@ -74,6 +74,8 @@ export const Song = z.object({
   displayArtist: z.string(),
   /** Composers, lyricists, performers, producers… as the tags credit them. */
   contributors: z.array(SongContributor),
+  /** Issue 26: how many times anyone played the song on this server (the "Plays" column). */
+  plays: z.number().int(),
 });
 export type Song = z.infer<typeof Song>;
 

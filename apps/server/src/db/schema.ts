@@ -79,6 +79,8 @@ export interface SongsTable {
   mb_recording_id: Optional<string>;
   mb_track_id: Optional<string>;
   original_date: Optional<string>;
+  /** Plays of the song by anyone (migration 023); one more with every play recorded. */
+  play_count: ColumnType<number, number | undefined, number>;
 }
 
 /** An album: a name under an album artist (migration 006). Its song count and length come from its tracks. */

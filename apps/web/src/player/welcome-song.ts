@@ -28,6 +28,7 @@ export const WELCOME_SONG: Song = {
   artists: [],
   displayArtist: 'Tonearm',
   contributors: [],
+  plays: 0,
 };
 
 export function isWelcomeSong(song: Song): boolean {

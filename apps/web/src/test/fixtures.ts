@@ -25,6 +25,7 @@ export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
     artists: [{ id: 1, name: 'Artist 1' }],
     displayArtist: 'Artist 1',
     contributors: [],
+    plays: 0,
     ...overrides,
   };
 }

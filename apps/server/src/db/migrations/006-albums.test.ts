@@ -57,6 +57,7 @@ describeEachDialect('migration 006 (albums) on %s', { uses: 'database', fresh: '
         mb_recording_id: null,
         mb_track_id: null,
         original_date: null,
+        play_count: 0,
       })),
     );
     // 006 put no song on an album; 018 then put each song that is on none on its artist's placeholder.

@@ -38,6 +38,7 @@ describeEachDialect('migration 007 (import sources) on %s', { uses: 'database', 
         mb_recording_id: null,
         mb_track_id: null,
         original_date: null,
+        play_count: 0,
       })),
     );
     expect(await tracks()).toEqual(tracksBefore);

@@ -22,6 +22,7 @@ import { creditsMigration } from './019-credits.js';
 import { libraryAccessMigration } from './020-library-access.js';
 import { libraryPlaylistsMigration } from './021-library-playlists.js';
 import { songSortIndexesMigration } from './022-song-sort-indexes.js';
+import { songPlayCountsMigration } from './023-song-play-counts.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '020-library-access': libraryAccessMigration,
   '021-library-playlists': libraryPlaylistsMigration,
   '022-song-sort-indexes': songSortIndexesMigration,
+  '023-song-play-counts': songPlayCountsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -10,7 +10,10 @@ export interface RecentPlayRow {
 export interface PlaysRepository {
   /** Whether the song exists outside the `hidden` libraries. */
   songExists(songId: number, hidden?: readonly number[]): Promise<boolean>;
-  /** Appends a play and trims the user's history to its newest `keep` plays, in one transaction. */
+  /**
+   * Appends a play, counts it in the song's play_count, and trims the user's history to its newest `keep` plays, in one
+   * transaction.
+   */
   record(userId: number, songId: number, playedAt: string, keep: number): Promise<void>;
   /** The user's distinct songs by their latest play, most recent first. */
   recent(userId: number, limit: number): Promise<RecentPlayRow[]>;
@@ -30,6 +33,12 @@ export function createPlaysRepository(db: Kysely<DB>): PlaysRepository {
 
     async record(userId, songId, playedAt, keep) {
       await db.transaction().execute(async (trx) => {
+        // The song's count of plays by anyone (migration 023), which the history's trimming below never lowers.
+        await trx
+          .updateTable('songs')
+          .set((eb) => ({ play_count: eb('play_count', '+', 1) }))
+          .where('id', '=', songId)
+          .execute();
         await trx.insertInto('plays').values({ user_id: userId, song_id: songId, played_at: playedAt }).execute();
         // The oldest play still kept; everything older goes. Walks at most `keep` entries of (user_id, played_at).
         const cutoff = await trx

@@ -1,4 +1,4 @@
-import { PlaylistMessages, RECENT_SONGS_MAX, type RecentPlay } from '@tonearm/contract';
+import { PlaylistMessages, RECENT_SONGS_MAX, Song, type RecentPlay } from '@tonearm/contract';
 import { beforeAll, expect, it } from 'vitest';
 import type { Caller } from '../../../test/client.js';
 import { describeEachDialect } from '../../../test/dialects.js';
@@ -68,6 +68,23 @@ describeEachDialect('plays API (%s)', (t) => {
     expect(await recent(admin)).toEqual([]);
   });
 
+  it('counts every play of a song, by anyone, in the Song answers’ plays (issue 26)', async () => {
+    const playsOf = async (songId: number) => {
+      const response = await t.as(admin).get(`/api/songs/${songId}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return Song.parse(response.json()).plays;
+    };
+    const admin = await makeAdmin(t);
+    const [counted, unplayed] = await insertSongs(t, 2);
+    if (counted === undefined || unplayed === undefined) throw new Error('no songs');
+    expect(await playsOf(counted.id)).toBe(0);
+    const [ann, ben] = [await makeUser(t), await makeUser(t)];
+    for (const user of [ann, ann, ben]) expect((await play(user, counted.id)).statusCode).toBe(204);
+    expect(await play(ann, 987_654)).toMatchObject({ statusCode: 404 });
+    expect(await playsOf(counted.id)).toBe(3);
+    expect(await playsOf(unplayed.id)).toBe(0);
+  });
+
   it('drops a song deleted from the catalogue from the recent list', async () => {
     const [gone] = await insertSongs(t, 1);
     if (gone === undefined) throw new Error('no song');
@@ -97,5 +114,29 @@ describeEachDialect('plays repository (%s)', { uses: 'database' }, (t) => {
       { songId: c.id, playedAt: at(3) },
     ]);
     expect(await plays.recent(bob, 10)).toEqual([{ songId: a.id, playedAt: at(0) }]);
+    // Each play counts in its song's play_count, in the same transaction; trimming the history takes none back.
+    const counts = await t.db
+      .selectFrom('songs')
+      .select(['id', 'play_count'])
+      .where('id', 'in', [a.id, b.id, c.id, d.id])
+      .execute();
+    expect(new Map(counts.map((row) => [row.id, row.play_count]))).toEqual(
+      new Map([
+        [a.id, 3],
+        [b.id, 1],
+        [c.id, 1],
+        [d.id, 1],
+      ]),
+    );
+  });
+
+  it('records neither the play nor its count when the transaction fails', async () => {
+    const [song] = await insertSongs(t, 1);
+    if (song === undefined) throw new Error('no song');
+    const plays = createPlaysRepository(t.db);
+    // No such user: the play's insert fails its foreign key, after the count, which goes with it.
+    await expect(plays.record(987_654, song.id, new Date().toISOString(), 3)).rejects.toThrow();
+    const row = await t.db.selectFrom('songs').select('play_count').where('id', '=', song.id).executeTakeFirstOrThrow();
+    expect(row.play_count).toBe(0);
   });
 });

@@ -57,7 +57,7 @@ export interface SortedAfter {
 export type SortedSongRow = SongListRow & { sort_key: SortKey };
 
 /**
- * The expression a sorted page orders by (migration 022 indexes those of the songs table): text ignores case, and a
+ * The expression a sorted page orders by (migrations 022 and 023 index those of the songs table): text ignores case, and a
  * song without an artist, album or duration sorts as '' or -1, so every key is comparable and never null.
  */
 function sortKey(column: SongSort['column']): RawBuilder<SortKey> {
@@ -72,6 +72,8 @@ function sortKey(column: SongSort['column']): RawBuilder<SortKey> {
       return sql<string>`${sql.ref('songs.genre')}`;
     case 'duration':
       return sql<number>`coalesce(${sql.ref('songs.duration_ms')}, -1)`;
+    case 'plays':
+      return sql<number>`${sql.ref('songs.play_count')}`;
   }
 }
 

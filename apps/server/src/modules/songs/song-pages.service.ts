@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DbId, SHUFFLE_SEED_MAX, type CursorQuery, type SongPageQuery } from '@tonearm/contract';
+import { DbId, FIRST_SORT_DIRECTION, SHUFFLE_SEED_MAX, type CursorQuery, type SongPageQuery } from '@tonearm/contract';
 import { z } from 'zod';
 import { badCursor, cursorCodec, keysetPage, pageLimit, type CursorScope } from '../../http/page-cursor.js';
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
@@ -55,18 +55,22 @@ export class SongPagesService {
       hidden: viewer.hiddenLibraries.length === 0 ? undefined : viewer.hiddenLibraries,
     };
     if (query.q !== undefined && query.q !== '') return this.searchPage(viewer, query.q, filter, query);
-    const direction = query.direction ?? 'asc';
     switch (query.order) {
       case 'newest':
         return this.newestPage(viewer, filter, query);
       case 'added':
-        return direction === 'desc' ? this.newestPage(viewer, filter, query) : this.oldestPage(viewer, filter, query);
+        return (query.direction ?? FIRST_SORT_DIRECTION.added) === 'desc'
+          ? this.newestPage(viewer, filter, query)
+          : this.oldestPage(viewer, filter, query);
       case 'title':
       case 'artist':
       case 'album':
       case 'genre':
       case 'duration':
+      case 'plays': {
+        const direction = query.direction ?? FIRST_SORT_DIRECTION[query.order];
         return this.sortedPage(viewer, filter, { column: query.order, direction }, query);
+      }
       case 'shuffle':
       case undefined:
         return this.shufflePage(viewer, filter, query);

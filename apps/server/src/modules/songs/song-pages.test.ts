@@ -147,7 +147,7 @@ describeEachDialect('song pages (%s)', (t) => {
 
   describe('sorted by a column (issue 26)', () => {
     const get = (who: TestUser, path: string, query: Query) => t.as(who).get(urlOf(path, query));
-    type Column = 'title' | 'artist' | 'album' | 'genre' | 'added' | 'duration';
+    type Column = 'title' | 'artist' | 'album' | 'genre' | 'added' | 'duration' | 'plays';
     const keyOf: Record<Column, (song: Song) => string | number> = {
       title: (song) => song.name.toLowerCase(),
       artist: (song) => song.artistName.toLowerCase(),
@@ -155,6 +155,7 @@ describeEachDialect('song pages (%s)', (t) => {
       genre: (song) => song.genre,
       added: (song) => song.id,
       duration: (song) => song.durationMs ?? -1,
+      plays: (song) => song.plays,
     };
     /** The songs as the server should sort them: by the column's key, then by id, both in the direction. */
     function expected(songs: readonly Song[], column: Column, direction: 'asc' | 'desc'): number[] {
@@ -169,16 +170,21 @@ describeEachDialect('song pages (%s)', (t) => {
 
     let songs: Song[];
     beforeAll(async () => {
-      // Durations with many ties, and some unknown (null); one album of its own beside the placeholders.
+      // Durations with many ties, and some unknown (null); play counts with many ties, most songs never played.
       for (const [index, id] of allSongs().entries()) {
         const duration = index % 7 === 0 ? null : (index % 4) * 60_000;
-        await t.db.updateTable('songs').set({ duration_ms: duration }).where('id', '=', id).execute();
+        const plays = index % 3 === 0 ? 0 : index % 5;
+        await t.db
+          .updateTable('songs')
+          .set({ duration_ms: duration, play_count: plays })
+          .where('id', '=', id)
+          .execute();
       }
       songs = (await page(alice, '/api/songs/page', { order: 'newest', limit: 500 })).items;
       expect(songs).toHaveLength(allSongs().length);
     });
 
-    it.each(['title', 'artist', 'album', 'genre', 'added', 'duration'] as const)(
+    it.each(['title', 'artist', 'album', 'genre', 'added', 'duration', 'plays'] as const)(
       'pages the catalogue by %s both ways, neither repeating nor skipping a song at any page size',
       async (column) => {
         for (const direction of ['asc', 'desc'] as const) {
@@ -207,6 +213,34 @@ describeEachDialect('song pages (%s)', (t) => {
       const rock = songs.filter((song) => song.genre === 'Rock');
       const genre = await pageAll(alice, '/api/songs/page', { order: 'title', genre: 'Rock', limit: 6 });
       expect(genre.ids).toEqual(expected(rock, 'title', 'asc'));
+    });
+
+    it('sorts by plays most played first by default, each play recorded counting at once', async () => {
+      expect(songs.some((song) => song.plays > 0)).toBe(true);
+      const byPlays = await pageAll(alice, '/api/songs/page', { order: 'plays', limit: 11 });
+      expect(byPlays.ids).toEqual(expected(songs, 'plays', 'desc'));
+      const most = Math.max(...songs.map((song) => song.plays));
+      const [unplayed] = songs.filter((song) => song.plays === 0).slice(-1);
+      if (unplayed === undefined) throw new Error('no unplayed song');
+      for (let play = 0; play <= most; play += 1) {
+        expect((await t.as(bob).post('/api/plays', { songId: unplayed.id })).statusCode).toBe(204);
+      }
+      const first = await page(alice, '/api/songs/page', { order: 'plays', limit: 2 });
+      expect(first.items[0]).toMatchObject({ id: unplayed.id, plays: most + 1 });
+      // Its cursor pages on in the same order (the key travels in it), and refuses another direction.
+      const rest = await page(alice, '/api/songs/page', { order: 'plays', limit: 500, cursor: first.nextCursor ?? '' });
+      expect([...first.items, ...rest.items].map((song) => song.id)).toEqual(
+        expected(
+          songs.map((song) => (song.id === unplayed.id ? { ...song, plays: most + 1 } : song)),
+          'plays',
+          'desc',
+        ),
+      );
+      expectBadCursor(
+        await get(alice, '/api/songs/page', { order: 'plays', direction: 'asc', cursor: first.nextCursor ?? '' }),
+      );
+      await t.db.updateTable('songs').set({ play_count: 0 }).where('id', '=', unplayed.id).execute();
+      await t.db.deleteFrom('plays').where('song_id', '=', unplayed.id).execute();
     });
 
     it('refuses a cursor of another order, direction or filter, and a direction that is not one', async () => {

@@ -52,6 +52,7 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
     replayGainPeak: row.replay_gain_track_peak,
     available: row.missing_since === null,
     ...peopleOf(row),
+    plays: row.play_count,
   };
 }
 

@@ -23,6 +23,8 @@ export interface SongListRow {
   audio_key: string;
   image_key: string | null;
   duration_ms: number | null;
+  /** Plays of the song by anyone (migration 023). */
+  play_count: number;
   /**
    * Issue 12: the album (album_tracks) and the year. Every song is on an album (issue 25: its artist's placeholder when
    * it has none of its own); null only for a row read while it is being written.
@@ -273,6 +275,7 @@ export function songListQuery(db: Kysely<DB>) {
       'songs.audio_key',
       'songs.image_key',
       'songs.duration_ms',
+      'songs.play_count',
       'album_tracks.album_id',
       'albums.name as album_name',
       'album_tracks.track_number',

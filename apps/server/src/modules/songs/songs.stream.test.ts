@@ -42,6 +42,13 @@ describeEachDialect('the whole catalogue, streamed in slices (%s)', SMALL_CHUNKS
       .where('id', 'in', [at(1), at(3), at(8)])
       .execute();
     await t.db.updateTable('songs').set({ artist_id: null }).where('id', '=', at(4)).execute();
+    // Play counts (issue 26) on both sides of a slice boundary.
+    for (const [index, plays] of [
+      [2, 7],
+      [3, 1],
+    ] as const) {
+      await t.db.updateTable('songs').set({ play_count: plays }).where('id', '=', at(index)).execute();
+    }
     for (const index of [2, 3, 8, 10]) await like(t, listener, at(index));
     await like(t, other, at(0));
     playlists = {
@@ -81,6 +88,7 @@ describeEachDialect('the whole catalogue, streamed in slices (%s)', SMALL_CHUNKS
     expect(marks(9)).toEqual([false, [playlists.mine]]);
     expect(marks(10)).toEqual([true, []]);
     expect(byId.get(ids[4] ?? 0)?.artistName).toBe('Unknown artist');
+    expect(ids.map((id) => byId.get(id)?.plays)).toEqual([0, 0, 7, 1, 0, 0, 0, 0, 0, 0, 0]);
   });
 
   it('streams one genre or one artist without a limit the same way', async () => {

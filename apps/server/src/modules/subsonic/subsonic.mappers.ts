@@ -29,9 +29,10 @@ const songCover = (row: SongListRow): string | undefined =>
       ? subsonicId('album', row.album_id)
       : undefined;
 
-/** What a caller adds to a song: when they starred it (ISO date) and how often they played it, when known. */
+/** What a caller adds to a song: when they starred it (ISO date) and how often it was played, when known. */
 export interface ChildExtras {
   starred?: string | undefined;
+  /** Absent: the song's plays by anyone (songs.play_count, the web app's "Plays" column). */
   playCount?: number | undefined;
   played?: string | undefined;
 }
@@ -55,7 +56,7 @@ export function songChild(row: SongListRow, extras: ChildExtras = {}): SubsonicN
     suffix,
     duration: seconds(row.duration_ms),
     path: `${artist}/${row.album_name ?? ''}/${row.name}.${suffix}`.replace(/\/+/g, '/'),
-    playCount: extras.playCount,
+    playCount: extras.playCount ?? row.play_count,
     played: extras.played,
     discNumber: row.disc_number ?? undefined,
     starred: extras.starred,

@@ -7,6 +7,7 @@ import type { SongSource } from '../../lib/song-sources.js';
 import { usePlayerState } from '../../player/usePlayer.js';
 import { Cover } from '../../ui/Cover.js';
 import { MenuButton, type MenuItem } from '../../ui/MenuButton.js';
+import { playsOf } from './song-order.js';
 import { SongArtists } from './SongArtists.js';
 import { LikeButton, PlayToggle } from './SongControls.js';
 import type { SongActionOrigin } from './useSongActions.js';
@@ -98,6 +99,9 @@ export const SongRow = memo(function SongRow(props: SongRowProps) {
       {!hideAlbum && <AlbumCell song={song} />}
       <span className="song-row__genre" title={detail === undefined ? (song.genreTag ?? undefined) : undefined}>
         {detail ?? song.genre}
+      </span>
+      <span className="song-row__plays" title={`Played ${playsOf(song)} times`}>
+        {playsOf(song)}
       </span>
       <LikeButton song={song} />
       <span className="song-row__duration">{seconds === null ? '' : formatTime(seconds)}</span>

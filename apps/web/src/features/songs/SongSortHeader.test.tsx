@@ -83,12 +83,47 @@ describe('<SongSortHeader>', () => {
     const bare = songs.map((song) => ({ ...song, durationMs: null }));
     const { unmount } = renderInApp(<Sorted list={bare} />, { user: alice });
     const names = () => screen.getAllByRole('columnheader').map((cell) => cell.textContent);
-    expect(names()).toEqual(['Title', 'Artist', 'Genre']);
+    expect(names()).toEqual(['Title', 'Artist', 'Genre', 'Plays']);
     expect(document.querySelector('.song-list--no-album')).not.toBeNull();
     unmount();
 
     renderInApp(<Sorted list={[...songs, makeSong(4, { albumId: 2, albumName: 'Kind of Blue' })]} />, { user: alice });
-    expect(names()).toEqual(['Title', 'Artist', 'Album', 'Genre', 'Duration']);
+    expect(names()).toEqual(['Title', 'Artist', 'Album', 'Genre', 'Plays', 'Duration']);
     expect(document.querySelector('.song-list--no-album')).toBeNull();
+  });
+
+  it('shows each song’s plays, 0 included, and sorts most played first on the first click', () => {
+    const played = [
+      makeSong(1, { name: 'so What', plays: 2 }),
+      makeSong(2, { name: 'Blue in Green', plays: 0 }),
+      makeSong(3, { name: 'All Blues', plays: 9 }),
+      makeSong(4, { name: 'Freddie', plays: 2 }),
+    ];
+    renderInApp(<Sorted list={played} />, { user: alice });
+    const counts = () =>
+      within(screen.getByRole('list', { name: 'Liked songs' }))
+        .getAllByRole('listitem')
+        .map((row) => row.querySelector('.song-row__plays')?.textContent);
+    expect(counts()).toEqual(['2', '0', '9', '2']);
+    fireEvent.click(within(header('Plays')).getByRole('button', { name: /Plays/ }));
+    // Ties by id in the same direction, as the server sorts.
+    expect(shown()).toEqual(['All Blues', 'Freddie', 'so What', 'Blue in Green']);
+    expect(header('Plays').getAttribute('aria-sort')).toBe('descending');
+    const select = screen.getByRole<HTMLSelectElement>('combobox', { name: 'Sort by' });
+    expect(select.value).toBe('plays:desc');
+    expect(within(select).getByRole('option', { name: 'Plays (most played first)' })).toBeTruthy();
+    fireEvent.click(within(header('Plays')).getByRole('button'));
+    expect(shown()).toEqual(['Blue in Green', 'so What', 'Freddie', 'All Blues']);
+    expect(counts()).toEqual(['0', '2', '2', '9']);
+    expect(header('Plays').getAttribute('aria-sort')).toBe('ascending');
+  });
+
+  it('counts a song kept from an older answer, without plays, as never played', () => {
+    const old = makeSong(5, { name: 'Flamenco Sketches' }) as Partial<Song>;
+    delete old.plays;
+    expect(sortSongs([old as Song, makeSong(6, { plays: 1 })], { by: 'plays', direction: 'desc' })[0]?.id).toBe(6);
+    renderInApp(<Sorted list={[old as Song]} />, { user: alice });
+    const row = within(screen.getByRole('list', { name: 'Liked songs' })).getByRole('listitem');
+    expect(row.querySelector('.song-row__plays')?.textContent).toBe('0');
   });
 });

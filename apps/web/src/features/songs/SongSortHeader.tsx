@@ -25,6 +25,7 @@ const DIRECTION_WORDS: Record<SongSortColumn, Record<SortDirection, string>> = {
   genre: { asc: 'A to Z', desc: 'Z to A' },
   added: { asc: 'oldest first', desc: 'newest first' },
   duration: { asc: 'shortest first', desc: 'longest first' },
+  plays: { asc: 'least played first', desc: 'most played first' },
 };
 
 const valueOf = (order: SongOrder): string => (order.by === 'list' ? 'list' : `${order.by}:${order.direction}`);
@@ -72,8 +73,8 @@ function ColumnHeader({
 }
 
 /**
- * Issue 26: a song list's column headers (title, artist, album, genre, duration; on wide screens, lined up with the
- * rows' grid) and a "Sort by" select with every order, the list's own first (the only control on a phone).
+ * Issue 26: a song list's column headers (title, artist, album, genre, plays, duration; on wide screens, lined up with
+ * the rows' grid) and a "Sort by" select with every order, the list's own first (the only control on a phone).
  */
 export function SongSortHeader({
   ordering,
@@ -133,6 +134,7 @@ export function SongSortHeader({
             <span className="song-row__album" aria-hidden="true" />
           )}
           <ColumnHeader column="genre" ordering={ordering} className="song-row__genre" />
+          <ColumnHeader column="plays" ordering={ordering} className="song-row__plays song-sort__header--plays" />
           <span aria-hidden="true" />
           {columns.duration ? (
             <ColumnHeader column="duration" ordering={ordering} className="song-sort__header--duration" />

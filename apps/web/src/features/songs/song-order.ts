@@ -1,4 +1,5 @@
 import {
+  FIRST_SORT_DIRECTION,
   SONG_SORT_COLUMNS,
   SORT_DIRECTIONS,
   type Song,
@@ -37,16 +38,23 @@ export const COLUMN_LABELS: Record<SongSortColumn, string> = {
   genre: 'Genre',
   added: 'Added',
   duration: 'Duration',
+  plays: 'Plays',
 };
 
 export const sameOrder = (a: SongOrder, b: SongOrder): boolean =>
   a.by === b.by && (a.by === 'list' || b.by === 'list' || a.direction === b.direction);
 
-/** A header's click: its column ascending, or the other way round when it is already the order. */
+/**
+ * A header's click: its column in its first direction (ascending, but the most played first), or the other way round
+ * when it is already the order.
+ */
 export function toggled(current: SongOrder, column: SongSortColumn): SongOrder {
   if (current.by === column) return { by: column, direction: current.direction === 'asc' ? 'desc' : 'asc' };
-  return { by: column, direction: 'asc' };
+  return { by: column, direction: FIRST_SORT_DIRECTION[column] };
 }
+
+/** A song's plays; 0 for a song kept from an older answer (recent, downloads, a saved queue), which lacks them. */
+export const playsOf = (song: Song): number => (song as Partial<Song>).plays ?? 0;
 
 function isOrder(value: unknown): value is SongOrder {
   if (typeof value !== 'object' || value === null) return false;
@@ -97,6 +105,7 @@ const COMPARE: Record<SongSortColumn, (a: Song, b: Song) => number> = {
   genre: (a, b) => compareText(a.genre, b.genre),
   added: (a, b) => a.id - b.id,
   duration: (a, b) => (a.durationMs ?? -1) - (b.durationMs ?? -1),
+  plays: (a, b) => playsOf(a) - playsOf(b),
 };
 
 /**

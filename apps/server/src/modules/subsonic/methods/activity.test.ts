@@ -108,9 +108,19 @@ describeEachDialect('Subsonic activity methods (%s)', (t) => {
       expect(plays.find((play) => play.songId === song(1).id)?.playedAt).toBe('2024-05-01T12:00:00.000Z');
       // Others' history is untouched.
       expect(await recent(bob)).toEqual([]);
+      // Each scrobble counts in the song's plays, which Subsonic apps read as playCount (issue 26).
+      const SongAnswer = z.object({ song: z.object({ playCount: z.number().int() }) });
+      const playCount = async (id: number) => (await aliceApi.shape('getSong', { id }, SongAnswer)).song.playCount;
+      const before = await playCount(song(1).id);
+      expect(before).toBeGreaterThan(0);
+      expect((await adminApi.json('scrobble', { id: song(1).id })).status).toBe('ok');
+      expect(await playCount(song(1).id)).toBe(before + 1);
+      expect(await playCount(song(3).id)).toBe(0);
     });
 
     it('records nothing when one id names no song, and checks its parameters', async () => {
+      const counts = () => t.db.selectFrom('songs').select(['id', 'play_count']).orderBy('id').execute();
+      const before = await counts();
       await bobApi.error('scrobble', { id: [song(0).id, 999_999] }, 70);
       await bobApi.error('scrobble', { id: 'al-1' }, 70);
       expect(await recent(bob)).toEqual([]);
@@ -118,6 +128,8 @@ describeEachDialect('Subsonic activity methods (%s)', (t) => {
       await bobApi.error('scrobble', { id: [song(0).id, song(1).id], time: [1] }, 0);
       await bobApi.error('scrobble', { id: song(0).id, time: 'yesterday' }, 0);
       expect(await recent(bob)).toEqual([]);
+      // Nor any play count.
+      expect(await counts()).toEqual(before);
     });
   });
 
