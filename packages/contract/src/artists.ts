@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { textField } from './text.js';
-import { NAME_MAX } from './constants.js';
+import { NAME_MAX, PAGE_LIMIT_MAX } from './constants.js';
 import { pageOf } from './common.js';
 import { Song } from './songs.js';
 
@@ -22,6 +22,13 @@ export type ArtistFormFields = z.infer<typeof ArtistFormFields>;
 export const ArtistEditFields = ArtistFormFields.partial();
 
 export const ArtistList = z.array(Artist);
+
+/**
+ * GET /artists takes an optional `limit`: the first that many artists of the list, in its order (by name). Without it
+ * the whole list, as SPEC has it; the home page's shelf shows twelve and need not read thousands.
+ */
+export const ArtistListQuery = z.object({ limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).optional() });
+export type ArtistListQuery = z.infer<typeof ArtistListQuery>;
 
 /** One role an artist is credited with on a song (a performer with the instrument or voice as `subRole`). */
 export const ArtistCreditRole = z.object({ role: z.string(), subRole: z.string().nullable() });

@@ -40,4 +40,5 @@ export const songKeys = {
 export const artistKeys = {
   all: ['artists'] as const,
   list: () => [...artistKeys.all, 'list'] as const,
+  first: (limit: number) => [...artistKeys.all, 'first', limit] as const,
 };

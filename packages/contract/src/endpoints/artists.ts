@@ -6,7 +6,13 @@ const artistFiles = { image: { kind: 'image', maxBytes: IMAGE_MAX_BYTES } } as c
 
 /** Artists (DESIGN §4): any signed-in user reads; admins write. */
 export const artists = {
-  list: endpoint({ method: 'GET', path: '/artists', access: 'session', responses: { 200: 'ArtistList' } }),
+  list: endpoint({
+    method: 'GET',
+    path: '/artists',
+    access: 'session',
+    query: 'ArtistListQuery',
+    responses: { 200: 'ArtistList' },
+  }),
   get: endpoint({
     method: 'GET',
     path: '/artists/:id',

@@ -24,7 +24,8 @@ export interface CreditedSong {
 
 export interface ArtistsRepository {
   /** Every artist, by name, each with its song ids: two queries, whatever the number of artists. */
-  list(hidden?: HiddenLibraries): Promise<ArtistWithSongs[]>;
+  /** By name, then id; the first `limit` (of those a viewer with `hidden` libraries sees) when given. */
+  list(hidden?: HiddenLibraries, limit?: number): Promise<ArtistWithSongs[]>;
   /** The artists with these ids (any order), each with its song ids. */
   listByIds(ids: readonly number[], hidden?: HiddenLibraries): Promise<ArtistWithSongs[]>;
   find(id: number): Promise<ArtistRow | undefined>;
@@ -82,8 +83,13 @@ export function attachSongIds(
 }
 
 export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
-  async function withSongIds(given: ArtistRow[], hidden: HiddenLibraries = []): Promise<ArtistWithSongs[]> {
-    const artists = hidden.length === 0 ? given : await withoutHiddenOnly(given, hidden);
+  async function withSongIds(
+    given: ArtistRow[],
+    hidden: HiddenLibraries = [],
+    limit?: number,
+  ): Promise<ArtistWithSongs[]> {
+    const seen = hidden.length === 0 ? given : await withoutHiddenOnly(given, hidden);
+    const artists = limit === undefined ? seen : seen.slice(0, limit);
     if (artists.length === 0) return [];
     let query = db
       .selectFrom('songs')
@@ -168,9 +174,16 @@ export function createArtistsRepository(db: Kysely<DB>): ArtistsRepository {
   }
 
   return {
-    async list(hidden) {
-      const artists = await db.selectFrom('artists').selectAll().orderBy('name', 'asc').orderBy('id', 'asc').execute();
-      return withSongIds(artists, hidden);
+    async list(hidden = [], limit) {
+      // With hidden libraries the artists seen only there are left out before the limit: the whole list is read.
+      const artists = await db
+        .selectFrom('artists')
+        .selectAll()
+        .orderBy('name', 'asc')
+        .orderBy('id', 'asc')
+        .$if(limit !== undefined && hidden.length === 0, (first) => first.limit(limit ?? 0))
+        .execute();
+      return withSongIds(artists, hidden, limit);
     },
 
     async listByIds(ids, hidden) {

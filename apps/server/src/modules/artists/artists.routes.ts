@@ -14,7 +14,7 @@ import type { ArtistsService } from './artists.service.js';
 export function artistsReadRoutes(app: App, artists: ArtistsService): void {
   route(app, endpoints.artists.list, async (request) => {
     const { hiddenLibraries } = await requireViewer(request);
-    return (await artists.list(hiddenLibraries)).map(toArtistJson);
+    return (await artists.list(hiddenLibraries, request.query.limit)).map(toArtistJson);
   });
 
   route(app, endpoints.artists.get, async (request) => {

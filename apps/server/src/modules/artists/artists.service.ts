@@ -50,8 +50,9 @@ export class ArtistsService {
   ) {}
 
   /** Every artist the viewer sees (none only in libraries hidden from them). */
-  list(hidden: HiddenLibraries = []): Promise<ArtistWithSongs[]> {
-    return this.artists.list(hidden);
+  /** The artists by name; the first `limit` of them when given. */
+  list(hidden: HiddenLibraries = [], limit?: number): Promise<ArtistWithSongs[]> {
+    return this.artists.list(hidden, limit);
   }
 
   /** The artist, unless it does not exist or is only in libraries hidden from the viewer (404 both ways). */

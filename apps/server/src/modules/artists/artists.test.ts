@@ -113,6 +113,18 @@ describeEachDialect('artists API (%s)', (t) => {
     expect(list.map((a) => a.name)).toEqual([...list.map((a) => a.name)].sort((a, b) => (a < b ? -1 : 1)));
   });
 
+  it('GET /artists?limit=N answers the first N of the same list; a bad limit is a 400', async () => {
+    await makeArtist(t, admin, 'Aaa First Of All');
+    await makeArtist(t, admin, 'Aab Second');
+    const whole = await t.as(user).json('/artists', z.array(Artist));
+    expect(whole.length).toBeGreaterThan(2);
+    expect(await t.as(user).json('/artists?limit=2', z.array(Artist))).toEqual(whole.slice(0, 2));
+    expect(await t.as(user).json(`/artists?limit=${whole.length + 5}`, z.array(Artist))).toEqual(whole);
+    for (const limit of ['0', '-1', 'x', '501', '1.5']) {
+      expect((await t.as(user).get(`/artists?limit=${limit}`)).statusCode).toBe(400);
+    }
+  });
+
   it('DELETE /artists/{id}: admin only; songs stay playable as "Unknown artist"; the image goes', async () => {
     const id = await makeArtist(t, admin, 'Farewell Tour', await picture(20));
     const songId = await makeSong(t, admin, { artistId: id });

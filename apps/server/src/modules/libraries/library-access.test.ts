@@ -132,7 +132,12 @@ describeEachDialect('library access (%s)', { env: { SCAN_WATCH: '0' } }, (t) => 
     const albums = await asListener.json('/api/albums?limit=100', AlbumPage);
     expect(albums.items.map((album) => album.name)).not.toContain('Hidden Album');
     expect(albums.items.map((album) => album.name)).toContain('First Light');
-    expect((await asListener.json('/artists', ArtistList)).map((artist) => artist.name)).not.toContain('Secret Band');
+    const artists = await asListener.json('/artists', ArtistList);
+    expect(artists.map((artist) => artist.name)).not.toContain('Secret Band');
+    // A limited list counts the artists the listener sees: the hidden one takes no place among the first.
+    for (let limit = 1; limit <= artists.length; limit += 1) {
+      expect(await asListener.json(`/artists?limit=${String(limit)}`, ArtistList)).toEqual(artists.slice(0, limit));
+    }
   });
 
   it('answers 404 for each of its songs, albums and artists, their audio and every write on them', async () => {

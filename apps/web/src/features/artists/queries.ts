@@ -22,6 +22,13 @@ export const artistQueries = {
       queryFn: ({ signal }) => api.artists.list({}, { signal }),
       meta: { errorMessage: ClientMessages.errorFetchingArtists },
     }),
+  /** GET /artists?limit: the first artists of the list, for a shelf (the whole list is thousands at library scale). */
+  first: (limit: number) =>
+    queryOptions({
+      queryKey: artistKeys.first(limit),
+      queryFn: ({ signal }) => api.artists.list({ query: { limit } }, { signal }),
+      meta: { errorMessage: ClientMessages.errorFetchingArtists },
+    }),
   /** GET /artists/{id}: one artist, for a link to their page (which reads the artist from navigation state). */
   detail: (artistId: number) =>
     queryOptions({

@@ -47,7 +47,7 @@ describe('/dashboard home', () => {
 
   it('greets by time of day and shows recently played, songs and artists', async () => {
     localStorage.setItem(StorageKeys.recentSongs, JSON.stringify([makeSong(9, { name: 'Played before' })]));
-    mockApi({
+    const api = mockApi({
       'songs.page': () => makeSongPage([makeSong(1, { name: 'So What' })]),
       'artists.list': () => [makeArtist(3, { name: 'Nina Simone' })],
     });
@@ -62,6 +62,8 @@ describe('/dashboard home', () => {
     expect(
       within(screen.getByRole('list', { name: 'Artists' })).getByRole('link', { name: 'Nina Simone' }),
     ).toBeInTheDocument();
+    // The shelf's twelve, not the whole list (thousands at library scale).
+    expect(api.requests('artists.list').map((request) => new URL(request.url).search)).toEqual(['?limit=12']);
   });
 
   it('shows the albums added last, newest first, linking to their pages', async () => {

@@ -61,7 +61,7 @@ export function DashboardHomePage() {
   const user = useCurrentUser();
   const recent = useRecentSongs();
   const songs = usePagedSongs(catalogueSource());
-  const artists = useQuery(artistQueries.list());
+  const artists = useQuery(artistQueries.first(SHELF_SIZE));
   const albums = useQuery(albumQueries.recent());
 
   return (
@@ -111,7 +111,7 @@ export function DashboardHomePage() {
         {artists.isPending && <ArtistSkeletons />}
         {artists.data && artists.data.length > 0 && (
           <ul className="tile-grid" aria-label="Artists">
-            {artists.data.slice(0, SHELF_SIZE).map((artist) => (
+            {artists.data.map((artist) => (
               <ArtistCard key={artist.id} artist={artist} />
             ))}
           </ul>
