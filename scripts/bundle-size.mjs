@@ -1,8 +1,8 @@
 // `npm run bench:bundle [-- BASELINE.json]`: what the browser loads before the first screen, from the built web app
 // (apps/web/dist), raw and gzip -9, for two first loads:
 // - signed out at `/`: the entry script with its imports and stylesheets, and the landing page's chunk with its own;
-// - signed in at /dashboard: the entry, the router's chunk and the dashboard layout's and home page's chunks
-//   (app/routes.tsx preloadPages fetches the last two during the session check).
+// - signed in at /dashboard: the entry, the router's chunk and the chunk of the dashboard's first screen (the layout
+//   and the home page, apps/web/chunk-groups.ts), which app/pages.tsx preloadPages fetches beside the router's.
 // The chunks come from Vite's manifest (dist/.vite/manifest.json). With a baseline (a file this script wrote with
 // --json), prints the differences. Builds the web app first when it is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,13 +15,22 @@ const dist = join(root, 'apps/web/dist');
 /** The modules (Vite manifest keys) each first load starts from: the entry and the pages it loads at once. */
 export const FIRST_LOADS = {
   signedOut: ['index.html', 'src/features/landing/HomePage.tsx'],
-  signedIn: [
-    'index.html',
-    'src/app/RoutedApp.tsx',
-    'src/app/DashboardLayout.tsx',
-    'src/features/dashboard/DashboardHomePage.tsx',
-  ],
+  signedIn: ['index.html', 'src/app/RoutedApp.tsx', 'chunk:dashboard'],
 };
+
+/**
+ * A manifest key, or `chunk:<name>` for a chunk the build names itself (apps/web/chunk-groups.ts puts the dashboard's
+ * layout and first pages into the chunk named `dashboard`: they have no manifest key of their own).
+ */
+function keyOf(manifest, key) {
+  if (!key.startsWith('chunk:')) return key;
+  const name = key.slice('chunk:'.length);
+  const found = Object.keys(manifest).find(
+    (candidate) => manifest[candidate].name === name && !manifest[candidate].src,
+  );
+  if (found === undefined) throw new Error(`the build has no chunk named ${name}`);
+  return found;
+}
 
 /** The files (JS and CSS) these manifest entries load: each one's chunk, its static imports' and their stylesheets. */
 function filesOf(manifest, keys) {
@@ -36,7 +45,7 @@ function filesOf(manifest, keys) {
     for (const css of chunk.css ?? []) files.add(css);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
-  keys.forEach(visit);
+  keys.forEach((key) => visit(keyOf(manifest, key)));
   return [...files];
 }
 

@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption, type ProxyOptions } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { checkChunkGraph, dashboardChunk, DASHBOARD_CHUNK } from './chunk-groups.js';
 
 /** Paths the Tonearm server answers; everything else is the single-page app. */
 const SERVER_PATHS = ['/api', '/media', '/artists', '/healthz'] as const;
@@ -52,7 +53,7 @@ const pwa = VitePWA({
   devOptions: { enabled: false },
 });
 
-const plugins: PluginOption[] = [react(), pwa];
+const plugins: PluginOption[] = [react(), pwa, checkChunkGraph()];
 
 export default defineConfig({
   plugins,
@@ -62,6 +63,14 @@ export default defineConfig({
     sourcemap: true,
     // dist/.vite/manifest.json: which chunks each page loads, for `npm run bench:bundle` (a dot folder: not served).
     manifest: true,
+    rolldownOptions: {
+      // chunk-groups.ts: the dashboard's first screen in one chunk instead of some 60 (issue 26).
+      output: {
+        codeSplitting: {
+          groups: [{ name: dashboardChunk, debugName: DASHBOARD_CHUNK, includeDependenciesRecursively: false }],
+        },
+      },
+    },
   },
   server: { proxy },
   preview: { proxy },

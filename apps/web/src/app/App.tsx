@@ -1,9 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { LandingHostContext, setupCodeOf, type LandingHost } from '../features/landing/landing-host.js';
 import { Paths } from '../lib/paths.js';
 import { readStoredUser } from '../shell/auth/stored-user.js';
 import { RouteLoader } from '../ui/RouteLoader.js';
 import { AppProviders } from './AppProviders.js';
+import { preloadPages } from './pages.js';
 
 const RoutedApp = lazy(() => import('./RoutedApp.js').then(({ RoutedApp: App }) => ({ default: App })));
 const HomePage = lazy(() =>
@@ -43,13 +45,25 @@ function SignedOutHome({ onSignedIn }: { onSignedIn: () => void }) {
   );
 }
 
+/** A signed-in start: the page's chunks and first data load beside the router's chunk and the session check. */
+function PreloadDashboard() {
+  const queryClient = useQueryClient();
+  // As it first renders, not after: the router's chunk is asked for in the same render.
+  useState(() => {
+    preloadPages(window.location.pathname, queryClient);
+  });
+  return null;
+}
+
 export function App() {
   const [routed, setRouted] = useState(() => !startsSignedOut(window.location.pathname));
+  const [signedInStart] = useState(() => routed && readStoredUser() !== undefined);
   const [onSignedIn] = useState(() => () => {
     setRouted(true);
   });
   return (
     <AppProviders>
+      {signedInStart && <PreloadDashboard />}
       <Suspense fallback={<RouteLoader />}>
         {routed ? <RoutedApp /> : <SignedOutHome onSignedIn={onSignedIn} />}
       </Suspense>

@@ -6,7 +6,8 @@ import { errorResponse, makeArtist, makePlaylist, makeSong, makeSongPage, makeUs
 import { mockApi } from '../test/mock-api.js';
 import { ConfirmProvider } from '../shell/confirm/ConfirmProvider.js';
 import { AppProviders } from './AppProviders.js';
-import { dashboardPath, routes } from './routes.js';
+import { dashboardPath } from './pages.js';
+import { routes } from './routes.js';
 
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
