@@ -10,6 +10,7 @@ export const artists = {
     method: 'GET',
     path: '/artists',
     access: 'session',
+    description: 'Every artist by name; with `limit`, the first that many (the home page shows 12).',
     query: 'ArtistListQuery',
     responses: { 200: 'ArtistList' },
   }),
