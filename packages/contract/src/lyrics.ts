@@ -7,10 +7,13 @@ export type LyricsSource = (typeof LYRICS_SOURCES)[number];
 /** A word of enhanced LRC: when it starts (ms, as written: the offset is not applied) and its text. */
 export const SongLyricsWord = z.object({ startMs: z.number().int().nonnegative(), text: z.string() });
 
-/** One line: `startMs` for synced lyrics only; `words` when the line has word times. */
+/**
+ * One line: `startMs` for synced lyrics only; `words` when the line has word times. (The text first: JSON answers
+ * write the required fields before the optional ones.)
+ */
 export const SongLyricsLine = z.object({
-  startMs: z.number().int().nonnegative().optional(),
   text: z.string(),
+  startMs: z.number().int().nonnegative().optional(),
   words: z.array(SongLyricsWord).optional(),
 });
 export type SongLyricsLine = z.infer<typeof SongLyricsLine>;
