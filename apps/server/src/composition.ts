@@ -317,6 +317,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
           media,
           songs,
           songPages,
+          lyrics: songLyrics,
           albums,
           artists,
           likes,
