@@ -1,4 +1,4 @@
-import { type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 
 /*
  * Issue 27: a song's lyrics, one row a song (`song_lyrics`), deleted with the song.
@@ -12,7 +12,8 @@ import { type Kysely, type Migration } from 'kysely';
  *   them: one read per song, a replace in one statement, and the same text column on SQLite and PostgreSQL.
  * - `library_files.lyrics_file`: the sidecar the file's lyrics were last read with (`name:size:mtime`), null when
  *   there was none; a rescan that finds another one (new, changed, gone) reads the file again. `!` asks for that too
- *   (lyrics removed by an administrator: the file's own come back at the next scan).
+ *   (lyrics removed by an administrator: the file's own come back at the next scan). The files already scanned get
+ *   `!`: the first scan after this migration reads each of them once more, for the lyrics in their tags.
  */
 export const lyricsMigration: Migration = {
   async up(db: Kysely<unknown>) {
@@ -27,6 +28,7 @@ export const lyricsMigration: Migration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
     await db.schema.alterTable('library_files').addColumn('lyrics_file', 'text').execute();
+    await sql`update library_files set lyrics_file = '!'`.execute(db);
   },
 
   async down(db: Kysely<unknown>) {
