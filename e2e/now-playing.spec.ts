@@ -55,7 +55,7 @@ test('Now playing: opened by the cover on a desktop and by the mini-player on a 
   const view = nowPlayingView(page);
   await expect(view).toBeVisible();
   await expect(view.getByRole('heading', { name: first, exact: true })).toBeVisible();
-  await expect(view.getByRole('region', { name: 'Lyrics' })).toContainText('Lyrics will appear here');
+  await expect(view.getByRole('region', { name: 'Lyrics' })).toContainText('No lyrics for this song.');
   expect(await names(view.getByRole('list', { name: 'Next up' }))).toEqual([second]);
 
   // Like, from the view: the server has it, and the bar shows it.

@@ -47,6 +47,8 @@ import { createPlaysRepository } from './modules/plays/plays.repository.js';
 import { PlaysService } from './modules/plays/plays.service.js';
 import { SearchService } from './modules/search/search.service.js';
 import { SongPagesService } from './modules/songs/song-pages.service.js';
+import { createSongLyricsRepository } from './modules/songs/song-lyrics.repository.js';
+import { SongLyricsService } from './modules/songs/song-lyrics.service.js';
 import { createSongsStreamRepository } from './modules/songs/songs-stream.repository.js';
 import { SongsStream } from './modules/songs/songs.stream.js';
 import { createApiKeysRepository } from './modules/subsonic/api-keys.repository.js';
@@ -225,6 +227,14 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     'songsStream',
     () => new SongsStream(createSongsStreamRepository(db, artistsRepository), config.catalogueChunkRows),
   );
+  // Lyrics: removing a library song's lyrics has its file read again at the next scan (its own lyrics come back).
+  const songLyrics = make(
+    'songLyricsService',
+    () =>
+      new SongLyricsService(createSongLyricsRepository(db), songs, (songId) =>
+        librariesRepository.rereadLyrics(songId),
+      ),
+  );
   const albums = make(
     'albumsService',
     () => new AlbumsService(albumsRepository, songs, artistsRepository, releaseBlobs),
@@ -307,6 +317,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
           media,
           songs,
           songPages,
+          lyrics: songLyrics,
           albums,
           artists,
           likes,
@@ -380,6 +391,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       songs,
       songPages,
       songsStream,
+      songLyrics,
       likes,
       search,
       albums,

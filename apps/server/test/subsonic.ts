@@ -122,6 +122,29 @@ export const ArtistID3 = z.strictObject({
   starred: IsoDate.optional(),
 });
 
+/** `lyrics` (getLyrics): the text is required; artist and title are not. */
+export const Lyrics = z.strictObject({
+  artist: z.string().optional(),
+  title: z.string().optional(),
+  value: z.string(),
+});
+
+/** `line` of structured lyrics: `start` only in synced lyrics. */
+export const LyricsLine = z.strictObject({ start: int.nonnegative().optional(), value: z.string() });
+
+/** `structuredLyrics` (OpenSubsonic's songLyrics extension): lang, synced and line are required. */
+export const StructuredLyrics = z.strictObject({
+  displayArtist: z.string().optional(),
+  displayTitle: z.string().optional(),
+  lang: z.string(),
+  offset: int.optional(),
+  synced: z.boolean(),
+  line: z.array(LyricsLine),
+});
+
+/** `lyricsList` (getLyricsBySongId). */
+export const LyricsList = z.strictObject({ structuredLyrics: z.array(StructuredLyrics).optional() });
+
 /** A Subsonic error inside a normal answer. */
 export const SubsonicErrorShape = z.strictObject({ code: int, message: z.string().optional() });
 

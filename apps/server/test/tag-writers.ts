@@ -7,9 +7,15 @@
 
 // ---- ID3v2 -------------------------------------------------------------------------------------------------------
 
-/** One ID3v2 frame: a text frame (TPE1, TIPL…), a TXXX frame by its description, or a UFID frame. */
+/**
+ * One ID3v2 frame: a text frame (TPE1, TIPL…), a TXXX frame by its description, a UFID frame, or any frame by its id
+ * and body bytes (USLT, SYLT: usltFrame, syltFrame).
+ */
 export type Id3Frame =
-  { id: string; values: string[] } | { txxx: string; values: string[] } | { ufid: string; identifier: string };
+  | { id: string; values: string[] }
+  | { txxx: string; values: string[] }
+  | { ufid: string; identifier: string }
+  | { raw: string; body: Buffer };
 
 /** Seven bits a byte, as ID3v2 writes the tag's size (and, in v2.4, each frame's). */
 function syncsafe(size: number): Buffer {
@@ -18,6 +24,7 @@ function syncsafe(size: number): Buffer {
 
 /** A frame's body: UTF-8 text (encoding byte 3, a v2.4 encoding that music-metadata reads in v2.3 too). */
 function frameBody(frame: Id3Frame): { id: string; body: Buffer } {
+  if ('raw' in frame) return { id: frame.raw, body: frame.body };
   if ('ufid' in frame) {
     return { id: 'UFID', body: Buffer.from(`${frame.ufid}\0${frame.identifier}`, 'latin1') };
   }
@@ -37,6 +44,25 @@ export function id3v2Tag(version: 3 | 4, frames: readonly Id3Frame[]): Buffer {
   });
   const all = Buffer.concat(encoded);
   return Buffer.concat([Buffer.from([0x49, 0x44, 0x33, version, 0, 0]), syncsafe(all.length), all]);
+}
+
+/** A USLT frame (unsynchronised lyrics): UTF-8, a three-letter language, an empty descriptor, the text. */
+export function usltFrame(language: string, text: string): Id3Frame {
+  return { raw: 'USLT', body: Buffer.concat([Buffer.from([3]), Buffer.from(`${language}\0${text}`)]) };
+}
+
+/**
+ * A SYLT frame (synchronised lyrics, ID3v2.4 §4.9): UTF-8, a language, the time format (2: milliseconds, 1: MPEG
+ * frames), content type 1 (lyrics), an empty descriptor, then each text with its time (32 bits, big-endian).
+ */
+export function syltFrame(language: string, format: 1 | 2, entries: readonly [text: string, time: number][]): Id3Frame {
+  const head = Buffer.concat([Buffer.from([3]), Buffer.from(language), Buffer.from([format, 1, 0])]);
+  const body = entries.map(([text, time]) => {
+    const stamp = Buffer.alloc(4);
+    stamp.writeUInt32BE(time);
+    return Buffer.concat([Buffer.from(`${text}\0`), stamp]);
+  });
+  return { raw: 'SYLT', body: Buffer.concat([head, ...body]) };
 }
 
 /** An MP3 with `tag` in place of the ID3v2 tag ffmpeg put in front of it (if any). */

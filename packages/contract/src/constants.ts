@@ -22,6 +22,11 @@ export const YEAR_MAX = 9999;
 
 export const AUDIO_MAX_BYTES = 200 * 1024 * 1024;
 export const IMAGE_MAX_BYTES = 15 * 1024 * 1024;
+/**
+ * The longest lyrics text (issue 27), as UTF-8: a sidecar file, an embedded tag, a paste or an uploaded file. A song's
+ * LRC with word times is a few tens of KB; past this it is not lyrics.
+ */
+export const LYRICS_MAX_BYTES = 256 * 1024;
 export const THUMBNAIL_WIDTHS = [64, 300, 640] as const;
 export type ThumbnailWidth = (typeof THUMBNAIL_WIDTHS)[number];
 

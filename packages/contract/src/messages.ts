@@ -1,4 +1,4 @@
-import { DB_ID_MAX, PAGE_OFFSET_MAX } from './constants.js';
+import { DB_ID_MAX, LYRICS_MAX_BYTES, PAGE_OFFSET_MAX } from './constants.js';
 
 /**
  * Every user-facing text of the product. SPEC §8 strings are reproduced exactly; the server texts are the
@@ -149,4 +149,23 @@ export const AccountMessages = {
   failedToCreateUser: 'Failed to create the account',
   loggedOutEverywhere: 'You were logged out on every device',
   failedToLogOutEverywhere: 'Could not log out everywhere',
+} as const;
+
+/**
+ * Texts of lyrics (issue 27): why a text is not lyrics (lrc.ts names the line that is wrong), and the lyrics view.
+ * Here, away from zod: the song form and the player read them.
+ */
+export const LyricsMessages = {
+  badLine: (line: number, text: string, why: string) => `Line ${line} ("${text}"): ${why}`,
+  notAStamp: (stamp: string) => `[${stamp}] is not a time like [01:23.45]`,
+  secondsTooHigh: (stamp: string) => `the seconds of [${stamp}] must be below 60`,
+  noStamp: 'this line has no time, but other lines do: every line of synced lyrics starts with one, like [01:23.45]',
+  badOffset: 'the offset must be a whole number of milliseconds, like [offset:+250]',
+  empty: 'There are no lyrics in this text',
+  tooLarge: `Lyrics can be at most ${LYRICS_MAX_BYTES / 1024} KB`,
+  notText: 'The lyrics file is not text: send LRC or plain text (UTF-8)',
+  textOrFile: 'Paste the lyrics or choose a lyrics file',
+  noLyrics: 'No lyrics for this song.',
+  lyricsSaved: 'Lyrics saved',
+  lyricsRemoved: 'Lyrics removed',
 } as const;

@@ -17,6 +17,8 @@ export * from './users.js';
 export * from './plays.js';
 export * from './policy.js';
 export * from './limits.js';
+export * from './lyrics.js';
+export * from './lrc.js';
 export * from './health.js';
 export * from './media.js';
 export * from './media-urls.js';

@@ -15,6 +15,8 @@ import { Batcher } from '../modules/libraries/batcher.js';
 import { closestGenre } from '../modules/libraries/genre-match.js';
 import { MusicFolder, SkipReasons, type FolderWalk, type SkippedEntry } from '../modules/libraries/music-folder.js';
 import { readTags, titleOf, type FileTags } from '../modules/libraries/read-tags.js';
+import { findSidecar, readSidecar } from '../modules/libraries/sidecar-lyrics.js';
+import type { FileLyrics } from '../media/file-lyrics.js';
 import { albumReleaseOf, artistMbIdsOf, creditsOf, songTagColumns } from '../modules/libraries/tag-credits.js';
 
 export { AUDIO_EXTENSIONS } from '../modules/libraries/music-folder.js';
@@ -133,6 +135,7 @@ function songOf(
   audio: StagedAudio,
   cover: { image: StagedImage; isArtwork: boolean },
   source: ImportSourceRow,
+  lyrics: FileLyrics | null,
 ): BatchSongInput {
   const name = titleOf(tags, file);
   return {
@@ -159,6 +162,7 @@ function songOf(
       },
       coverIsArtwork: cover.isArtwork,
       people: { credits: creditsOf(tags), artistMbIds: artistMbIdsOf(tags), columns: songTagColumns(tags) },
+      lyrics,
     },
     source,
   };
@@ -204,12 +208,30 @@ async function stageFile(run: RunContext, file: string, source: ImportSourceRow)
       { title: titleOf(tags, file), artist: tags.artist, sha256: source.sha256 },
     );
     image = cover.image;
-    return { file, song: songOf(file, tags, genre.genre, audio, cover, source), warning: cover.warning };
+    const lyrics = await lyricsOf(run, file, tags);
+    const warning = [cover.warning, ...lyrics.problems].filter((text) => text !== null).join('; ') || null;
+    return { file, song: songOf(file, tags, genre.genre, audio, cover, source, lyrics.lyrics), warning };
   } catch (error) {
     await discardAll([audio, image]);
     if (error instanceof HttpError) return { file, status: 'failed', reason: error.message };
     throw error;
   }
+}
+
+/**
+ * A file's lyrics: the lyrics file's beside it (`.lrc`, then `.txt`) when it reads as lyrics, else its tags'; and why
+ * lyrics that were there could not be read (bad LRC, naming the line), as the file's warnings.
+ */
+async function lyricsOf(
+  run: RunContext,
+  file: string,
+  tags: FileTags,
+): Promise<{ lyrics: FileLyrics | null; problems: string[] }> {
+  const sidecar = await findSidecar(run.folder, file);
+  const read = sidecar === null ? null : await readSidecar(run.folder, sidecar);
+  if (read?.read != null && 'lyrics' in read.read) return { lyrics: read.read.lyrics, problems: [] };
+  const problems = read?.read != null && 'problem' in read.read ? [read.read.problem.message] : tags.lyricsProblems;
+  return { lyrics: tags.lyrics, problems: problems.map((problem) => `lyrics not read: ${problem}`) };
 }
 
 /** The file as it is now (what the source row of its song records), or why the music folder's rule skips it. */

@@ -280,6 +280,8 @@ export interface LibraryFilesTable {
   modified_ms: number;
   /** What a moved file is recognised by (library-scan.ts). */
   fingerprint: string;
+  /** The lyrics file beside it when it was read, `name:size:mtime` (migration 024); null: none. */
+  lyrics_file: string | null;
 }
 
 /** Where the original of a cover read from a library is (migration 017): its thumbnails are made from it on demand. */
@@ -329,6 +331,21 @@ export interface SongArtistsTable {
   position: number;
 }
 
+/** A song's lyrics (migration 024): from its file's tags, the file beside it, or an administrator. */
+export interface SongLyricsTable {
+  song_id: number;
+  source: 'embedded' | 'sidecar' | 'uploaded';
+  /** ISO 639 code; null when unknown. */
+  lang: string | null;
+  /** 1: synced (line times); 0: plain. */
+  synced: number;
+  /** LRC's `[offset:]` in ms (positive: lines show sooner); the line times are kept as written. */
+  offset_ms: number;
+  /** JSON: `[{ startMs?, text, words?: [{ startMs, text }] }]`. */
+  lines: string;
+  updated_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -358,6 +375,7 @@ export interface DB {
   library_images: LibraryImagesTable;
   library_scans: LibraryScansTable;
   song_artists: SongArtistsTable;
+  song_lyrics: SongLyricsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

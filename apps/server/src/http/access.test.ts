@@ -83,6 +83,8 @@ function bodyFor(url: string, f: Fixture): object {
   if (url.startsWith('/api/users/')) return { address: 'Somewhere' };
   if (url === '/api/libraries') return { path: f.folder };
   if (url.endsWith('/access')) return { everyone: true, memberIds: [] };
+  // Valid LRC: an administrator's PUT saves it (200); anyone else is refused before the body is read.
+  if (url.endsWith('/lyrics')) return { text: '[00:01.00]Access' };
   return {};
 }
 

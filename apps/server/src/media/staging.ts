@@ -10,6 +10,7 @@ import {
 import { payloadTooLarge, unsupportedMediaType } from '../http/errors.js';
 import type { BlobStore, StagedBlob } from '../storage/blob-store.js';
 import type { AudioEndCheck } from './audio-check.js';
+import type { FileLyrics } from './file-lyrics.js';
 import { thumbnailKey } from './blob-keys.js';
 import { claimedImageSize } from './image-header.js';
 import { AudioMessages, IMAGE_MAX_PIXELS, ImageMessages, type MediaFormat } from './media.formats.js';
@@ -37,6 +38,8 @@ export interface StagedAudio extends StagedMedia {
   readonly ext: string;
   readonly size: number;
   readonly durationMs: number | null;
+  /** The lyrics the file's tags carry (issue 27), stored with the song as `embedded`. */
+  readonly lyrics: FileLyrics | null;
 }
 
 export interface StagedImage extends StagedMedia {
@@ -94,7 +97,7 @@ export async function stageAudio(
     tooLarge: () => payloadTooLarge(AudioMessages.tooLarge(maxBytes), field),
   });
   try {
-    const { format, durationMs } = await inspectAudio(staged.tempPath, field, AudioMessages.wrongType);
+    const { format, durationMs, lyrics } = await inspectAudio(staged.tempPath, field, AudioMessages.wrongType);
     const refused = (await options.check?.reasonAgainst(staged.tempPath, format.ext)) ?? null;
     if (refused !== null) throw unsupportedMediaType(refused, field);
     const key = `${sha256}.${format.ext}`;
@@ -106,6 +109,7 @@ export async function stageAudio(
       ext: format.ext,
       size: staged.size,
       durationMs,
+      lyrics,
       blobs: [{ staged, key }],
     };
   } catch (error) {

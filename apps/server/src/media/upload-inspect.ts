@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
-import type { IFormat } from 'music-metadata';
+import type { IAudioMetadata, IFormat } from 'music-metadata';
+import { embeddedLyricsOf, type FileLyrics } from './file-lyrics.js';
 import { unsupportedMediaType } from '../http/errors.js';
 import type { BlobKind, BlobStore, StagedBlob } from '../storage/blob-store.js';
 import { AUDIO_FORMATS, AUDIO_ONLY_MP4, GENERIC_MP4_EXT, IMAGE_FORMATS, type MediaFormat } from './media.formats.js';
@@ -77,6 +78,8 @@ export interface AudioInspection {
   format: MediaFormat;
   /** Playing time in whole milliseconds, or null when the container does not say. */
   durationMs: number | null;
+  /** The lyrics its tags carry (file-lyrics.ts); tags that hold no usable lyrics give none. */
+  lyrics: FileLyrics | null;
 }
 
 /**
@@ -88,10 +91,14 @@ export async function inspectAudio(filePath: string, field: string, wrongType: s
   const detected = await detectFileType(filePath);
   const known = detected ? AUDIO_FORMATS[detected.ext] : undefined;
   if (!known && detected?.ext !== GENERIC_MP4_EXT) throw unsupportedMediaType(wrongType, field);
-  const metadata = await readAudioFormat(filePath);
-  const format = known ?? (metadata && isAudioOnly(metadata) ? AUDIO_ONLY_MP4 : undefined);
+  const metadata = await readAudioMetadata(filePath);
+  const format = known ?? (metadata && isAudioOnly(metadata.format) ? AUDIO_ONLY_MP4 : undefined);
   if (!format) throw unsupportedMediaType(wrongType, field);
-  return { format, durationMs: metadata ? durationMsOf(metadata) : null };
+  return {
+    format,
+    durationMs: metadata ? durationMsOf(metadata.format) : null,
+    lyrics: metadata ? embeddedLyricsOf(metadata).lyrics : null,
+  };
 }
 
 /** The accepted image format of a staged file by its magic bytes; 415 naming the accepted types otherwise. */
@@ -108,11 +115,14 @@ async function detectFileType(filePath: string) {
   return fileTypeFromFile(filePath);
 }
 
-/** Reads headers only: an MP3 without a Xing/Info frame gets its duration estimated from its size, as players do. */
-async function readAudioFormat(filePath: string): Promise<IFormat | null> {
+/**
+ * Reads headers and tags only: an MP3 without a Xing/Info frame gets its duration estimated from its size, as players
+ * do.
+ */
+async function readAudioMetadata(filePath: string): Promise<IAudioMetadata | null> {
   const { parseFile } = await import('music-metadata');
   try {
-    return (await parseFile(filePath, { skipCovers: true, duration: false })).format;
+    return await parseFile(filePath, { skipCovers: true, duration: false });
   } catch {
     return null;
   }

@@ -42,3 +42,9 @@ export const artistKeys = {
   list: () => [...artistKeys.all, 'list'] as const,
   first: (limit: number) => [...artistKeys.all, 'first', limit] as const,
 };
+
+/** Songs' lyrics (issue 27): apart from songKeys, whose caches all hold songs. */
+export const lyricsKeys = {
+  all: ['lyrics'] as const,
+  song: (songId: number) => [...lyricsKeys.all, songId] as const,
+};

@@ -26,7 +26,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A file part of a multipart form. */
 export interface FileFieldSpec {
-  readonly kind: 'audio' | 'image';
+  /** `text`: a small text file (lyrics), read into memory whole. */
+  readonly kind: 'audio' | 'image' | 'text';
   /** Bytes past this answer 413. */
   readonly maxBytes: number;
 }

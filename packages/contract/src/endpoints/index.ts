@@ -3,6 +3,7 @@ import { artists } from './artists.js';
 import { auth } from './auth.js';
 import { folders } from './folders.js';
 import { libraries } from './libraries.js';
+import { lyrics } from './lyrics.js';
 import type { EndpointSpec } from './define.js';
 import { payments } from './payments.js';
 import { playlists } from './playlists.js';
@@ -23,6 +24,7 @@ export const endpoints = {
   songs,
   likes,
   downloads,
+  lyrics,
   plays,
   search,
   artists,

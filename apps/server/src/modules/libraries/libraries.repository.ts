@@ -4,6 +4,7 @@ import { DuplicateError } from '../../db/duplicate-error.js';
 import { uniqueViolation } from '../../db/errors.js';
 import type { NewSongByArtistName, SongsRepository } from '../songs/songs.repository.js';
 import type { DB, LibraryFilesTable, LibraryImagesTable, LibraryScansTable } from '../../db/schema.js';
+import type { FileLyrics } from '../../media/file-lyrics.js';
 
 export interface LibraryRow {
   id: number;
@@ -41,10 +42,12 @@ export interface FilePlace {
   path: string;
 }
 
-/** A moved file: the song keeps its id and takes the new path, state and key. */
+/** A moved file: the song keeps its id and takes the new path, state, key and lyrics. */
 export interface MovedFile {
   songId: number;
   file: Omit<LibraryFilesTable, 'song_id' | 'library_id'>;
+  /** What the file now gives of lyrics (undefined: not known, kept as they are). */
+  lyrics: FileLyrics | null | undefined;
   audioKey: string;
   audioSha256: string;
 }
@@ -54,7 +57,7 @@ export type LibraryImageRow = LibraryImagesTable;
 /** The songs repository over a transaction (the scan writes songs and their files together). */
 export type SongsOver = (
   trx: Kysely<DB>,
-) => Pick<SongsRepository, 'insertByArtistName' | 'replaceImported' | 'deleteEmptyAlbums'>;
+) => Pick<SongsRepository, 'insertByArtistName' | 'replaceImported' | 'deleteEmptyAlbums' | 'recordFileLyrics'>;
 
 /** A song read from a library file: its row, the file and its covers' originals. */
 export interface NewLibrarySong {
@@ -62,6 +65,9 @@ export interface NewLibrarySong {
   file: Omit<LibraryFilesTable, 'song_id'>;
   images: LibraryImageRow[];
 }
+
+/** A lyrics file state no file has: the next scan reads the song's file again (rereadLyrics). */
+const REREAD = '!';
 
 function nameOrPath(error: unknown): never {
   const violated = uniqueViolation(error);
@@ -142,6 +148,7 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
           'library_files.size_bytes',
           'library_files.modified_ms',
           'library_files.fingerprint',
+          'library_files.lyrics_file',
           'songs.missing_since',
           'songs.audio_key',
           'songs.image_key',
@@ -215,6 +222,14 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
       await db.updateTable('library_files').set(file).where('song_id', '=', songId).execute();
     },
 
+    /**
+     * Asks the next scan to read the song's file again, whatever its state (issue 27: an administrator removed its
+     * lyrics, and the file's own come back). Nothing for a song of no library.
+     */
+    async rereadLyrics(songId: number): Promise<void> {
+      await db.updateTable('library_files').set({ lyrics_file: REREAD }).where('song_id', '=', songId).execute();
+    },
+
     /** Moved files keep their songs: new path, state and key; no longer missing. */
     async moveFiles(moves: readonly MovedFile[]): Promise<void> {
       if (moves.length === 0) return;
@@ -226,6 +241,7 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
             .set({ audio_key: move.audioKey, audio_sha256: move.audioSha256, missing_since: null })
             .where('id', '=', move.songId)
             .execute();
+          if (move.lyrics !== undefined) await songsOver(trx).recordFileLyrics(move.songId, move.lyrics, true);
         }
       });
     },

@@ -16,9 +16,11 @@ import type {
   NewLibrarySong,
   ScanCounts,
 } from './libraries.repository.js';
-import { MusicFolder } from './music-folder.js';
+import type { FileLyrics } from '../../media/file-lyrics.js';
+import { isAudioName, MusicFolder } from './music-folder.js';
 import { titleOf, type FileRead } from './read-tags.js';
-import { imageKeyOf, UNREADABLE } from './scan-file.js';
+import { imageKeyOf, UNREADABLE, type ScanFileRead } from './scan-file.js';
+import { isSidecarName, sidecarState, Sidecars } from './sidecar-lyrics.js';
 import { createScanReader, type ScanReader } from './scan-readers.js';
 import { albumReleaseOf, artistMbIdsOf, creditsOf, songTagColumns } from './tag-credits.js';
 
@@ -68,6 +70,8 @@ interface FoundFile {
   /** Relative to the library's folder, `/` between parts. */
   rel: string;
   stats: Stats;
+  /** The lyrics file beside it (`<name>.lrc`, else `.txt`) and its state (sidecarState), if there is one. */
+  sidecar: { abs: string; state: string } | null;
 }
 
 /** A cover located for a song: its image key and where its original is. */
@@ -153,6 +157,37 @@ function embeddedCover(run: ScanRun, key: string | null, file: FoundFile): Locat
   return { key, image: { image_key: key, library_id: run.library.id, path: file.rel, embedded: 1 } };
 }
 
+/** The lyrics a read file gives and the state of the lyrics file they were read with (songOf, a move). */
+interface ReadLyrics {
+  /** undefined: not known (the tags could not be read and there is no lyrics file): the song keeps its lyrics. */
+  lyrics: FileLyrics | null | undefined;
+  lyricsFile: string | null;
+}
+
+/**
+ * A file's lyrics: the lyrics file's beside it when it reads as lyrics, else its tags'. Lyrics that are not (bad LRC)
+ * are reported as the file's problems, naming the line.
+ */
+function lyricsOfRead(
+  run: ScanRun,
+  file: FoundFile,
+  outcome: Extract<ScanFileRead, { fingerprint: string }>,
+): ReadLyrics {
+  const { sidecar, read } = outcome;
+  const fromSidecar = sidecar?.read ?? null;
+  if (fromSidecar !== null && 'lyrics' in fromSidecar)
+    return { lyrics: fromSidecar.lyrics, lyricsFile: sidecar?.state ?? null };
+  if (fromSidecar !== null && file.sidecar !== null) {
+    run.problem(file.sidecar.abs, `${LYRICS_NOT_READ}: ${fromSidecar.problem.message}`);
+  }
+  if (read === null) return { lyrics: sidecar === null ? undefined : null, lyricsFile: sidecar?.state ?? null };
+  for (const problem of read.tags.lyricsProblems) run.problem(file.abs, `${LYRICS_NOT_READ}: ${problem}`);
+  return { lyrics: read.tags.lyrics, lyricsFile: sidecar?.state ?? null };
+}
+
+/** The start of a scan problem about lyrics that could not be read (the song itself is added). */
+export const LYRICS_NOT_READ = 'lyrics not read';
+
 /** The song a library file is, from its tags. */
 async function songOf(
   run: ScanRun,
@@ -160,6 +195,7 @@ async function songOf(
   read: FileRead,
   embeddedCoverKey: string | null,
   fingerprint: string,
+  lyrics: ReadLyrics,
 ): Promise<NewLibrarySong | string> {
   const ext = path.extname(file.abs).slice(1).toLowerCase();
   const format = AUDIO_FORMATS[ext];
@@ -195,6 +231,7 @@ async function songOf(
       ...songTagColumns(tags),
       credits: creditsOf(tags),
       artist_mb_ids: artistMbIdsOf(tags),
+      lyrics: lyrics.lyrics ?? null,
       album:
         tags.album === null
           ? null
@@ -214,6 +251,7 @@ async function songOf(
       size_bytes: file.stats.size,
       modified_ms: Math.trunc(file.stats.mtimeMs),
       fingerprint,
+      lyrics_file: lyrics.lyricsFile,
     },
     images: cover === null ? [] : [cover.image],
   };
@@ -231,7 +269,19 @@ interface Plan {
   candidates: Map<string, KnownFileRow[]>;
 }
 
-async function statAll(run: ScanRun, files: readonly string[], concurrency: number): Promise<FoundFile[]> {
+/** The state of a lyrics file found beside an audio file, or null when it is gone (or no regular file) by now. */
+async function sidecarFound(abs: string | null): Promise<FoundFile['sidecar']> {
+  if (abs === null) return null;
+  const stats = await stat(abs).catch(() => null);
+  return stats?.isFile() === true ? { abs, state: sidecarState(abs, stats) } : null;
+}
+
+async function statAll(
+  run: ScanRun,
+  files: readonly string[],
+  sidecars: Sidecars,
+  concurrency: number,
+): Promise<FoundFile[]> {
   const found: (FoundFile | null)[] = new Array<FoundFile | null>(files.length).fill(null);
   let next = 0;
   async function worker(): Promise<void> {
@@ -240,7 +290,9 @@ async function statAll(run: ScanRun, files: readonly string[], concurrency: numb
       if (abs === undefined) continue;
       try {
         const stats = await stat(abs);
-        if (stats.isFile()) found[index] = { abs, rel: run.relative(abs), stats };
+        if (stats.isFile()) {
+          found[index] = { abs, rel: run.relative(abs), stats, sidecar: await sidecarFound(sidecars.sidecarOf(abs)) };
+        }
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') run.problem(abs, 'cannot be read');
       }
@@ -257,7 +309,12 @@ function plan(files: readonly FoundFile[], known: readonly KnownFileRow[]): Plan
   for (const file of files) {
     seen.add(file.rel);
     const row = byPath.get(file.rel);
-    if (row?.size_bytes === file.stats.size && row.modified_ms === Math.trunc(file.stats.mtimeMs)) {
+    // A lyrics file that appeared, changed or went since the file was read makes it read again.
+    if (
+      row?.size_bytes === file.stats.size &&
+      row.modified_ms === Math.trunc(file.stats.mtimeMs) &&
+      row.lyrics_file === (file.sidecar?.state ?? null)
+    ) {
       if (row.missing_since !== null) result.returned.push(row.song_id);
     } else {
       result.work.push({ file, known: row });
@@ -282,18 +339,19 @@ async function readOne(
   reader: ScanReader,
 ): Promise<void> {
   const { file, known } = item;
-  const outcome = await reader.read(run.folder.root, file.abs, file.stats.size);
+  const outcome = await reader.read(run.folder.root, file.abs, file.stats.size, file.sidecar?.abs ?? null);
   if ('problem' in outcome) {
     run.problem(file.abs, outcome.problem);
     return;
   }
   const { fingerprint, read, embeddedCoverKey } = outcome;
-  if (known === undefined && claimMove(run, file, fingerprint, scan, sinks.move)) return;
+  const lyrics = lyricsOfRead(run, file, outcome);
+  if (known === undefined && claimMove(run, file, { fingerprint, lyrics }, scan, sinks.move)) return;
   if (read === null) {
     run.problem(file.abs, UNREADABLE);
     return;
   }
-  const song = await songOf(run, file, read, embeddedCoverKey, fingerprint);
+  const song = await songOf(run, file, read, embeddedCoverKey, fingerprint, lyrics);
   if (typeof song === 'string') {
     run.problem(file.abs, song);
     return;
@@ -312,7 +370,7 @@ async function readOne(
 function claimMove(
   run: ScanRun,
   file: FoundFile,
-  fingerprint: string,
+  { fingerprint, lyrics }: { fingerprint: string; lyrics: ReadLyrics },
   scan: Plan,
   move: (moved: MovedFile) => void,
 ): boolean {
@@ -328,7 +386,14 @@ function claimMove(
   );
   move({
     songId: row.song_id,
-    file: { path: file.rel, size_bytes: file.stats.size, modified_ms: Math.trunc(file.stats.mtimeMs), fingerprint },
+    file: {
+      path: file.rel,
+      size_bytes: file.stats.size,
+      modified_ms: Math.trunc(file.stats.mtimeMs),
+      fingerprint,
+      lyrics_file: lyrics.lyricsFile,
+    },
+    lyrics: lyrics.lyrics,
     audioKey,
     audioSha256: librarySha256Of(audioKey),
   });
@@ -406,14 +471,17 @@ export async function scanLibrary(
   await checkFolder(library.path);
   const folder = await MusicFolder.at(library.path);
   const run = new ScanRun(repository, library, folder, options);
-  const walk = await folder.walk();
+  // One walk finds the audio and the lyrics files beside it (no file is opened or stat-ed for lyrics it does not have).
+  const walk = await folder.walk(folder.root, (name) => isAudioName(name) || isSidecarName(name));
+  const audio = walk.files.filter((file) => isAudioName(path.basename(file)));
+  const sidecars = new Sidecars(walk.files.filter((file) => isSidecarName(path.basename(file))));
   const known = await repository.knownFiles(library.id);
-  if (walk.files.length === 0 && known.some((row) => row.missing_since === null)) {
+  if (audio.length === 0 && known.some((row) => row.missing_since === null)) {
     throw new LibraryUnavailable('The folder is empty (is the drive mounted?): nothing was marked missing');
   }
   for (const entry of walk.skipped) run.problem(entry.path, entry.reason);
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 8, 32));
-  const files = await statAll(run, walk.files, 16);
+  const files = await statAll(run, audio, sidecars, 16);
   run.counts.seen = files.length;
   const scan = plan(files, known);
   run.counts.done = files.length - scan.work.length;

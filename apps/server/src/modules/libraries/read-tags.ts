@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { IMAGE_MAX_BYTES, YEAR_MAX, YEAR_MIN } from '@tonearm/contract';
 import { parseFromTokenizer, type IAudioMetadata, type IPicture } from 'music-metadata';
+import { embeddedLyricsOf, type FileLyrics } from '../../media/file-lyrics.js';
 import { FileWindows, WindowTokenizer } from './file-windows.js';
 import { isOggVorbisOrOpus, oggPicture } from './ogg-picture.js';
 import type { ReplayGain } from '../songs/song-import.service.js';
@@ -49,6 +50,10 @@ export interface FileTags {
   format: string | null;
   /** True when the file had no title, artist, album or genre tag at all. */
   untagged: boolean;
+  /** The lyrics its tags carry (USLT, SYLT, LYRICS, UNSYNCEDLYRICS, ©lyr: media/file-lyrics.ts), or none. */
+  lyrics: FileLyrics | null;
+  /** Why a lyrics tag could not be read (bad LRC), naming the line. */
+  lyricsProblems: string[];
 }
 
 const NO_GAIN: ReplayGain = { trackDb: null, trackPeak: null, albumDb: null, albumPeak: null };
@@ -83,6 +88,8 @@ export const NO_TAGS: FileTags = {
   sampleRateHz: null,
   format: null,
   untagged: true,
+  lyrics: null,
+  lyricsProblems: [],
 };
 
 /** Codec names as music-metadata reports them, by the short name Tonearm stores. */
@@ -123,6 +130,7 @@ function tagsOf(metadata: IAudioMetadata, separators: readonly string[]): FileTa
   const genre = cleanText(common.genre?.find((text) => cleanText(text) !== null));
   const year = common.year !== undefined && common.year >= YEAR_MIN && common.year <= YEAR_MAX ? common.year : null;
   const codec = format.codec?.toLowerCase();
+  const embedded = embeddedLyricsOf(metadata);
   return {
     title,
     artist,
@@ -151,6 +159,8 @@ function tagsOf(metadata: IAudioMetadata, separators: readonly string[]): FileTa
     sampleRateHz: format.sampleRate === undefined ? null : Math.round(format.sampleRate),
     format: codec === undefined ? null : (FORMATS[codec] ?? codec),
     untagged: title === null && artist === null && album === null && genre === null,
+    lyrics: embedded.lyrics,
+    lyricsProblems: embedded.problems.map((problem) => problem.message),
   };
 }
 

@@ -5,6 +5,7 @@ import { IMAGE_MAX_BYTES } from '@tonearm/contract';
 import { FileWindows } from './file-windows.js';
 import { MusicFolder } from './music-folder.js';
 import { readWindowTags, type FileRead } from './read-tags.js';
+import { readSidecar, type SidecarRead } from './sidecar-lyrics.js';
 
 /** How many bytes at the start and at the end of a file go into its fingerprint (with its size). */
 const FINGERPRINT_HEAD = 16 * 1024;
@@ -13,10 +14,17 @@ const FINGERPRINT_TAIL = 64 * 1024;
 /**
  * What a scan reads of one new or changed file: its fingerprint, and its tags (their picture left out: only its image
  * key is kept) and length, or null when they could not be parsed (a moved song is still recognised by its
- * fingerprint); or why it could not be read at all. Plain data: it crosses from a scan thread to the main one.
+ * fingerprint); the lyrics file beside it, when there is one; or why it could not be read at all. Plain data: it
+ * crosses from a scan thread to the main one.
  */
-export type ScanFileRead =
-  { fingerprint: string; read: FileRead | null; embeddedCoverKey: string | null } | { problem: string };
+export type ScanFileRead = (AudioRead & { sidecar: SidecarRead | null }) | { problem: string };
+
+/** What is read of the audio file itself. */
+interface AudioRead {
+  fingerprint: string;
+  read: FileRead | null;
+  embeddedCoverKey: string | null;
+}
 
 /** Why a file could not be read (whatever the reason inside: a read error, no audio, no tags to parse). */
 export const UNREADABLE = 'cannot be read, or is not audio Tonearm can read the tags of';
@@ -55,9 +63,20 @@ async function fingerprintOf(windows: FileWindows, size: number): Promise<string
  * Reads the file at `abs` (of `size` bytes when it was stat-ed) under the music folder's rule: checked again right
  * before it is opened (a link out of the folder, a loop, anything but a regular file is refused), opened once without
  * following a last link or waiting on a FIFO; its head and tail windows are both the fingerprint's bytes and where
- * most tags are.
+ * most tags are. `sidecar`, the lyrics file the walk found beside it, is read under the same rule.
  */
-export async function readScanFile(folder: MusicFolder, abs: string, size: number): Promise<ScanFileRead> {
+export async function readScanFile(
+  folder: MusicFolder,
+  abs: string,
+  size: number,
+  sidecar: string | null = null,
+): Promise<ScanFileRead> {
+  const read = await readAudioFile(folder, abs, size);
+  if ('problem' in read) return read;
+  return { ...read, sidecar: sidecar === null ? null : await readSidecar(folder, sidecar) };
+}
+
+async function readAudioFile(folder: MusicFolder, abs: string, size: number): Promise<AudioRead | { problem: string }> {
   const target = await folder.resolve(abs).catch(() => null);
   if (target?.kind !== 'file') {
     return { problem: target?.kind === 'skipped' ? target.reason : 'it changed while it was being read' };

@@ -41,7 +41,7 @@ it('reads the same in scan threads as in the main thread: tags, fingerprints, co
   const readAll = async (threads: number) => {
     const reader = createScanReader(threads);
     try {
-      return await Promise.all(names.map((name, at) => reader.read(root, path.join(root, name), sizes[at] ?? 0)));
+      return await Promise.all(names.map((name, at) => reader.read(root, path.join(root, name), sizes[at] ?? 0, null)));
     } finally {
       await reader.close();
     }
@@ -79,7 +79,7 @@ it.runIf(process.platform === 'linux')(
     const before = await threadNices();
     const reader = createScanReader(1);
     try {
-      await reader.read(root, path.join(root, 'a.mp3'), (await stat(path.join(root, 'a.mp3'))).size);
+      await reader.read(root, path.join(root, 'a.mp3'), (await stat(path.join(root, 'a.mp3'))).size, null);
       const after = await threadNices();
       const started = [...after].filter(([id]) => !before.has(id));
       expect(started.map(([, nice]) => nice)).toContain(SCAN_THREAD_NICE);

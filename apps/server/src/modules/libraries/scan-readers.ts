@@ -17,11 +17,13 @@ export interface ScanJob {
   root: string;
   abs: string;
   size: number;
+  /** The lyrics file beside it, if the walk found one. */
+  sidecar: string | null;
 }
 
 /** Reads a scan's new and changed files (readScanFile): in this thread, or in scan threads. */
 export interface ScanReader {
-  read(root: string, abs: string, size: number): Promise<ScanFileRead>;
+  read(root: string, abs: string, size: number, sidecar: string | null): Promise<ScanFileRead>;
   /** Stops the scan threads; reads still pending are read in this thread. */
   close(): Promise<void>;
 }
@@ -30,7 +32,7 @@ export interface ScanReader {
 function inThisThread(): ScanReader {
   const folderOf = foldersByRoot();
   return {
-    read: async (root, abs, size) => readScanFile(await folderOf(root), abs, size),
+    read: async (root, abs, size, sidecar) => readScanFile(await folderOf(root), abs, size, sidecar),
     close: () => Promise.resolve(),
   };
 }
@@ -76,7 +78,9 @@ export function createScanReader(threads: number): ScanReader {
   const fallBack = (thread: (typeof live)[number]) => {
     const at = live.indexOf(thread);
     if (at >= 0) live.splice(at, 1);
-    for (const { job, resolve } of thread.pending.values()) void local.read(job.root, job.abs, job.size).then(resolve);
+    for (const { job, resolve } of thread.pending.values()) {
+      void local.read(job.root, job.abs, job.size, job.sidecar).then(resolve);
+    }
     thread.pending.clear();
   };
   for (let n = 0; n < threads; n++) {
@@ -90,10 +94,10 @@ export function createScanReader(threads: number): ScanReader {
     live.push(thread);
   }
   return {
-    read(root, abs, size) {
+    read(root, abs, size, sidecar) {
       const thread = closing ? undefined : live[turn++ % Math.max(1, live.length)];
-      if (thread === undefined) return local.read(root, abs, size);
-      const job = { id: nextId++, root, abs, size };
+      if (thread === undefined) return local.read(root, abs, size, sidecar);
+      const job = { id: nextId++, root, abs, size, sidecar };
       return new Promise<ScanFileRead>((resolve) => {
         thread.pending.set(job.id, { job, resolve });
         thread.worker.postMessage(job);

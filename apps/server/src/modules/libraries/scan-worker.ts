@@ -36,7 +36,7 @@ lowerPriority((workerData as { nice?: number } | null)?.nice ?? 0);
 
 async function readJob(job: ScanJob): Promise<ScanFileRead> {
   try {
-    return await readScanFile(await folderOf(job.root), job.abs, job.size);
+    return await readScanFile(await folderOf(job.root), job.abs, job.size, job.sidecar);
   } catch {
     return { problem: UNREADABLE };
   }

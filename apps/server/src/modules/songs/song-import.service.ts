@@ -1,6 +1,7 @@
 import type { Genre } from '@tonearm/contract';
 import { isoNow } from '../../db/timestamps.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
+import type { FileLyrics } from '../../media/file-lyrics.js';
 import { commitAll, discardAll, type StagedAudio, type StagedImage } from '../../media/staging.js';
 import type { CatalogueChanges } from './songs.service.js';
 import { audioColumns, songExistsOnRace } from './songs.service.js';
@@ -28,6 +29,8 @@ export interface ImportedDetails {
   coverIsArtwork: boolean;
   /** The people and ids the tags name (modules/libraries/tag-credits.ts); none when absent. */
   people?: ImportedPeople;
+  /** The lyrics of the file (its tags, or the lyrics file beside it); null: none. Absent: left as they are. */
+  lyrics?: FileLyrics | null;
 }
 
 /** A file's credits beyond its main artist, and its own MusicBrainz ids and dates. */
@@ -92,6 +95,7 @@ function detailColumns(details: ImportedDetails, image: StagedImage) {
     ...(details.people === undefined
       ? {}
       : { ...details.people.columns, credits: details.people.credits, artist_mb_ids: details.people.artistMbIds }),
+    ...(details.lyrics === undefined ? {} : { lyrics: details.lyrics }),
   };
 }
 

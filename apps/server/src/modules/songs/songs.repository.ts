@@ -12,6 +12,8 @@ import { DuplicateError } from '../../db/duplicate-error.js';
 import { dialectOf } from '../../db/dialect.js';
 import { uniqueViolation } from '../../db/errors.js';
 import type { DB, SongRow, SongsTable } from '../../db/schema.js';
+import type { FileLyrics } from '../../media/file-lyrics.js';
+import { recordFileLyrics } from './song-lyrics.repository.js';
 
 /** What a Song answer needs from the songs table and its artist. */
 export interface SongListRow {
@@ -124,6 +126,11 @@ export type NewSongByArtistName = Omit<NewSong, 'artist_id'> & {
   credits?: readonly SongCredit[] | null;
   /** MusicBrainz ids of artists by name: recorded on artists that have none yet. */
   artist_mb_ids?: readonly { name: string; mb_artist_id: string }[] | null;
+  /**
+   * The lyrics the file carries (issue 27): null, none (a replace removes those an earlier read left); undefined, leave
+   * the song's lyrics as they are. Lyrics an administrator uploaded are never replaced.
+   */
+  lyrics?: FileLyrics | null;
 };
 
 /** A credit of a song by the artist's name (found or created with the song). */
@@ -229,6 +236,11 @@ export interface SongsRepository {
   albumPlace(songId: number): Promise<CurrentAlbumPlace | undefined>;
   /** Puts the song at this place, replacing the one it had. */
   setAlbumPlace(songId: number, place: SongAlbumPlace): Promise<void>;
+  /**
+   * Records the lyrics a song's uploaded file carries (issue 27): with `replace` (a new file for the song), those of its
+   * previous file go first; an administrator's lyrics stay either way.
+   */
+  recordFileLyrics(songId: number, lyrics: FileLyrics | null, replace: boolean): Promise<void>;
   /** Runs `work` in one transaction with a repository bound to it; a throw rolls everything back. */
   inTransaction<T>(work: (songs: SongsRepository) => Promise<T>): Promise<T>;
 }
@@ -408,10 +420,12 @@ export function createSongsRepository(
       const inserted = await db
         .insertInto('songs')
         .values(
-          songs.map(({ artist_name, album: _album, source: _source, credits: _c, artist_mb_ids: _m, ...song }) => ({
-            ...song,
-            artist_id: artist_name === null ? null : artistIdOf(db, artist_name),
-          })),
+          songs.map(
+            ({ artist_name, album: _album, source: _source, credits: _c, artist_mb_ids: _m, lyrics: _l, ...song }) => ({
+              ...song,
+              artist_id: artist_name === null ? null : artistIdOf(db, artist_name),
+            }),
+          ),
         )
         .returning(['id', 'audio_sha256'])
         .execute()
@@ -430,11 +444,16 @@ export function createSongsRepository(
         songs.map((song) => ({ ...song, id: idOf.get(song.audio_sha256) })),
         false,
       );
+      await recordFileLyrics(
+        db,
+        songs.map((song) => ({ id: idOf.get(song.audio_sha256), lyrics: song.lyrics })),
+        false,
+      );
       return idOf;
     },
 
     async replaceImported(id, given) {
-      const { artist_name, album, source, credits, artist_mb_ids, ...song } = withAlbum(given);
+      const { artist_name, album, source, credits, artist_mb_ids, lyrics, ...song } = withAlbum(given);
       const named = [{ artist_name, album, credits, artist_mb_ids }];
       await insertArtistsNamed(db, named);
       await insertAlbumsNamed(db, named);
@@ -448,6 +467,7 @@ export function createSongsRepository(
       await placeOnAlbums(db, [{ id, album }]);
       await recordSources(db, [{ id, source }]);
       await recordCredits(db, [{ id, credits, artist_mb_ids }], true);
+      await recordFileLyrics(db, [{ id, lyrics }], true);
     },
 
     findSource(path) {
@@ -610,6 +630,10 @@ export function createSongsRepository(
       if (row === undefined) return undefined;
       const { is_placeholder, ...place } = row;
       return { ...place, placeholder: is_placeholder === 1 };
+    },
+
+    recordFileLyrics(songId, lyrics, replace) {
+      return recordFileLyrics(db, [{ id: songId, lyrics }], replace);
     },
 
     async setAlbumPlace(songId, place) {

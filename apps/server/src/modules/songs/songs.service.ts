@@ -283,6 +283,7 @@ export class SongsService {
           });
           const place = await albumPlaceOf(songs, input, input.artistId, undefined);
           if (place !== undefined) await songs.setAlbumPlace(inserted, place);
+          await songs.recordFileLyrics(inserted, audio.lyrics, false);
           await commitAll([audio, image]);
           return inserted;
         });
@@ -327,6 +328,8 @@ export class SongsService {
               left = await songs.deleteEmptyPlaceholders([currentPlace.album_id]);
             }
           }
+          // A new audio file brings its own lyrics (or none) in place of the old file's.
+          if (audio !== null) await songs.recordFileLyrics(id, audio.lyrics, true);
           await commitAll([audio, image]);
           return left;
         });

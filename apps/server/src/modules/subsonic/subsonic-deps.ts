@@ -11,6 +11,7 @@ import type { SearchIndexRepository } from '../search-index/search-index.reposit
 import type { SearchService } from '../search/search.service.js';
 import type { ModuleDeps } from '../shared-deps.js';
 import type { SongPagesService } from '../songs/song-pages.service.js';
+import type { SongLyricsService } from '../songs/song-lyrics.service.js';
 import type { SongsService } from '../songs/songs.service.js';
 import type { SubsonicActivityRepository } from './subsonic-activity.repository.js';
 import type { SubsonicBrowseRepository } from './subsonic-browse.repository.js';
@@ -28,6 +29,8 @@ import type { SubsonicStarsRepository } from './subsonic-stars.repository.js';
 export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'offload' | 'meters' | 'media'> {
   songs: SongsService;
   songPages: SongPagesService;
+  /** Songs' lyrics (getLyrics, getLyricsBySongId). */
+  lyrics: SongLyricsService;
   albums: AlbumsService;
   artists: ArtistsService;
   likes: LikesService;

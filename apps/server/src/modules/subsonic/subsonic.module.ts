@@ -4,6 +4,7 @@ import type { AppPasswordsService } from './app-passwords.service.js';
 import { scanningMethods } from './methods/scanning.methods.js';
 import { activityMethods } from './methods/activity.methods.js';
 import { browsingMethods } from './methods/browsing.methods.js';
+import { lyricsMethods } from './methods/lyrics.methods.js';
 import { mediaMethods } from './methods/media.methods.js';
 import { playlistsMethods } from './methods/playlists.methods.js';
 import { searchMethods } from './methods/search.methods.js';
@@ -22,6 +23,7 @@ export function subsonicMethods(deps: SubsonicDeps): MethodTable[] {
     searchMethods(deps),
     playlistsMethods(deps),
     mediaMethods(deps),
+    lyricsMethods(deps),
     activityMethods(deps),
     scanningMethods(deps.libraries),
   ];

@@ -111,10 +111,11 @@ describeEachDialect('Subsonic API (%s)', (t) => {
       expect((await restJson('getLicense', keyQuery())).license).toEqual({ valid: true });
     });
 
-    it('getOpenSubsonicExtensions needs no credentials and lists formPost and apiKeyAuthentication', async () => {
+    it('getOpenSubsonicExtensions needs no credentials and lists formPost, apiKeyAuthentication, songLyrics', async () => {
       expect((await restJson('getOpenSubsonicExtensions')).openSubsonicExtensions).toEqual([
         { name: 'formPost', versions: [1] },
         { name: 'apiKeyAuthentication', versions: [1] },
+        { name: 'songLyrics', versions: [1] },
       ]);
     });
 

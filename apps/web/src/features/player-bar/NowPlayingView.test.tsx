@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { LyricsMessages } from '@tonearm/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { makeSong } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
-import { LYRICS_EMPTY } from './NowPlayingView.js';
 import { PlayerBar } from './PlayerBar.js';
 
 const songs = [
@@ -23,7 +23,10 @@ const songs = [
 
 /** The bar on every dashboard page, as in the app: it stays mounted when an artist's link is followed. */
 function renderBar() {
-  const api = mockApi({ 'likes.like': () => new Response(null, { status: 204 }) });
+  const api = mockApi({
+    'likes.like': () => new Response(null, { status: 204 }),
+    'lyrics.get': () => ({ lyrics: null }),
+  });
   const view = renderInApp(<PlayerBar queueId="q" queueOpen={false} onToggleQueue={vi.fn()} />, {
     route: { pathname: '/dashboard/songs', state: null },
     path: '/dashboard/*',
@@ -40,7 +43,7 @@ function renderBar() {
 }
 
 describe('the Now playing view', () => {
-  it('opens from the cover in the bar with the song, and Escape closes it with focus back on the cover', () => {
+  it('opens from the cover in the bar with the song, and Escape closes it with focus back on the cover', async () => {
     const { opener, open } = renderBar();
     expect(opener).toHaveAttribute('aria-haspopup', 'dialog');
     opener.focus();
@@ -53,7 +56,9 @@ describe('the Now playing view', () => {
         .map((link) => link.textContent),
     ).toEqual(['Miles Davis', 'John Coltrane']);
     expect(view.contains(document.activeElement)).toBe(true);
-    expect(within(view).getByRole('region', { name: 'Lyrics' })).toHaveTextContent(LYRICS_EMPTY);
+    await waitFor(() => {
+      expect(within(view).getByRole('region', { name: 'Lyrics' })).toHaveTextContent(LyricsMessages.noLyrics);
+    });
 
     fireEvent.keyDown(document.activeElement ?? view, { key: 'Escape' });
     expect(screen.queryByRole('dialog', { name: 'Now playing' })).toBeNull();

@@ -5,18 +5,17 @@ import { Cover } from '../../ui/Cover.js';
 import { Dialog } from '../../ui/Dialog.js';
 import { SongArtists } from '../songs/SongArtists.js';
 import { LikeButton } from '../songs/SongControls.js';
+import { LyricsPanel } from './LyricsPanel.js';
 import { SeekBar, TransportControls, VolumeControl } from './PlayerControls.js';
 import { NextUp } from './QueuePanel.js';
 import './NowPlayingView.css';
 
 /** The Now playing view's name: its dialog's title, and the name of the bar's button that opens it. */
 export const NOW_PLAYING_LABEL = 'Now playing';
-/** What the lyrics' place says until lyrics exist (a later issue). */
-export const LYRICS_EMPTY = 'Lyrics will appear here.';
 
 /**
  * The full-screen view of the song playing: a large cover, its title and artists, like, the play modes, seek,
- * transport and volume, what plays next, and the place of the lyrics. Every control acts on the one player.
+ * transport and volume, what plays next, and the song's lyrics. Every control acts on the one player.
  */
 export function NowPlayingView({ onClose }: { onClose: () => void }) {
   const song = usePlayerState((state) => state.current);
@@ -48,7 +47,7 @@ export function NowPlayingView({ onClose }: { onClose: () => void }) {
           </div>
           <section className="now-playing-view__lyrics" aria-label="Lyrics">
             <h3 className="now-playing-view__heading">Lyrics</h3>
-            <p className="now-playing-view__empty">{LYRICS_EMPTY}</p>
+            <LyricsPanel key={song.id} song={song} />
           </section>
         </div>
       </div>

@@ -1,10 +1,18 @@
 import { fireEvent, screen } from '@testing-library/react';
-import { endpoints, SongAlbumMessages, UNKNOWN_ALBUM, type EndpointId } from '@tonearm/contract';
+import {
+  endpoints,
+  LyricsMessages,
+  SongAlbumMessages,
+  UNKNOWN_ALBUM,
+  type EndpointId,
+  type SongLyrics,
+} from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorResponse, makeArtist, makeSong, makeUser, textResponse } from '../../test/fixtures.js';
 import { mockApi, networkFailure, type MockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { flush } from '../../test/timers.js';
+import { LYRICS_UNAVAILABLE } from './LyricsField.js';
 import { SongFormDialog } from './SongFormDialog.js';
 
 const admin = makeUser({ role: 'ADMIN' });
@@ -178,6 +186,9 @@ describe('Add/Edit Song popup', () => {
       'trackNumber',
       'discNumber',
       'year',
+      // Issue 27: editing, the song's lyrics last.
+      'lyrics',
+      'lyricsFile',
     ]);
     expect(screen.getByLabelText(/^Album/)).toHaveValue('Kind of Blue');
     expect(screen.getByLabelText(/^Track/)).toHaveValue('3');
@@ -230,5 +241,125 @@ describe('Add/Edit Song popup', () => {
     expect(screen.getByText(SongAlbumMessages.year)).toBeInTheDocument();
     expect(screen.getByText(SongAlbumMessages.albumForTrack)).toBeInTheDocument();
     expect(api.requests('songs.create')).toHaveLength(0);
+  });
+});
+
+describe('the song form’s lyrics (issue 27)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const fromTags: SongLyrics = {
+    synced: true,
+    lang: 'en',
+    offsetMs: 0,
+    source: 'embedded',
+    lines: [
+      { startMs: 1000, text: 'One' },
+      { startMs: 2500, text: 'Two' },
+    ],
+  };
+
+  function editing(lyrics: SongLyrics | null, routes: Parameters<typeof mockApi>[0] = {}) {
+    const api = mockApi({
+      'artists.list': () => [makeArtist(1)],
+      'songs.update': () => textResponse('Song updated successfully'),
+      'lyrics.get': () => ({ lyrics }),
+      'lyrics.put': () => ({ lyrics: { ...fromTags, source: 'uploaded' } }),
+      'lyrics.remove': () => new Response(null, { status: 204 }),
+      ...routes,
+    });
+    const view = render(makeSong(5, { name: 'Worded' }));
+    return { ...view, api };
+  }
+
+  /** The requests that change something, in order (the reads a save invalidates come and go). */
+  const writes = (api: MockApi) => api.calls().filter((call) => !call.startsWith('GET '));
+  const lyricsBox = () => screen.getByLabelText<HTMLTextAreaElement>(/^Lyrics \(optional\)/);
+
+  it('is not offered when adding (a new song’s lyrics come from its file’s tags)', async () => {
+    mockApi({ 'artists.list': () => [makeArtist(3)] });
+    render();
+    await flush();
+    expect(screen.queryByLabelText(/^Lyrics/)).toBeNull();
+  });
+
+  it('shows the song’s lyrics as LRC, and sends nothing for lyrics left as they were', async () => {
+    const { api } = editing(fromTags);
+    await flush();
+    expect(lyricsBox()).toHaveValue('[la:en]\n[00:01.00]One\n[00:02.50]Two');
+    expect(screen.getByText(/Now from the audio file’s tags/)).toBeInTheDocument();
+    await submit();
+    expect(writes(api)).toEqual(['PUT /api/songs/5']);
+  });
+
+  it('saves pasted lyrics with PUT before the song’s form', async () => {
+    const { api, onSaved } = editing(null);
+    await flush();
+    expect(lyricsBox()).toHaveValue('');
+    fireEvent.change(lyricsBox(), { target: { value: '[00:03.00]Pasted' } });
+    await submit();
+    await flush();
+    expect(writes(api)).toEqual(['PUT /api/songs/5/lyrics', 'PUT /api/songs/5']);
+    const put = api.requests('lyrics.put')[0];
+    expect((await put?.formData())?.get('text')).toBe('[00:03.00]Pasted');
+    expect(onSaved).toHaveBeenCalledTimes(1);
+  });
+
+  it('names the wrong line of pasted LRC and sends nothing', async () => {
+    const { api, onSaved } = editing(null);
+    await flush();
+    fireEvent.change(lyricsBox(), { target: { value: '[00:01.00]Fine\n[00:61.00]Wrong' } });
+    await submit();
+    const message = LyricsMessages.badLine(2, '[00:61.00]Wrong', LyricsMessages.secondsTooHigh('00:61.00'));
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(lyricsBox()).toHaveFocus();
+    expect(api.calls()).toEqual(['GET /artists', 'GET /api/songs/5/lyrics']);
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it('removes the lyrics with DELETE when the box is emptied', async () => {
+    const { api } = editing(fromTags);
+    await flush();
+    fireEvent.change(lyricsBox(), { target: { value: '  ' } });
+    await submit();
+    await flush();
+    expect(writes(api)).toEqual(['DELETE /api/songs/5/lyrics', 'PUT /api/songs/5']);
+  });
+
+  it('sends a chosen lyrics file, and shows the server’s refusal on it without saving the song', async () => {
+    const refusal = 'Line 2 ("No time"): this line has no time, but other lines do';
+    const { api, onSaved } = editing(fromTags, {
+      'lyrics.put': () => errorResponse(400, 'validation-error', refusal, 'lyricsFile'),
+    });
+    await flush();
+    const file = new File(['[00:01.00]One\nNo time'], 'song.lrc', { type: 'text/plain' });
+    attach('Lyrics file (optional)', file);
+    expect(lyricsBox()).toBeDisabled();
+    await submit();
+    await flush();
+    const sentForm = await api.requests('lyrics.put')[0]?.formData();
+    const part = sentForm?.get('lyricsFile');
+    expect(typeof part === 'string' ? part : await part?.text()).toBe('[00:01.00]One\nNo time');
+    expect(sentForm?.has('text')).toBe(false);
+    expect(screen.getByText(refusal)).toBeInTheDocument();
+    expect(writes(api)).toEqual(['PUT /api/songs/5/lyrics']);
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it('says so when the lyrics cannot be loaded, and still saves the song', async () => {
+    const { api, onSaved } = editing(null, {
+      'lyrics.get': () => errorResponse(500, 'internal-error', 'Something went wrong'),
+    });
+    await flush();
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(screen.getByText(LYRICS_UNAVAILABLE)).toBeInTheDocument();
+    expect(lyricsBox()).toBeDisabled();
+    await submit();
+    expect(api.calls()).toContain('PUT /api/songs/5');
+    expect(onSaved).toHaveBeenCalledTimes(1);
   });
 });

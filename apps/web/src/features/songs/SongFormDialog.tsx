@@ -7,6 +7,7 @@ import { Dialog } from '../../ui/Dialog.js';
 import { FileInput } from '../../ui/FileInput.js';
 import { FormField } from '../../ui/FormField.js';
 import { artistQueries } from '../artists/queries.js';
+import { LyricsFields, lyricsRefusal, useLyricsEdit } from './LyricsField.js';
 import { useSaveSong } from './mutations.js';
 import {
   ALBUM_FIELDS,
@@ -80,23 +81,25 @@ export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialo
   const alerts = useAlerts();
   const artists = useQuery(artistQueries.list());
   const save = useSaveSong();
+  const lyrics = useLyricsEdit(song?.id ?? null);
+  const [lyricsError, setLyricsError] = useState<string | undefined>();
+  const [savingLyrics, setSavingLyrics] = useState(false);
   const required = mode === 'add';
 
   const update = <K extends SongFormField>(field: K, value: SongFormValues[K]): void => {
     setValues((current) => ({ ...current, [field]: value }));
   };
 
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
-    event.preventDefault();
-    const validation = validateSongForm(values, mode);
-    setErrors(validation.fieldErrors);
-    if (validation.alert) alerts.error(validation.alert);
-    if (!isValidSongForm(validation)) {
-      const firstInvalid =
-        FIELD_ORDER.find((field) => validation.fieldErrors[field]) ?? (validation.alert ? 'songFile' : null);
-      if (firstInvalid) formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
-      return;
-    }
+  const focusField = (name: string): void => {
+    formRef.current?.querySelector<HTMLElement>(`[name="${name}"]`)?.focus();
+  };
+
+  const reportFailure = (error: unknown): void => {
+    if (isNetworkError(error)) alerts.error(ClientMessages.errorAddingSong);
+    else alerts.error(ClientMessages.failedToAddSong, describeError(error));
+  };
+
+  const saveSong = (): void => {
     save.mutate(
       { form: toSongForm(values, mode === 'edit' ? initial : undefined), songId: song?.id },
       {
@@ -104,12 +107,48 @@ export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialo
           alerts.success(text);
           onSaved();
         },
-        onError: (error) => {
-          if (isNetworkError(error)) alerts.error(ClientMessages.errorAddingSong);
-          else alerts.error(ClientMessages.failedToAddSong, describeError(error));
-        },
+        onError: reportFailure,
       },
     );
+  };
+
+  /** The lyrics first (a refusal names its line, and nothing else is sent), then the song's form. */
+  const saveAll = async (): Promise<void> => {
+    setSavingLyrics(true);
+    try {
+      await lyrics.save();
+    } catch (error) {
+      const refusal = lyricsRefusal(error);
+      if (refusal === null) reportFailure(error);
+      else {
+        setLyricsError(refusal);
+        focusField(lyrics.file ? 'lyricsFile' : 'lyrics');
+      }
+      return;
+    } finally {
+      setSavingLyrics(false);
+    }
+    saveSong();
+  };
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const validation = validateSongForm(values, mode);
+    setErrors(validation.fieldErrors);
+    if (validation.alert) alerts.error(validation.alert);
+    const lyricsProblem = lyrics.problem() ?? undefined;
+    setLyricsError(lyricsProblem);
+    if (!isValidSongForm(validation)) {
+      const firstInvalid =
+        FIELD_ORDER.find((field) => validation.fieldErrors[field]) ?? (validation.alert ? 'songFile' : null);
+      if (firstInvalid) focusField(firstInvalid);
+      return;
+    }
+    if (lyricsProblem !== undefined) {
+      focusField(lyrics.file ? 'lyricsFile' : 'lyrics');
+      return;
+    }
+    void saveAll();
   };
 
   const artistOptions = artists.data ?? (artist ? [artist] : []);
@@ -212,12 +251,13 @@ export function SongFormDialog({ song, artist, onClose, onSaved }: SongFormDialo
           )}
         </FormField>
         <AlbumFields values={values} errors={errors} onChange={update} />
+        {mode === 'edit' && <LyricsFields edit={lyrics} error={lyricsError} />}
         <div className="dialog__actions">
           <button type="button" className="button button--ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button button--primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
+          <button type="submit" className="button button--primary" disabled={save.isPending || savingLyrics}>
+            {save.isPending || savingLyrics ? 'Saving…' : 'Save'}
           </button>
         </div>
       </form>

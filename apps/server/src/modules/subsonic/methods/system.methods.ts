@@ -4,6 +4,7 @@ import type { MethodTable } from '../subsonic-method.js';
 export const OPEN_SUBSONIC_EXTENSIONS = [
   { name: 'formPost', versions: [1] },
   { name: 'apiKeyAuthentication', versions: [1] },
+  { name: 'songLyrics', versions: [1] },
 ] as const;
 
 /** System: `ping`, `getLicense`, `tokenInfo` (getOpenSubsonicExtensions needs no credentials: the service's). */
