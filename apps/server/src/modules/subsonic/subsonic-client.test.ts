@@ -14,6 +14,9 @@ import {
   type TestUser,
 } from '../../../test/factories.js';
 import { picture, toneWav } from '../../../test/media.js';
+import { subsonicFetch } from '../../../test/subsonic-answers.js';
+
+const checkedFetch = subsonicFetch();
 
 /**
  * Issue 13 through a real Subsonic client library from the npm registry (`subsonic-api`), over real HTTP: what an app
@@ -32,8 +35,9 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
   let appPassword: string;
   let apiKey: string;
 
+  // Every answer the library receives is checked against the OpenSubsonic schemas (test/subsonic-answers.ts).
   const client = (auth: { username: string; password: string } | { apiKey: string }, extra = {}) =>
-    new SubsonicAPI({ url: base, auth, ...extra });
+    new SubsonicAPI({ url: base, auth, fetch: checkedFetch, ...extra });
   const appPasswordOf = async (user: TestUser) => {
     const response = await t.as(user).post(`/api/users/${user.id}/subsonic-password`);
     expect(response.statusCode, response.body).toBe(201);
@@ -94,7 +98,9 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
         `${base}/rest/ping?f=json&u=${encodeURIComponent(listener.username)}&p=${encodeURIComponent(p)}`;
       const status = async (p: string) =>
         (
-          (await (await fetch(call(p))).json()) as { 'subsonic-response': { status: string; error?: { code: number } } }
+          (await (await checkedFetch(call(p))).json()) as {
+            'subsonic-response': { status: string; error?: { code: number } };
+          }
         )['subsonic-response'];
       expect((await status(appPassword)).status).toBe('ok');
       expect((await status(`enc:${Buffer.from(appPassword, 'utf8').toString('hex')}`)).status).toBe('ok');
@@ -199,7 +205,10 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
         { username: listener.username, password: appPassword },
         {
           fetch: (url: string | URL | Request, init?: RequestInit) =>
-            fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), range: 'bytes=10-19' } }),
+            checkedFetch(url, {
+              ...init,
+              headers: { ...(init?.headers as Record<string, string>), range: 'bytes=10-19' },
+            }),
         },
       );
       const part = await ranged.stream({ id: String(songIds[0]) });

@@ -13,6 +13,8 @@ import type { SubsonicNode } from '../subsonic.response.js';
 export const NOW_PLAYING_WINDOW_MS = 10 * 60 * 1000;
 /** Songs a saved play queue may hold. */
 export const PLAY_QUEUE_MAX = 5000;
+/** `changed` of a play queue never saved (or cleared): the epoch. */
+const NEVER_CHANGED = new Date(0).toISOString();
 /** `changedBy` / `playerName` when the app did not say who it is (`c`). */
 const UNKNOWN_CLIENT = 'unknown';
 /** The longest app name (`c`) kept; apps send short names such as "DSub" or "Symfonium". */
@@ -90,7 +92,8 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
       run: async ({ caller }) => {
         const at = now();
         const rows = await activity.nowPlayingSince(new Date(at.getTime() - NOW_PLAYING_WINDOW_MS).toISOString());
-        if (rows.length === 0) return { nowPlaying: {} };
+        // `entry` is required: an empty list when nobody plays anything.
+        if (rows.length === 0) return { nowPlaying: { entry: [] } };
         const listing = await deps.songs.listByIds(caller.user, [...new Set(rows.map((row) => row.song_id))]);
         const children = new Map(
           (await marks.songs(caller.user, listing)).map((child, index) => [listing.rows[index]?.id, child]),
@@ -132,8 +135,11 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
     getPlayQueue: {
       run: async ({ caller }) => {
         const queue = await activity.playQueue(caller.user.id);
-        // OpenSubsonic servers answer an empty response when the user saved no queue.
-        if (queue === undefined) return {};
+        // `playQueue` is required, and so are its `username`, `changed` and `changedBy`: nothing saved is a queue
+        // without songs, changed at the epoch (never) by nobody.
+        if (queue === undefined) {
+          return { playQueue: { username: caller.user.username, changed: NEVER_CHANGED, changedBy: '' } };
+        }
         // The songs the caller sees: those of a library hidden from them since are left out, and so is `current`.
         const listing = await deps.songs.listByIds(caller.user, queue.songIds);
         const current = listing.rows.some((row) => row.id === queue.currentSongId) ? queue.currentSongId : null;
@@ -169,8 +175,8 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
 function userNode(user: UserRow, folders: number[]): SubsonicNode {
   const admin = isAdmin(user);
   return {
+    // No `email`: OpenSubsonic's user has none (and an app has no use for it).
     username: user.username,
-    email: user.email,
     scrobblingEnabled: true,
     adminRole: admin,
     settingsRole: true,

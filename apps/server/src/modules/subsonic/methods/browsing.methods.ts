@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { SongScope } from '../../../db/library-visibility.js';
 import type { AlbumListRow } from '../../albums/albums.repository.js';
 import { MUSIC_FOLDER_ID, idOfKind, parseFolderId, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
-import { artistID3 } from '../subsonic.mappers.js';
+import { artistEntry, artistID3 } from '../subsonic.mappers.js';
 import type { SubsonicStarsRepository } from '../subsonic-stars.repository.js';
 import {
   intParam,
@@ -27,6 +27,8 @@ const LIST_MAX = 500;
 /** Offsets beyond this answer nothing anyway (no catalogue is that large); the bound keeps them valid SQL numbers. */
 const OFFSET_MAX = 1_000_000_000;
 const YEAR_BOUND = 1_000_000;
+/** The width of an artist's picture in getIndexes (`artistImageUrl`): the medium thumbnail. */
+const INDEX_IMAGE_WIDTH = 300;
 /** The starred dates the artist index marks, at most (a user stars a few artists, not tens of thousands). */
 const STARRED_ARTISTS_MAX = 100_000;
 
@@ -122,10 +124,15 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
   }
 
   /**
-   * The artists by letter (those in the scope), each an ArtistID3 with its album count (of the albums in the scope)
-   * and, when the caller starred it, the date.
+   * The artists by letter (those in the scope) and, when the caller starred one, the date: for getArtists as
+   * ArtistID3 with its album count (of the albums in the scope), for getIndexes as the folder model's Artist, whose
+   * picture is a URL (`imageBase`: this server's origin).
    */
-  async function artistIndex(userId: number, scope?: SongScope): Promise<SubsonicNode[]> {
+  async function artistIndex(
+    userId: number,
+    scope: SongScope | undefined,
+    imageBase: string | null,
+  ): Promise<SubsonicNode[]> {
     const artists = await browse.artistsWithAlbumCounts(scope);
     // The caller's starred artists (few), rather than a lookup of every artist's id.
     const starred = new Map(
@@ -133,7 +140,13 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     );
     return byLetter(artists).map((group) => ({
       name: group.name,
-      artist: group.items.map((artist) => artistID3(artist, artist.album_count, { starred: starred.get(artist.id) })),
+      artist: group.items.map((artist) => {
+        const extras = { starred: starred.get(artist.id) };
+        if (imageBase === null) return artistID3(artist, artist.album_count, extras);
+        const image =
+          artist.image_key === null ? undefined : `${imageBase}${imageUrl(artist.image_key, INDEX_IMAGE_WIDTH)}`;
+        return { ...artistEntry(artist, extras), artistImageUrl: image };
+      }),
     }));
   }
 
@@ -163,7 +176,8 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
           // The artists: of the blob store's songs for folder 0, else of every song the caller sees.
           const hidden = caller.user.hiddenLibraries;
           const scope: SongScope = params.get('musicFolderId') === '0' ? { hidden, library: null } : { hidden };
-          return { indexes: { ...indexes, index: await artistIndex(caller.user.id, scope) } };
+          const base = origin(call.request, deps.config.publicUrl);
+          return { indexes: { ...indexes, index: await artistIndex(caller.user.id, scope, base) } };
         }
         return { indexes: { ...indexes, ...(await folders.index(caller.user, libraries)) } };
       },
@@ -172,7 +186,8 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     getArtists: {
       run: async ({ params, caller }) => {
         const scope = await folderScope(browse, params, caller.user);
-        return { artists: { ignoredArticles: IGNORED_ARTICLES, index: await artistIndex(caller.user.id, scope) } };
+        const index = await artistIndex(caller.user.id, scope, null);
+        return { artists: { ignoredArticles: IGNORED_ARTICLES, index } };
       },
     },
 
