@@ -26,6 +26,7 @@ export const SubsonicMessages = {
   /** The account's login password is never accepted here: only the app password of the profile page (or an API key). */
   wrongCredentials: 'Wrong username or app password (use the app password from your profile, not your login password)',
   conflictingAuth: 'apiKey cannot be combined with u, p, t or s',
+  passwordWithToken: 'p cannot be combined with t or s: send the password or the token and its salt, not both',
   invalidApiKey: 'Invalid API key',
   notFound: (what: string) => `${what} not found`,
   badNumber: (name: string) => `Parameter ${name} must be a whole number`,
