@@ -56,6 +56,7 @@ import { AppPasswordsService } from './modules/subsonic/app-passwords.service.js
 import { SecretBox } from './modules/subsonic/secret-box.js';
 import { createSubsonicActivityRepository } from './modules/subsonic/subsonic-activity.repository.js';
 import { credentialLimits, SubsonicAuth } from './modules/subsonic/subsonic-auth.js';
+import { createSubsonicBookmarksRepository } from './modules/subsonic/subsonic-bookmarks.repository.js';
 import { createSubsonicBrowseRepository } from './modules/subsonic/subsonic-browse.repository.js';
 import { createSubsonicCatalogueRepository } from './modules/subsonic/subsonic-catalogue.repository.js';
 import { createSubsonicMediaRepository } from './modules/subsonic/subsonic-media.repository.js';
@@ -294,6 +295,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const browse = make('subsonicBrowseRepository', () => createSubsonicBrowseRepository(db));
   const subsonicMedia = make('subsonicMediaRepository', () => createSubsonicMediaRepository(db));
   const activity = make('subsonicActivityRepository', () => createSubsonicActivityRepository(db));
+  const bookmarks = make('subsonicBookmarksRepository', () => createSubsonicBookmarksRepository(db));
   const subsonic = make(
     'subsonicService',
     () =>
@@ -322,6 +324,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
           browse,
           subsonicMedia,
           activity,
+          bookmarks,
           marks: new StarMarks(stars, subsonicCatalogue),
           libraries,
           folders,

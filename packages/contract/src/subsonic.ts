@@ -47,6 +47,7 @@ export const SubsonicMessages = {
   otherUserNeedsAdmin: 'Only an administrator may see another user',
   noSuchUser: (username: string) => `User not found: ${username}`,
   scanNeedsAdmin: 'Only an administrator may start a scan',
+  commentTooLong: (max: number) => `A comment holds at most ${max} characters`,
 } as const;
 
 export const API_KEY_NAME_MAX = 100;

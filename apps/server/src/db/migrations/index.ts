@@ -23,6 +23,7 @@ import { libraryAccessMigration } from './020-library-access.js';
 import { libraryPlaylistsMigration } from './021-library-playlists.js';
 import { songSortIndexesMigration } from './022-song-sort-indexes.js';
 import { songPlayCountsMigration } from './023-song-play-counts.js';
+import { subsonicBookmarksMigration } from './025-subsonic-bookmarks.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '021-library-playlists': libraryPlaylistsMigration,
   '022-song-sort-indexes': songSortIndexesMigration,
   '023-song-play-counts': songPlayCountsMigration,
+  '025-subsonic-bookmarks': subsonicBookmarksMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

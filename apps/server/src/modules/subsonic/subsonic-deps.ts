@@ -13,6 +13,7 @@ import type { ModuleDeps } from '../shared-deps.js';
 import type { SongPagesService } from '../songs/song-pages.service.js';
 import type { SongsService } from '../songs/songs.service.js';
 import type { SubsonicActivityRepository } from './subsonic-activity.repository.js';
+import type { SubsonicBookmarksRepository } from './subsonic-bookmarks.repository.js';
 import type { SubsonicBrowseRepository } from './subsonic-browse.repository.js';
 import type { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 import type { SubsonicMediaRepository } from './subsonic-media.repository.js';
@@ -50,6 +51,8 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   subsonicMedia: SubsonicMediaRepository;
   /** Now playing, the saved play queue, users by name. */
   activity: SubsonicActivityRepository;
+  /** Resume points in songs, per user (migration 025). */
+  bookmarks: SubsonicBookmarksRepository;
   /** The caller's `starred` dates on every song, album and artist an answer lists. */
   marks: StarMarks;
   /** The libraries and their scans (getScanStatus, startScan). */

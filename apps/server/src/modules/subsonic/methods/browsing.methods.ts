@@ -1,5 +1,4 @@
-import { SubsonicMessages, THUMBNAIL_WIDTHS, imageUrl } from '@tonearm/contract';
-import type { FastifyRequest } from 'fastify';
+import { SubsonicMessages, imageUrl } from '@tonearm/contract';
 import type { SongScope } from '../../../db/library-visibility.js';
 import type { AlbumListRow } from '../../albums/albums.repository.js';
 import { MUSIC_FOLDER_ID, idOfKind, parseFolderId, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
@@ -20,6 +19,7 @@ import type { SubsonicBrowseRepository } from '../subsonic-browse.repository.js'
 import { IGNORED_ARTICLES, byLetter } from './artist-index.js';
 import { folderScope, musicFoldersOf } from '../music-folders.js';
 import { folderBrowsing } from './folder-browsing.js';
+import { serverOrigin } from './info.methods.js';
 
 /** `size` and `count` of the lists: 10 unless asked, 500 at most (Subsonic's limits). */
 const LIST_DEFAULT = 10;
@@ -79,11 +79,6 @@ function albumListTypes(
 function requiredYear(params: SubsonicParams, name: string): number {
   requiredParam(params, name);
   return intParam(params, name, 0, -YEAR_BOUND, YEAR_BOUND);
-}
-
-/** This server's origin as the app reached it (PUBLIC_URL when configured), for absolute URLs in answers. */
-function origin(request: FastifyRequest, publicUrl: string | null): string {
-  return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
 }
 
 /** Browsing by folders and by tags (ID3), and the album and song lists: what an app shows before anyone searches. */
@@ -176,7 +171,7 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
           // The artists: of the blob store's songs for folder 0, else of every song the caller sees.
           const hidden = caller.user.hiddenLibraries;
           const scope: SongScope = params.get('musicFolderId') === '0' ? { hidden, library: null } : { hidden };
-          const base = origin(call.request, deps.config.publicUrl);
+          const base = serverOrigin(call.request, deps.config.publicUrl);
           return { indexes: { ...indexes, index: await artistIndex(caller.user.id, scope, base) } };
         }
         return { indexes: { ...indexes, ...(await folders.index(caller.user, libraries)) } };
@@ -272,20 +267,6 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
             })),
           },
         };
-      },
-    },
-
-    getArtistInfo2: {
-      run: async ({ params, caller, request }) => {
-        const id = idOfKind(requiredParam(params, 'id'), 'artist');
-        const artist = id === null ? undefined : await browse.artist(id, { hidden: caller.user.hiddenLibraries });
-        if (artist === undefined) throw notFoundError('Artist');
-        // What Tonearm knows of an artist is its picture; there is no biography to tell.
-        const key = artist.image_key;
-        if (key === null) return { artistInfo2: {} };
-        const base = origin(request, deps.config.publicUrl);
-        const [small, medium, large] = THUMBNAIL_WIDTHS.map((width) => `${base}${imageUrl(key, width)}`);
-        return { artistInfo2: { smallImageUrl: small, mediumImageUrl: medium, largeImageUrl: large } };
       },
     },
 
