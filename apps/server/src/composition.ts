@@ -63,6 +63,8 @@ import { createSubsonicMediaRepository } from './modules/subsonic/subsonic-media
 import { StarMarks } from './modules/subsonic/subsonic-star-marks.js';
 import { createSubsonicStarsRepository } from './modules/subsonic/subsonic-stars.repository.js';
 import { subsonicMethods } from './modules/subsonic/subsonic.module.js';
+import { openSubsonicExtensions } from './modules/subsonic/methods/system.methods.js';
+import type { SubsonicDeps } from './modules/subsonic/subsonic-deps.js';
 import { SubsonicService } from './modules/subsonic/subsonic.service.js';
 import { createUsersPhotoRepository } from './modules/users/users-photo.repository.js';
 import { UsersPhotoService } from './modules/users/users-photo.service.js';
@@ -296,41 +298,38 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const subsonicMedia = make('subsonicMediaRepository', () => createSubsonicMediaRepository(db));
   const activity = make('subsonicActivityRepository', () => createSubsonicActivityRepository(db));
   const bookmarks = make('subsonicBookmarksRepository', () => createSubsonicBookmarksRepository(db));
-  const subsonic = make(
-    'subsonicService',
-    () =>
-      new SubsonicService(
-        subsonicAuth,
-        subsonicMethods({
-          config,
-          blobs,
-          offload,
-          meters,
-          media,
-          songs,
-          songPages,
-          albums,
-          artists,
-          likes,
-          playlists,
-          plays,
-          search,
-          searchIndex,
-          downloads,
-          sources,
-          albumRows: albumsRepository,
-          catalogue: subsonicCatalogue,
-          stars,
-          browse,
-          subsonicMedia,
-          activity,
-          bookmarks,
-          marks: new StarMarks(stars, subsonicCatalogue),
-          libraries,
-          folders,
-        }),
-      ),
-  );
+  const subsonic = make('subsonicService', () => {
+    const subsonicDeps: SubsonicDeps = {
+      config,
+      blobs,
+      offload,
+      meters,
+      media,
+      songs,
+      songPages,
+      albums,
+      artists,
+      likes,
+      playlists,
+      plays,
+      search,
+      searchIndex,
+      downloads,
+      sources,
+      transcoding: transcoder !== null,
+      albumRows: albumsRepository,
+      catalogue: subsonicCatalogue,
+      stars,
+      browse,
+      subsonicMedia,
+      activity,
+      bookmarks,
+      marks: new StarMarks(stars, subsonicCatalogue),
+      libraries,
+      folders,
+    };
+    return new SubsonicService(subsonicAuth, subsonicMethods(subsonicDeps), openSubsonicExtensions(subsonicDeps));
+  });
 
   // Background jobs: started when the app is ready, stopped in reverse order when it closes.
   let warming: Promise<unknown> | null = null;

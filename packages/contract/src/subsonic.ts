@@ -40,6 +40,7 @@ export const SubsonicMessages = {
   unknownListType: (type: string) => `Unknown album list type: ${type}`,
   musicFolder: 'Music folder',
   badStreamFormat: (format: string) => `Unknown format: ${format} (use raw, mp3 or opus)`,
+  badTimeOffset: 'Parameter timeOffset must be a number of seconds, at least 0',
   coverArtNotFound: 'Cover art not found',
   currentNotInQueue: "The current song must be one of the queue's songs (id)",
   queueTooLong: (max: number) => `A play queue holds at most ${max} songs`,
@@ -48,6 +49,9 @@ export const SubsonicMessages = {
   noSuchUser: (username: string) => `User not found: ${username}`,
   scanNeedsAdmin: 'Only an administrator may start a scan',
   commentTooLong: (max: number) => `A comment holds at most ${max} characters`,
+  badPlaybackState: (state: string) => `Unknown state: ${state} (use starting, playing, paused or stopped)`,
+  badPlaybackRate: 'Parameter playbackRate must be a number above 0',
+  badMediaType: (type: string) => `Unknown mediaType: ${type} (use song or podcast)`,
 } as const;
 
 export const API_KEY_NAME_MAX = 100;

@@ -396,6 +396,8 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
     await asListener.error('createPlaylist', { name: 'Sneaky', songId: [id.dawn, id.murmur] }, 70);
     await asListener.error('updatePlaylist', { playlistId, songIdToAdd: id.murmur }, 70);
     await asListener.error('createBookmark', { id: id.murmur, position: 1 }, 70);
+    const report = { mediaId: id.murmur, mediaType: 'song', positionMs: 0, state: 'playing' };
+    await asListener.error('reportPlayback', report, 70);
     await asListener.error('createBookmark', { id: id.whisper, position: 1 }, 70);
     await asListener.error('deleteBookmark', { id: id.whisper }, 70);
     await setAccess([listener.id, member.id]);

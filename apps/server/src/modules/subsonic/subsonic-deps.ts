@@ -38,6 +38,8 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   /** The full-text index itself, for search2/search3's offsets (SearchService pages by cursor). */
   searchIndex: SearchIndexRepository;
   downloads: DownloadsService;
+  /** Whether the media handler converts audio (ffmpeg answered at start-up): stream's formats and timeOffset. */
+  transcoding: boolean;
   /** Where songs' and images' bytes are (null without a blob store). */
   sources: MediaSources | null;
   /** Album rows by search, for search2/search3's albums. */

@@ -7,6 +7,7 @@ import { bookmarksMethods } from './methods/bookmarks.methods.js';
 import { browsingMethods } from './methods/browsing.methods.js';
 import { infoMethods } from './methods/info.methods.js';
 import { mediaMethods } from './methods/media.methods.js';
+import { playbackMethods } from './methods/playback.methods.js';
 import { playlistsMethods } from './methods/playlists.methods.js';
 import { searchMethods } from './methods/search.methods.js';
 import type { SubsonicDeps } from './subsonic-deps.js';
@@ -26,6 +27,7 @@ export function subsonicMethods(deps: SubsonicDeps): MethodTable[] {
     playlistsMethods(deps),
     mediaMethods(deps),
     activityMethods(deps),
+    playbackMethods(deps),
     bookmarksMethods(deps),
     scanningMethods(deps.libraries),
   ];

@@ -111,10 +111,14 @@ describeEachDialect('Subsonic API (%s)', (t) => {
       expect((await restJson('getLicense', keyQuery())).license).toEqual({ valid: true });
     });
 
-    it('getOpenSubsonicExtensions needs no credentials and lists formPost and apiKeyAuthentication', async () => {
+    it('getOpenSubsonicExtensions needs no credentials and lists every extension implemented', async () => {
+      // Each is tested where it works: formPost above, apiKeyAuthentication below (and subsonic-client.test.ts),
+      // transcodeOffset in methods/media.test.ts (not listed without ffmpeg), playbackReport in playback.test.ts.
       expect((await restJson('getOpenSubsonicExtensions')).openSubsonicExtensions).toEqual([
         { name: 'formPost', versions: [1] },
         { name: 'apiKeyAuthentication', versions: [1] },
+        { name: 'transcodeOffset', versions: [1] },
+        { name: 'playbackReport', versions: [1] },
       ]);
     });
 
