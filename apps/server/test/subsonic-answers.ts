@@ -97,7 +97,8 @@ function answerSchema(method: string, status: unknown): z.ZodObject | null {
   });
 }
 
-const HTTP_OF_FAILURES = new Set([200, 429, 500]);
+// Failures are HTTP 200, but for Tonearm's documented choices: 429 (rate limited), 503 (transcoding busy), 500 (a fault).
+const HTTP_OF_FAILURES = new Set([200, 429, 500, 503]);
 
 /** Checks one answer of `/rest/` (see the top of this file); throws, naming the call and what is wrong. */
 export function checkSubsonicAnswer(exchange: SubsonicExchange): CheckedAnswer {

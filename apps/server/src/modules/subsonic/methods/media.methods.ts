@@ -14,7 +14,9 @@ import { mimeForKey } from '../../../media/media.formats.js';
 import { imageKeyFor } from '../../../media/blob-keys.js';
 import { sendBlob, sendingOf } from '../../../media/send-blob.js';
 import type { TranscodeWish } from '../../media/transcode-query.js';
-import { AudioNotConvertible } from '../../media/transcode-response.js';
+import { MediaError } from '../../media/media-error.js';
+import { BUSY_RETRY_AFTER_SECONDS } from '../../media/transcode-response.js';
+import { SubsonicRateLimited } from '../subsonic.response.js';
 import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
 import {
   intParam,
@@ -35,6 +37,24 @@ import type { SubsonicDeps } from '../subsonic-deps.js';
 export const BITRATE_LIMIT_FORMAT: TranscodeFormat = 'mp3';
 
 const coverNotFound = () => subsonicFail('notFound', SubsonicMessages.coverArtNotFound);
+
+/**
+ * A refusal of the /media handler as a Subsonic error, answered in the envelope: its blob gone is 70, every
+ * transcoding slot taken is error 0 with HTTP 503 and Retry-After (as /media answers it), anything else error 0 with
+ * its message (ffmpeg cannot convert the file).
+ */
+function inEnvelope(error: unknown): unknown {
+  if (!(error instanceof MediaError)) return error;
+  if (error.status === 404) return notFoundError('Song');
+  if (error.status === 503) {
+    return new SubsonicRateLimited(
+      error.message,
+      Number(error.headers['retry-after'] ?? BUSY_RETRY_AFTER_SECONDS),
+      503,
+    );
+  }
+  return subsonicFail('generic', error.message);
+}
 
 /** A song id (`id`), or error 70 for one that cannot name a song. */
 function songIdParam(params: SubsonicParams): number {
@@ -162,13 +182,13 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
         try {
           await deps.media.serveAudio(request.raw, reply.raw, request.id, row.audio_key, wish, {
             unconvertible,
+            refusals: 'reject',
             beforeHead: () => {
               reply.hijack();
             },
           });
         } catch (error) {
-          if (error instanceof AudioNotConvertible) throw subsonicFail('generic', error.message);
-          throw error;
+          throw inEnvelope(error);
         }
         return SENT;
       },

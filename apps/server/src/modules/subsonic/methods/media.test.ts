@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { SubsonicMessages } from '@tonearm/contract';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { SubsonicMessages, TranscodeMessages } from '@tonearm/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect, type AppSuite } from '../../../../test/dialects.js';
 import {
   makeAdmin,
@@ -14,10 +14,19 @@ import {
   placeOnAlbum,
   type TestUser,
 } from '../../../../test/factories.js';
-import { PCM_RATE, decodePcm, ffmpegTone, ffmpegTones, requireFfmpeg, toneFrequency } from '../../../../test/ffmpeg.js';
+import {
+  PCM_RATE,
+  decodePcm,
+  ffmpegTone,
+  ffmpegTones,
+  realTimeFfmpeg,
+  requireFfmpeg,
+  toneFrequency,
+} from '../../../../test/ffmpeg.js';
 import { picture, toneWav } from '../../../../test/media.js';
 import { queryString, apiKeyOf, subsonicApi, type SubsonicApi, type SubsonicQuery } from '../../../../test/subsonic.js';
 import { IMAGE_CACHE_CONTROL } from '../../../media/blob-response.js';
+import { BUSY_RETRY_AFTER_SECONDS } from '../../media/transcode-response.js';
 
 /**
  * The Subsonic media methods (issue 13): `stream` through the /media handler and its transcoder, `download` through
@@ -366,6 +375,45 @@ describeEachDialect('Subsonic media methods (%s)', (t) => {
       await api.error('getCoverArt', {}, 10);
       await api.error('getCoverArt', { id: songId, size: 'big' }, 0);
     });
+  });
+});
+
+// ffmpeg reading at real-time speed, one transcode at a time: a transcode stays in progress while the test looks.
+let slowDir = '';
+const slowFfmpeg = async () => {
+  slowDir = await mkdtemp(path.join(tmpdir(), 'subsonic-slow-ffmpeg-'));
+  return { env: { FFMPEG_PATH: await realTimeFfmpeg(slowDir), TRANSCODE_CONCURRENCY: '1' } };
+};
+
+describeEachDialect('Subsonic stream with every transcoding slot taken (%s)', { prepare: slowFfmpeg }, (t) => {
+  afterAll(async () => {
+    await rm(slowDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 with Retry-After around the envelope (error 0), in JSON and XML', async () => {
+    const admin = await makeAdmin(t);
+    const key = await apiKeyOf(t, admin);
+    const artistId = await makeArtist(t, admin, 'Busy Artist');
+    const [first, second] = [
+      await makeSong(t, admin, { artistId, audio: toneWav(300, 3) }),
+      await makeSong(t, admin, { artistId, audio: toneWav(400, 3) }),
+    ];
+    const running = restBytes(t, key, 'stream', { id: first, format: 'opus' });
+    // The first conversion has begun once its temporary file is in the cache.
+    const cache = path.join(t.dataDir, 'transcode-cache');
+    await expect
+      .poll(async () => (await readdir(cache).catch(() => [])).some((name) => name.endsWith('.tmp')), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    const formats: SubsonicQuery[] = [{ f: 'json' }, {}];
+    for (const format of formats) {
+      const busy = await restBytes(t, key, 'stream', { id: second, format: 'mp3', ...format });
+      expect(busy.statusCode).toBe(503);
+      expect(busy.headers['retry-after']).toBe(String(BUSY_RETRY_AFTER_SECONDS));
+      expect(busy.body).toContain(TranscodeMessages.busy);
+    }
+    expect((await running).statusCode).toBe(200);
   });
 });
 
