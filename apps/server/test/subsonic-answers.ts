@@ -18,7 +18,7 @@ import {
   SUBSONIC_BINARY_METHODS,
   SUBSONIC_ENVELOPE_FIELDS,
   SubsonicEnvelopeFields,
-  SubsonicErrorBody,
+  SubsonicFailedBody,
   SubsonicResponseBodies,
 } from '@tonearm/contract';
 import { XMLParser } from 'fast-xml-parser';
@@ -82,7 +82,7 @@ function fail(exchange: SubsonicExchange, what: string): never {
 function answerSchema(method: string, status: unknown): z.ZodObject | null {
   const body: z.ZodObject | undefined =
     status === 'failed'
-      ? z.strictObject({ error: SubsonicErrorBody })
+      ? SubsonicFailedBody
       : Object.hasOwn(SubsonicResponseBodies, method)
         ? SubsonicResponseBodies[method as keyof typeof SubsonicResponseBodies]
         : undefined;
