@@ -58,12 +58,15 @@ import { AppPasswordsService } from './modules/subsonic/app-passwords.service.js
 import { SecretBox } from './modules/subsonic/secret-box.js';
 import { createSubsonicActivityRepository } from './modules/subsonic/subsonic-activity.repository.js';
 import { credentialLimits, SubsonicAuth } from './modules/subsonic/subsonic-auth.js';
+import { createSubsonicBookmarksRepository } from './modules/subsonic/subsonic-bookmarks.repository.js';
 import { createSubsonicBrowseRepository } from './modules/subsonic/subsonic-browse.repository.js';
 import { createSubsonicCatalogueRepository } from './modules/subsonic/subsonic-catalogue.repository.js';
 import { createSubsonicMediaRepository } from './modules/subsonic/subsonic-media.repository.js';
 import { StarMarks } from './modules/subsonic/subsonic-star-marks.js';
 import { createSubsonicStarsRepository } from './modules/subsonic/subsonic-stars.repository.js';
 import { subsonicMethods } from './modules/subsonic/subsonic.module.js';
+import { openSubsonicExtensions } from './modules/subsonic/methods/system.methods.js';
+import type { SubsonicDeps } from './modules/subsonic/subsonic-deps.js';
 import { SubsonicService } from './modules/subsonic/subsonic.service.js';
 import { createUsersPhotoRepository } from './modules/users/users-photo.repository.js';
 import { UsersPhotoService } from './modules/users/users-photo.service.js';
@@ -304,41 +307,40 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const browse = make('subsonicBrowseRepository', () => createSubsonicBrowseRepository(db));
   const subsonicMedia = make('subsonicMediaRepository', () => createSubsonicMediaRepository(db));
   const activity = make('subsonicActivityRepository', () => createSubsonicActivityRepository(db));
-  const subsonic = make(
-    'subsonicService',
-    () =>
-      new SubsonicService(
-        subsonicAuth,
-        subsonicMethods({
-          config,
-          blobs,
-          offload,
-          meters,
-          media,
-          songs,
-          songPages,
-          lyrics: songLyrics,
-          albums,
-          artists,
-          likes,
-          playlists,
-          plays,
-          search,
-          searchIndex,
-          downloads,
-          sources,
-          albumRows: albumsRepository,
-          catalogue: subsonicCatalogue,
-          stars,
-          browse,
-          subsonicMedia,
-          activity,
-          marks: new StarMarks(stars, subsonicCatalogue),
-          libraries,
-          folders,
-        }),
-      ),
-  );
+  const bookmarks = make('subsonicBookmarksRepository', () => createSubsonicBookmarksRepository(db));
+  const subsonic = make('subsonicService', () => {
+    const subsonicDeps: SubsonicDeps = {
+      config,
+      blobs,
+      offload,
+      meters,
+      media,
+      songs,
+      songPages,
+      lyrics: songLyrics,
+      albums,
+      artists,
+      likes,
+      playlists,
+      plays,
+      search,
+      searchIndex,
+      downloads,
+      sources,
+      transcoding: transcoder !== null,
+      albumRows: albumsRepository,
+      catalogue: subsonicCatalogue,
+      stars,
+      browse,
+      subsonicMedia,
+      activity,
+      bookmarks,
+      marks: new StarMarks(stars, subsonicCatalogue),
+      libraries,
+      folders,
+    };
+    return new SubsonicService(subsonicAuth, subsonicMethods(subsonicDeps), openSubsonicExtensions(subsonicDeps));
+  });
 
   // Background jobs: started when the app is ready, stopped in reverse order when it closes.
   let warming: Promise<unknown> | null = null;

@@ -5,6 +5,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { App } from '../src/http/app-types.js';
 import { multipartBody, type FormValue } from './media.js';
+import { checkSubsonicAnswer, subsonicMethodOf } from './subsonic-answers.js';
 
 /** Who sends: anything holding a session cookie (a TestUser, `{ cookie }`); nobody without one (null, undefined). */
 export type Caller = { readonly cookie?: string | undefined } | null | undefined;
@@ -34,12 +35,37 @@ export interface Client {
   form(method: 'POST' | 'PUT', url: string, fields: Record<string, FormValue>): Answer;
 }
 
+/** The URL an inject asks for, with its query (`url` and `query` options together). */
+function urlOf(options: InjectOptions): string {
+  const url = typeof options.url === 'string' ? options.url : (options.url?.pathname ?? '/');
+  const query =
+    options.query === undefined ? '' : new URLSearchParams(options.query as Record<string, string>).toString();
+  return query === '' ? url : `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** Every answer of the Subsonic API is checked against the OpenSubsonic schemas (test/subsonic-answers.ts). */
+async function checkedIfSubsonic(options: InjectOptions, answer: Answer): Answer {
+  const response = await answer;
+  const url = urlOf(options);
+  if (subsonicMethodOf(url) !== null) {
+    checkSubsonicAnswer({
+      url,
+      httpMethod: options.method ?? 'GET',
+      form: typeof options.payload === 'string' ? options.payload : undefined,
+      status: response.statusCode,
+      contentType: response.headers['content-type']?.toString(),
+      body: response.body,
+    });
+  }
+  return response;
+}
+
 /** The client of `app` for `caller`. */
 export function clientOf(app: App, caller: Caller): Client {
   const inject = (options: InjectOptions): Answer => {
     const cookie = caller?.cookie;
-    if (cookie === undefined) return app.inject(options);
-    return app.inject({ ...options, headers: { cookie, ...options.headers } });
+    if (cookie === undefined) return checkedIfSubsonic(options, app.inject(options));
+    return checkedIfSubsonic(options, app.inject({ ...options, headers: { cookie, ...options.headers } }));
   };
   const send =
     (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE') =>

@@ -1,8 +1,7 @@
 /**
- * Subsonic API tests' support (issue 13): calls through app.inject with an API key, the same call in JSON and in XML,
- * and the OpenSubsonic types' field names and types as zod schemas, taken from the OpenSubsonic documentation
- * (opensubsonic.netlify.app, "Responses"). Only the fields Tonearm answers are listed, with the documented type; the
- * schemas are strict, so a field the documentation does not name fails the test.
+ * Subsonic API tests' support (issue 13): calls through app.inject with an API key, the same call in JSON and in XML.
+ * Every answer is checked against the contract's OpenSubsonic schemas on its way (test/client.ts runs
+ * checkSubsonicAnswer on every `/rest/` answer); `shape` then reads the body with the test's own schema.
  *
  *   const api = subsonicApi(t, key);
  *   const album = await api.shape('getAlbum', { id: 'al-3' }, z.object({ album: AlbumWithSongsID3 }));
@@ -14,139 +13,28 @@ import { XMLParser } from 'fast-xml-parser';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { z } from 'zod';
+import { SubsonicErrorBody } from '@tonearm/contract';
 import type { TestApp } from './harness.js';
+import { SUBSONIC_ENVELOPE_FIELDS, SUBSONIC_XML_NAMESPACE } from './subsonic-answers.js';
 
 export type SubsonicQuery = Record<string, string | number | boolean | readonly (string | number)[]>;
 
-/** The envelope every answer has. */
-export const SubsonicEnvelope = z.object({
-  status: z.enum(['ok', 'failed']),
-  version: z.string(),
-  type: z.literal('tonearm'),
-  serverVersion: z.string(),
-  openSubsonic: z.literal(true),
-});
-
-const IsoDate = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'an ISO 8601 date');
-const int = z.number().int();
-
-export const ItemGenre = z.strictObject({ name: z.string() });
-export const ReplayGain = z.strictObject({
-  trackGain: z.number().optional(),
-  albumGain: z.number().optional(),
-  trackPeak: z.number().optional(),
-  albumPeak: z.number().optional(),
-  baseGain: z.number().optional(),
-  fallbackGain: z.number().optional(),
-});
-
-/** Child (a song), as Tonearm fills it. */
-/** An artist named by a song (OpenSubsonic's ArtistID3 with id and name). */
-const ArtistRef = z.strictObject({ id: z.string(), name: z.string() });
-
-export const Child = z.strictObject({
-  id: z.string(),
-  parent: z.string().optional(),
-  isDir: z.boolean(),
-  title: z.string(),
-  album: z.string().optional(),
-  artist: z.string().optional(),
-  track: int.optional(),
-  year: int.optional(),
-  genre: z.string().optional(),
-  coverArt: z.string().optional(),
-  size: int.optional(),
-  contentType: z.string().optional(),
-  suffix: z.string().optional(),
-  transcodedContentType: z.string().optional(),
-  transcodedSuffix: z.string().optional(),
-  duration: int.optional(),
-  bitRate: int.optional(),
-  path: z.string().optional(),
-  isVideo: z.boolean().optional(),
-  playCount: int.optional(),
-  userPlayCount: int.optional(),
-  discNumber: int.optional(),
-  created: IsoDate.optional(),
-  starred: IsoDate.optional(),
-  albumId: z.string().optional(),
-  artistId: z.string().optional(),
-  type: z.string().optional(),
-  mediaType: z.string().optional(),
-  played: IsoDate.optional(),
-  genres: z.array(ItemGenre).optional(),
-  replayGain: ReplayGain.optional(),
-  // OpenSubsonic: the song's people and MusicBrainz id.
-  artists: z.array(ArtistRef).optional(),
-  displayArtist: z.string().optional(),
-  albumArtists: z.array(ArtistRef).optional(),
-  displayAlbumArtist: z.string().optional(),
-  contributors: z
-    .array(z.strictObject({ role: z.string(), subRole: z.string().optional(), artist: ArtistRef }))
-    .optional(),
-  musicBrainzId: z.string().optional(),
-});
-
-/** AlbumID3 (an album in a list). */
-export const AlbumID3 = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  artist: z.string().optional(),
-  artistId: z.string().optional(),
-  coverArt: z.string().optional(),
-  songCount: int,
-  duration: int,
-  playCount: int.optional(),
-  created: IsoDate,
-  starred: IsoDate.optional(),
-  year: int.optional(),
-  genre: z.string().optional(),
-  played: IsoDate.optional(),
-  // OpenSubsonic: the release's facts.
-  isCompilation: z.boolean().optional(),
-  releaseTypes: z.array(z.string()).optional(),
-  musicBrainzId: z.string().optional(),
-  originalReleaseDate: z.strictObject({ year: int.optional(), month: int.optional(), day: int.optional() }).optional(),
-});
-
-/** AlbumID3WithSongs (getAlbum). */
-export const AlbumWithSongsID3 = AlbumID3.extend({ song: z.array(Child).optional() });
-
-/** ArtistID3 (an artist in a list). */
-export const ArtistID3 = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  coverArt: z.string().optional(),
-  artistImageUrl: z.string().optional(),
-  albumCount: int.optional(),
-  starred: IsoDate.optional(),
-});
-
-/** `lyrics` (getLyrics): the text is required; artist and title are not. */
-export const Lyrics = z.strictObject({
-  artist: z.string().optional(),
-  title: z.string().optional(),
-  value: z.string(),
-});
-
-/** `line` of structured lyrics: `start` only in synced lyrics. */
-export const LyricsLine = z.strictObject({ start: int.nonnegative().optional(), value: z.string() });
-
-/** `structuredLyrics` (OpenSubsonic's songLyrics extension): lang, synced and line are required. */
-export const StructuredLyrics = z.strictObject({
-  displayArtist: z.string().optional(),
-  displayTitle: z.string().optional(),
-  lang: z.string(),
-  offset: int.optional(),
-  synced: z.boolean(),
-  line: z.array(LyricsLine),
-});
-
-/** `lyricsList` (getLyricsBySongId). */
-export const LyricsList = z.strictObject({ structuredLyrics: z.array(StructuredLyrics).optional() });
-
-/** A Subsonic error inside a normal answer. */
-export const SubsonicErrorShape = z.strictObject({ code: int, message: z.string().optional() });
+/**
+ * The OpenSubsonic types, from the contract (packages/contract/src/subsonic-responses.ts), under the names the
+ * specification gives them. Every answer is checked against its method's schema anyway (test/subsonic-answers.ts);
+ * tests use these to read what they look at.
+ */
+export {
+  SubsonicAlbumID3 as AlbumID3,
+  SubsonicAlbumID3WithSongs as AlbumWithSongsID3,
+  SubsonicArtistID3 as ArtistID3,
+  SubsonicChild as Child,
+  SubsonicErrorBody as SubsonicErrorShape,
+  SubsonicItemGenre as ItemGenre,
+  SubsonicLyrics as Lyrics,
+  SubsonicLyricsList as LyricsList,
+  SubsonicReplayGain as ReplayGain,
+} from '@tonearm/contract';
 
 type XmlElement = Record<string, unknown>;
 
@@ -164,7 +52,7 @@ const xmlParser = new XMLParser({
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
-const ENVELOPE_FIELDS = new Set(['status', 'version', 'type', 'serverVersion', 'openSubsonic']);
+const ENVELOPE_FIELDS = new Set(SUBSONIC_ENVELOPE_FIELDS);
 
 /** Expects the XML element to carry exactly `json`: scalars as attributes, objects and array items as elements. */
 export function expectSameTree(json: Record<string, unknown>, element: XmlElement, path = 'subsonic-response'): void {
@@ -247,7 +135,7 @@ export function subsonicApi(t: Pick<TestApp, 'as'>, credentials: SubsonicQuery):
     const parsed = xmlParser.parse(await xml(method, query)) as Record<string, XmlElement[]>;
     const root = parsed['subsonic-response'];
     expect(root).toHaveLength(1);
-    expect(root?.[0]?.['@xmlns']).toBe('http://subsonic.org/restapi');
+    expect(root?.[0]?.['@xmlns']).toBe(SUBSONIC_XML_NAMESPACE);
     expectSameTree(answer, root?.[0] ?? {});
   };
   return {
@@ -258,7 +146,6 @@ export function subsonicApi(t: Pick<TestApp, 'as'>, credentials: SubsonicQuery):
       const answer = await json(method, query);
       expect(answer.error, `${method} failed`).toBeUndefined();
       expect(answer.status).toBe('ok');
-      SubsonicEnvelope.parse(answer);
       const body = Object.fromEntries(Object.entries(answer).filter(([key]) => !ENVELOPE_FIELDS.has(key)));
       const parsed = schema.parse(body);
       await sameInXml(method, query, answer);
@@ -267,7 +154,7 @@ export function subsonicApi(t: Pick<TestApp, 'as'>, credentials: SubsonicQuery):
     async error(method, query, code) {
       const answer = await json(method, query);
       expect(answer.status).toBe('failed');
-      const error = SubsonicErrorShape.parse(answer.error);
+      const error = SubsonicErrorBody.parse(answer.error);
       expect(error.code, error.message).toBe(code);
       await sameInXml(method, query, answer);
       return error.message ?? '';

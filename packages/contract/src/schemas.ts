@@ -23,4 +23,5 @@ export * from './health.js';
 export * from './media.js';
 export * from './media-urls.js';
 export * from './subsonic.js';
+export * from './subsonic-responses.js';
 export * from './text.js';

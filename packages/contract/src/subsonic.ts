@@ -26,6 +26,7 @@ export const SubsonicMessages = {
   /** The account's login password is never accepted here: only the app password of the profile page (or an API key). */
   wrongCredentials: 'Wrong username or app password (use the app password from your profile, not your login password)',
   conflictingAuth: 'apiKey cannot be combined with u, p, t or s',
+  passwordWithToken: 'p cannot be combined with t or s: send the password or the token and its salt, not both',
   invalidApiKey: 'Invalid API key',
   notFound: (what: string) => `${what} not found`,
   badNumber: (name: string) => `Parameter ${name} must be a whole number`,
@@ -39,6 +40,7 @@ export const SubsonicMessages = {
   unknownListType: (type: string) => `Unknown album list type: ${type}`,
   musicFolder: 'Music folder',
   badStreamFormat: (format: string) => `Unknown format: ${format} (use raw, mp3 or opus)`,
+  badTimeOffset: 'Parameter timeOffset must be a number of seconds, at least 0',
   coverArtNotFound: 'Cover art not found',
   currentNotInQueue: "The current song must be one of the queue's songs (id)",
   queueTooLong: (max: number) => `A play queue holds at most ${max} songs`,
@@ -46,6 +48,10 @@ export const SubsonicMessages = {
   otherUserNeedsAdmin: 'Only an administrator may see another user',
   noSuchUser: (username: string) => `User not found: ${username}`,
   scanNeedsAdmin: 'Only an administrator may start a scan',
+  commentTooLong: (max: number) => `A comment holds at most ${max} characters`,
+  badPlaybackState: (state: string) => `Unknown state: ${state} (use starting, playing, paused or stopped)`,
+  badPlaybackRate: 'Parameter playbackRate must be a number above 0',
+  badMediaType: (type: string) => `Unknown mediaType: ${type} (use song or podcast)`,
 } as const;
 
 export const API_KEY_NAME_MAX = 100;

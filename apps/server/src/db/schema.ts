@@ -220,6 +220,24 @@ export interface SubsonicNowPlayingTable {
   client: string;
   song_id: number;
   reported_at: string;
+  /** OpenSubsonic playbackReport (migration 025): starting, playing or paused; null for a plain scrobble report. */
+  state: Optional<string>;
+  /** The position reported (ms) and when it was. */
+  position_ms: Optional<number>;
+  position_at: Optional<string>;
+  playback_rate: Optional<number>;
+  /** 1 once this playback has counted as a play. */
+  counted: ColumnType<number, number | undefined, number>;
+}
+
+/** A user's resume point in a song (migration 025): Subsonic's bookmarks. */
+export interface SubsonicBookmarksTable {
+  user_id: number;
+  song_id: number;
+  position_ms: number;
+  comment: string | null;
+  created_at: string;
+  changed_at: string;
 }
 
 /** The play queue a user saved from a Subsonic app (migration 012), to resume on another device. */
@@ -366,6 +384,7 @@ export interface DB {
   album_stars: AlbumStarsTable;
   artist_stars: ArtistStarsTable;
   subsonic_now_playing: SubsonicNowPlayingTable;
+  subsonic_bookmarks: SubsonicBookmarksTable;
   play_queues: PlayQueuesTable;
   play_queue_songs: PlayQueueSongsTable;
   rate_counters: RateCountersTable;

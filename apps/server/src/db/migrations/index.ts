@@ -24,6 +24,7 @@ import { libraryPlaylistsMigration } from './021-library-playlists.js';
 import { songSortIndexesMigration } from './022-song-sort-indexes.js';
 import { songPlayCountsMigration } from './023-song-play-counts.js';
 import { lyricsMigration } from './024-lyrics.js';
+import { subsonicBookmarksMigration } from './025-subsonic-bookmarks.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '022-song-sort-indexes': songSortIndexesMigration,
   '023-song-play-counts': songPlayCountsMigration,
   '024-lyrics': lyricsMigration,
+  '025-subsonic-bookmarks': subsonicBookmarksMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Library, LibraryList, LibraryMessages, ServerMessages, Song } from '@tonearm/contract';
+import { Library, LibraryList, LibraryMessages, ServerMessages, Song, SubsonicScanStatus } from '@tonearm/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SQLITE_FILE_NAME } from '../../db/database.js';
@@ -200,29 +200,18 @@ describeEachDialect('libraries (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
   });
 
   it('reports scans to Subsonic apps: getScanStatus for anyone, startScan for administrators', async () => {
-    const ScanStatus = z.strictObject({
-      scanStatus: z.strictObject({
-        scanning: z.boolean(),
-        count: z.number().int(),
-        folderCount: z.number().int(),
-        lastScan: z.string().optional(),
-      }),
-    });
+    const ScanStatus = z.object({ scanStatus: SubsonicScanStatus });
     const asListener = subsonicApi(t, { apiKey: await apiKeyOf(t, listener) });
     const idle = await asListener.shape('getScanStatus', {}, ScanStatus);
-    expect(idle.scanStatus).toMatchObject({ scanning: false, count: 4, folderCount: 1 });
-    expect(Date.parse(idle.scanStatus.lastScan ?? '')).not.toBeNaN();
+    expect(idle.scanStatus).toEqual({ scanning: false, count: 4 });
     await asListener.error('startScan', {}, 50);
     const asAdmin = subsonicApi(t, { apiKey: await apiKeyOf(t, admin) });
     // One call (shape() asks twice, in JSON and XML, and the scan moves on in between).
     const started = ScanStatus.parse({ scanStatus: (await asAdmin.json('startScan')).scanStatus });
-    expect(started.scanStatus).toMatchObject({ scanning: true, folderCount: 1 });
+    expect(started.scanStatus.scanning).toBe(true);
     await settled();
     const after = await asAdmin.shape('getScanStatus', {}, ScanStatus);
-    expect(after.scanStatus).toMatchObject({ scanning: false, count: 4 });
-    expect(Date.parse(after.scanStatus.lastScan ?? '')).toBeGreaterThanOrEqual(
-      Date.parse(idle.scanStatus.lastScan ?? ''),
-    );
+    expect(after.scanStatus).toEqual({ scanning: false, count: 4 });
   });
 
   it('refuses a second library over the same folder or inside it, and renames', async () => {

@@ -1,6 +1,7 @@
 import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FFMPEG } from '../../../test/ffmpeg.js';
 import { FfmpegRefused, ffmpegArgs, LiveTranscode } from './live-transcode.js';
@@ -40,6 +41,14 @@ describe('LiveTranscode', () => {
       ...['-map_metadata', '-1', '-c:a', 'libopus', '-b:a', '96k', '-f', 'ogg', 'pipe:1'],
     ]);
     expect(ffmpegArgs({ input: { path: 'x' }, format: 'mp3', bitrate: 320 })).toContain('libmp3lame');
+  });
+
+  it('starts at an offset by seeking the input (-ss before -i), from a file or a pipe', () => {
+    const fromFile = ffmpegArgs({ input: { path: '/blobs/a.flac' }, format: 'mp3', bitrate: 128, offsetMs: 92_500 });
+    expect(fromFile.slice(3, 8)).toEqual(['-nostdin', '-ss', '92.500', '-i', '/blobs/a.flac']);
+    const fromPipe = ffmpegArgs({ input: { stream: Readable.from([]) }, format: 'opus', bitrate: 96, offsetMs: 1 });
+    expect(fromPipe.slice(3, 7)).toEqual(['-ss', '0.001', '-i', 'pipe:0']);
+    expect(ffmpegArgs({ input: { path: 'x' }, format: 'mp3', bitrate: 128, offsetMs: 0 })).not.toContain('-ss');
   });
 
   it('SIGKILLs a process that ignores SIGTERM once the grace is over, and removes its partial output', async () => {

@@ -26,6 +26,8 @@ export interface TranscodeJob {
   format: TranscodeFormat;
   /** kbit/s */
   bitrate: number;
+  /** Where in the input the output starts, in ms (0: from the start). */
+  offsetMs?: number;
   /** Where the output is written while it grows; renamed by the caller once `done` resolves. */
   tempPath: string;
   /** How long a killed ffmpeg gets to exit on SIGTERM before SIGKILL. */
@@ -37,10 +39,14 @@ const CODECS: Readonly<Record<TranscodeFormat, { codec: string; container: strin
   mp3: { codec: 'libmp3lame', container: 'mp3' },
 };
 
-/** The ffmpeg command line: the first audio stream only (no cover art, no tags), re-encoded, written to stdout. */
-export function ffmpegArgs(job: Pick<TranscodeJob, 'input' | 'format' | 'bitrate'>): string[] {
+/**
+ * The ffmpeg command line: the first audio stream only (no cover art, no tags), re-encoded, written to stdout; from
+ * `offsetMs` on when it is given (`-ss` before the input: ffmpeg seeks the input, or decodes and drops up to there).
+ */
+export function ffmpegArgs(job: Pick<TranscodeJob, 'input' | 'format' | 'bitrate' | 'offsetMs'>): string[] {
   const { codec, container } = CODECS[job.format];
-  const input = 'path' in job.input ? ['-nostdin', '-i', job.input.path] : ['-i', 'pipe:0'];
+  const seek = job.offsetMs === undefined || job.offsetMs === 0 ? [] : ['-ss', (job.offsetMs / 1000).toFixed(3)];
+  const input = 'path' in job.input ? ['-nostdin', ...seek, '-i', job.input.path] : [...seek, '-i', 'pipe:0'];
   return [
     ...['-hide_banner', '-loglevel', 'error', ...input],
     ...['-map', '0:a:0', '-map_metadata', '-1', '-c:a', codec, '-b:a', `${job.bitrate}k`, '-f', container, 'pipe:1'],

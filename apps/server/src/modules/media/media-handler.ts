@@ -64,6 +64,12 @@ export interface ServeAudioOptions {
    * caller to answer in its own protocol.
    */
   unconvertible?: 'error' | 'original' | 'reject';
+  /**
+   * Any refusal before the first byte (a MediaError: the blob is not there, every transcoding slot is taken, ffmpeg
+   * cannot convert it): `json` (the default) answers it as /media does; `reject` writes nothing and rejects with it, for
+   * the caller to answer in its own protocol.
+   */
+  refusals?: 'json' | 'reject';
   /** Called once, just before anything is written to the response (a Fastify route hijacks its reply there). */
   beforeHead?: () => void;
 }
@@ -461,7 +467,7 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
   return {
     handle,
     serveAudio: (request, response, requestId, key, wish, audioOptions = {}) => {
-      const { unconvertible = 'error', beforeHead: hook } = audioOptions;
+      const { unconvertible = 'error', refusals = 'json', beforeHead: hook } = audioOptions;
       return new Promise<void>((resolve, reject) => {
         headHooks.set(response, () => {
           hook?.();
@@ -474,7 +480,10 @@ export function createMediaHandler(options: MediaHandlerOptions): MediaHandler {
             beforeHead(response);
           },
           (error: unknown) => {
-            if (unconvertible === 'reject' && error instanceof AudioNotConvertible && !response.headersSent) {
+            const refused =
+              error instanceof MediaError &&
+              (refusals === 'reject' || (unconvertible === 'reject' && error instanceof AudioNotConvertible));
+            if (refused && !response.headersSent) {
               headHooks.delete(response);
               reject(error);
               return;

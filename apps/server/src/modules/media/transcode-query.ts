@@ -13,6 +13,8 @@ export interface TranscodeWish {
   format: TranscodeFormat;
   /** kbit/s */
   bitrate: number;
+  /** Where in the audio the transcode starts, in ms (Subsonic's `timeOffset`); from the start when absent or 0. */
+  offsetMs?: number;
 }
 
 /**

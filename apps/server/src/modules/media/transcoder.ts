@@ -11,6 +11,8 @@ export interface TranscodeTarget {
   format: TranscodeFormat;
   /** kbit/s */
   bitrate: number;
+  /** Where it starts in the audio, in ms (Subsonic's `timeOffset`); from the start when absent or 0. */
+  offsetMs?: number | undefined;
 }
 
 /** A transcode under way, and what it becomes: its cache entry, or null when it failed or was killed. */
@@ -30,9 +32,13 @@ export interface TranscoderOptions {
   meter?: TranscodeMeter;
 }
 
-/** The cache entry's file name: `<audio key>.<bitrate>k.<format>` (audio keys are [a-z0-9._-], safe on any disk). */
+/**
+ * The cache entry's file name: `<audio key>.<bitrate>k.<format>`, or `<audio key>.<bitrate>k.at<offset>ms.<format>`
+ * for one that starts later (audio keys are [a-z0-9._-], safe on any disk).
+ */
 export function transcodeName(target: TranscodeTarget): string {
-  return `${target.key}.${target.bitrate}k.${target.format}`;
+  const start = target.offsetMs === undefined || target.offsetMs === 0 ? '' : `.at${String(target.offsetMs)}ms`;
+  return `${target.key}.${target.bitrate}k${start}.${target.format}`;
 }
 
 /**
@@ -76,6 +82,7 @@ export class Transcoder {
       input,
       format: target.format,
       bitrate: target.bitrate,
+      offsetMs: target.offsetMs ?? 0,
       tempPath,
       killGraceMs,
     });

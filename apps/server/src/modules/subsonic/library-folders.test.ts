@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Library } from '@tonearm/contract';
+import { Library, SubsonicBookmark } from '@tonearm/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { encodeAudio, requireFfmpeg } from '../../../test/audio-formats.js';
@@ -22,6 +22,7 @@ import {
   type SubsonicApi,
   type SubsonicQuery,
 } from '../../../test/subsonic.js';
+import { folderId } from './subsonic-ids.js';
 
 requireFfmpeg();
 
@@ -95,6 +96,7 @@ const PlayQueueAnswer = z.strictObject({
     })
     .optional(),
 });
+const Bookmarks = z.strictObject({ bookmarks: z.strictObject({ bookmark: z.array(SubsonicBookmark).optional() }) });
 const UserAnswer = z.object({ user: z.object({ folder: z.array(int).optional() }) });
 
 /** Every album list type, with what it needs. */
@@ -178,6 +180,11 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
     expect(answer.error, `${method} failed`).toBeUndefined();
     return answer;
   };
+  const bookmarksOf = async (api: SubsonicApi) =>
+    (await api.shape('getBookmarks', {}, Bookmarks)).bookmarks.bookmark?.map((mark) => [
+      mark.entry.title,
+      mark.position,
+    ]);
   const artistsOf = async (api: SubsonicApi, query: SubsonicQuery = {}) =>
     names((await api.shape('getArtists', query, ArtistsID3)).artists.index?.flatMap((group) => group.artist));
   /** A read's answer: `shape` (JSON and XML alike) unless its order is random (two calls, two orders). */
@@ -256,6 +263,7 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
     }
     const created = await write(asListener, 'createPlaylist', { name: 'Mixed', songId: [id.dawn, id.whisper] });
     await write(asListener, 'savePlayQueue', { id: [id.dawn, id.whisper], current: id.whisper, position: 5 });
+    for (const song of [id.dawn, id.whisper]) await write(asListener, 'createBookmark', { id: song, position: 5000 });
     playlistId = z.object({ playlist: z.object({ id: z.string() }) }).parse(created).playlist.id;
     // ...then they lose sight of it: only the member (and administrators) see it.
     await setAccess([member.id]);
@@ -344,6 +352,14 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
       };
       await call('getArtist', { id: id.secret });
       await call('getArtistInfo2', { id: id.secret });
+      for (const artistOf of [id.secret, id.hiddenAlbum, id.whisper, folderId(closed.id, '')]) {
+        await call('getArtistInfo', { id: artistOf });
+      }
+      for (const albumOf of [id.hiddenAlbum, id.whisper]) {
+        await call('getAlbumInfo', { id: albumOf });
+        await call('getAlbumInfo2', { id: albumOf });
+      }
+      await call('getAlbumInfo', { id: folderId(closed.id, '') });
       await call('getMusicDirectory', { id: id.secret });
       await call('getMusicDirectory', { id: id.hiddenAlbum });
       await call('getAlbum', { id: id.hiddenAlbum });
@@ -379,8 +395,17 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
     await asListener.error('savePlayQueue', { id: [id.dawn, id.murmur] }, 70);
     await asListener.error('createPlaylist', { name: 'Sneaky', songId: [id.dawn, id.murmur] }, 70);
     await asListener.error('updatePlaylist', { playlistId, songIdToAdd: id.murmur }, 70);
+    await asListener.error('createBookmark', { id: id.murmur, position: 1 }, 70);
+    const report = { mediaId: id.murmur, mediaType: 'song', positionMs: 0, state: 'playing' };
+    await asListener.error('reportPlayback', report, 70);
+    await asListener.error('createBookmark', { id: id.whisper, position: 1 }, 70);
+    await asListener.error('deleteBookmark', { id: id.whisper }, 70);
     await setAccess([listener.id, member.id]);
     expect(await starredOf(asListener)).toMatchObject({ song: ['Dawn', 'Upload Tune', 'Whisper'] });
+    expect(await bookmarksOf(asListener)).toEqual([
+      ['Whisper', 5000],
+      ['Dawn', 5000],
+    ]);
     await setAccess([member.id]);
   });
 
@@ -409,6 +434,10 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
     const queue = (await asListener.shape('getPlayQueue', {}, PlayQueueAnswer)).playQueue;
     expect(names(queue?.entry)).toEqual(['Dawn']);
     expect(queue?.current).toBeUndefined();
+  });
+
+  it('getBookmarks answers the bookmarks of the songs the caller still sees', async () => {
+    expect(await bookmarksOf(asListener)).toEqual([['Dawn', 5000]]);
   });
 
   it('getNowPlaying shows only the songs the caller sees', async () => {

@@ -64,7 +64,8 @@ export class SubsonicAuth {
 
   async authenticate(params: SubsonicParams, address: string): Promise<SubsonicIdentity> {
     const key = params.get('apiKey');
-    const legacy = ['u', 'p', 't', 's'].some((name) => params.has(name));
+    // Named at all, even empty (`u=`): an API key comes alone.
+    const legacy = ['u', 'p', 't', 's'].some((name) => params.given(name));
     if (key !== undefined && legacy) throw fail('conflictingAuth', SubsonicMessages.conflictingAuth);
     if (key === undefined) this.checkShape(params);
 
@@ -141,7 +142,7 @@ export class SubsonicAuth {
   private checkShape(params: SubsonicParams): void {
     if (!params.has('u')) throw fail('missingParameter', SubsonicMessages.missingAuth);
     if (params.has('p') && (params.has('t') || params.has('s'))) {
-      throw fail('conflictingAuth', SubsonicMessages.conflictingAuth);
+      throw fail('conflictingAuth', SubsonicMessages.passwordWithToken);
     }
     if (params.has('t') && !params.has('s')) throw fail('missingParameter', SubsonicMessages.missingParameter('s'));
     if (!params.has('t') && !params.has('p')) throw fail('missingParameter', SubsonicMessages.missingParameter('p'));

@@ -14,6 +14,10 @@ import {
   type TestUser,
 } from '../../../test/factories.js';
 import { picture, toneWav } from '../../../test/media.js';
+import { PCM_RATE, decodePcm } from '../../../test/ffmpeg.js';
+import { subsonicFetch } from '../../../test/subsonic-answers.js';
+
+const checkedFetch = subsonicFetch();
 
 /**
  * Issue 13 through a real Subsonic client library from the npm registry (`subsonic-api`), over real HTTP: what an app
@@ -32,8 +36,9 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
   let appPassword: string;
   let apiKey: string;
 
+  // Every answer the library receives is checked against the OpenSubsonic schemas (test/subsonic-answers.ts).
   const client = (auth: { username: string; password: string } | { apiKey: string }, extra = {}) =>
-    new SubsonicAPI({ url: base, auth, ...extra });
+    new SubsonicAPI({ url: base, auth, fetch: checkedFetch, ...extra });
   const appPasswordOf = async (user: TestUser) => {
     const response = await t.as(user).post(`/api/users/${user.id}/subsonic-password`);
     expect(response.statusCode, response.body).toBe(201);
@@ -94,7 +99,9 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
         `${base}/rest/ping?f=json&u=${encodeURIComponent(listener.username)}&p=${encodeURIComponent(p)}`;
       const status = async (p: string) =>
         (
-          (await (await fetch(call(p))).json()) as { 'subsonic-response': { status: string; error?: { code: number } } }
+          (await (await checkedFetch(call(p))).json()) as {
+            'subsonic-response': { status: string; error?: { code: number } };
+          }
         )['subsonic-response'];
       expect((await status(appPassword)).status).toBe('ok');
       expect((await status(`enc:${Buffer.from(appPassword, 'utf8').toString('hex')}`)).status).toBe('ok');
@@ -191,6 +198,84 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
       expect(recent.map((play) => play.songId)).toContain(songIds[0]);
     });
 
+    it('reportPlayback (playbackReport) shows the playback in now playing and counts its play once', async () => {
+      const app = listenerApp();
+      const id = String(songIds[0]);
+      const extensions = (await app.getOpenSubsonicExtensions()).openSubsonicExtensions.map((item) => item.name);
+      expect(extensions).toEqual([
+        'formPost',
+        'apiKeyAuthentication',
+        'songLyrics',
+        'transcodeOffset',
+        'playbackReport',
+      ]);
+      const plays = async () =>
+        (await t.db.selectFrom('songs').select('play_count').where('id', '=', Number(id)).executeTakeFirstOrThrow())
+          .play_count;
+      const before = await plays();
+      expect(
+        (await app.reportPlayback({ mediaId: id, mediaType: 'song', positionMs: 0, state: 'starting' })).status,
+      ).toBe('ok');
+      await app.reportPlayback({
+        mediaId: id,
+        mediaType: 'song',
+        positionMs: 700,
+        state: 'paused',
+        playbackRate: 1.25,
+      });
+      const { nowPlaying } = await client({ apiKey }).getNowPlaying();
+      expect(nowPlaying.entry?.find((entry) => entry.id === id)).toMatchObject({
+        username: listener.username,
+        state: 'paused',
+        positionMs: 700,
+        playbackRate: 1.25,
+      });
+      expect(await plays()).toBe(before);
+      // The song is 2 s long: a report at its middle counts the play, once.
+      await app.reportPlayback({ mediaId: id, mediaType: 'song', positionMs: 1000, state: 'playing' });
+      await app.reportPlayback({ mediaId: id, mediaType: 'song', positionMs: 2000, state: 'stopped' });
+      expect(await plays()).toBe(before + 1);
+      expect(
+        failed(await app.reportPlayback({ mediaId: 'al-1', mediaType: 'song', positionMs: 0, state: 'playing' })),
+      ).toBe(70);
+    });
+
+    it('bookmarks a song, lists and deletes the bookmark', async () => {
+      const app = listenerApp();
+      const id = String(songIds[0]);
+      expect((await app.createBookmark({ id, position: 1500, comment: 'Here' })).status).toBe('ok');
+      const { bookmarks } = await app.getBookmarks();
+      expect(bookmarks.bookmark?.map((mark) => [mark.entry.id, mark.position, mark.comment])).toEqual([
+        [id, 1500, 'Here'],
+      ]);
+      expect((await app.deleteBookmark({ id })).status).toBe('ok');
+      expect((await app.getBookmarks()).bookmarks.bookmark ?? []).toEqual([]);
+      expect(failed(await app.deleteBookmark({ id }))).toBe(70);
+    });
+
+    it('getArtistInfo and getAlbumInfo answer the pictures as URLs of this server', async () => {
+      const app = listenerApp();
+      const { artistInfo } = await app.getArtistInfo({ id: `ar-${artistId}` });
+      expect(artistInfo).toEqual({});
+      const { albumInfo } = await app.getAlbumInfo2({ id: `al-${albumId}` });
+      // The album has no cover: its first track's picture.
+      expect(albumInfo.largeImageUrl).toMatch(new RegExp(`^${base}/media/images/[a-z0-9]+\\.[a-z]+\\?w=640$`));
+      expect((await app.getAlbumInfo({ id: String(songIds[0]) })).albumInfo).toEqual(albumInfo);
+    });
+
+    it('stream starts at timeOffset (transcodeOffset)', async () => {
+      const app = listenerApp();
+      const whole = await app.stream({ id: String(songIds[0]), format: 'mp3' });
+      const late = await app.stream({ id: String(songIds[0]), format: 'mp3', timeOffset: 1 });
+      expect(late.headers.get('content-type')).toBe('audio/mpeg');
+      const seconds = async (response: Response) =>
+        (await decodePcm(Buffer.from(await response.arrayBuffer()))).length / PCM_RATE;
+      expect(await seconds(whole)).toBeGreaterThan(1.9);
+      const fromOne = await seconds(late);
+      expect(fromOne).toBeGreaterThan(0.8);
+      expect(fromOne).toBeLessThan(1.3);
+    });
+
     it('streams the original bytes, and a Range of them', async () => {
       const whole = await listenerApp().stream({ id: String(songIds[0]) });
       expect(whole.status).toBe(200);
@@ -199,7 +284,10 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
         { username: listener.username, password: appPassword },
         {
           fetch: (url: string | URL | Request, init?: RequestInit) =>
-            fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), range: 'bytes=10-19' } }),
+            checkedFetch(url, {
+              ...init,
+              headers: { ...(init?.headers as Record<string, string>), range: 'bytes=10-19' },
+            }),
         },
       );
       const part = await ranged.stream({ id: String(songIds[0]) });

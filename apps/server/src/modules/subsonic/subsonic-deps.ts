@@ -14,6 +14,7 @@ import type { SongPagesService } from '../songs/song-pages.service.js';
 import type { SongLyricsService } from '../songs/song-lyrics.service.js';
 import type { SongsService } from '../songs/songs.service.js';
 import type { SubsonicActivityRepository } from './subsonic-activity.repository.js';
+import type { SubsonicBookmarksRepository } from './subsonic-bookmarks.repository.js';
 import type { SubsonicBrowseRepository } from './subsonic-browse.repository.js';
 import type { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 import type { SubsonicMediaRepository } from './subsonic-media.repository.js';
@@ -40,6 +41,8 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   /** The full-text index itself, for search2/search3's offsets (SearchService pages by cursor). */
   searchIndex: SearchIndexRepository;
   downloads: DownloadsService;
+  /** Whether the media handler converts audio (ffmpeg answered at start-up): stream's formats and timeOffset. */
+  transcoding: boolean;
   /** Where songs' and images' bytes are (null without a blob store). */
   sources: MediaSources | null;
   /** Album rows by search, for search2/search3's albums. */
@@ -53,6 +56,8 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   subsonicMedia: SubsonicMediaRepository;
   /** Now playing, the saved play queue, users by name. */
   activity: SubsonicActivityRepository;
+  /** Resume points in songs, per user (migration 025). */
+  bookmarks: SubsonicBookmarksRepository;
   /** The caller's `starred` dates on every song, album and artist an answer lists. */
   marks: StarMarks;
   /** The libraries and their scans (getScanStatus, startScan). */

@@ -31,4 +31,9 @@ export class SubsonicParams {
   has(name: string): boolean {
     return this.get(name) !== undefined;
   }
+
+  /** Whether the call names the parameter at all, even with an empty value (`u=`). */
+  given(name: string): boolean {
+    return this.values.has(name);
+  }
 }

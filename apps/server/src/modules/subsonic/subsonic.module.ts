@@ -3,9 +3,12 @@ import type { ApiKeysService } from './api-keys.service.js';
 import type { AppPasswordsService } from './app-passwords.service.js';
 import { scanningMethods } from './methods/scanning.methods.js';
 import { activityMethods } from './methods/activity.methods.js';
+import { bookmarksMethods } from './methods/bookmarks.methods.js';
 import { browsingMethods } from './methods/browsing.methods.js';
+import { infoMethods } from './methods/info.methods.js';
 import { lyricsMethods } from './methods/lyrics.methods.js';
 import { mediaMethods } from './methods/media.methods.js';
+import { playbackMethods } from './methods/playback.methods.js';
 import { playlistsMethods } from './methods/playlists.methods.js';
 import { searchMethods } from './methods/search.methods.js';
 import type { SubsonicDeps } from './subsonic-deps.js';
@@ -20,11 +23,14 @@ export const SERVER_VERSION = '0.1.0';
 export function subsonicMethods(deps: SubsonicDeps): MethodTable[] {
   return [
     browsingMethods(deps),
+    infoMethods(deps),
     searchMethods(deps),
     playlistsMethods(deps),
     mediaMethods(deps),
     lyricsMethods(deps),
     activityMethods(deps),
+    playbackMethods(deps),
+    bookmarksMethods(deps),
     scanningMethods(deps.libraries),
   ];
 }

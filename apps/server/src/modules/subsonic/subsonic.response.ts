@@ -26,13 +26,15 @@ export class SubsonicError extends Error {
 }
 
 /**
- * Too many failed sign-ins (the web login's limits): still the Subsonic envelope, but with HTTP 429 and Retry-After,
- * so that an app or a proxy that reads the status backs off.
+ * Come back later: too many failed sign-ins (the web login's limits, HTTP 429), or every transcoding slot taken (503).
+ * Still the Subsonic envelope (error 0), but with that HTTP status and Retry-After, so that an app or a proxy that
+ * reads the status backs off.
  */
 export class SubsonicRateLimited extends SubsonicError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    readonly http: 429 | 503 = 429,
   ) {
     super(0, message);
     this.name = 'SubsonicRateLimited';

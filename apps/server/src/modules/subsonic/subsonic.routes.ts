@@ -77,7 +77,7 @@ const CODE_OF_STATUS: Readonly<Record<number, SubsonicErrorCode>> = {
 
 /** What went wrong before or outside a method, as a Subsonic error: the client's fault stays a normal 200 answer. */
 function asSubsonicError(error: unknown): { error: SubsonicError; http: number } {
-  if (error instanceof SubsonicRateLimited) return { error, http: 429 };
+  if (error instanceof SubsonicRateLimited) return { error, http: error.http };
   if (error instanceof SubsonicError) return { error, http: 200 };
   const status = (error as { statusCode?: unknown; status?: unknown }).statusCode ?? (error as HttpError).status;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -1,6 +1,11 @@
 import { SubsonicMessages } from '@tonearm/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { extensionsAnswer, systemMethods } from './methods/system.methods.js';
+import {
+  extensionsAnswer,
+  openSubsonicExtensions,
+  systemMethods,
+  type OpenSubsonicExtension,
+} from './methods/system.methods.js';
 import type { SubsonicAuth } from './subsonic-auth.js';
 import { subsonicFail as fail, type MethodTable, type SubsonicAnswer } from './subsonic-method.js';
 import type { SubsonicParams } from './subsonic-params.js';
@@ -12,10 +17,14 @@ import type { SubsonicParams } from './subsonic-params.js';
 export class SubsonicService {
   private readonly methods: ReadonlyMap<string, MethodTable[string]>;
 
-  /** `groups`: the method tables of methods/*.methods.ts, joined after the system methods. */
+  /**
+   * `groups`: the method tables of methods/*.methods.ts, joined after the system methods; `extensions`: what
+   * getOpenSubsonicExtensions lists (openSubsonicExtensions of what the server has).
+   */
   constructor(
     private readonly auth: SubsonicAuth,
     groups: readonly MethodTable[] = [],
+    private readonly extensions: readonly OpenSubsonicExtension[] = openSubsonicExtensions({ transcoding: false }),
   ) {
     this.methods = new Map(Object.entries(Object.assign({}, systemMethods(), ...groups) as MethodTable));
   }
@@ -34,7 +43,7 @@ export class SubsonicService {
     params: SubsonicParams,
     http: { request: FastifyRequest; reply: FastifyReply },
   ): Promise<SubsonicAnswer> {
-    if (name === 'getOpenSubsonicExtensions') return extensionsAnswer();
+    if (name === 'getOpenSubsonicExtensions') return extensionsAnswer(this.extensions);
     const method = this.methods.get(name);
     if (method === undefined) throw fail('generic', SubsonicMessages.unknownMethod(name));
     const { user, via } = await this.auth.authenticate(params, http.request.ip);

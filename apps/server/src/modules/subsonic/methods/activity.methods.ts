@@ -1,4 +1,4 @@
-import { mayDownload, plainText, SubsonicMessages } from '@tonearm/contract';
+import { mayDownload, SubsonicMessages } from '@tonearm/contract';
 import type { UserRow } from '../../../db/schema.js';
 import type { SessionViewer } from '../../../http/session.js';
 import { subjectOf } from '../../../http/access.js';
@@ -8,24 +8,12 @@ import { intParam, notFoundError, requiredParam, subsonicFail, type MethodTable 
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import type { SubsonicNode } from '../subsonic.response.js';
+import { clientName, NOW_PLAYING_WINDOW_MS, playbackFields } from './now-playing.js';
 
-/** How long a "now playing" report counts (getNowPlaying): a song's length, give or take. */
-export const NOW_PLAYING_WINDOW_MS = 10 * 60 * 1000;
 /** Songs a saved play queue may hold. */
 export const PLAY_QUEUE_MAX = 5000;
-/** `changedBy` / `playerName` when the app did not say who it is (`c`). */
-const UNKNOWN_CLIENT = 'unknown';
-/** The longest app name (`c`) kept; apps send short names such as "DSub" or "Symfonium". */
-const CLIENT_NAME_MAX = 100;
-
-/** The app's name (`c`) as other users' apps are shown it: no control characters (plainText), at most 100 long. */
-function clientName(params: SubsonicParams): string {
-  const name = plainText(params.get('c') ?? '')
-    .trim()
-    .slice(0, CLIENT_NAME_MAX);
-  return name === '' ? UNKNOWN_CLIENT : name;
-}
-
+/** `changed` of a play queue never saved (or cleared): the epoch. */
+const NEVER_CHANGED = new Date(0).toISOString();
 const isAdmin = (user: UserRow) => user.role === 'ADMIN';
 
 /** Song ids of a repeated `id` (10 when there is none, 70 for one that cannot name a song). */
@@ -90,16 +78,17 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
       run: async ({ caller }) => {
         const at = now();
         const rows = await activity.nowPlayingSince(new Date(at.getTime() - NOW_PLAYING_WINDOW_MS).toISOString());
-        if (rows.length === 0) return { nowPlaying: {} };
+        // `entry` is required: an empty list when nobody plays anything.
+        if (rows.length === 0) return { nowPlaying: { entry: [] } };
         const listing = await deps.songs.listByIds(caller.user, [...new Set(rows.map((row) => row.song_id))]);
-        const children = new Map(
-          (await marks.songs(caller.user, listing)).map((child, index) => [listing.rows[index]?.id, child]),
-        );
+        const songs = await marks.songs(caller.user, listing);
+        const children = new Map(listing.rows.map((song, index) => [song.id, { song, child: songs[index] }]));
         const entry = rows.flatMap((row) => {
-          const child = children.get(row.song_id);
-          if (child === undefined) return [];
+          const found = children.get(row.song_id);
+          if (found?.child === undefined) return [];
           const minutesAgo = Math.max(0, Math.floor((at.getTime() - Date.parse(row.reported_at)) / 60_000));
-          return [{ ...child, username: row.username, minutesAgo, playerId: row.id, playerName: row.client }];
+          const who = { username: row.username, minutesAgo, playerId: row.id, playerName: row.client };
+          return [{ ...found.child, ...who, ...playbackFields(row, found.song.duration_ms, at) }];
         });
         return { nowPlaying: { entry } };
       },
@@ -132,8 +121,11 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
     getPlayQueue: {
       run: async ({ caller }) => {
         const queue = await activity.playQueue(caller.user.id);
-        // OpenSubsonic servers answer an empty response when the user saved no queue.
-        if (queue === undefined) return {};
+        // `playQueue` is required, and so are its `username`, `changed` and `changedBy`: nothing saved is a queue
+        // without songs, changed at the epoch (never) by nobody.
+        if (queue === undefined) {
+          return { playQueue: { username: caller.user.username, changed: NEVER_CHANGED, changedBy: '' } };
+        }
         // The songs the caller sees: those of a library hidden from them since are left out, and so is `current`.
         const listing = await deps.songs.listByIds(caller.user, queue.songIds);
         const current = listing.rows.some((row) => row.id === queue.currentSongId) ? queue.currentSongId : null;
@@ -169,8 +161,8 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
 function userNode(user: UserRow, folders: number[]): SubsonicNode {
   const admin = isAdmin(user);
   return {
+    // No `email`: OpenSubsonic's user has none (and an app has no use for it).
     username: user.username,
-    email: user.email,
     scrobblingEnabled: true,
     adminRole: admin,
     settingsRole: true,

@@ -1,9 +1,8 @@
-import { SubsonicMessages, THUMBNAIL_WIDTHS, imageUrl } from '@tonearm/contract';
-import type { FastifyRequest } from 'fastify';
+import { SubsonicMessages, imageUrl } from '@tonearm/contract';
 import type { SongScope } from '../../../db/library-visibility.js';
 import type { AlbumListRow } from '../../albums/albums.repository.js';
 import { MUSIC_FOLDER_ID, idOfKind, parseFolderId, parseSubsonicId, subsonicId } from '../subsonic-ids.js';
-import { artistID3 } from '../subsonic.mappers.js';
+import { artistEntry, artistID3 } from '../subsonic.mappers.js';
 import type { SubsonicStarsRepository } from '../subsonic-stars.repository.js';
 import {
   intParam,
@@ -20,6 +19,7 @@ import type { SubsonicBrowseRepository } from '../subsonic-browse.repository.js'
 import { IGNORED_ARTICLES, byLetter } from './artist-index.js';
 import { folderScope, musicFoldersOf } from '../music-folders.js';
 import { folderBrowsing } from './folder-browsing.js';
+import { serverOrigin } from './info.methods.js';
 
 /** `size` and `count` of the lists: 10 unless asked, 500 at most (Subsonic's limits). */
 const LIST_DEFAULT = 10;
@@ -27,6 +27,8 @@ const LIST_MAX = 500;
 /** Offsets beyond this answer nothing anyway (no catalogue is that large); the bound keeps them valid SQL numbers. */
 const OFFSET_MAX = 1_000_000_000;
 const YEAR_BOUND = 1_000_000;
+/** The width of an artist's picture in getIndexes (`artistImageUrl`): the medium thumbnail. */
+const INDEX_IMAGE_WIDTH = 300;
 /** The starred dates the artist index marks, at most (a user stars a few artists, not tens of thousands). */
 const STARRED_ARTISTS_MAX = 100_000;
 
@@ -79,11 +81,6 @@ function requiredYear(params: SubsonicParams, name: string): number {
   return intParam(params, name, 0, -YEAR_BOUND, YEAR_BOUND);
 }
 
-/** This server's origin as the app reached it (PUBLIC_URL when configured), for absolute URLs in answers. */
-function origin(request: FastifyRequest, publicUrl: string | null): string {
-  return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
-}
-
 /** Browsing by folders and by tags (ID3), and the album and song lists: what an app shows before anyone searches. */
 export function browsingMethods(deps: SubsonicDeps): MethodTable {
   const { browse, stars, marks } = deps;
@@ -122,10 +119,15 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
   }
 
   /**
-   * The artists by letter (those in the scope), each an ArtistID3 with its album count (of the albums in the scope)
-   * and, when the caller starred it, the date.
+   * The artists by letter (those in the scope) and, when the caller starred one, the date: for getArtists as
+   * ArtistID3 with its album count (of the albums in the scope), for getIndexes as the folder model's Artist, whose
+   * picture is a URL (`imageBase`: this server's origin).
    */
-  async function artistIndex(userId: number, scope?: SongScope): Promise<SubsonicNode[]> {
+  async function artistIndex(
+    userId: number,
+    scope: SongScope | undefined,
+    imageBase: string | null,
+  ): Promise<SubsonicNode[]> {
     const artists = await browse.artistsWithAlbumCounts(scope);
     // The caller's starred artists (few), rather than a lookup of every artist's id.
     const starred = new Map(
@@ -133,7 +135,13 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     );
     return byLetter(artists).map((group) => ({
       name: group.name,
-      artist: group.items.map((artist) => artistID3(artist, artist.album_count, { starred: starred.get(artist.id) })),
+      artist: group.items.map((artist) => {
+        const extras = { starred: starred.get(artist.id) };
+        if (imageBase === null) return artistID3(artist, artist.album_count, extras);
+        const image =
+          artist.image_key === null ? undefined : `${imageBase}${imageUrl(artist.image_key, INDEX_IMAGE_WIDTH)}`;
+        return { ...artistEntry(artist, extras), artistImageUrl: image };
+      }),
     }));
   }
 
@@ -163,7 +171,8 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
           // The artists: of the blob store's songs for folder 0, else of every song the caller sees.
           const hidden = caller.user.hiddenLibraries;
           const scope: SongScope = params.get('musicFolderId') === '0' ? { hidden, library: null } : { hidden };
-          return { indexes: { ...indexes, index: await artistIndex(caller.user.id, scope) } };
+          const base = serverOrigin(call.request, deps.config.publicUrl);
+          return { indexes: { ...indexes, index: await artistIndex(caller.user.id, scope, base) } };
         }
         return { indexes: { ...indexes, ...(await folders.index(caller.user, libraries)) } };
       },
@@ -172,7 +181,8 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     getArtists: {
       run: async ({ params, caller }) => {
         const scope = await folderScope(browse, params, caller.user);
-        return { artists: { ignoredArticles: IGNORED_ARTICLES, index: await artistIndex(caller.user.id, scope) } };
+        const index = await artistIndex(caller.user.id, scope, null);
+        return { artists: { ignoredArticles: IGNORED_ARTICLES, index } };
       },
     },
 
@@ -257,20 +267,6 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
             })),
           },
         };
-      },
-    },
-
-    getArtistInfo2: {
-      run: async ({ params, caller, request }) => {
-        const id = idOfKind(requiredParam(params, 'id'), 'artist');
-        const artist = id === null ? undefined : await browse.artist(id, { hidden: caller.user.hiddenLibraries });
-        if (artist === undefined) throw notFoundError('Artist');
-        // What Tonearm knows of an artist is its picture; there is no biography to tell.
-        const key = artist.image_key;
-        if (key === null) return { artistInfo2: {} };
-        const base = origin(request, deps.config.publicUrl);
-        const [small, medium, large] = THUMBNAIL_WIDTHS.map((width) => `${base}${imageUrl(key, width)}`);
-        return { artistInfo2: { smallImageUrl: small, mediumImageUrl: medium, largeImageUrl: large } };
       },
     },
 

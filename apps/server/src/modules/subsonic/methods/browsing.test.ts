@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { UNKNOWN_ALBUM } from '@tonearm/contract';
+import { SubsonicIndexes, UNKNOWN_ALBUM } from '@tonearm/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../../../test/dialects.js';
@@ -15,22 +15,8 @@ import { byLetter, indexLetter, sortKey } from './artist-index.js';
  */
 const int = z.number().int();
 
-/** `Artist` (getIndexes): id, name, artistImageUrl, starred; coverArt and albumCount as the documented example has. */
-const IndexArtist = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  coverArt: z.string().optional(),
-  albumCount: int.optional(),
-  artistImageUrl: z.string().optional(),
-  starred: z.string().optional(),
-});
-const Indexes = z.strictObject({
-  indexes: z.strictObject({
-    ignoredArticles: z.string(),
-    lastModified: int,
-    index: z.array(z.strictObject({ name: z.string(), artist: z.array(IndexArtist) })).optional(),
-  }),
-});
+/** getIndexes: the folder model's `Artist` (id, name, artistImageUrl, starred), by letter. */
+const Indexes = z.strictObject({ indexes: SubsonicIndexes });
 const ArtistsID3 = z.strictObject({
   artists: z.strictObject({
     ignoredArticles: z.string(),
@@ -341,11 +327,23 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
       },
       { name: 'E', artist: [{ id: ar(f.artists.edith), name: 'Édith Piaf', albumCount: 1 }] },
     ];
+    /** The same index as getIndexes' Artist entries: no album count, the picture as a URL (the medium thumbnail). */
+    const expectedFolderIndex = () =>
+      expectedIndex().map((group) => ({
+        name: group.name,
+        artist: group.artist.map(({ id, name, coverArt }) => ({
+          id,
+          name,
+          ...(coverArt === undefined
+            ? {}
+            : { artistImageUrl: `http://localhost:80/media/images/${f.beatlesImage}?w=300` }),
+        })),
+      }));
 
     it('getIndexes files every artist by letter, with when the catalogue last grew', async () => {
       const { indexes } = await api.shape('getIndexes', {}, Indexes);
       expect(indexes.ignoredArticles).toBe('The El La Los Las Le Les');
-      expect(indexes.index).toEqual(expectedIndex());
+      expect(indexes.index).toEqual(expectedFolderIndex());
       // The newest song or album: the albums were added on days 2 to 7, the songs on day 1.
       expect(indexes.lastModified).toBe(Date.parse(at(7)));
     });
@@ -355,7 +353,7 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
       const unchanged = await api.shape('getIndexes', { ifModifiedSince: last }, Indexes);
       expect(unchanged.indexes).toEqual({ ignoredArticles: 'The El La Los Las Le Les', lastModified: last, index: [] });
       const changed = await api.shape('getIndexes', { ifModifiedSince: last - 1, musicFolderId: 1 }, Indexes);
-      expect(changed.indexes.index).toEqual(expectedIndex());
+      expect(changed.indexes.index).toEqual(expectedFolderIndex());
     });
 
     it('getIndexes refuses another music folder (70) and a malformed time (0)', async () => {

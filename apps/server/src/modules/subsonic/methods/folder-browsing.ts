@@ -18,13 +18,12 @@ export interface FolderBrowsingDeps {
   marks: StarMarks;
 }
 
-/** `{ id, name }` of a folder as an index entry (Subsonic's Artist), with a song's cover when one under it has one. */
+/**
+ * `{ id, name }` of a folder as an index entry: the folder model's Artist, which has no `coverArt` (apps show a
+ * folder's cover from getMusicDirectory, where it is a Child).
+ */
 function indexEntry(libraryId: number, folder: FolderContents['folders'][number]): SubsonicNode & { name: string } {
-  return {
-    id: folderId(libraryId, folder.path),
-    name: folder.name,
-    coverArt: folder.cover_song_id === null ? undefined : subsonicId('song', folder.cover_song_id),
-  };
+  return { id: folderId(libraryId, folder.path), name: folder.name };
 }
 
 /**

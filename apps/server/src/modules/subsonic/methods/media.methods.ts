@@ -14,7 +14,9 @@ import { mimeForKey } from '../../../media/media.formats.js';
 import { imageKeyFor } from '../../../media/blob-keys.js';
 import { sendBlob, sendingOf } from '../../../media/send-blob.js';
 import type { TranscodeWish } from '../../media/transcode-query.js';
-import { AudioNotConvertible } from '../../media/transcode-response.js';
+import { MediaError } from '../../media/media-error.js';
+import { BUSY_RETRY_AFTER_SECONDS } from '../../media/transcode-response.js';
+import { SubsonicRateLimited } from '../subsonic.response.js';
 import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
 import {
   intParam,
@@ -36,6 +38,24 @@ export const BITRATE_LIMIT_FORMAT: TranscodeFormat = 'mp3';
 
 const coverNotFound = () => subsonicFail('notFound', SubsonicMessages.coverArtNotFound);
 
+/**
+ * A refusal of the /media handler as a Subsonic error, answered in the envelope: its blob gone is 70, every
+ * transcoding slot taken is error 0 with HTTP 503 and Retry-After (as /media answers it), anything else error 0 with
+ * its message (ffmpeg cannot convert the file).
+ */
+function inEnvelope(error: unknown): unknown {
+  if (!(error instanceof MediaError)) return error;
+  if (error.status === 404) return notFoundError('Song');
+  if (error.status === 503) {
+    return new SubsonicRateLimited(
+      error.message,
+      Number(error.headers['retry-after'] ?? BUSY_RETRY_AFTER_SECONDS),
+      503,
+    );
+  }
+  return subsonicFail('generic', error.message);
+}
+
 /** A song id (`id`), or error 70 for one that cannot name a song. */
 function songIdParam(params: SubsonicParams): number {
   const id = idOfKind(requiredParam(params, 'id'), 'song');
@@ -43,12 +63,26 @@ function songIdParam(params: SubsonicParams): number {
   return id;
 }
 
+/** What stream is asked for: a format (null: none asked), and a bit rate limit (0: none). */
+interface StreamRequest {
+  format: TranscodeFormat | 'raw' | null;
+  maxBitRate: number;
+}
+
 /** `stream`'s `format` (absent or `raw`: the original; mp3, opus; anything else error 0) and `maxBitRate` (0 = none). */
-function streamRequest(params: SubsonicParams): { format: TranscodeFormat | 'raw' | null; maxBitRate: number } {
+function streamRequest(params: SubsonicParams): StreamRequest {
   const raw = params.get('format');
   const format = raw === undefined ? null : raw === 'raw' ? 'raw' : TRANSCODE_FORMATS.find((known) => known === raw);
   if (format === undefined) throw subsonicFail('generic', SubsonicMessages.badStreamFormat(raw ?? ''));
   return { format, maxBitRate: intParam(params, 'maxBitRate', 0, 0, 100_000) };
+}
+
+/** `timeOffset`: seconds (a fraction to the ms), absent or 0 for the start; anything else is error 0. */
+function offsetParam(params: SubsonicParams): number {
+  const raw = params.get('timeOffset');
+  if (raw === undefined) return 0;
+  if (!/^\d{1,9}(\.\d{1,3})?$/.test(raw)) throw subsonicFail('generic', SubsonicMessages.badTimeOffset);
+  return Math.round(Number(raw) * 1000);
 }
 
 /** A bit rate within what the transcoder takes. */
@@ -74,11 +108,10 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
    * What to transcode to, or null for the original: always for `raw`; for no format unless `maxBitRate` is below the
    * original's (or its rate is unknown); for a format the original already has when it is within `maxBitRate`.
    */
-  async function streamWish(
-    params: SubsonicParams,
+  async function conversionOf(
+    { format, maxBitRate }: StreamRequest,
     song: { id: number; audioKey: string },
   ): Promise<TranscodeWish | null> {
-    const { format, maxBitRate } = streamRequest(params);
     if (format === 'raw') return null;
     const withinLimit = async () => {
       if (maxBitRate === 0) return true;
@@ -91,6 +124,28 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
     }
     if (await withinLimit()) return null;
     return { format: BITRATE_LIMIT_FORMAT, bitrate: clampBitrate(maxBitRate) };
+  }
+
+  /**
+   * What stream sends: the conversion asked for, from `timeOffset` on (OpenSubsonic transcodeOffset). A song that
+   * would go out as it is gets converted too when it must start later (the original's bytes cannot start at a time):
+   * to its own format when the transcoder makes it, else to mp3, at the original's rate (within 64–320) unless
+   * `maxBitRate` says otherwise. `raw` is the original, from its start, whatever the offset; so is any song on a server
+   * without ffmpeg (which then does not list transcodeOffset).
+   */
+  async function streamWish(
+    params: SubsonicParams,
+    song: { id: number; audioKey: string },
+  ): Promise<TranscodeWish | null> {
+    const asked = streamRequest(params);
+    const offsetMs = offsetParam(params);
+    const conversion = await conversionOf(asked, song);
+    if (offsetMs === 0 || !deps.transcoding || asked.format === 'raw') return conversion;
+    if (conversion !== null) return { ...conversion, offsetMs };
+    const own = TRANSCODE_FORMATS.find((known) => song.audioKey.endsWith(`.${known}`));
+    const bitrate =
+      asked.maxBitRate !== 0 ? asked.maxBitRate : ((await media.bitrateOf(song.id)) ?? TRANSCODE_BITRATE_DEFAULT);
+    return { format: own ?? BITRATE_LIMIT_FORMAT, bitrate: clampBitrate(bitrate), offsetMs };
   }
 
   /** The stored image key of what `id` names (`N` a song, `al-N`, `ar-N`, `pl-N`), as the caller may see it. */
@@ -127,13 +182,13 @@ export function mediaMethods(deps: SubsonicDeps): MethodTable {
         try {
           await deps.media.serveAudio(request.raw, reply.raw, request.id, row.audio_key, wish, {
             unconvertible,
+            refusals: 'reject',
             beforeHead: () => {
               reply.hijack();
             },
           });
         } catch (error) {
-          if (error instanceof AudioNotConvertible) throw subsonicFail('generic', error.message);
-          throw error;
+          throw inEnvelope(error);
         }
         return SENT;
       },

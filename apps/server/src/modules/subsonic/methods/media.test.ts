@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { SubsonicMessages, TranscodeMessages } from '@tonearm/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect, type AppSuite } from '../../../../test/dialects.js';
 import {
   makeAdmin,
@@ -13,10 +14,19 @@ import {
   placeOnAlbum,
   type TestUser,
 } from '../../../../test/factories.js';
-import { ffmpegTone, requireFfmpeg } from '../../../../test/ffmpeg.js';
+import {
+  PCM_RATE,
+  decodePcm,
+  ffmpegTone,
+  ffmpegTones,
+  realTimeFfmpeg,
+  requireFfmpeg,
+  toneFrequency,
+} from '../../../../test/ffmpeg.js';
 import { picture, toneWav } from '../../../../test/media.js';
 import { queryString, apiKeyOf, subsonicApi, type SubsonicApi, type SubsonicQuery } from '../../../../test/subsonic.js';
 import { IMAGE_CACHE_CONTROL } from '../../../media/blob-response.js';
+import { BUSY_RETRY_AFTER_SECONDS } from '../../media/transcode-response.js';
 
 /**
  * The Subsonic media methods (issue 13): `stream` through the /media handler and its transcoder, `download` through
@@ -160,6 +170,80 @@ describeEachDialect('Subsonic media methods (%s)', (t) => {
       expect(opus.rawPayload.subarray(0, 4).toString('latin1')).toBe('OggS');
     });
 
+    describe('timeOffset (the transcodeOffset extension)', () => {
+      /** 2 s at 440 Hz, then 2 s at 880 Hz: where a stream starts shows in its first tone. */
+      let twoTones: Buffer;
+      let twoTonesId: number;
+      /** How long the stream's audio is, and the tone it starts with (after the encoder's first tenth of a second). */
+      const heard = async (response: LightMyRequestResponse) => {
+        expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+        const pcm = await decodePcm(response.rawPayload);
+        return { seconds: pcm.length / PCM_RATE, hz: toneFrequency(pcm, 0.1, 0.6) };
+      };
+
+      beforeAll(async () => {
+        const dir = await mkdtemp(path.join(tmpdir(), 'subsonic-offset-'));
+        twoTones = await ffmpegTones(
+          dir,
+          [
+            [440, 2],
+            [880, 2],
+          ],
+          'wav',
+        ).finally(() => rm(dir, { recursive: true, force: true }));
+        twoTonesId = await makeSong(t, admin, { name: 'Two Tones', artistId, audio: twoTones });
+      });
+
+      it('is listed by getOpenSubsonicExtensions, as ffmpeg converts here', async () => {
+        const { openSubsonicExtensions } = await api.json('getOpenSubsonicExtensions');
+        expect(openSubsonicExtensions).toContainEqual({ name: 'transcodeOffset', versions: [1] });
+      });
+
+      it('starts the conversion asked for at the offset', async () => {
+        const whole = await heard(await restBytes(t, plainKey, 'stream', { id: twoTonesId, format: 'mp3' }));
+        expect(whole.seconds).toBeGreaterThan(3.8);
+        expect(whole.hz).toBeCloseTo(440, -1);
+        for (const format of ['mp3', 'opus']) {
+          const late = await restBytes(t, plainKey, 'stream', { id: twoTonesId, format, timeOffset: 2 });
+          expect(late.headers['content-type']).toBe(format === 'mp3' ? 'audio/mpeg' : 'audio/ogg');
+          const from2 = await heard(late);
+          expect(from2.seconds, format).toBeGreaterThan(1.8);
+          expect(from2.seconds, format).toBeLessThan(2.3);
+          expect(from2.hz, format).toBeCloseTo(880, -1);
+        }
+        const from3 = await heard(
+          await restBytes(t, plainKey, 'stream', { id: twoTonesId, format: 'mp3', timeOffset: 3.5 }),
+        );
+        expect(from3.seconds).toBeGreaterThan(0.3);
+        expect(from3.seconds).toBeLessThan(0.8);
+      });
+
+      it('converts a song that would go out as it is, since its bytes cannot start at a time; raw is the original', async () => {
+        const late = await restBytes(t, plainKey, 'stream', { id: twoTonesId, timeOffset: 2 });
+        expect(late.headers['content-type']).toBe('audio/mpeg');
+        expect((await heard(late)).hz).toBeCloseTo(880, -1);
+        expectWav(await restBytes(t, plainKey, 'stream', { id: twoTonesId, format: 'raw', timeOffset: 2 }), twoTones);
+        expectWav(await restBytes(t, plainKey, 'stream', { id: twoTonesId, timeOffset: 0 }), twoTones);
+      });
+
+      it('answers a Range of the converted stream exactly, as of any conversion', async () => {
+        const query = { id: twoTonesId, format: 'mp3', timeOffset: 2 };
+        const whole = await restBytes(t, plainKey, 'stream', query);
+        const part = await restBytes(t, plainKey, 'stream', query, { range: 'bytes=100-199' });
+        expect(part.statusCode).toBe(206);
+        expect(part.headers['content-range']).toBe(`bytes 100-199/${whole.rawPayload.length}`);
+        expect(part.rawPayload.equals(whole.rawPayload.subarray(100, 200))).toBe(true);
+      });
+
+      it('refuses an offset that is no number of seconds (0)', async () => {
+        for (const timeOffset of ['soon', '-1', '1e3', '2.5.1']) {
+          expect(await api.error('stream', { id: twoTonesId, format: 'mp3', timeOffset }, 0)).toBe(
+            SubsonicMessages.badTimeOffset,
+          );
+        }
+      });
+    });
+
     it('answers a missing song, a bad id, an unknown format and a bad bit rate in the envelope', async () => {
       await api.error('stream', { id: 999_999 }, 70);
       await api.error('stream', { id: 'ar-1' }, 70);
@@ -294,6 +378,45 @@ describeEachDialect('Subsonic media methods (%s)', (t) => {
   });
 });
 
+// ffmpeg reading at real-time speed, one transcode at a time: a transcode stays in progress while the test looks.
+let slowDir = '';
+const slowFfmpeg = async () => {
+  slowDir = await mkdtemp(path.join(tmpdir(), 'subsonic-slow-ffmpeg-'));
+  return { env: { FFMPEG_PATH: await realTimeFfmpeg(slowDir), TRANSCODE_CONCURRENCY: '1' } };
+};
+
+describeEachDialect('Subsonic stream with every transcoding slot taken (%s)', { prepare: slowFfmpeg }, (t) => {
+  afterAll(async () => {
+    await rm(slowDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 with Retry-After around the envelope (error 0), in JSON and XML', async () => {
+    const admin = await makeAdmin(t);
+    const key = await apiKeyOf(t, admin);
+    const artistId = await makeArtist(t, admin, 'Busy Artist');
+    const [first, second] = [
+      await makeSong(t, admin, { artistId, audio: toneWav(300, 3) }),
+      await makeSong(t, admin, { artistId, audio: toneWav(400, 3) }),
+    ];
+    const running = restBytes(t, key, 'stream', { id: first, format: 'opus' });
+    // The first conversion has begun once its temporary file is in the cache.
+    const cache = path.join(t.dataDir, 'transcode-cache');
+    await expect
+      .poll(async () => (await readdir(cache).catch(() => [])).some((name) => name.endsWith('.tmp')), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    const formats: SubsonicQuery[] = [{ f: 'json' }, {}];
+    for (const format of formats) {
+      const busy = await restBytes(t, key, 'stream', { id: second, format: 'mp3', ...format });
+      expect(busy.statusCode).toBe(503);
+      expect(busy.headers['retry-after']).toBe(String(BUSY_RETRY_AFTER_SECONDS));
+      expect(busy.body).toContain(TranscodeMessages.busy);
+    }
+    expect((await running).statusCode).toBe(200);
+  });
+});
+
 describeEachDialect('Subsonic stream without ffmpeg (%s)', { env: { FFMPEG_PATH: '/nonexistent/bin/ffmpeg' } }, (t) => {
   it('sends the original for a transcoding request', async () => {
     const admin = await makeAdmin(t);
@@ -303,5 +426,20 @@ describeEachDialect('Subsonic stream without ffmpeg (%s)', { env: { FFMPEG_PATH:
     expectWav(await restBytes(t, key, 'stream', { id: songId, format: 'opus', maxBitRate: 64 }), wav);
     expectWav(await restBytes(t, key, 'stream', { id: songId, maxBitRate: 64 }), wav);
     await subsonicApi(t, { apiKey: key }).error('stream', { id: songId, format: 'aac' }, 0);
+  });
+
+  it('does not list transcodeOffset, and sends the original from its start whatever timeOffset asks', async () => {
+    const admin = await makeAdmin(t);
+    const key = await apiKeyOf(t, admin);
+    const wav = toneWav(349, 2);
+    const songId = await makeSong(t, admin, { artistId: await makeArtist(t, admin, 'Plainer Artist'), audio: wav });
+    expectWav(await restBytes(t, key, 'stream', { id: songId, timeOffset: 1 }), wav);
+    const { openSubsonicExtensions } = await subsonicApi(t, { apiKey: key }).json('getOpenSubsonicExtensions');
+    expect(openSubsonicExtensions).toEqual([
+      { name: 'formPost', versions: [1] },
+      { name: 'apiKeyAuthentication', versions: [1] },
+      { name: 'songLyrics', versions: [1] },
+      { name: 'playbackReport', versions: [1] },
+    ]);
   });
 });

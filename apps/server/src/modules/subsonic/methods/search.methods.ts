@@ -127,6 +127,10 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
 
   async function search(call: SubsonicCall, id3: boolean): Promise<SubsonicNode> {
     const { user } = call.caller;
+    // `query` is required; empty (`query=`) is the whole catalogue, as OpenSubsonic wants for apps that sync.
+    if (!call.params.given('query')) {
+      throw subsonicFail('missingParameter', SubsonicMessages.missingParameter('query'));
+    }
     const found = await find(user, call.params, await folderScope(deps.browse, call.params, user));
     const [artist, album, song] = await Promise.all([
       marks.artists(user, found.artists, id3 ? 'id3' : 'entry'),

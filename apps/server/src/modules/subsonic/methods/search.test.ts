@@ -156,6 +156,13 @@ describeEachDialect('Subsonic search and stars (%s)', (t) => {
       }
     });
 
+    it('wants its query (10 without one, in both formats); an empty one is everything', async () => {
+      await api.error('search3', {}, 10);
+      await api.error('search3', { songCount: 5, musicFolderId: 0 }, 10);
+      await api.error('search2', {}, 10);
+      expect((await api.json('search3', { query: '' })).status).toBe('ok');
+    });
+
     it('finds nothing for a query with no words', async () => {
       const { searchResult3: found } = await api.shape('search3', { query: '!!' }, SearchResult3);
       expect([found.artist ?? [], found.album ?? [], found.song ?? []]).toEqual([[], [], []]);

@@ -1,11 +1,25 @@
 import type { MethodTable } from '../subsonic-method.js';
 
-/** The OpenSubsonic extensions this server implements, with their versions. */
-export const OPEN_SUBSONIC_EXTENSIONS = [
-  { name: 'formPost', versions: [1] },
-  { name: 'apiKeyAuthentication', versions: [1] },
-  { name: 'songLyrics', versions: [1] },
-] as const;
+/** An OpenSubsonic extension this server implements, with the versions of it. */
+export interface OpenSubsonicExtension {
+  readonly name: string;
+  readonly versions: readonly number[];
+}
+
+/**
+ * The OpenSubsonic extensions this server implements: formPost (POST with a form body), apiKeyAuthentication,
+ * songLyrics (getLyricsBySongId), transcodeOffset (stream's timeOffset; only where ffmpeg converts audio, since an
+ * original cannot start at a time) and playbackReport (reportPlayback, and the playback state in getNowPlaying).
+ */
+export function openSubsonicExtensions(features: { transcoding: boolean }): OpenSubsonicExtension[] {
+  return [
+    { name: 'formPost', versions: [1] },
+    { name: 'apiKeyAuthentication', versions: [1] },
+    { name: 'songLyrics', versions: [1] },
+    ...(features.transcoding ? [{ name: 'transcodeOffset', versions: [1] }] : []),
+    { name: 'playbackReport', versions: [1] },
+  ];
+}
 
 /** System: `ping`, `getLicense`, `tokenInfo` (getOpenSubsonicExtensions needs no credentials: the service's). */
 export function systemMethods(): MethodTable {
@@ -17,9 +31,6 @@ export function systemMethods(): MethodTable {
 }
 
 /** The answer of `getOpenSubsonicExtensions`, which apps ask before they sign in. */
-export const extensionsAnswer = () => ({
-  openSubsonicExtensions: OPEN_SUBSONIC_EXTENSIONS.map((extension) => ({
-    name: extension.name,
-    versions: [...extension.versions],
-  })),
+export const extensionsAnswer = (extensions: readonly OpenSubsonicExtension[]) => ({
+  openSubsonicExtensions: extensions.map((extension) => ({ name: extension.name, versions: [...extension.versions] })),
 });
