@@ -15,10 +15,6 @@ export default defineProject({
     exclude: process.env.TEST_DIALECTS === 'sqlite' ? ['**/*.postgres.test.ts', '**/node_modules/**'] : undefined,
     globalSetup: ['./test/global-setup.ts'],
     pool: 'forks',
-    // One module graph per worker, not per file: each file imported the whole server again (183 s of import in a run
-    // of the suite, 15 s without). Safe because no server test mocks modules or stubs globals (the files share a
-    // process's modules, never its databases: each file opens its own); measured: 467 → 304 CPU-seconds.
-    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },
