@@ -46,9 +46,11 @@ export interface CheckedAnswer {
   answer: Record<string, unknown> | null;
 }
 
-type XmlElement = Record<string, unknown>;
+/** An XML element as `subsonicXmlParser` reads it: attributes under `@name`, children as arrays, text as `#text`. */
+export type XmlElement = Record<string, unknown>;
 
-const xmlParser = new XMLParser({
+/** Subsonic XML read keeping every attribute and text as written (the schema decides the types). */
+export const subsonicXmlParser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   textNodeName: '#text',
@@ -149,7 +151,7 @@ function xmlAnswer(exchange: SubsonicExchange, method: string): Record<string, u
   if (!exchange.body.startsWith('<?xml version="1.0" encoding="UTF-8"?>')) fail(exchange, 'no XML declaration');
   let parsed: Record<string, XmlElement[] | undefined>;
   try {
-    parsed = xmlParser.parse(exchange.body) as Record<string, XmlElement[] | undefined>;
+    parsed = subsonicXmlParser.parse(exchange.body) as Record<string, XmlElement[] | undefined>;
   } catch (error) {
     fail(exchange, `the body is no XML (${String(error)})`);
   }

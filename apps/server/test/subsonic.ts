@@ -9,13 +9,17 @@
  * `shape` asks for the JSON answer, checks it against the schema, then asks for the XML answer and checks that it
  * carries exactly the same tree (attributes for scalars, one element per object, one element per array item).
  */
-import { XMLParser } from 'fast-xml-parser';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { SubsonicErrorBody } from '@tonearm/contract';
 import type { TestApp } from './harness.js';
-import { SUBSONIC_ENVELOPE_FIELDS, SUBSONIC_XML_NAMESPACE } from './subsonic-answers.js';
+import {
+  SUBSONIC_ENVELOPE_FIELDS,
+  SUBSONIC_XML_NAMESPACE,
+  subsonicXmlParser,
+  type XmlElement,
+} from './subsonic-answers.js';
 
 export type SubsonicQuery = Record<string, string | number | boolean | readonly (string | number)[]>;
 
@@ -35,19 +39,6 @@ export {
   SubsonicLyricsList as LyricsList,
   SubsonicReplayGain as ReplayGain,
 } from '@tonearm/contract';
-
-type XmlElement = Record<string, unknown>;
-
-const xmlParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  textNodeName: '#text',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  alwaysCreateTextNode: true,
-  isArray: (_name: string, _path: unknown, _leaf: boolean, isAttribute: boolean) => !isAttribute,
-});
 
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
@@ -132,7 +123,7 @@ export function subsonicApi(t: Pick<TestApp, 'as'>, credentials: SubsonicQuery):
     return response.body;
   };
   const sameInXml = async (method: string, query: SubsonicQuery, answer: Record<string, unknown>) => {
-    const parsed = xmlParser.parse(await xml(method, query)) as Record<string, XmlElement[]>;
+    const parsed = subsonicXmlParser.parse(await xml(method, query)) as Record<string, XmlElement[]>;
     const root = parsed['subsonic-response'];
     expect(root).toHaveLength(1);
     expect(root?.[0]?.['@xmlns']).toBe(SUBSONIC_XML_NAMESPACE);
