@@ -74,6 +74,8 @@ const CHANGE_PCT = 1;
 const SEED = 1;
 const SAMPLE_MS = 200;
 const POLL_MS = 100;
+/** How often the page phase asks for the scan's progress: as the web app's Libraries page does while a scan runs. */
+const LOAD_POLL_MS = Number(process.env.BENCH_LOAD_POLL_MS ?? 1000);
 
 const TARGETS = {
   firstScanRate: 500,
@@ -174,6 +176,32 @@ async function startPostgres() {
   };
 }
 
+/**
+ * With PG_STAT_STATEMENTS=1 (the cluster then loads the module): resets the statistics of the database at `url`, or
+ * prints its statements that took the most of the backends' time since the reset (a diagnosis of the page phase).
+ */
+async function statementStatistics(url, print) {
+  if (process.env.PG_STAT_STATEMENTS !== '1' || url === undefined) return;
+  const client = await pgClient(url);
+  try {
+    await client.query('create extension if not exists pg_stat_statements');
+    if (!print) {
+      await client.query('select pg_stat_statements_reset()');
+      return;
+    }
+    const { rows } = await client.query(
+      `select calls, round(total_exec_time)::int as ms, round(total_plan_time)::int as plan_ms, rows,
+        left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+       order by total_exec_time + total_plan_time desc limit 20`,
+    );
+    console.log('statements by time in the page phase (calls, exec ms, plan ms, rows, query):');
+    for (const row of rows) console.log(`  ${row.calls}\t${row.ms}\t${row.plan_ms}\t${row.rows}\t${row.query}`);
+  } finally {
+    await client.end();
+  }
+}
+
 async function databaseBytes(url) {
   const client = await pgClient(url);
   try {
@@ -261,7 +289,7 @@ async function theLibrary(ctx) {
 }
 
 /** Polls until the library's scan (one started after `after`, when given) has ended; answers the library. */
-async function waitForScan(ctx, files, after = null) {
+async function waitForScan(ctx, files, after = null, pollMs = POLL_MS) {
   const deadline = Date.now() + (files / SCAN_FLOOR + 120) * 1000;
   let library = null;
   while (Date.now() < deadline) {
@@ -271,7 +299,7 @@ async function waitForScan(ctx, files, after = null) {
     library = await theLibrary(ctx);
     const scan = library?.scan;
     if (scan && scan.state !== 'running' && (after === null || scan.startedAt > after)) return library;
-    await sleep(POLL_MS);
+    await sleep(pollMs);
   }
   throw new Error(`the scan did not end in time; last seen: ${JSON.stringify(library)}`);
 }
@@ -491,15 +519,17 @@ async function pageDuringScan(name, dialect, postgres, musicDir, files) {
   try {
     const headers = { cookie: ctx.cookie };
     const url = `${ctx.base}${PAGE}`;
+    await statementStatistics(ctx.database?.url, false);
     await post(`${ctx.base}/api/libraries`, { path: musicDir }, headers);
     let scanning = true;
-    const waiting = waitForScan(ctx, files).finally(() => (scanning = false));
+    const waiting = waitForScan(ctx, files, null, LOAD_POLL_MS).finally(() => (scanning = false));
     const windows = [];
     while (scanning) {
       const result = await wrk(url, { connections: CONNECTIONS, duration: WINDOW, headers });
       windows.push(result);
     }
     const { scan } = await waiting;
+    await statementStatistics(ctx.database?.url, true);
     console.log(`${name}: first scan under load ${describeScan(scan)}`);
     check(scan.state === 'done' && scan.added === files, `${name}: the scan under load: ${describeScan(scan)}`);
     const non2xx = windows.reduce((sum, w) => sum + w.non2xx, 0);
@@ -514,6 +544,7 @@ async function pageDuringScan(name, dialect, postgres, musicDir, files) {
       scanSeconds: scanSeconds(scan),
     };
     const alone = await wrk(url, { connections: CONNECTIONS, duration: DURATION, headers });
+    console.log(`${name}: each window's p99 (ms), in order: ${windows.map((w) => fmt(w.p99, 1)).join(', ')}`);
     console.log(
       `${name}: ${PAGE} during the scan (${windows.length} windows of ${WINDOW}): ${fmt(during.rps)} req/s, ` +
         `p50 ${fmt(during.p50, 1)} ms, p99 ≤ ${fmt(during.p99, 1)} ms (median window ${fmt(during.p99Median, 1)} ms); ` +

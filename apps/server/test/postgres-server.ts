@@ -47,6 +47,15 @@ function slowStatementLogging(): string[] {
   ];
 }
 
+/**
+ * PG_STAT_STATEMENTS=1 (a diagnosis, for benchmarks): the cluster loads pg_stat_statements, so a benchmark can list the
+ * statements that took its backends' time (bench:scan prints them after its page phase).
+ */
+function statementStatistics(): string[] {
+  if (process.env.PG_STAT_STATEMENTS !== '1') return [];
+  return ['-c shared_preload_libraries=pg_stat_statements', '-c pg_stat_statements.track=all'];
+}
+
 async function keepLog(logFile: string): Promise<void> {
   if (slowStatementLogging().length === 0) return;
   const kept = path.join(process.env.PG_LOG_DIR ?? tmpdir(), `tonearm-pg-${String(Date.now())}.log`);
@@ -90,6 +99,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       '-c synchronous_commit=off',
       '-c max_connections=200',
       ...slowStatementLogging(),
+      ...statementStatistics(),
     ].join(' ');
     await exec('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '30', 'start']);
     return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, version: found.version, stop };
