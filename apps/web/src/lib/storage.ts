@@ -10,6 +10,8 @@ export const AppStorageKeys = {
   downloadsOwner: 'tonearm.downloadsOwner',
   /** The profile's "data saver" (this browser only): stream converted Opus at 128 kbit/s. */
   dataSaver: 'tonearm.dataSaver',
+  /** The player's crossfade in seconds (this browser only, issue 27): 0 is off. */
+  crossfade: 'tonearm.crossfade',
 } as const;
 
 /** A logged-out user's downloaded list, kept aside until they log in again on this browser. */
