@@ -43,7 +43,7 @@ export async function writeGaplessAlbum(folder: string): Promise<void> {
     const source = `sine=frequency=${FREQUENCY}:sample_rate=${RATE}`;
     const cut = `atrim=start_sample=${start}:end_sample=${start + TRACK_SAMPLES},asetpts=N/SR/TB`;
     const tags = [`title=${format.toUpperCase()} ${index % 2 === 0 ? 'one' : 'two'}`, `album=${GAPLESS_ALBUM}`];
-    tags.push('artist=Gapless Band', 'album_artist=Gapless Band', `track=${index + 1}`);
+    tags.push('artist=Gapless Band', 'album_artist=Gapless Band', `track=${index + 1}`, 'genre=Classical');
     const metadata = tags.flatMap((tag) => ['-metadata', tag]);
     await run(FFMPEG, [
       ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', source, '-af', cut, '-ac', '2'],
