@@ -70,6 +70,8 @@ export async function decodeReference(file: string): Promise<Float32Array> {
 /** Starts recording (before anything plays) what the player's <audio> elements output, mixed, channel 0. */
 export async function startRecording(page: Page): Promise<void> {
   await page.evaluate(() => {
+    /* eslint-disable @typescript-eslint/no-deprecated -- a ScriptProcessor needs no worklet module (which the app's
+       content security policy would have to let in) and hands every sample to the page in order */
     const context = new AudioContext();
     const recorder = context.createScriptProcessor(4096, 2, 2);
     const chunks: Float32Array[] = [];
@@ -79,6 +81,7 @@ export async function startRecording(page: Page): Promise<void> {
     for (const element of Array.from(document.querySelectorAll('audio')))
       context.createMediaElementSource(element).connect(recorder);
     recorder.connect(context.destination);
+    /* eslint-enable @typescript-eslint/no-deprecated */
     Object.assign(window, { e2eRecording: { chunks, context } });
   });
 }
