@@ -25,3 +25,22 @@ const subscribe = (listener: () => void) => subscribeKey(AppStorageKeys.crossfad
 export function useCrossfade(): number {
   return useSyncExternalStore(subscribe, readCrossfade, readCrossfade);
 }
+
+/**
+ * Gapless playback (docs/design.md, "Gapless playback"): on, songs play through the MSE gapless stream where it can.
+ * Off by default for now: the end-to-end specs of the two-element path (player.spec.ts, playback.spec.ts) still check
+ * that path's own workings (the element's src, the standby's preload and swap, Range requests on the original).
+ */
+export function readGapless(): boolean {
+  return readJson(AppStorageKeys.gapless, (value): value is boolean => typeof value === 'boolean') ?? false;
+}
+
+export function writeGapless(on: boolean): void {
+  writeJson(AppStorageKeys.gapless, on);
+}
+
+const subscribeGapless = (listener: () => void) => subscribeKey(AppStorageKeys.gapless, listener);
+
+export function useGapless(): boolean {
+  return useSyncExternalStore(subscribeGapless, readGapless, readGapless);
+}

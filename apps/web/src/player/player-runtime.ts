@@ -16,7 +16,7 @@ import {
 } from './player-store.js';
 import { isWelcomeSong } from './welcome-song.js';
 import { isAudioUrl } from '@tonearm/contract';
-import { readCrossfade } from '../lib/crossfade.js';
+import { readCrossfade, readGapless } from '../lib/crossfade.js';
 import { readDownloadedSongs } from '../lib/downloaded-songs.js';
 import { GaplessChain, gaplessSupported } from './gapless/gapless-chain.js';
 import { crossfadeBetween, equalPowerGains } from './gapless/transitions.js';
@@ -222,6 +222,7 @@ export function connectAudioEngine(
   const gaplessFor = (song: Song): boolean =>
     serverGapless &&
     chains.size > 0 &&
+    readGapless() &&
     isAudioUrl(song.link) &&
     !isWelcomeSong(song) &&
     !readDataSaver() &&

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCrossfade } from '../../lib/crossfade.js';
+import { readCrossfade, readGapless } from '../../lib/crossfade.js';
 import { CrossfadeSetting } from './CrossfadeSetting.js';
 
 describe('the crossfade setting', () => {
@@ -16,6 +16,14 @@ describe('the crossfade setting', () => {
     fireEvent.change(slider, { target: { value: '6' } });
     expect(readCrossfade()).toBe(6);
     expect(screen.getByText('6 s')).toBeInTheDocument();
+  });
+
+  it('turns gapless playback on and off (off by default)', () => {
+    render(<CrossfadeSetting />);
+    const box = screen.getByRole('checkbox', { name: 'Gapless playback' });
+    expect(box).not.toBeChecked();
+    fireEvent.click(box);
+    expect(readGapless()).toBe(true);
   });
 
   it('ignores a stored value out of range', () => {
