@@ -9,6 +9,11 @@ export const STANDBY_AUDIO_TEST_ID = 'player-audio-next';
  * ends the two swap roles, so the next song starts from buffered data instead of a fresh request.
  */
 export interface AudioDeck {
+  /**
+   * Where the active element is in its song, and seeking there: set by the audio engine while a gapless stream (one
+   * element playing several songs back to back) drives it; null for a plain element (its currentTime).
+   */
+  transport: { position: () => number; seek: (seconds: number) => void } | null;
   readonly active: HTMLAudioElement;
   readonly standby: HTMLAudioElement;
   readonly elements: readonly [HTMLAudioElement, HTMLAudioElement];
@@ -27,6 +32,7 @@ export function createAudioDeck(
   };
   label();
   return {
+    transport: null,
     get active() {
       return elements[activeIndex];
     },

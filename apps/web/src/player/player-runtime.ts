@@ -15,6 +15,11 @@ import {
   type RepeatMode,
 } from './player-store.js';
 import { isWelcomeSong } from './welcome-song.js';
+import { isAudioUrl } from '@tonearm/contract';
+import { readCrossfade, readGapless } from '../lib/crossfade.js';
+import { readDownloadedSongs } from '../lib/downloaded-songs.js';
+import { GaplessChain, gaplessSupported } from './gapless/gapless-chain.js';
+import { crossfadeBetween, equalPowerGains } from './gapless/transitions.js';
 
 export type { QueueStart };
 
@@ -22,6 +27,8 @@ export type { QueueStart };
 export const RESTART_THRESHOLD_SECONDS = 3;
 /** The next song starts loading this long before the current one ends. */
 export const PRELOAD_LEAD_SECONDS = 30;
+/** How often the volumes follow the crossfade's curves. */
+const FADE_STEP_MS = 40;
 
 export interface PlayerControls {
   /**
@@ -76,11 +83,13 @@ export function createPlayerRuntime(deck: AudioDeck = createAudioDeck(), options
   const clock = createClockStore();
   if (options.startPosition) clock.dispatch({ type: 'reset', position: options.startPosition });
   const dispatch = store.dispatch;
+  const position = (): number => deck.transport?.position() ?? deck.active.currentTime;
   const seek = (seconds: number): void => {
     if (!Number.isFinite(seconds)) return;
     const duration = clock.getState().duration;
     const target = Math.max(0, duration > 0 ? Math.min(seconds, duration) : seconds);
-    deck.active.currentTime = target;
+    if (deck.transport) deck.transport.seek(target);
+    else deck.active.currentTime = target;
     clock.dispatch({ type: 'time', position: target });
   };
   const controls: PlayerControls = {
@@ -112,12 +121,12 @@ export function createPlayerRuntime(deck: AudioDeck = createAudioDeck(), options
       dispatch({ type: 'next' });
     },
     previous: () => {
-      if (deck.active.currentTime > RESTART_THRESHOLD_SECONDS || store.getState().index === 0) seek(0);
+      if (position() > RESTART_THRESHOLD_SECONDS || store.getState().index === 0) seek(0);
       else dispatch({ type: 'previous' });
     },
     seek,
     seekBy: (seconds) => {
-      seek(deck.active.currentTime + seconds);
+      seek(position() + seconds);
     },
     setVolume: (volume) => {
       dispatch({ type: 'setVolume', volume });
@@ -204,31 +213,161 @@ export function connectAudioEngine(
   let loadedKey = -1;
   // Applied once the restored song's metadata is known (setting it earlier is not honoured everywhere).
   let pendingPosition = startPosition;
+  // Gapless playback (docs/design.md, "Gapless playback"): each element may be driven by a chain of gapless streams.
+  // Off for this session once the server answers the gapless format with something else (no ffmpeg).
+  let serverGapless = true;
+  const chains = new Map<HTMLAudioElement, GaplessChain>();
+  const chainOf = (element: HTMLAudioElement): GaplessChain | null => chains.get(element) ?? null;
+  /** The gapless stream plays a song when the browser and server can, online, and the song is not downloaded. */
+  const gaplessFor = (song: Song): boolean =>
+    serverGapless &&
+    chains.size > 0 &&
+    readGapless() &&
+    isAudioUrl(song.link) &&
+    !isWelcomeSong(song) &&
+    !readDataSaver() &&
+    navigator.onLine &&
+    !readDownloadedSongs().some((downloaded) => downloaded.id === song.id);
+  /** A crossfade under way: the outgoing element, its song, and when it started. */
+  let fade: { element: HTMLAudioElement; song: Song; started: number; seconds: number } | null = null;
+  let fadeTimer: ReturnType<typeof setInterval> | null = null;
+  // Set just before the store moves on for a crossfade: the next load plays on the standby element.
+  let crossfadeNext = 0;
+
+  const syncTransport = (): void => {
+    const chain = chainOf(deck.active);
+    deck.transport = chain?.active
+      ? { position: () => chain.position(), seek: (seconds) => chain.seek(seconds) }
+      : null;
+  };
+  const position = (): number => deck.transport?.position() ?? deck.active.currentTime;
+
+  const playPlain = (element: HTMLAudioElement, song: Song, position: number): void => {
+    chainOf(element)?.stop();
+    element.src = linkOf(song);
+    if (position > 0) element.currentTime = position;
+  };
+
+  const loadOn = (element: HTMLAudioElement, song: Song, position: number, play: boolean): void => {
+    const chain = chainOf(element);
+    if (chain && gaplessFor(song)) chain.load(song, position, play);
+    else playPlain(element, song, position);
+  };
 
   const loadTrack = (song: Song, position: number): void => {
     const { active, standby } = deck;
     const link = linkOf(song);
-    if (active.getAttribute('src') === link && !active.error) {
+    const playing = store.getState().playing;
+    if (chainOf(active)?.takeHandover(song)) {
+      // The gapless stream moved on to this song by itself: nothing to load.
+    } else if (crossfadeNext > 0) {
+      startFade(song, crossfadeNext);
+    } else if (chainOf(active)?.song?.id === song.id && position === 0) {
+      chainOf(active)?.seek(0);
+    } else if (gaplessFor(song)) {
+      standby.pause();
+      chainOf(active)?.load(song, position, playing);
+    } else if (active.getAttribute('src') === link && !active.error) {
       // The same song again (repeat one, chosen twice): rewind instead of fetching it anew.
       active.currentTime = position;
     } else if (standby.getAttribute('src') === link && !standby.error && position === 0) {
       active.pause();
+      chainOf(active)?.stop();
       deck.swap();
       deck.active.currentTime = 0;
     } else {
-      active.src = link;
-      if (position > 0) active.currentTime = position;
+      playPlain(active, song, position);
     }
-    clock.dispatch({ type: 'reset', position });
+    crossfadeNext = 0;
+    syncTransport();
+    clock.dispatch({ type: 'reset', position: deck.transport ? deck.transport.position() : position });
     const duration = song.durationMs === null ? deck.active.duration : song.durationMs / 1000;
     clock.dispatch({ type: 'duration', duration });
   };
 
+  /** The incoming song starts on the standby element, which becomes the active one; the outgoing one fades out. */
+  const startFade = (song: Song, seconds: number): void => {
+    const outgoing = deck.active;
+    const previous = fade === null ? null : fade.element;
+    if (previous) endFade();
+    fade = { element: outgoing, song: outgoingSong, started: performance.now(), seconds };
+    deck.swap();
+    loadOn(deck.active, song, 0, true);
+    fadeTimer = setInterval(stepFade, FADE_STEP_MS);
+    stepFade();
+  };
+
+  const endFade = (): void => {
+    if (fadeTimer !== null) clearInterval(fadeTimer);
+    fadeTimer = null;
+    if (fade === null) return;
+    const { element } = fade;
+    fade = null;
+    element.pause();
+    chainOf(element)?.stop();
+    applyVolumes(store.getState());
+  };
+
+  const fadeProgress = (): number => (fade === null ? 1 : (performance.now() - fade.started) / (fade.seconds * 1000));
+
+  const stepFade = (): void => {
+    if (fade !== null && fadeProgress() >= 1) endFade();
+    else applyVolumes(store.getState());
+  };
+
+  /** Each element at the chosen volume, scaled by its own song's ReplayGain (loudness.ts) and the crossfade's curve. */
+  const applyVolumes = (state: PlayerState): void => {
+    const gains = equalPowerGains(fadeProgress());
+    const upcoming = songAfterCurrent(state);
+    for (const element of deck.elements) {
+      let factor: number;
+      if (fade !== null && element === fade.element) factor = loudnessFactor(fade.song) * gains.out;
+      else if (element === deck.active) factor = loudnessFactor(state.current) * (fade === null ? 1 : gains.in);
+      else factor = loudnessFactor(upcoming);
+      element.volume = state.volume * factor;
+      element.muted = state.muted;
+    }
+  };
+
+  /** The song the active element plays, for the crossfade's outgoing ReplayGain. */
+  let outgoingSong: Song = store.getState().current;
+
+  /**
+   * Starts a crossfade into the next song once the current one is within the crossfade of its end (never between
+   * consecutive tracks of one album: those stay gapless).
+   */
+  const maybeCrossfade = (): void => {
+    const state = store.getState();
+    const upcoming = songAfterCurrent(state);
+    if (fade !== null || !state.playing || !upcoming || upcoming.id === state.current.id || isWelcomeSong(upcoming))
+      return;
+    const { duration } = clock.getState();
+    const seconds = Math.min(crossfadeBetween(state.current, upcoming, readCrossfade()), duration / 2);
+    if (seconds <= 0 || duration - position() > seconds) return;
+    crossfadeNext = seconds;
+    store.dispatch({ type: 'ended' });
+    crossfadeNext = 0;
+  };
+
+  /** What the active chain appends after its song: the next song, unless a crossfade or a plain element plays it. */
+  const followNext = (state: PlayerState): void => {
+    const chain = chainOf(deck.active);
+    if (!chain?.active) return;
+    const upcoming = songAfterCurrent(state);
+    const gapless =
+      upcoming !== null &&
+      upcoming.id !== state.current.id &&
+      gaplessFor(upcoming) &&
+      crossfadeBetween(state.current, upcoming, readCrossfade()) === 0;
+    chain.follow(gapless ? upcoming : null);
+  };
+
   const preloadNext = (state: PlayerState): void => {
     const upcoming = songAfterCurrent(state);
-    if (!upcoming || upcoming.id === state.current.id || isWelcomeSong(upcoming)) return;
-    const { position, duration } = clock.getState();
-    if (duration <= 0 || duration - position > PRELOAD_LEAD_SECONDS) return;
+    if (!upcoming || upcoming.id === state.current.id || isWelcomeSong(upcoming) || gaplessFor(upcoming)) return;
+    if (fade !== null) return;
+    const { duration } = clock.getState();
+    if (duration <= 0 || duration - position() > PRELOAD_LEAD_SECONDS) return;
     const { standby } = deck;
     const link = linkOf(upcoming);
     if (standby.getAttribute('src') === link) return;
@@ -242,15 +381,12 @@ export function connectAudioEngine(
       loadedKey = state.trackKey;
       if (!first) pendingPosition = 0;
       loadTrack(state.current, first ? startPosition : 0);
+      outgoingSong = state.current;
     }
     const { active } = deck;
-    // Each element at the chosen volume, scaled by its own song's ReplayGain (loudness.ts).
-    const upcoming = songAfterCurrent(state);
-    for (const element of deck.elements) {
-      const song = element === active ? state.current : upcoming;
-      element.volume = state.volume * loudnessFactor(song);
-      element.muted = state.muted;
-    }
+    if (!state.playing && fade !== null) endFade();
+    applyVolumes(state);
+    followNext(state);
     if (state.playing && active.paused) {
       active.play().catch((error: unknown) => {
         // AbortError: a newer src replaced this one; the new track's own play() decides.
@@ -272,15 +408,22 @@ export function connectAudioEngine(
     [
       'timeupdate',
       fromActive(() => {
-        clock.dispatch({ type: 'time', position: deck.active.currentTime });
+        clock.dispatch({ type: 'time', position: position() });
         preloadNext(store.getState());
+        maybeCrossfade();
       }),
     ],
-    ['durationchange', fromActive(() => clock.dispatch({ type: 'duration', duration: deck.active.duration }))],
+    [
+      'durationchange',
+      // A gapless stream's element lasts as long as every song appended: the song's own length stands.
+      fromActive(() => {
+        if (!deck.transport) clock.dispatch({ type: 'duration', duration: deck.active.duration });
+      }),
+    ],
     [
       'loadedmetadata',
       fromActive(() => {
-        if (pendingPosition > 0 && Math.abs(deck.active.currentTime - pendingPosition) > 0.5) {
+        if (!deck.transport && pendingPosition > 0 && Math.abs(deck.active.currentTime - pendingPosition) > 0.5) {
           deck.active.currentTime = pendingPosition;
         }
         pendingPosition = 0;
@@ -313,6 +456,22 @@ export function connectAudioEngine(
       }),
     ],
   ];
+  if (gaplessSupported()) {
+    for (const element of deck.elements) {
+      const chain = new GaplessChain(element, {
+        onTrackChange: () => {
+          if (element === deck.active) store.dispatch({ type: 'ended' });
+        },
+        onFail: (song, at, serverCannot) => {
+          if (serverCannot) serverGapless = false;
+          playPlain(element, song, at);
+          syncTransport();
+          if (element === deck.active && store.getState().playing) element.play().catch(() => undefined);
+        },
+      });
+      chains.set(element, chain);
+    }
+  }
   for (const element of deck.elements) {
     element.preload = 'metadata';
     listeners.forEach(([event, handler]) => {
@@ -326,6 +485,9 @@ export function connectAudioEngine(
 
   return () => {
     unsubscribe();
+    endFade();
+    for (const chain of chains.values()) chain.dispose();
+    deck.transport = null;
     for (const element of deck.elements) {
       listeners.forEach(([event, handler]) => {
         element.removeEventListener(event, handler);

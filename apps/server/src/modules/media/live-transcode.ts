@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import type { TranscodeFormat } from '@tonearm/contract';
+import type { StreamFormat } from '@tonearm/contract';
 import type { StreamMeter } from '../../media/media-meters.js';
 
 const openFile = promisify(open);
@@ -23,7 +23,12 @@ export interface TranscodeJob {
   ffmpegPath: string;
   /** A local file ffmpeg reads itself, or a stream (a remote store's) piped into its stdin. */
   input: { path: string } | { stream: Readable };
-  format: TranscodeFormat;
+  format: StreamFormat;
+  /**
+   * How long the audio really is, in seconds, when the container says so more exactly than the decoder honours (an
+   * MP4's iTunes gapless info or edit list: ffmpeg trims the encoder delay but keeps the padding). Gapless only.
+   */
+  lengthSeconds?: number | null | undefined;
   /** kbit/s */
   bitrate: number;
   /** Where in the input the output starts, in ms (0: from the start). */
@@ -34,19 +39,54 @@ export interface TranscodeJob {
   killGraceMs: number;
 }
 
-const CODECS: Readonly<Record<TranscodeFormat, { codec: string; container: string }>> = {
+const CODECS: Readonly<Record<StreamFormat, { codec: string; container: string }>> = {
   opus: { codec: 'libopus', container: 'ogg' },
   mp3: { codec: 'libmp3lame', container: 'mp3' },
+  gapless: { codec: 'flac', container: 'mp4' },
 };
+
+/**
+ * The gapless stream: FLAC (no encoder delay) in fragmented MP4 of about a second per fragment, which Media Source
+ * Extensions take as it arrives. ffmpeg calls FLAC in MP4 experimental (`-strict -2`); Chromium plays it.
+ */
+const GAPLESS_OUTPUT = [
+  ...['-c:a', 'flac', '-strict', '-2', '-f', 'mp4'],
+  ...['-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-frag_duration', '1000000'],
+];
+
+/** `atrim` to the song's real end (seconds from where the output starts), or nothing when unknown or already past. */
+export function trimFilter(lengthSeconds: number | null | undefined, offsetMs: number | undefined): string[] {
+  if (lengthSeconds === null || lengthSeconds === undefined) return [];
+  const end = lengthSeconds - (offsetMs ?? 0) / 1000;
+  return end > 0 ? ['-af', `atrim=end=${end.toFixed(9)}`] : [];
+}
 
 /**
  * The ffmpeg command line: the first audio stream only (no cover art, no tags), re-encoded, written to stdout; from
  * `offsetMs` on when it is given (`-ss` before the input: ffmpeg seeks the input, or decodes and drops up to there).
  */
-export function ffmpegArgs(job: Pick<TranscodeJob, 'input' | 'format' | 'bitrate' | 'offsetMs'>): string[] {
+export function ffmpegArgs(
+  job: Pick<TranscodeJob, 'input' | 'format' | 'bitrate' | 'offsetMs' | 'lengthSeconds'>,
+): string[] {
   const { codec, container } = CODECS[job.format];
   const seek = job.offsetMs === undefined || job.offsetMs === 0 ? [] : ['-ss', (job.offsetMs / 1000).toFixed(3)];
   const input = 'path' in job.input ? ['-nostdin', ...seek, '-i', job.input.path] : [...seek, '-i', 'pipe:0'];
+  if (job.format === 'gapless') {
+    const trim = trimFilter(job.lengthSeconds, job.offsetMs);
+    return [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      ...input,
+      '-map',
+      '0:a:0',
+      '-map_metadata',
+      '-1',
+      ...trim,
+      ...GAPLESS_OUTPUT,
+      'pipe:1',
+    ];
+  }
   return [
     ...['-hide_banner', '-loglevel', 'error', ...input],
     ...['-map', '0:a:0', '-map_metadata', '-1', '-c:a', codec, '-b:a', `${job.bitrate}k`, '-f', container, 'pipe:1'],

@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { AudioFileMessages, ErrorCodes, TranscodeMessages } from '@tonearm/contract';
+import { AudioFileMessages, ErrorCodes, GAPLESS_FORMAT, TranscodeMessages } from '@tonearm/contract';
 import type { BlobStat } from '../../storage/blob-store.js';
 import type { MediaSource, MediaSources } from '../../media/media-source.js';
 import { AUDIO_CACHE_CONTROL, type BlobHeaders } from '../../media/blob-response.js';
 import { FfmpegRefused, type TranscodeJob } from './live-transcode.js';
 import type { StreamMeter } from '../../media/media-meters.js';
 import { mimeForKey } from '../../media/media.formats.js';
+import { readMp4AudioSeconds } from './mp4-length.js';
 import { MediaError } from './media-error.js';
 import { parseRange } from '../../media/range.js';
 import { transcodeName, type TranscodeTarget, type Transcoder } from './transcoder.js';
@@ -81,7 +82,7 @@ export function createTranscodeResponder(deps: TranscodeResponderDeps): Transcod
     answerFile(request, response, requestId, {
       source: { path: cached.path },
       stat: cached.stat,
-      mime: mimeForKey(transcodeName(target)),
+      mime: mimeOf(target),
       etag: `"${transcodeName(target)}"`,
       cacheControl: AUDIO_CACHE_CONTROL,
       onGone: () => {
@@ -98,8 +99,9 @@ export function createTranscodeResponder(deps: TranscodeResponderDeps): Transcod
       response.end();
       return;
     }
-    const running =
-      transcoder.runningFor(target) ?? transcoder.start(target, inputOf(sources.byKey('audio', target.key)));
+    const source = sources.byKey('audio', target.key);
+    const lengthSeconds = await gaplessLength(target, source);
+    const running = transcoder.runningFor(target) ?? transcoder.start(target, inputOf(source), lengthSeconds);
     if (running === null) throw busy();
     if (wantsLiveStream(request.headers)) {
       const stream = { started: false };
@@ -127,9 +129,25 @@ export function createTranscodeResponder(deps: TranscodeResponderDeps): Transcod
   };
 }
 
+/** The gapless stream is FLAC in MP4 (`.gapless` is no file type); the others by their name's suffix. */
+function mimeOf(target: TranscodeTarget): string {
+  return target.format === GAPLESS_FORMAT ? 'audio/mp4' : mimeForKey(transcodeName(target));
+}
+
+const MP4_KEY = /\.(m4a|m4b|mp4)$/;
+
+/**
+ * An MP4's real length (its gapless info) for the gapless stream to end on: ffmpeg keeps an AAC track's padding. Only
+ * for a file on this disk (a remote store's stream is read once, by ffmpeg); unreadable info means no trim.
+ */
+async function gaplessLength(target: TranscodeTarget, source: MediaSource): Promise<number | null> {
+  const path = target.format === GAPLESS_FORMAT && MP4_KEY.test(target.key) ? source.localPath() : null;
+  return path === null ? null : readMp4AudioSeconds(path).catch(() => null);
+}
+
 function liveHeaders(target: TranscodeTarget): BlobHeaders {
   return {
-    'content-type': mimeForKey(transcodeName(target)),
+    'content-type': mimeOf(target),
     'accept-ranges': 'bytes',
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',

@@ -1,5 +1,5 @@
 import { unlink } from 'node:fs/promises';
-import type { TranscodeFormat } from '@tonearm/contract';
+import type { StreamFormat } from '@tonearm/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { LiveTranscode, type TranscodeJob } from './live-transcode.js';
 import { NO_MEDIA_METERS, type TranscodeMeter } from '../../media/media-meters.js';
@@ -8,7 +8,7 @@ import type { CachedTranscode, TranscodeCache } from './transcode-cache.js';
 /** One transcode of one stored audio blob: the cache key. */
 export interface TranscodeTarget {
   key: string;
-  format: TranscodeFormat;
+  format: StreamFormat;
   /** kbit/s */
   bitrate: number;
   /** Where it starts in the audio, in ms (Subsonic's `timeOffset`); from the start when absent or 0. */
@@ -68,7 +68,11 @@ export class Transcoder {
   }
 
   /** Starts transcoding `target` from `input`; null when `concurrency` transcodes are already running. */
-  start(target: TranscodeTarget, input: TranscodeJob['input']): RunningTranscode | null {
+  start(
+    target: TranscodeTarget,
+    input: TranscodeJob['input'],
+    lengthSeconds: number | null = null,
+  ): RunningTranscode | null {
     if (this.running.size >= this.options.concurrency) {
       if ('stream' in input) input.stream.destroy();
       this.meter.refused();
@@ -83,6 +87,7 @@ export class Transcoder {
       format: target.format,
       bitrate: target.bitrate,
       offsetMs: target.offsetMs ?? 0,
+      lengthSeconds,
       tempPath,
       killGraceMs,
     });

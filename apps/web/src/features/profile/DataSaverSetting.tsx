@@ -1,6 +1,7 @@
 import { DATA_SAVER_BITRATE } from '@tonearm/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useDataSaver, writeDataSaver } from '../../lib/data-saver.js';
+import { CrossfadeSetting } from './CrossfadeSetting.js';
 import { mediaQueries } from './queries.js';
 
 export const DataSaverTexts = {
@@ -28,6 +29,7 @@ export function DataSaverSetting() {
       </label>
       <p className="muted">{DataSaverTexts.hint}</p>
       {capabilities.data?.transcoding === false && <p className="muted">{DataSaverTexts.unavailable}</p>}
+      <CrossfadeSetting />
     </section>
   );
 }
