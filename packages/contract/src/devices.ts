@@ -36,6 +36,8 @@ export const DevicePlayback = z.object({
   songId: z.number().int().nullable(),
   songName: z.string().nullable(),
   artistName: z.string().nullable(),
+  /** The song's length, when known. */
+  durationMs: z.number().int().nullable(),
   positionMs: z.number().int(),
   at: z.string(),
   /** 0..1; null when the device never said (a Subsonic app). */

@@ -10,6 +10,8 @@ export const AppStorageKeys = {
   downloadsOwner: 'tonearm.downloadsOwner',
   /** The profile's "data saver" (this browser only): stream converted Opus at 128 kbit/s. */
   dataSaver: 'tonearm.dataSaver',
+  /** This browser's device key (issue 27): the server knows this browser as one device of its user by it. */
+  deviceKey: 'tonearm.deviceKey',
 } as const;
 
 /** A logged-out user's downloaded list, kept aside until they log in again on this browser. */

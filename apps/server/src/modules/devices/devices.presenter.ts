@@ -1,7 +1,7 @@
 import { DEVICE_ACTIVE_MS, type Device, type SavedQueue } from '@tonearm/contract';
 import { toSongsJson } from '../songs/songs.presenter.js';
 import type { DeviceRow } from './devices.repository.js';
-import type { ViewedQueue } from './devices.service.js';
+import type { SongListing } from '../songs/songs.service.js';
 
 /** Where a playback is now: the position reported, moved on by the time since while it plays. */
 export function positionNow(row: Pick<DeviceRow, 'state' | 'position_ms' | 'position_at'>, now: Date): number {
@@ -25,11 +25,23 @@ export function toDevice(row: DeviceRow, now: Date): Device {
             songId: row.song_id,
             songName: row.song_name,
             artistName: row.artist_name,
+            durationMs: row.duration_ms,
             positionMs: row.position_ms ?? 0,
             at: row.position_at,
             volume: row.volume,
           },
   };
+}
+
+/** The saved queue as a viewer sees it: the songs they still see, the current place among them. */
+export interface ViewedQueue {
+  listing: SongListing;
+  currentIndex: number;
+  positionMs: number;
+  changedAt: string;
+  /** Who saved it: the device's name now, or what the app called itself. */
+  changedBy: string;
+  device: { id: number; name: string } | null;
 }
 
 /** The saved queue as GET /api/queue answers it. */

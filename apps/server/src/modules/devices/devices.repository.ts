@@ -12,6 +12,7 @@ export interface DeviceRow {
   song_id: number | null;
   song_name: string | null;
   artist_name: string | null;
+  duration_ms: number | null;
   position_ms: number | null;
   position_at: string | null;
   volume: number | null;
@@ -86,6 +87,7 @@ function devices(db: Kysely<DB>) {
       'd.song_id',
       's.name as song_name',
       'a.name as artist_name',
+      's.duration_ms',
       'd.position_ms',
       'd.position_at',
       'd.volume',

@@ -10,16 +10,26 @@ import {
   type PlaybackReport,
 } from '@tonearm/contract';
 import { conflict, notFound } from '../../http/errors.js';
-import type { SongListing, SongsService, Viewer } from '../songs/songs.service.js';
-import type { NewPlayQueue } from '../subsonic/subsonic-activity.repository.js';
+import type { SongsService, Viewer } from '../songs/songs.service.js';
 import type { DeviceRow, DevicesRepository, SavedQueueRow } from './devices.repository.js';
 import { deviceNameFromAgent } from './device-name.js';
-import { positionNow, toDevice } from './devices.presenter.js';
+import { positionNow, toDevice, type ViewedQueue } from './devices.presenter.js';
 import type { LiveHub, LiveMessage } from './live-hub.js';
+
+/** A queue to save: ids in play order, the current song and its place, who saved it. */
+export interface QueueToSave {
+  currentSongId: number | null;
+  currentIndex?: number | null;
+  positionMs: number;
+  changedAt: string;
+  changedBy: string;
+  songIds: readonly number[];
+  deviceId?: number | null;
+}
 
 /** The queue writer the devices share with Subsonic's savePlayQueue (migration 012's tables). */
 export interface QueueWriter {
-  savePlayQueue(userId: number, queue: NewPlayQueue): Promise<void>;
+  savePlayQueue(userId: number, queue: QueueToSave): Promise<void>;
   clearPlayQueue(userId: number): Promise<void>;
 }
 
@@ -28,17 +38,6 @@ export interface AppPlayback {
   state: 'starting' | 'playing' | 'paused' | 'stopped';
   songId: number;
   positionMs: number;
-}
-
-/** The saved queue as a viewer sees it: the songs they still see, the current place among them. */
-export interface ViewedQueue {
-  listing: SongListing;
-  currentIndex: number;
-  positionMs: number;
-  changedAt: string;
-  /** Who saved it: the device's name now, or what the app called itself. */
-  changedBy: string;
-  device: { id: number; name: string } | null;
 }
 
 /**
@@ -166,7 +165,7 @@ export class DevicesService {
   }
 
   /** Subsonic's savePlayQueue(ByIndex): the app's queue becomes the user's (an empty one clears it). */
-  async appSavedQueue(userId: number, client: string, queue: Omit<NewPlayQueue, 'deviceId' | 'changedBy'>) {
+  async appSavedQueue(userId: number, client: string, queue: Omit<QueueToSave, 'deviceId' | 'changedBy'>) {
     const device = await this.appDevice(userId, client);
     if (queue.songIds.length === 0) await this.queues.clearPlayQueue(userId);
     else await this.queues.savePlayQueue(userId, { ...queue, deviceId: device.id, changedBy: client });
