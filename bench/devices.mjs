@@ -26,7 +26,6 @@ const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
 const DEVICES_PER_USER = 25;
 const PAGE = '/api/songs/page?limit=20';
 const work = mkdtempSync(join(tmpdir(), 'tonearm-bench-devices-'));
-const rows = [];
 
 const newKey = () => randomBytes(12).toString('hex');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,7 +7,14 @@ import { appliedMigrations, migrateDown, migrateToLatest, migrateUpTo, migration
 
 const TABLES = ['artists', 'likes', 'orders', 'playlist_songs', 'playlists', 'plays', 'sessions', 'songs', 'users'];
 /** Tables later migrations add (012: what Subsonic apps report of their listening; 013: shared rate counters; 025: bookmarks; 026: devices). */
-const LATER_TABLES = ['play_queue_songs', 'play_queues', 'subsonic_now_playing', 'rate_counters', 'subsonic_bookmarks', 'devices'];
+const LATER_TABLES = [
+  'play_queue_songs',
+  'play_queues',
+  'subsonic_now_playing',
+  'rate_counters',
+  'subsonic_bookmarks',
+  'devices',
+];
 const now = new Date().toISOString();
 
 async function tableNames(database: AppDatabase): Promise<string[]> {
