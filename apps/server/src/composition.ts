@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { countersFor } from './counters/counters-for.js';
 import type { CounterStore } from './counters/counter-store.js';
 import type { PoolUse } from './db/database.js';
+import { createNotifications } from './db/notifications.js';
 import { createMetrics } from './metrics/metrics.module.js';
 import { createAlbumsRepository } from './modules/albums/albums.repository.js';
 import { AlbumsService } from './modules/albums/albums.service.js';
@@ -24,6 +25,9 @@ import { LibraryFoldersService } from './modules/libraries/library-folders.servi
 import { createAppKeysRepository } from './modules/auth/app-keys.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { LOGIN_FAILURE_WINDOW_MS, LoginAttempts } from './modules/auth/login-attempts.js';
+import { createDevicesRepository } from './modules/devices/devices.repository.js';
+import { DevicesService } from './modules/devices/devices.service.js';
+import { frameOf, LiveHub } from './modules/devices/live-hub.js';
 import { createDownloadsRepository } from './modules/downloads/downloads.repository.js';
 import { DownloadsService } from './modules/downloads/downloads.service.js';
 import type { ModulesDeps } from './modules/index.js';
@@ -308,6 +312,32 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const subsonicMedia = make('subsonicMediaRepository', () => createSubsonicMediaRepository(db));
   const activity = make('subsonicActivityRepository', () => createSubsonicActivityRepository(db));
   const bookmarks = make('subsonicBookmarksRepository', () => createSubsonicBookmarksRepository(db));
+
+  // Devices (issue 27): the user's queue across web clients and Subsonic apps, and the live channel that carries what
+  // each plays and the remote commands, on every instance (LISTEN/NOTIFY on PostgreSQL, in memory on SQLite).
+  const devicesRepository = make('devicesRepository', () => createDevicesRepository(db));
+  const liveHub: LiveHub = make(
+    'liveHub',
+    () =>
+      new LiveHub({
+        notifications: createNotifications({
+          db,
+          dialect,
+          databaseUrl: config.databaseUrl,
+          channel: 'tonearm_live',
+          log,
+        }),
+        touch: (deviceIds) => devices.touch(deviceIds),
+        resync: async (connection) => {
+          liveHub.send(connection, frameOf('hello', await devices.hello(connection.userId, connection.deviceId)));
+        },
+        log,
+      }),
+  );
+  const devices: DevicesService = make(
+    'devicesService',
+    () => new DevicesService(devicesRepository, activity, songs, liveHub),
+  );
   const subsonic = make('subsonicService', () => {
     const subsonicDeps: SubsonicDeps = {
       config,
@@ -336,6 +366,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       activity,
       bookmarks,
       marks: new StarMarks(stars, subsonicCatalogue),
+      devices,
       libraries,
       folders,
     };
@@ -360,6 +391,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     },
     ...(media === null ? [] : [{ name: 'media handler', start: () => undefined, stop: () => media.close() }]),
     ...(gate === null ? [] : [{ name: 'media offload gate', ...gate }]),
+    { name: 'live channel', start: () => liveHub.start(), stop: () => liveHub.stop() },
     // After the media handler in this list, so it is stopped first: no scan writes while the app closes.
     { name: 'library scans', start: () => libraries.start(), stop: () => libraries.stop() },
   ];
@@ -403,6 +435,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       libraries,
       folders,
       libraryAccess,
+      devices,
     },
     catalogue,
     usersRepository,
@@ -412,6 +445,8 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     },
     beginClosing() {
       closing = true;
+      // Open live channels would hold the server's close forever: they end now (their clients reconnect elsewhere).
+      liveHub.closeAll();
     },
     async stop() {
       closing = true;

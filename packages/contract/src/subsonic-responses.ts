@@ -258,6 +258,11 @@ export const SubsonicPlayQueue = z.strictObject({
   entry: z.array(SubsonicChild).optional(),
 });
 
+/** The saved play queue by index (getPlayQueueByIndex, OpenSubsonic indexBasedQueue): `currentIndex` instead of `current`. */
+export const SubsonicPlayQueueByIndex = SubsonicPlayQueue.omit({ current: true }).extend({
+  currentIndex: Int.optional(),
+});
+
 /** A user and what they may do (getUser). */
 export const SubsonicUser = z.strictObject({
   username: z.string(),
@@ -413,6 +418,8 @@ export const SubsonicResponseBodies = {
   reportPlayback: nothing,
   getPlayQueue: one('playQueue', SubsonicPlayQueue),
   savePlayQueue: nothing,
+  getPlayQueueByIndex: one('playQueueByIndex', SubsonicPlayQueueByIndex),
+  savePlayQueueByIndex: nothing,
   getBookmarks: one('bookmarks', z.strictObject({ bookmark: z.array(SubsonicBookmark).optional() })),
   createBookmark: nothing,
   deleteBookmark: nothing,

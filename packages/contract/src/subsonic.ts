@@ -44,6 +44,7 @@ export const SubsonicMessages = {
   coverArtNotFound: 'Cover art not found',
   currentNotInQueue: "The current song must be one of the queue's songs (id)",
   queueTooLong: (max: number) => `A play queue holds at most ${max} songs`,
+  badCurrentIndex: (count: number) => `currentIndex must be a place in the queue, from 0 to ${count - 1}`,
   timesDoNotMatch: 'Give one time per id, or none',
   otherUserNeedsAdmin: 'Only an administrator may see another user',
   noSuchUser: (username: string) => `User not found: ${username}`,

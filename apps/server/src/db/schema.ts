@@ -247,8 +247,29 @@ export interface PlayQueuesTable {
   current_song_id: number | null;
   position_ms: number;
   changed_at: string;
-  /** The client app that saved it (`c`). */
+  /** The name of the device or client app that saved it (`c`). */
   changed_by: string;
+  /** The device that saved it (migration 026); null before, or from a caller that is no device. */
+  device_id: Generated<number | null>;
+  /** Its current place in play_queue_songs (migration 026); null: the first place of `current_song_id`. */
+  current_index: Generated<number | null>;
+}
+
+/** A user's web client or Subsonic app (migration 026), and what it last said it plays. */
+export interface DevicesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** `web:` and the client's own key, or `subsonic:` and the app's `c`. */
+  key: string;
+  kind: 'web' | 'subsonic';
+  name: string;
+  state: 'playing' | 'paused' | 'stopped' | null;
+  song_id: number | null;
+  position_ms: number | null;
+  position_at: string | null;
+  volume: number | null;
+  created_at: string;
+  last_seen_at: string;
 }
 
 export interface PlayQueueSongsTable {
@@ -387,6 +408,7 @@ export interface DB {
   subsonic_bookmarks: SubsonicBookmarksTable;
   play_queues: PlayQueuesTable;
   play_queue_songs: PlayQueueSongsTable;
+  devices: DevicesTable;
   rate_counters: RateCountersTable;
   libraries: LibrariesTable;
   library_files: LibraryFilesTable;

@@ -47,6 +47,8 @@ interface Fixture {
   albumId: number;
   apiKeyId: number;
   libraryId: number;
+  /** A web client of the user (issue 27's devices). */
+  deviceId: number;
   /** An empty folder no library holds yet (POST /api/libraries). */
   folder: string;
 }
@@ -62,6 +64,7 @@ function concretePath(url: string, f: Fixture): string {
     if (name === 'playlistId') return String(f.playlistId);
     if (name === 'songId') return String(f.songId);
     if (name === 'libraryId') return String(f.libraryId);
+    if (name === 'deviceId') return String(f.deviceId);
     if (url.startsWith('/api/users/') || url.startsWith('/api/playlists/user/')) return String(f.userId);
     if (url.startsWith('/api/playlists/') || url.startsWith('/api/songs/playlistId/')) return String(f.playlistId);
     if (url.startsWith('/api/payment/')) return String(f.orderId);
@@ -85,6 +88,10 @@ function bodyFor(url: string, f: Fixture): object {
   if (url.endsWith('/access')) return { everyone: true, memberIds: [] };
   // Valid LRC: an administrator's PUT saves it (200); anyone else is refused before the body is read.
   if (url.endsWith('/lyrics')) return { text: '[00:01.00]Access' };
+  // Devices (issue 27): the owner's calls succeed (a transfer without a queue is a 409); anyone else's device is a 404.
+  if (url === '/api/devices/:deviceId') return { name: 'Kitchen' };
+  if (url.endsWith('/playback')) return { state: 'paused', songId: f.songId, positionMs: 1000, volume: 0.5 };
+  if (url.endsWith('/commands')) return { type: 'pause' };
   return {};
 }
 
@@ -162,6 +169,18 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
       .returning('id')
       .executeTakeFirstOrThrow();
     const apiKey = await createApiKeysRepository(t.db).insert(user.id, 'Phone', randomBytes(32).toString('hex'), now);
+    const device = await t.db
+      .insertInto('devices')
+      .values({
+        user_id: user.id,
+        key: `web:${randomBytes(8).toString('hex')}`,
+        kind: 'web',
+        name: 'Laptop',
+        created_at: now,
+        last_seen_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     // An app password to revoke (`DELETE /api/users/:id/subsonic-password` answers 404 when there is none).
     await createAppPasswordsRepository(t.db).setSecret(user.id, 'v1:sealed-elsewhere');
     return {
@@ -173,6 +192,7 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
       orderId: order.id,
       albumId: album.id,
       apiKeyId: apiKey.id,
+      deviceId: device.id,
       ...(await libraryFixture()),
     };
   }
@@ -202,7 +222,7 @@ describeEachDialect('access matrix on %s', { env: { PAYMENT_PROVIDER: 'demo' } }
       for (const caller of CALLERS) {
         const userId = caller === 'user' ? fixture.userId : ids[caller];
         const session = userId === undefined ? null : { cookie: await cookieOf(userId) };
-        const body = method === 'POST' || method === 'PUT' ? { payload: bodyFor(route.url, fixture) } : {};
+        const body = ['POST', 'PUT', 'PATCH'].includes(method) ? { payload: bodyFor(route.url, fixture) } : {};
         const response = await t.as(session).inject({ method, url, ...body });
         checked += 1;
         const expected = refusal(level, caller);

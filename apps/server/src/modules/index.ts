@@ -2,6 +2,7 @@ import type { App } from '../http/app-types.js';
 import { uploadRateLimit } from '../plugins/rate-limit.js';
 import { registerAlbums } from './albums/albums.module.js';
 import { registerArtists } from './artists/artists.module.js';
+import { registerDevices } from './devices/devices.module.js';
 import { registerAuth } from './auth/auth.module.js';
 import { registerDownloads } from './downloads/downloads.module.js';
 import { registerLibraries } from './libraries/libraries.module.js';
@@ -28,7 +29,8 @@ export type ModulesDeps = Omit<
     Parameters<typeof registerSearch>[1] &
     Parameters<typeof registerAlbums>[1] &
     Parameters<typeof registerSubsonic>[1] &
-    Parameters<typeof registerLibraries>[1],
+    Parameters<typeof registerLibraries>[1] &
+    Parameters<typeof registerDevices>[1],
   'uploads'
 >;
 
@@ -54,6 +56,7 @@ export async function registerModules(app: App, services: ModulesDeps): Promise<
   await registerAlbums(app, deps);
   await registerSubsonic(app, deps);
   registerLibraries(app, deps);
+  registerDevices(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

@@ -5,6 +5,7 @@ import { UiMessages } from '../lib/ui-messages.js';
 import { useAlerts } from '../shell/alerts/useAlerts.js';
 import { useAuth } from '../shell/auth/useAuth.js';
 import { createAudioDeck } from './audio-deck.js';
+import { DevicesProvider } from './devices/DevicesProvider.js';
 import { connectMediaSession } from './media-session.js';
 import { clearPersistedPlayer, persistPlayer, readPersistedPlayer } from './player-persistence.js';
 import { connectAudioEngine, createPlayerRuntime, trackRecentSongs, type PlayerRuntime } from './player-runtime.js';
@@ -71,5 +72,10 @@ export function PlayerProvider({ children, runtime }: { children: ReactNode; run
     clearPersistedPlayer();
   }, [user, player]);
 
-  return <PlayerContext value={player.runtime}>{children}</PlayerContext>;
+  // This browser as a device of the signed-in user (issue 27): the one queue across devices and remote control.
+  return (
+    <PlayerContext value={player.runtime}>
+      <DevicesProvider enabled={user !== null}>{children}</DevicesProvider>
+    </PlayerContext>
+  );
 }

@@ -1,5 +1,6 @@
 import { albums } from './albums.js';
 import { artists } from './artists.js';
+import { devices } from './devices.js';
 import { auth } from './auth.js';
 import { folders } from './folders.js';
 import { libraries } from './libraries.js';
@@ -37,6 +38,7 @@ export const endpoints = {
   health,
   apiKeys,
   appPassword,
+  devices,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -25,6 +25,7 @@ import { songSortIndexesMigration } from './022-song-sort-indexes.js';
 import { songPlayCountsMigration } from './023-song-play-counts.js';
 import { lyricsMigration } from './024-lyrics.js';
 import { subsonicBookmarksMigration } from './025-subsonic-bookmarks.js';
+import { devicesMigration } from './026-devices.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '023-song-play-counts': songPlayCountsMigration,
   '024-lyrics': lyricsMigration,
   '025-subsonic-bookmarks': subsonicBookmarksMigration,
+  '026-devices': devicesMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

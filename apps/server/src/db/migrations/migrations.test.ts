@@ -6,8 +6,15 @@ import { dialectOf } from '../dialect.js';
 import { appliedMigrations, migrateDown, migrateToLatest, migrateUpTo, migrations } from './index.js';
 
 const TABLES = ['artists', 'likes', 'orders', 'playlist_songs', 'playlists', 'plays', 'sessions', 'songs', 'users'];
-/** Tables later migrations add (012: what Subsonic apps report of their listening; 013: shared rate counters; 025: bookmarks). */
-const LATER_TABLES = ['play_queue_songs', 'play_queues', 'subsonic_now_playing', 'rate_counters', 'subsonic_bookmarks'];
+/** Tables later migrations add (012: what Subsonic apps report of their listening; 013: shared rate counters; 025: bookmarks; 026: devices). */
+const LATER_TABLES = [
+  'play_queue_songs',
+  'play_queues',
+  'subsonic_now_playing',
+  'rate_counters',
+  'subsonic_bookmarks',
+  'devices',
+];
 const now = new Date().toISOString();
 
 async function tableNames(database: AppDatabase): Promise<string[]> {

@@ -41,6 +41,10 @@ export interface NewPlayQueue {
   changedAt: string;
   changedBy: string;
   songIds: readonly number[];
+  /** The device that saves it (migration 026); null when none. */
+  deviceId?: number | null;
+  /** The current song's place in `songIds` (a queue may hold a song twice); by default its first place. */
+  currentIndex?: number | null;
 }
 
 /**
@@ -183,6 +187,9 @@ export function createSubsonicActivityRepository(db: Kysely<DB>): SubsonicActivi
           position_ms: queue.positionMs,
           changed_at: queue.changedAt,
           changed_by: queue.changedBy,
+          device_id: queue.deviceId ?? null,
+          current_index:
+            queue.currentIndex ?? (queue.currentSongId === null ? null : queue.songIds.indexOf(queue.currentSongId)),
         };
         await trx
           .insertInto('play_queues')

@@ -208,6 +208,7 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
         'songLyrics',
         'transcodeOffset',
         'playbackReport',
+        'indexBasedQueue',
       ]);
       const plays = async () =>
         (await t.db.selectFrom('songs').select('play_count').where('id', '=', Number(id)).executeTakeFirstOrThrow())

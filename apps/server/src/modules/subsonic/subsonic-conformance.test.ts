@@ -69,6 +69,8 @@ const CALLS: Record<string, (f: Fixture, turn: 0 | 1) => SubsonicQuery> = {
   reportPlayback: (f) => ({ mediaId: f.songIds[0], mediaType: 'song', positionMs: 500, state: 'playing' }),
   savePlayQueue: (f) => ({ id: f.songIds, current: f.songIds[1], position: 1200 }),
   getPlayQueue: () => ({}),
+  savePlayQueueByIndex: (f) => ({ id: [f.songIds[0], f.songIds[1], f.songIds[0]], currentIndex: 2, position: 900 }),
+  getPlayQueueByIndex: () => ({}),
   getBookmarks: () => ({}),
   createBookmark: (f) => ({ id: f.songIds[0], position: 3000, comment: 'Conformance' }),
   // Each format deletes the bookmark made for it (beforeAll marks both songs).

@@ -2,6 +2,7 @@ import type { MediaSources } from '../../media/media-source.js';
 import type { AlbumsRepository } from '../albums/albums.repository.js';
 import type { AlbumsService } from '../albums/albums.service.js';
 import type { ArtistsService } from '../artists/artists.service.js';
+import type { DevicesService } from '../devices/devices.service.js';
 import type { DownloadsService } from '../downloads/downloads.service.js';
 import type { LibraryFoldersService } from '../libraries/library-folders.service.js';
 import type { LikesService } from '../likes/likes.service.js';
@@ -37,6 +38,8 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   likes: LikesService;
   playlists: PlaylistsService;
   plays: PlaysService;
+  /** The user's devices and their one queue (issue 27): an app is a device; its queue and playback are the web's too. */
+  devices: DevicesService;
   search: SearchService;
   /** The full-text index itself, for search2/search3's offsets (SearchService pages by cursor). */
   searchIndex: SearchIndexRepository;

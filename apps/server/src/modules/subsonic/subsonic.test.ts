@@ -113,13 +113,15 @@ describeEachDialect('Subsonic API (%s)', (t) => {
 
     it('getOpenSubsonicExtensions needs no credentials and lists every extension implemented', async () => {
       // Each is tested where it works: formPost above, apiKeyAuthentication below (and subsonic-client.test.ts),
-      // songLyrics in methods/lyrics.test.ts, transcodeOffset in methods/media.test.ts (not listed without ffmpeg), playbackReport in playback.test.ts.
+      // songLyrics in methods/lyrics.test.ts, transcodeOffset in methods/media.test.ts (not listed without ffmpeg), playbackReport in playback.test.ts,
+      // indexBasedQueue in modules/devices/devices-subsonic.test.ts.
       expect((await restJson('getOpenSubsonicExtensions')).openSubsonicExtensions).toEqual([
         { name: 'formPost', versions: [1] },
         { name: 'apiKeyAuthentication', versions: [1] },
         { name: 'songLyrics', versions: [1] },
         { name: 'transcodeOffset', versions: [1] },
         { name: 'playbackReport', versions: [1] },
+        { name: 'indexBasedQueue', versions: [1] },
       ]);
     });
 

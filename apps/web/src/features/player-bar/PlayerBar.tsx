@@ -5,6 +5,7 @@ import { Cover } from '../../ui/Cover.js';
 import { QueueIcon } from '../../ui/icons.js';
 import { SongArtists } from '../songs/SongArtists.js';
 import { LikeButton } from '../songs/SongControls.js';
+import { ContinueOffer, DevicesMenu } from './DevicesMenu.js';
 import { NOW_PLAYING_LABEL, NowPlayingView } from './NowPlayingView.js';
 import { SeekBar, TransportControls, VolumeControl } from './PlayerControls.js';
 import '../../ui/buttons.css';
@@ -69,8 +70,10 @@ export function PlayerBar({ queueOpen, onToggleQueue, queueId }: PlayerBarProps)
         >
           <QueueIcon size={20} />
         </button>
+        <DevicesMenu />
         <VolumeControl />
       </div>
+      <ContinueOffer />
       {viewOpen && (
         <NowPlayingView
           onClose={() => {

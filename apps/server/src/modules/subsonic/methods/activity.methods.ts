@@ -47,6 +47,15 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
   const { activity } = deps;
   const { marks } = deps;
 
+  /** The app's queue becomes the user's, every device's (an empty one clears it). */
+  async function saveQueue(
+    user: SessionViewer,
+    params: SubsonicParams,
+    queue: { songIds: number[]; currentSongId: number | null; currentIndex?: number; positionMs: number },
+  ): Promise<void> {
+    await deps.devices.appSavedQueue(user.id, clientName(params), { ...queue, changedAt: now().toISOString() });
+  }
+
   /** The songs of `ids` as the caller sees them, in that order (70 when one does not exist). */
   async function childrenOf(user: SessionViewer, ids: readonly number[]): Promise<SubsonicNode[]> {
     const listing = await deps.songs.listByIds(user, ids);
@@ -97,7 +106,7 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
       run: async ({ params, caller }) => {
         const ids = songIdsParam(params, false);
         if (ids.length === 0) {
-          await activity.clearPlayQueue(caller.user.id);
+          await saveQueue(caller.user, params, { songIds: [], currentSongId: null, positionMs: 0 });
           return {};
         }
         if (ids.length > PLAY_QUEUE_MAX) throw subsonicFail('generic', SubsonicMessages.queueTooLong(PLAY_QUEUE_MAX));
@@ -108,14 +117,56 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
         }
         const positionMs = intParam(params, 'position', 0, 0, Number.MAX_SAFE_INTEGER);
         await childrenOf(caller.user, [...new Set(ids)]);
-        await activity.savePlayQueue(caller.user.id, {
-          currentSongId: currentId,
-          positionMs,
-          changedAt: now().toISOString(),
-          changedBy: clientName(params),
+        await saveQueue(caller.user, params, { songIds: ids, currentSongId: currentId, positionMs });
+        return {};
+      },
+    },
+    savePlayQueueByIndex: {
+      run: async ({ params, caller }) => {
+        const ids = songIdsParam(params, false);
+        const index = params.get('currentIndex');
+        if (ids.length === 0) {
+          // Clearing the queue takes no currentIndex.
+          if (index !== undefined) throw subsonicFail('missingParameter', SubsonicMessages.missingParameter('id'));
+          await saveQueue(caller.user, params, { songIds: [], currentSongId: null, positionMs: 0 });
+          return {};
+        }
+        if (ids.length > PLAY_QUEUE_MAX) throw subsonicFail('generic', SubsonicMessages.queueTooLong(PLAY_QUEUE_MAX));
+        if (index === undefined)
+          throw subsonicFail('missingParameter', SubsonicMessages.missingParameter('currentIndex'));
+        // Out of the queue's range is error 10, as the extension says.
+        if (!/^\d{1,9}$/.test(index) || Number(index) >= ids.length) {
+          throw subsonicFail('missingParameter', SubsonicMessages.badCurrentIndex(ids.length));
+        }
+        const currentIndex = Number(index);
+        const raw = params.get('position');
+        const positionMs = raw === '' ? 0 : intParam(params, 'position', 0, 0, Number.MAX_SAFE_INTEGER);
+        await childrenOf(caller.user, [...new Set(ids)]);
+        await saveQueue(caller.user, params, {
           songIds: ids,
+          currentSongId: ids[currentIndex] ?? null,
+          currentIndex,
+          positionMs,
         });
         return {};
+      },
+    },
+    getPlayQueueByIndex: {
+      run: async ({ caller }) => {
+        const queue = await deps.devices.savedQueue(caller.user);
+        if (queue === null) {
+          return { playQueueByIndex: { username: caller.user.username, changed: NEVER_CHANGED, changedBy: '' } };
+        }
+        return {
+          playQueueByIndex: {
+            currentIndex: queue.currentIndex,
+            position: queue.positionMs,
+            username: caller.user.username,
+            changed: queue.changedAt,
+            changedBy: queue.changedBy,
+            entry: await marks.songs(caller.user, queue.listing),
+          },
+        };
       },
     },
     getPlayQueue: {

@@ -440,6 +440,7 @@ describeEachDialect('Subsonic stream without ffmpeg (%s)', { env: { FFMPEG_PATH:
       { name: 'apiKeyAuthentication', versions: [1] },
       { name: 'songLyrics', versions: [1] },
       { name: 'playbackReport', versions: [1] },
+      { name: 'indexBasedQueue', versions: [1] },
     ]);
   });
 });

@@ -77,6 +77,8 @@ export function playbackMethods(deps: SubsonicDeps, now: () => Date = () => new 
             await deps.plays.record(caller.user, songId, at);
           }
         };
+        // The app is a device of its user: the devices menu shows what it plays (issue 27).
+        await deps.devices.appPlayback(caller.user.id, client, { state, songId, positionMs });
         if (state === 'stopped') {
           // The end of the playback under way (none: nothing to count, e.g. the same report sent again).
           await countPlay();
