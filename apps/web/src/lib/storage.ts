@@ -10,15 +10,12 @@ export const AppStorageKeys = {
   downloadsOwner: 'tonearm.downloadsOwner',
   /** The profile's "data saver" (this browser only): stream converted Opus at 128 kbit/s. */
   dataSaver: 'tonearm.dataSaver',
-<<<<<<< HEAD
   /** The player's crossfade in seconds (this browser only, issue 27): 0 is off. */
   crossfade: 'tonearm.crossfade',
   /** Gapless playback through Media Source Extensions (this browser only, issue 27); off until it is the default. */
   gapless: 'tonearm.gapless',
-=======
   /** This browser's device key (issue 27): the server knows this browser as one device of its user by it. */
   deviceKey: 'tonearm.deviceKey',
->>>>>>> i27-devices
 } as const;
 
 /** A logged-out user's downloaded list, kept aside until they log in again on this browser. */
