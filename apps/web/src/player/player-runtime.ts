@@ -387,7 +387,11 @@ export function connectAudioEngine(
     if (!state.playing && fade !== null) endFade();
     applyVolumes(state);
     followNext(state);
-    if (state.playing && active.paused) {
+    if (state.playing && active.paused && chainOf(active)?.restartIfEnded()) {
+      // A gapless stream that played out starts its song over (a plain element restarts at 0 by itself).
+      syncTransport();
+      clock.dispatch({ type: 'time', position: 0 });
+    } else if (state.playing && active.paused) {
       active.play().catch((error: unknown) => {
         // AbortError: a newer src replaced this one; the new track's own play() decides.
         if (isAbort(error)) return;

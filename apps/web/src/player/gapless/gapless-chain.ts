@@ -134,6 +134,17 @@ export class GaplessChain {
     );
   }
 
+  /**
+   * Play after the stream ended (the last song played out): the song starts over from its own start, as a plain
+   * element does, rather than from the start of the whole stream. True when it did.
+   */
+  restartIfEnded(): boolean {
+    const song = this.song;
+    if (song === null || !this.element.ended) return false;
+    this.load(song, 0, true);
+    return true;
+  }
+
   /** Seeks within the current song: in what is held, or by loading its stream from there. */
   seek(seconds: number): void {
     const track = this.tracks[0];
