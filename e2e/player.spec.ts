@@ -76,7 +76,7 @@ async function expectAppendedAndPlayedOn(
     audio.dataset.e2eRole = 'chain';
     audio.dataset.e2eStalls = '';
     for (const event of ['waiting', 'emptied', 'ended', 'abort']) {
-      audio.addEventListener(event, () => (audio.dataset.e2eStalls += `${event} `));
+      audio.addEventListener(event, () => (audio.dataset.e2eStalls = `${audio.dataset.e2eStalls ?? ''}${event} `));
     }
   });
   await dashboard.player.getByRole('button', { name: 'Play', exact: true }).click();
