@@ -29,6 +29,8 @@ export const RESTART_THRESHOLD_SECONDS = 3;
 export const PRELOAD_LEAD_SECONDS = 30;
 /** How often the volumes follow the crossfade's curves. */
 const FADE_STEP_MS = 40;
+/** A crossfade due within this many seconds is started by a timer at its exact time. */
+const FADE_ARM_SECONDS = 0.5;
 
 export interface PlayerControls {
   /**
@@ -231,6 +233,12 @@ export function connectAudioEngine(
   /** A crossfade under way: the outgoing element, its song, and when it started. */
   let fade: { element: HTMLAudioElement; song: Song; started: number; seconds: number } | null = null;
   let fadeTimer: ReturnType<typeof setInterval> | null = null;
+  /** Armed shortly before a crossfade is due, for its exact start. */
+  let fadeStart: ReturnType<typeof setTimeout> | null = null;
+  const clearFadeStart = (): void => {
+    if (fadeStart !== null) clearTimeout(fadeStart);
+    fadeStart = null;
+  };
   // Set just before the store moves on for a crossfade: the next load plays on the standby element.
   let crossfadeNext = 0;
 
@@ -337,14 +345,22 @@ export function connectAudioEngine(
    * consecutive tracks of one album: those stay gapless).
    */
   const maybeCrossfade = (): void => {
+    clearFadeStart();
     const state = store.getState();
     const upcoming = songAfterCurrent(state);
     if (fade !== null || !state.playing || !upcoming || upcoming.id === state.current.id || isWelcomeSong(upcoming))
       return;
     const { duration } = clock.getState();
     const seconds = Math.min(crossfadeBetween(state.current, upcoming, readCrossfade()), duration / 2);
-    if (seconds <= 0 || duration - position() > seconds) return;
-    crossfadeNext = seconds;
+    const left = duration - position();
+    if (seconds <= 0 || left - seconds > FADE_ARM_SECONDS) return;
+    if (left > seconds) {
+      // timeupdate comes only every quarter second or so: a timer starts the fade on time.
+      fadeStart = setTimeout(maybeCrossfade, ((left - seconds) * 1000) / (deck.active.playbackRate || 1));
+      return;
+    }
+    // Never longer than what is left of the outgoing song, so the fade ends with it rather than cutting it off.
+    crossfadeNext = Math.max(FADE_STEP_MS / 1000, left);
     store.dispatch({ type: 'ended' });
     crossfadeNext = 0;
   };
@@ -489,6 +505,7 @@ export function connectAudioEngine(
 
   return () => {
     unsubscribe();
+    clearFadeStart();
     endFade();
     for (const chain of chains.values()) chain.dispose();
     deck.transport = null;
