@@ -220,9 +220,13 @@ export function connectAudioEngine(
   let serverGapless = true;
   const chains = new Map<HTMLAudioElement, GaplessChain>();
   const chainOf = (element: HTMLAudioElement): GaplessChain | null => chains.get(element) ?? null;
-  /** The gapless stream plays a song when the browser and server can, online, and the song is not downloaded. */
+  /**
+   * The gapless stream plays a song when the browser and server can, online, and the song is not downloaded. Its
+   * length must be known: the stream's element has none of its own (another song may be appended to it).
+   */
   const gaplessFor = (song: Song): boolean =>
     serverGapless &&
+    song.durationMs !== null &&
     chains.size > 0 &&
     readGapless() &&
     isAudioUrl(song.link) &&
