@@ -77,10 +77,6 @@ test('an album cut from one recording plays as one: no silence, no click at any 
   expect(albumId).toBeDefined();
 
   await logIn(page, listener);
-  // Gapless playback is a setting of the browser (off by default until the two-element specs are rewritten).
-  await page.evaluate(() => {
-    localStorage.setItem('tonearm.gapless', 'true');
-  });
   await page.goto(`/dashboard/album?id=${albumId}`);
   await expect(page.getByRole('heading', { level: 1, name: GAPLESS_ALBUM })).toBeVisible();
   await startRecording(page);

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { logIn, newAccount, registerAccount, type Account } from './support/pages/accounts.js';
-import { audioSnapshot } from './support/pages/audio-probe.js';
+import { audioSnapshot, bufferedEnd, setGapless, songLength } from './support/pages/audio-probe.js';
 import { Dashboard } from './support/pages/dashboard.js';
 import { useTonearmServer } from './support/pages/tonearm-spec.js';
 import { chooseSongMenuItem, dismissAlerts, pressShortcut, screenshotBoth } from './support/web-app.js';
@@ -41,8 +41,79 @@ async function rowAction(nextUp: Locator, song: string, action: string): Promise
 
 /** Seeks the playing song to `secondsBeforeEnd` before its end through the seek slider. */
 async function seekNearEnd(dashboard: Dashboard, secondsBeforeEnd: number): Promise<void> {
-  const { duration } = await audioSnapshot(dashboard.audio);
+  const duration = await songLength(dashboard.player);
   await dashboard.player.getByRole('slider', { name: 'Seek' }).fill(String(Math.floor(duration - secondsBeforeEnd)));
+}
+
+/** The paths of the gapless streams asked for from now on. */
+function gaplessStreams(page: Page): Set<string> {
+  const paths = new Set<string>();
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/media/audio/') && url.searchParams.get('format') === 'gapless') {
+      paths.add(url.pathname);
+    }
+  });
+  return paths;
+}
+
+/**
+ * Gapless (the default), the first song paused near its end: the second one's stream is already asked for and its
+ * data appended after the first one's in the same element; it then plays on in that element, with no wait and no
+ * new source.
+ */
+async function expectAppendedAndPlayedOn(
+  page: Page,
+  dashboard: Dashboard,
+  streams: Set<string>,
+  second: string,
+): Promise<void> {
+  const firstLength = await songLength(dashboard.player);
+  await expect.poll(() => streams.size).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => bufferedEnd(dashboard.audio)).toBeGreaterThan(firstLength + 1);
+  const source = (await audioSnapshot(dashboard.audio)).src;
+  await dashboard.audio.evaluate((audio: HTMLAudioElement) => {
+    audio.dataset.e2eRole = 'chain';
+    audio.dataset.e2eStalls = '';
+    for (const event of ['waiting', 'emptied', 'ended', 'abort']) {
+      audio.addEventListener(event, () => (audio.dataset.e2eStalls = `${audio.dataset.e2eStalls ?? ''}${event} `));
+    }
+  });
+  await dashboard.player.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect(nowPlaying(dashboard)).toHaveText(second, { timeout: 15_000 });
+  await expect(dashboard.audio).toHaveAttribute('data-e2e-role', 'chain');
+  // The element's time runs on past the first song: the second one plays from the data appended ahead.
+  await expect.poll(async () => (await audioSnapshot(dashboard.audio)).currentTime).toBeGreaterThan(firstLength + 0.5);
+  const after = await audioSnapshot(dashboard.audio);
+  expect(after.src).toBe(source);
+  expect(after.paused).toBe(false);
+  await expect(dashboard.audio).toHaveAttribute('data-e2e-stalls', '');
+}
+
+/** Gapless off: the second song loads in the standby element near the first one's end and is swapped in at once. */
+async function expectPreloadedAndSwapped(page: Page, dashboard: Dashboard, second: string): Promise<void> {
+  const standby = page.locator('audio[data-testid="player-audio-next"]');
+  await expect.poll(() => standby.evaluate((audio: HTMLAudioElement) => audio.src)).toMatch(/\/media\/audio\//);
+  await expect.poll(() => standby.evaluate((audio: HTMLAudioElement) => audio.readyState)).toBeGreaterThanOrEqual(2);
+  // Mark both elements, then time the hand-over from one song's end to the next one's first frame.
+  await page.evaluate(() => {
+    const active = document.querySelector<HTMLAudioElement>('audio[data-testid="player-audio"]');
+    const next = document.querySelector<HTMLAudioElement>('audio[data-testid="player-audio-next"]');
+    if (!active || !next) throw new Error('audio deck missing');
+    next.dataset.e2eRole = 'preloaded';
+    active.addEventListener('ended', () => (active.dataset.e2eEndedAt = String(performance.now())), { once: true });
+    next.addEventListener('playing', () => (next.dataset.e2ePlayingAt = String(performance.now())), { once: true });
+  });
+  await dashboard.player.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect(nowPlaying(dashboard)).toHaveText(second, { timeout: 15_000 });
+  await expect(dashboard.audio).toHaveAttribute('data-e2e-role', 'preloaded');
+  const gap = await page.evaluate(() => {
+    const ended = Number(document.querySelector<HTMLElement>('[data-e2e-ended-at]')?.dataset.e2eEndedAt);
+    const started = Number(document.querySelector<HTMLElement>('[data-e2e-playing-at]')?.dataset.e2ePlayingAt);
+    return started - ended;
+  });
+  expect(gap).toBeGreaterThanOrEqual(0);
+  expect(gap).toBeLessThan(500);
 }
 
 /** Plays the duo artist's two songs from their page; returns their names in play order. */
@@ -117,104 +188,97 @@ test('shuffle, the queue view (play next, add, remove, reorder, jump) and the sc
   });
 });
 
-test('repeat off, all and one decide what follows the last song; the next song is preloaded and swapped in', async ({
-  page,
-}) => {
-  const dashboard = new Dashboard(page);
-  await logIn(page, listener);
-  const [first, second] = await playDuo(page, dashboard);
-  const repeat = dashboard.player.getByRole('button', { name: /^Repeat: / });
-  await expect(repeat).toHaveAccessibleName('Repeat: off');
+for (const gapless of [true, false]) {
+  const handOver = gapless
+    ? 'gapless: the next song is appended ahead and plays on in the same element'
+    : 'gapless off: the next song is preloaded and swapped in';
+  test(`repeat off, all and one decide what follows the last song; ${handOver}`, async ({ page }) => {
+    if (!gapless) await setGapless(page, false);
+    const streams = gaplessStreams(page);
+    const dashboard = new Dashboard(page);
+    await logIn(page, listener);
+    const [first, second] = await playDuo(page, dashboard);
+    const repeat = dashboard.player.getByRole('button', { name: /^Repeat: / });
+    await expect(repeat).toHaveAccessibleName('Repeat: off');
 
-  // Off, first song near its end: the second one is already loading in the standby element.
-  const standby = page.locator('audio[data-testid="player-audio-next"]');
-  await dashboard.player.getByRole('button', { name: 'Pause', exact: true }).click();
-  await seekNearEnd(dashboard, 2);
-  await expect.poll(() => standby.evaluate((audio: HTMLAudioElement) => audio.src)).toMatch(/\/media\/audio\//);
-  await expect.poll(() => standby.evaluate((audio: HTMLAudioElement) => audio.readyState)).toBeGreaterThanOrEqual(2);
-  // Mark both elements, then time the hand-over from one song's end to the next one's first frame.
-  await page.evaluate(() => {
-    const active = document.querySelector<HTMLAudioElement>('audio[data-testid="player-audio"]');
-    const next = document.querySelector<HTMLAudioElement>('audio[data-testid="player-audio-next"]');
-    if (!active || !next) throw new Error('audio deck missing');
-    next.dataset.e2eRole = 'preloaded';
-    active.addEventListener('ended', () => (active.dataset.e2eEndedAt = String(performance.now())), { once: true });
-    next.addEventListener('playing', () => (next.dataset.e2ePlayingAt = String(performance.now())), { once: true });
+    // Off, first song near its end: the second one is already loading.
+    await dashboard.player.getByRole('button', { name: 'Pause', exact: true }).click();
+    await seekNearEnd(dashboard, 2);
+    if (gapless) await expectAppendedAndPlayedOn(page, dashboard, streams, second);
+    else await expectPreloadedAndSwapped(page, dashboard, second);
+
+    // Off, last song ends: playback stops.
+    await seekNearEnd(dashboard, 1.5);
+    await expect(dashboard.player.getByRole('button', { name: 'Play', exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(nowPlaying(dashboard)).toHaveText(second);
+
+    // All: after the last song comes the first.
+    await repeat.click();
+    await expect(repeat).toHaveAccessibleName('Repeat: all');
+    await dashboard.player.getByRole('button', { name: 'Play', exact: true }).click();
+    await seekNearEnd(dashboard, 1.5);
+    await expect(nowPlaying(dashboard)).toHaveText(first, { timeout: 15_000 });
+    await expect(dashboard.player.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
+
+    // One: the same song starts over.
+    await repeat.click();
+    await expect(repeat).toHaveAccessibleName('Repeat: one');
+    await page.evaluate(() => {
+      const active = document.querySelector<HTMLAudioElement>('audio[data-testid="player-audio"]');
+      active?.addEventListener('ended', () => (active.dataset.e2eEnded = 'yes'), { once: true });
+    });
+    await seekNearEnd(dashboard, 1.5);
+    await expect(dashboard.audio).toHaveAttribute('data-e2e-ended', 'yes', { timeout: 15_000 });
+    await expect.poll(async () => (await audioSnapshot(dashboard.audio)).currentTime).toBeLessThan(5);
+    await expect(nowPlaying(dashboard)).toHaveText(first);
+    expect((await audioSnapshot(dashboard.audio)).paused).toBe(false);
+
+    await repeat.click();
+    await expect(repeat).toHaveAccessibleName('Repeat: off');
   });
-  await dashboard.player.getByRole('button', { name: 'Play', exact: true }).click();
-  await expect(nowPlaying(dashboard)).toHaveText(second, { timeout: 15_000 });
-  await expect(dashboard.audio).toHaveAttribute('data-e2e-role', 'preloaded');
-  const gap = await page.evaluate(() => {
-    const ended = Number(document.querySelector<HTMLElement>('[data-e2e-ended-at]')?.dataset.e2eEndedAt);
-    const started = Number(document.querySelector<HTMLElement>('[data-e2e-playing-at]')?.dataset.e2ePlayingAt);
-    return started - ended;
+}
+
+for (const gapless of [true, false]) {
+  test(`queue, song, position, volume, shuffle and repeat are restored after a reload (gapless ${gapless ? 'on' : 'off'})`, async ({
+    page,
+  }) => {
+    if (!gapless) await setGapless(page, false);
+    const dashboard = new Dashboard(page);
+    await logIn(page, listener);
+    const list = await dashboard.openSongs();
+    const song = (await names(list))[3] ?? '';
+    await (await dashboard.revealSong(list, song)).getByRole('button', { name: `Play ${song}`, exact: true }).click();
+    await expect(nowPlaying(dashboard)).toHaveText(song);
+    await dashboard.player.getByRole('button', { name: 'Shuffle' }).click();
+    await dashboard.player.getByRole('button', { name: /^Repeat: / }).click();
+    await dashboard.player.getByRole('slider', { name: 'Volume' }).fill('40');
+    await dashboard.player.getByRole('button', { name: 'Pause', exact: true }).click();
+    await dashboard.player.getByRole('slider', { name: 'Seek' }).fill('12');
+    const queue = await openQueue(page, dashboard);
+    const before = await names(queue.getByRole('list', { name: 'Next up' }));
+    expect(before).toHaveLength(11);
+
+    await page.reload();
+    await expect(nowPlaying(dashboard)).toHaveText(song);
+    await expect(dashboard.player.getByRole('slider', { name: 'Volume' })).toHaveValue('40');
+    await expect(dashboard.player.getByRole('button', { name: 'Shuffle' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(dashboard.player.getByRole('button', { name: /^Repeat: / })).toHaveAccessibleName('Repeat: all');
+    await expect(dashboard.player.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+    await expect
+      .poll(async () => Number(await dashboard.player.getByRole('slider', { name: 'Seek' }).inputValue()))
+      .toBeGreaterThanOrEqual(11);
+    const restored = await openQueue(page, dashboard);
+    expect(await names(restored.getByRole('list', { name: 'Next up' }))).toEqual(before);
+
+    await dashboard.player.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(async () => (await audioSnapshot(dashboard.audio)).paused).toBe(false);
+    const resumed = await audioSnapshot(dashboard.audio);
+    // The element's own time is the song's position on either path (a gapless stream from an offset is placed there).
+    expect(resumed.currentTime).toBeGreaterThanOrEqual(11);
+    expect(resumed.src).toMatch(gapless ? /^blob:/ : /\/media\/audio\//);
+    expect(await dashboard.audio.evaluate((audio: HTMLAudioElement) => audio.volume)).toBeCloseTo(0.4, 2);
   });
-  expect(gap).toBeGreaterThanOrEqual(0);
-  expect(gap).toBeLessThan(500);
-
-  // Off, last song ends: playback stops.
-  await seekNearEnd(dashboard, 1.5);
-  await expect(dashboard.player.getByRole('button', { name: 'Play', exact: true })).toBeVisible({ timeout: 15_000 });
-  await expect(nowPlaying(dashboard)).toHaveText(second);
-
-  // All: after the last song comes the first.
-  await repeat.click();
-  await expect(repeat).toHaveAccessibleName('Repeat: all');
-  await dashboard.player.getByRole('button', { name: 'Play', exact: true }).click();
-  await seekNearEnd(dashboard, 1.5);
-  await expect(nowPlaying(dashboard)).toHaveText(first, { timeout: 15_000 });
-  await expect(dashboard.player.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
-
-  // One: the same song starts over.
-  await repeat.click();
-  await expect(repeat).toHaveAccessibleName('Repeat: one');
-  await page.evaluate(() => {
-    const active = document.querySelector<HTMLAudioElement>('audio[data-testid="player-audio"]');
-    active?.addEventListener('ended', () => (active.dataset.e2eEnded = 'yes'), { once: true });
-  });
-  await seekNearEnd(dashboard, 1.5);
-  await expect(dashboard.audio).toHaveAttribute('data-e2e-ended', 'yes', { timeout: 15_000 });
-  await expect.poll(async () => (await audioSnapshot(dashboard.audio)).currentTime).toBeLessThan(5);
-  await expect(nowPlaying(dashboard)).toHaveText(first);
-  expect((await audioSnapshot(dashboard.audio)).paused).toBe(false);
-
-  await repeat.click();
-  await expect(repeat).toHaveAccessibleName('Repeat: off');
-});
-
-test('queue, song, position, volume, shuffle and repeat are restored after a reload', async ({ page }) => {
-  const dashboard = new Dashboard(page);
-  await logIn(page, listener);
-  const list = await dashboard.openSongs();
-  const song = (await names(list))[3] ?? '';
-  await (await dashboard.revealSong(list, song)).getByRole('button', { name: `Play ${song}`, exact: true }).click();
-  await expect(nowPlaying(dashboard)).toHaveText(song);
-  await dashboard.player.getByRole('button', { name: 'Shuffle' }).click();
-  await dashboard.player.getByRole('button', { name: /^Repeat: / }).click();
-  await dashboard.player.getByRole('slider', { name: 'Volume' }).fill('40');
-  await dashboard.player.getByRole('button', { name: 'Pause', exact: true }).click();
-  await dashboard.player.getByRole('slider', { name: 'Seek' }).fill('12');
-  const queue = await openQueue(page, dashboard);
-  const before = await names(queue.getByRole('list', { name: 'Next up' }));
-  expect(before).toHaveLength(11);
-
-  await page.reload();
-  await expect(nowPlaying(dashboard)).toHaveText(song);
-  await expect(dashboard.player.getByRole('slider', { name: 'Volume' })).toHaveValue('40');
-  await expect(dashboard.player.getByRole('button', { name: 'Shuffle' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(dashboard.player.getByRole('button', { name: /^Repeat: / })).toHaveAccessibleName('Repeat: all');
-  await expect(dashboard.player.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
-  await expect
-    .poll(async () => Number(await dashboard.player.getByRole('slider', { name: 'Seek' }).inputValue()))
-    .toBeGreaterThanOrEqual(11);
-  const restored = await openQueue(page, dashboard);
-  expect(await names(restored.getByRole('list', { name: 'Next up' }))).toEqual(before);
-
-  await dashboard.player.getByRole('button', { name: 'Play', exact: true }).click();
-  await expect.poll(async () => (await audioSnapshot(dashboard.audio)).paused).toBe(false);
-  expect((await audioSnapshot(dashboard.audio)).currentTime).toBeGreaterThanOrEqual(11);
-  expect(await dashboard.audio.evaluate((audio: HTMLAudioElement) => audio.volume)).toBeCloseTo(0.4, 2);
-});
+}
 
 test('keyboard shortcuts drive the player, with a help overlay on "?"', async ({ page }) => {
   const dashboard = new Dashboard(page);

@@ -1,4 +1,4 @@
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /** What the page's <audio> element reports. */
 export interface AudioSnapshot {
@@ -32,5 +32,27 @@ export function audioSnapshot(audio: Locator): Promise<AudioSnapshot> {
       playingEvents: Number(element.dataset[key] ?? '0'),
     }),
     COUNTER,
+  );
+}
+
+/**
+ * Gapless playback on or off in this page's browser (a setting of the profile, `tonearm.gapless`, on by default): set
+ * before any of the app's scripts run, on every page load of the test.
+ */
+export async function setGapless(page: Page, on: boolean): Promise<void> {
+  await page.addInitScript((value) => {
+    localStorage.setItem('tonearm.gapless', value);
+  }, JSON.stringify(on));
+}
+
+/** The playing song's length as the player shows it (the seek slider's end; a gapless element's own is longer). */
+export async function songLength(player: Locator): Promise<number> {
+  return Number(await player.getByRole('slider', { name: 'Seek' }).getAttribute('max'));
+}
+
+/** The end of what the element holds (for a gapless stream: the next song's data appended after the current one). */
+export function bufferedEnd(audio: Locator): Promise<number> {
+  return audio.evaluate((element: HTMLAudioElement) =>
+    element.buffered.length === 0 ? 0 : element.buffered.end(element.buffered.length - 1),
   );
 }

@@ -27,12 +27,11 @@ export function useCrossfade(): number {
 }
 
 /**
- * Gapless playback (docs/design.md, "Gapless playback"): on, songs play through the MSE gapless stream where it can.
- * Off by default for now: the end-to-end specs of the two-element path (player.spec.ts, playback.spec.ts) still check
- * that path's own workings (the element's src, the standby's preload and swap, Range requests on the original).
+ * Gapless playback (docs/design.md, "Gapless playback"): on by default, songs play through the MSE gapless stream
+ * where the browser and server can (elsewhere, and with this off, the two-element player plays the original files).
  */
 export function readGapless(): boolean {
-  return readJson(AppStorageKeys.gapless, (value): value is boolean => typeof value === 'boolean') ?? false;
+  return readJson(AppStorageKeys.gapless, (value): value is boolean => typeof value === 'boolean') ?? true;
 }
 
 export function writeGapless(on: boolean): void {

@@ -12,7 +12,7 @@ export const AppStorageKeys = {
   dataSaver: 'tonearm.dataSaver',
   /** The player's crossfade in seconds (this browser only, issue 27): 0 is off. */
   crossfade: 'tonearm.crossfade',
-  /** Gapless playback through Media Source Extensions (this browser only, issue 27); off until it is the default. */
+  /** Gapless playback through Media Source Extensions (this browser only, issue 27); on by default. */
   gapless: 'tonearm.gapless',
   /** This browser's device key (issue 27): the server knows this browser as one device of its user by it. */
   deviceKey: 'tonearm.deviceKey',

@@ -29,6 +29,8 @@ export const RESTART_THRESHOLD_SECONDS = 3;
 export const PRELOAD_LEAD_SECONDS = 30;
 /** How often the volumes follow the crossfade's curves. */
 const FADE_STEP_MS = 40;
+/** A crossfade due within this many seconds is started by a timer at its exact time. */
+const FADE_ARM_SECONDS = 0.5;
 
 export interface PlayerControls {
   /**
@@ -218,9 +220,13 @@ export function connectAudioEngine(
   let serverGapless = true;
   const chains = new Map<HTMLAudioElement, GaplessChain>();
   const chainOf = (element: HTMLAudioElement): GaplessChain | null => chains.get(element) ?? null;
-  /** The gapless stream plays a song when the browser and server can, online, and the song is not downloaded. */
+  /**
+   * The gapless stream plays a song when the browser and server can, online, and the song is not downloaded. Its
+   * length must be known: the stream's element has none of its own (another song may be appended to it).
+   */
   const gaplessFor = (song: Song): boolean =>
     serverGapless &&
+    song.durationMs !== null &&
     chains.size > 0 &&
     readGapless() &&
     isAudioUrl(song.link) &&
@@ -231,6 +237,12 @@ export function connectAudioEngine(
   /** A crossfade under way: the outgoing element, its song, and when it started. */
   let fade: { element: HTMLAudioElement; song: Song; started: number; seconds: number } | null = null;
   let fadeTimer: ReturnType<typeof setInterval> | null = null;
+  /** Armed shortly before a crossfade is due, for its exact start. */
+  let fadeStart: ReturnType<typeof setTimeout> | null = null;
+  const clearFadeStart = (): void => {
+    if (fadeStart !== null) clearTimeout(fadeStart);
+    fadeStart = null;
+  };
   // Set just before the store moves on for a crossfade: the next load plays on the standby element.
   let crossfadeNext = 0;
 
@@ -337,14 +349,22 @@ export function connectAudioEngine(
    * consecutive tracks of one album: those stay gapless).
    */
   const maybeCrossfade = (): void => {
+    clearFadeStart();
     const state = store.getState();
     const upcoming = songAfterCurrent(state);
     if (fade !== null || !state.playing || !upcoming || upcoming.id === state.current.id || isWelcomeSong(upcoming))
       return;
     const { duration } = clock.getState();
     const seconds = Math.min(crossfadeBetween(state.current, upcoming, readCrossfade()), duration / 2);
-    if (seconds <= 0 || duration - position() > seconds) return;
-    crossfadeNext = seconds;
+    const left = duration - position();
+    if (seconds <= 0 || left - seconds > FADE_ARM_SECONDS) return;
+    if (left > seconds) {
+      // timeupdate comes only every quarter second or so: a timer starts the fade on time.
+      fadeStart = setTimeout(maybeCrossfade, ((left - seconds) * 1000) / (deck.active.playbackRate || 1));
+      return;
+    }
+    // Never longer than what is left of the outgoing song, so the fade ends with it rather than cutting it off.
+    crossfadeNext = Math.max(FADE_STEP_MS / 1000, left);
     store.dispatch({ type: 'ended' });
     crossfadeNext = 0;
   };
@@ -387,7 +407,11 @@ export function connectAudioEngine(
     if (!state.playing && fade !== null) endFade();
     applyVolumes(state);
     followNext(state);
-    if (state.playing && active.paused) {
+    if (state.playing && active.paused && chainOf(active)?.restartIfEnded()) {
+      // A gapless stream that played out starts its song over (a plain element restarts at 0 by itself).
+      syncTransport();
+      clock.dispatch({ type: 'time', position: 0 });
+    } else if (state.playing && active.paused) {
       active.play().catch((error: unknown) => {
         // AbortError: a newer src replaced this one; the new track's own play() decides.
         if (isAbort(error)) return;
@@ -485,6 +509,7 @@ export function connectAudioEngine(
 
   return () => {
     unsubscribe();
+    clearFadeStart();
     endFade();
     for (const chain of chains.values()) chain.dispose();
     deck.transport = null;

@@ -18,9 +18,12 @@ describe('the crossfade setting', () => {
     expect(screen.getByText('6 s')).toBeInTheDocument();
   });
 
-  it('turns gapless playback on and off (off by default)', () => {
+  it('turns gapless playback off and on (on by default)', () => {
     render(<CrossfadeSetting />);
     const box = screen.getByRole('checkbox', { name: 'Gapless playback' });
+    expect(box).toBeChecked();
+    fireEvent.click(box);
+    expect(readGapless()).toBe(false);
     expect(box).not.toBeChecked();
     fireEvent.click(box);
     expect(readGapless()).toBe(true);

@@ -35,6 +35,9 @@ describe('the timeline of songs played back to back', () => {
     expect(trackIndexAt(tracks, 183.25)).toBe(1);
     expect(songPosition({ song: 'a', start: 0, from: 92.5 }, 10)).toBe(102.5);
     expect(songPosition({ song: 'b', start: 183.25, from: 0 }, 190)).toBeCloseTo(6.75, 10);
+    // A stream fetched from 92.5 s is placed at media time 92.5 (timestampOffset): the element's time is the song's.
+    expect(songPosition({ song: 'a', start: 92.5, from: 92.5 }, 100)).toBe(100);
+    expect(songPosition({ song: 'a', start: 92.5, from: 92.5 }, 0)).toBe(92.5);
   });
 
   it('seeks within what is held, and asks for a new stream otherwise', () => {
@@ -43,6 +46,7 @@ describe('the timeline of songs played back to back', () => {
     expect(seekTarget({ song: 'a', start: 0, from: 0 }, 10, held)).toBeNull();
     expect(seekTarget({ song: 'a', start: 0, from: 0 }, 200, held)).toBeNull();
     expect(seekTarget({ song: 'a', start: 0, from: 50 }, 20, [{ start: 0, end: 100 }])).toBeNull();
+    expect(seekTarget({ song: 'a', start: 50, from: 50 }, 60, [{ start: 50, end: 100 }])).toBe(60);
   });
 
   it('streams from an offset in whole milliseconds', () => {

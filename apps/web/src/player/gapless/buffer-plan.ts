@@ -44,9 +44,12 @@ export function trackIndexAt<S>(tracks: readonly TimelineTrack<S>[], time: numbe
   return index;
 }
 
-/** The song position at media time `time` within `track`. */
+/**
+ * The song position at media time `time` within `track`. Before the playhead reaches the track's start (a stream
+ * fetched from an offset, before the element has moved there) it is the position the track starts from.
+ */
 export function songPosition<S>(track: TimelineTrack<S>, time: number): number {
-  return Math.max(0, time - track.start + track.from);
+  return time < track.start ? track.from : time - track.start + track.from;
 }
 
 /** Whether a seek to song position `seconds` in `track` lands in buffered media (then no new fetch is needed). */

@@ -116,7 +116,9 @@ export class GaplessChain {
   load(song: Song, position: number, play: boolean): void {
     this.stop();
     const generation = this.generation;
-    this.tracks = [{ song, start: 0, from: position }];
+    // The stream from `position` is placed at media time `position` (timestampOffset, in run()), so the element's
+    // currentTime is the song's position, as with a plain element.
+    this.tracks = [{ song, start: position, from: position }];
     const source = new MediaSource();
     this.source = source;
     this.url = URL.createObjectURL(source);
@@ -130,6 +132,17 @@ export class GaplessChain {
       },
       { once: true },
     );
+  }
+
+  /**
+   * Play after the stream ended (the last song played out): the song starts over from its own start, as a plain
+   * element does, rather than from the start of the whole stream. True when it did.
+   */
+  restartIfEnded(): boolean {
+    const song = this.song;
+    if (song === null || !this.element.ended) return false;
+    this.load(song, 0, true);
+    return true;
   }
 
   /** Seeks within the current song: in what is held, or by loading its stream from there. */
@@ -199,6 +212,8 @@ export class GaplessChain {
     try {
       buffer = source.addSourceBuffer(GAPLESS_MIME);
       buffer.mode = 'sequence';
+      // In 'sequence' mode this is where the first appended frame goes; the songs that follow come right after it.
+      buffer.timestampOffset = position;
     } catch {
       this.fail(generation, first, position, false);
       return;
@@ -207,7 +222,7 @@ export class GaplessChain {
     let song = first;
     let from = position;
     for (;;) {
-      const streamed = await this.stream(generation, buffer, song, from);
+      const streamed = await this.stream(generation, buffer, song, from, from > 0);
       if (streamed === 'stopped') return;
       if (streamed === 'failed' || streamed === 'refused') {
         if (song === first) {
@@ -233,7 +248,13 @@ export class GaplessChain {
   }
 
   /** Fetches one song's stream and appends it as room ahead allows. */
-  private async stream(generation: number, buffer: SourceBuffer, song: Song, from: number): Promise<Streamed> {
+  private async stream(
+    generation: number,
+    buffer: SourceBuffer,
+    song: Song,
+    from: number,
+    moveHead: boolean,
+  ): Promise<Streamed> {
     let response: Response;
     try {
       response = await fetch(gaplessLink(song.link, from), { credentials: 'same-origin' });
@@ -254,6 +275,11 @@ export class GaplessChain {
         if (done) return 'done';
         if (generation !== this.generation) return 'stopped';
         await this.append(generation, buffer, value);
+        // The element starts at 0; once the first data is in, it moves to where the stream begins.
+        if (moveHead && generation === this.generation && this.bufferedEnd(buffer) > from) {
+          moveHead = false;
+          if (this.element.currentTime < from) this.element.currentTime = from;
+        }
       }
     } catch {
       return generation === this.generation ? 'failed' : 'stopped';
