@@ -47,8 +47,10 @@ test('continue on another device, move playback back, and pause it from the othe
   await offer.getByRole('button', { name: 'Continue' }).click();
   await expect(phone.dashboard.player.locator('.now-playing__name')).toHaveText(song);
   await expect.poll(async () => (await audioSnapshot(phone.dashboard.audio)).paused).toBe(false);
-  const resumed = await audioSnapshot(phone.dashboard.audio);
-  expect(Math.abs(resumed.currentTime - pausedAt)).toBeLessThan(2);
+  // On the gapless path the stream from the position is placed at its media time once its first data is in.
+  await expect
+    .poll(async () => Math.abs((await audioSnapshot(phone.dashboard.audio)).currentTime - pausedAt))
+    .toBeLessThan(2);
 
   // From the phone's devices menu: the laptop is there; playback moves to it, and the phone pauses.
   await phone.dashboard.player.getByRole('button', { name: 'Devices' }).click();
@@ -59,7 +61,9 @@ test('continue on another device, move playback back, and pause it from the othe
   await expect.poll(async () => (await audioSnapshot(laptop.dashboard.audio)).paused).toBe(false);
   await expect.poll(async () => (await audioSnapshot(phone.dashboard.audio)).paused).toBe(true);
   await expect(laptop.dashboard.player.locator('.now-playing__name')).toHaveText(song);
-  expect((await audioSnapshot(laptop.dashboard.audio)).currentTime).toBeGreaterThan(pausedAt - 1);
+  await expect
+    .poll(async () => (await audioSnapshot(laptop.dashboard.audio)).currentTime)
+    .toBeGreaterThan(pausedAt - 1);
 
   // The phone shows the laptop playing, and pauses it remotely.
   await expect(laptopEntry).toContainText('Playing');
