@@ -297,6 +297,20 @@ export class LibrariesService {
     await this.queue;
   }
 
+  /**
+   * Who the administrators are changed (the first one signed up, one was demoted or deleted): each library whose scan
+   * owner is not an administrator any more is scanned again, so its playlists from files are made, or handed over, at
+   * once rather than at the next scan (library-playlists.ts; unchanged audio files are skipped without being opened).
+   * Resolves once the scans are queued; a failure is logged, never the caller's.
+   */
+  async administratorsChanged(): Promise<void> {
+    try {
+      for (const id of await this.deps.repository.withoutAdministratorOwner()) this.requestScan(id);
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'library playlists: scans for a new owner could not be queued');
+    }
+  }
+
   /** Queues a scan of every library. */
   async requestAll(): Promise<void> {
     for (const library of await this.deps.repository.list()) this.requestScan(library.id);
