@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import {
   Song,
   SubsonicErrorCodes,
 } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { encodeAudio, requireFfmpeg } from '../../../test/audio-formats.js';
 import { describeEachDialect } from '../../../test/dialects.js';
@@ -19,6 +20,7 @@ import { errorOf, login, registerUser, uniqueName } from '../../../test/harness.
 import { apiKeyOf, subsonicApi } from '../../../test/subsonic.js';
 import { writeM3u8 } from '../playlists/playlist-m3u.js';
 import { decodePlaylist, matchPlaylist, playlistEntries, resolveEntry } from './library-playlists.js';
+import { MusicFolder, SkipReasons } from './music-folder.js';
 
 requireFfmpeg();
 
@@ -238,6 +240,28 @@ describeEachDialect('playlists from files (%s)', { env: { SCAN_WATCH: '0' } }, (
     // An unchanged rescan leaves everything as it was.
     await scan();
     expect(await byName('mix')).toEqual(after);
+  });
+
+  it('reads the playlist files the scan’s own walk found: the folder is walked once', async () => {
+    // A FIFO named as a playlist is reported (once) and never opened; a file beside the others is read.
+    const pipe = path.join(root, 'Pipe.m3u');
+    execFileSync('mkfifo', [pipe]);
+    await writeFile(path.join(root, 'B', 'sub', 'Deep.m3u8'), './#4 Four.mp3\n');
+    const walks = vi.spyOn(MusicFolder.prototype, 'walk');
+    try {
+      const scanned = await scan();
+      expect(walks).toHaveBeenCalledTimes(1);
+      expect(scanned.scan).toMatchObject({ state: 'done', playlists: 3 });
+      const pipeProblems = scanned.scan?.problems.filter((problem) => problem.path === 'Pipe.m3u');
+      expect(pipeProblems).toEqual([{ path: 'Pipe.m3u', reason: SkipReasons.special }]);
+      expect((await byName('Deep')).songIds).toEqual([id('Four')]);
+    } finally {
+      walks.mockRestore();
+      await rm(pipe);
+      await rm(path.join(root, 'B', 'sub', 'Deep.m3u8'));
+    }
+    expect((await scan()).scan).toMatchObject({ state: 'done', playlists: 2 });
+    expect((await filePlaylists()).map((playlist) => playlist.name).sort()).toEqual(['Renamed', 'mix']);
   });
 
   it('exports any playlist it may see as M3U8, with headers, and 404 for one it may not', async () => {
