@@ -207,9 +207,28 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     'uploadQuota',
     () => new UploadQuota(createUploadQuotaRepository(db, dialect), config.limits),
   );
+  const libraries = make(
+    'librariesService',
+    () =>
+      new LibrariesService({
+        repository: librariesRepository,
+        access: libraryAccess,
+        accessRepository: libraryAccessRepository,
+        db,
+        dialect,
+        releaseBlobs,
+        config: config.libraries,
+        log,
+        playlists: playlistsRepository,
+      }),
+  );
+  // A change of administrators hands the libraries' playlists from files to one (the first one signs up: made at once).
   const users = make(
     'usersService',
-    () => new UsersService(usersRepository, sessions, { registration: config.registration, setupCode }, releaseBlobs),
+    () =>
+      new UsersService(usersRepository, sessions, { registration: config.registration, setupCode }, releaseBlobs, () =>
+        libraries.administratorsChanged(),
+      ),
   );
   const userPhotos = make(
     'usersPhotoService',
@@ -256,21 +275,6 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       }),
   );
   const plays = make('playsService', () => new PlaysService(createPlaysRepository(db)));
-  const libraries = make(
-    'librariesService',
-    () =>
-      new LibrariesService({
-        repository: librariesRepository,
-        access: libraryAccess,
-        accessRepository: libraryAccessRepository,
-        db,
-        dialect,
-        releaseBlobs,
-        config: config.libraries,
-        log,
-        playlists: playlistsRepository,
-      }),
-  );
   // The Folders view: the libraries browsed by the paths of their files.
   const folders = make(
     'libraryFoldersService',

@@ -58,6 +58,9 @@ export const LibraryClientMessages = {
   moved: 'Moved',
   errors: 'Errors',
   filesPerSecond: 'Files/s',
+  /** A finished scan's playlist files read (each a playlist), and their entries that matched no song. */
+  playlists: 'Playlists',
+  unmatchedEntries: 'Unmatched entries',
   scanDone: 'Last scan done',
   scanFailed: 'Last scan failed',
   problems: (count: number) => `${count} ${count === 1 ? 'problem' : 'problems'}`,

@@ -62,17 +62,21 @@ export interface RecentAlbumKey {
   id: number;
 }
 
-/** The SQL of albums (issue 12). Song counts and lengths are read per album of the page, from album_tracks' index. */
+/**
+ * The SQL of albums (issue 12). Song counts and lengths are read per album of the page, from album_tracks' index; a
+ * page read with a filter's `hidden` libraries counts only the songs outside them.
+ */
 export interface AlbumsRepository {
   page(filter: AlbumFilter, after: AlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
   /** The most recently added first, by (created_at, id) descending (albums_created_id_idx). */
   recentPage(filter: AlbumFilter, after: RecentAlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
   count(filter: AlbumFilter): Promise<number>;
-  find(id: number): Promise<AlbumListRow | undefined>;
+  /** The album with its songs counted as a viewer with these `hidden` libraries sees them (none: every song). */
+  find(id: number, hidden?: readonly number[]): Promise<AlbumListRow | undefined>;
   /** Whether the album exists and passes the filter's `hidden` rule. */
   passes(id: number, filter: AlbumFilter): Promise<boolean>;
-  /** The albums of `ids` that exist, in that order (a Subsonic page of album ids). */
-  byIds(ids: readonly number[]): Promise<AlbumListRow[]>;
+  /** The albums of `ids` that exist, in that order (a Subsonic page of album ids), counted as `find` counts. */
+  byIds(ids: readonly number[], hidden?: readonly number[]): Promise<AlbumListRow[]>;
   /** The album's songs in disc and track order (unknown numbers after known ones, then by song). */
   tracks(id: number): Promise<SongListRow[]>;
   /** A new album; DuplicateError('name') when its artist has one of that name. Answers its id. */
@@ -123,8 +127,19 @@ function words(q: string | undefined): string[] {
   return (q ?? '').split(/\s+/).filter((word) => word.length > 0);
 }
 
-/** Albums joined with their artist, with song_count and duration_ms per album (run rows through albumListRow). */
-export function albumListQuery(db: Kysely<DB>) {
+/**
+ * Albums joined with their artist, with song_count and duration_ms per album (run rows through albumListRow): its songs
+ * that are there (not missing) and, when `hidden` lists libraries, not in them (issue 25: a song of a library hidden
+ * from the viewer does not exist for them, nor counts).
+ */
+export function albumListQuery(db: Kysely<DB>, hidden: readonly number[] = []) {
+  const counted = (eb: ExpressionBuilder<DB, 'albums'>) =>
+    eb
+      .selectFrom('album_tracks')
+      .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
+      .whereRef('album_tracks.album_id', '=', 'albums.id')
+      .where('songs.missing_since', 'is', null)
+      .$if(hidden.length > 0, (query) => query.where(songSeen(hidden)));
   return db
     .selectFrom('albums')
     .leftJoin('artists', 'artists.id', 'albums.artist_id')
@@ -141,19 +156,11 @@ export function albumListQuery(db: Kysely<DB>) {
       'albums.original_date',
       'albums.is_compilation',
       'albums.is_placeholder',
-      eb
-        .selectFrom('album_tracks')
-        .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
+      counted(eb)
         .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('album_tracks.album_id', '=', 'albums.id')
-        .where('songs.missing_since', 'is', null)
         .as('song_count'),
-      eb
-        .selectFrom('album_tracks')
-        .innerJoin('songs', 'songs.id', 'album_tracks.song_id')
+      counted(eb)
         .select(sql<number>`coalesce(sum(songs.duration_ms), 0)`.as('ms'))
-        .whereRef('album_tracks.album_id', '=', 'albums.id')
-        .where('songs.missing_since', 'is', null)
         .as('duration_ms'),
     ]);
 }
@@ -195,15 +202,47 @@ function notHiddenOnly(eb: ExpressionBuilder<DB, 'albums'>, hidden: readonly num
 /** Album rows kept in memory (db/catalogue-rows.ts), and albums whose track lists are. */
 const ALBUM_ROWS_KEPT = 10_000;
 const TRACK_LISTS_KEPT = 2_000;
+/**
+ * Album rows as viewers with hidden libraries see them (their counts leave those libraries out), kept per set of hidden
+ * libraries: for this many sets at most (the least recently asked goes), this many rows each.
+ */
+const HIDDEN_SETS_KEPT = 16;
+const SEEN_ROWS_KEPT = 2_000;
 
 /** What an albums repository keeps in memory between requests. */
 interface AlbumCaches {
+  /** The rows with every song counted (the viewers who see every library). */
   albums: CatalogueRows<AlbumListRow>;
+  /** The rows for each set of hidden libraries (its ids joined by commas, ascending). */
+  seenBy: Map<string, CatalogueRows<AlbumListRow>>;
   trackLists: CatalogueRows<{ id: number; tracks: SongListRow[] }>;
 }
 
 function albumCaches(db: Kysely<DB>): AlbumCaches {
-  return { albums: new CatalogueRows(db, ALBUM_ROWS_KEPT), trackLists: new CatalogueRows(db, TRACK_LISTS_KEPT) };
+  return {
+    albums: new CatalogueRows(db, ALBUM_ROWS_KEPT),
+    seenBy: new Map(),
+    trackLists: new CatalogueRows(db, TRACK_LISTS_KEPT),
+  };
+}
+
+/**
+ * The rows kept for viewers with these hidden libraries: one viewer's counts are never another's, unless they hide
+ * the same libraries.
+ */
+function rowsSeenWithout(db: Kysely<DB>, caches: AlbumCaches, hidden: readonly number[]): CatalogueRows<AlbumListRow> {
+  if (hidden.length === 0) return caches.albums;
+  const key = [...new Set(hidden)].sort((a, b) => a - b).join(',');
+  let rows = caches.seenBy.get(key);
+  if (rows !== undefined) caches.seenBy.delete(key);
+  else rows = new CatalogueRows(db, SEEN_ROWS_KEPT);
+  // Last in the Map: the most recently asked.
+  caches.seenBy.set(key, rows);
+  for (const oldest of caches.seenBy.keys()) {
+    if (caches.seenBy.size <= HIDDEN_SETS_KEPT) break;
+    caches.seenBy.delete(oldest);
+  }
+  return rows;
 }
 
 /**
@@ -211,19 +250,21 @@ function albumCaches(db: Kysely<DB>): AlbumCaches {
  * transaction, whose reads may never commit).
  */
 export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | null = albumCaches(db)): AlbumsRepository {
-  const listQuery = () => albumListQuery(db);
   const compiled = CompiledStatements.of(db);
-  const loadAlbums = async (ids: number[]) =>
-    (await compiled.rows(`albums.byIds:${ids.length}`, ids, () => listQuery().where('albums.id', 'in', ids))).map(
-      albumListRow,
-    );
-  const byIds = async (ids: readonly number[]): Promise<AlbumListRow[]> => {
+  // The hidden ids come first in the SQL (in each of the two counts), then the album ids.
+  const loadAlbums = (hidden: readonly number[]) => async (ids: number[]) =>
+    (
+      await compiled.rows(`albums.byIds:${hidden.length}:${ids.length}`, [...hidden, ...hidden, ...ids], () =>
+        albumListQuery(db, hidden).where('albums.id', 'in', ids),
+      )
+    ).map(albumListRow);
+  const byIds = async (ids: readonly number[], hidden: readonly number[] = []): Promise<AlbumListRow[]> => {
     if (ids.length === 0) return [];
     if (caches === null) {
-      const byId = new Map((await loadAlbums([...new Set(ids)])).map((row) => [row.id, row]));
+      const byId = new Map((await loadAlbums(hidden)([...new Set(ids)])).map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
     }
-    return caches.albums.get(ids, loadAlbums, (row) => row.id);
+    return rowsSeenWithout(db, caches, hidden).get(ids, loadAlbums(hidden), (row) => row.id);
   };
   const loadTracks = async (id: number) =>
     withCredits(
@@ -262,7 +303,7 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
       if (after !== undefined) {
         query = query.where((eb) => eb(eb.refTuple('albums.name', 'albums.id'), '>', eb.tuple(after.name, after.id)));
       }
-      return byIds(ids(await query.orderBy('albums.name').orderBy('albums.id').limit(limit).execute()));
+      return byIds(ids(await query.orderBy('albums.name').orderBy('albums.id').limit(limit).execute()), filter.hidden);
     },
 
     async recentPage(filter, after, limit) {
@@ -273,7 +314,7 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
         );
       }
       const page = await query.orderBy('albums.created_at', 'desc').orderBy('albums.id', 'desc').limit(limit).execute();
-      return byIds(ids(page));
+      return byIds(ids(page), filter.hidden);
     },
 
     async count(filter) {
@@ -285,8 +326,8 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
       return row.count;
     },
 
-    async find(id) {
-      const [row] = await byIds([id]);
+    async find(id, hidden = []) {
+      const [row] = await byIds([id], hidden);
       return row;
     },
 

@@ -78,8 +78,9 @@ export class AlbumsService {
   }
 
   async get(viewer: Viewer, id: number): Promise<AlbumWithSongs> {
-    const album = await this.albums.find(id);
     const hidden = viewer.hiddenLibraries;
+    // Its songs counted as the viewer sees them (issue 25).
+    const album = await this.albums.find(id, hidden);
     // An album of a library hidden from the viewer does not exist for them: the same 404.
     if (album === undefined || (hidden.length > 0 && !(await this.albums.passes(id, { hidden })))) {
       throw notFound(ServerMessages.albumNotFound);

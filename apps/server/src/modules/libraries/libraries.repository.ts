@@ -189,6 +189,21 @@ export function createLibrariesRepository(db: Kysely<DB>, songsOver: SongsOver) 
       return first.id;
     },
 
+    /**
+     * The libraries whose recorded scan owner is not an administrator now (none recorded, demoted, or deleted): their
+     * playlists from files wait for, or belong to, someone scanOwner would replace.
+     */
+    async withoutAdministratorOwner(): Promise<number[]> {
+      const rows = await db
+        .selectFrom('libraries')
+        .leftJoin('users', 'users.id', 'libraries.owner_id')
+        .select('libraries.id')
+        .where((eb) => eb.or([eb('users.id', 'is', null), eb('users.role', '<>', 'ADMIN')]))
+        .orderBy('libraries.id')
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
     /** Records the playlist counts of a finished scan. */
     async reportScanPlaylists(scanId: number, playlists: number, unmatchedEntries: number): Promise<void> {
       await db

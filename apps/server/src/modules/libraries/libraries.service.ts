@@ -14,7 +14,12 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { BlobReleaser } from '../../maintenance/blob-release.js';
 import type { LibrariesRepository, LibraryRow, ScanCounts, ScanRow } from './libraries.repository.js';
 import type { LibraryAccess, LibraryAccessRepository, LibraryAudience } from './library-access.js';
-import { syncLibraryPlaylists, type PlaylistSyncDeps, type PlaylistSyncResult } from './library-playlists.js';
+import {
+  PLAYLISTS_WAIT_FOR_OWNER,
+  syncLibraryPlaylists,
+  type PlaylistSyncDeps,
+  type PlaylistSyncResult,
+} from './library-playlists.js';
 import { checkFolder, LibraryUnavailable, PROBLEMS_KEPT, scanLibrary } from './library-scan.js';
 
 /**
@@ -84,6 +89,16 @@ function scanJson(row: {
     unmatchedEntries: row.playlists?.unmatchedEntries ?? 0,
     problems: [...row.problems],
   };
+}
+
+/**
+ * Whether the library's last scan found playlist files (it read some, or they wait for an owner), or may still find
+ * some (it runs, and may have passed its playlists' owner already). No scan yet: its first makes them.
+ */
+function hasPlaylistFiles(scan: ScanRow | undefined): boolean {
+  if (scan === undefined) return false;
+  if (scan.state === 'running' || scan.playlists > 0) return true;
+  return problemsOf(scan.problems).some((problem) => problem.reason === PLAYLISTS_WAIT_FOR_OWNER);
 }
 
 function problemsOf(text: string): ScanProblem[] {
@@ -297,6 +312,25 @@ export class LibrariesService {
     await this.queue;
   }
 
+  /**
+   * Who the administrators are changed (the first one signed up, one was demoted or deleted): each library whose scan
+   * owner is not an administrator any more, and that has playlist files, is scanned again, so their playlists are
+   * made, or handed over, at once rather than at the next scan (library-playlists.ts; unchanged audio files are
+   * skipped without being opened). Resolves once the scans are queued; a failure is logged, never the caller's.
+   */
+  async administratorsChanged(): Promise<void> {
+    try {
+      const ownerless = await this.deps.repository.withoutAdministratorOwner();
+      if (ownerless.length === 0) return;
+      const latest = new Map((await this.deps.repository.latestScans()).map((scan) => [scan.library_id, scan]));
+      for (const id of ownerless) {
+        if (hasPlaylistFiles(latest.get(id))) this.requestScan(id);
+      }
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'library playlists: scans for a new owner could not be queued');
+    }
+  }
+
   /** Queues a scan of every library. */
   async requestAll(): Promise<void> {
     for (const library of await this.deps.repository.list()) this.requestScan(library.id);
@@ -395,11 +429,12 @@ export class LibrariesService {
   }
 
   /** The library's playlists from files, synced (library-playlists.ts); a failure is reported, never the scan's. */
-  private async syncPlaylists(library: LibraryRow): Promise<PlaylistSyncResult> {
+  private async syncPlaylists(library: LibraryRow, playlistFiles: readonly string[]): Promise<PlaylistSyncResult> {
     try {
       return await syncLibraryPlaylists(
         { libraries: this.deps.repository, playlists: this.deps.playlists, now: isoNow },
         library,
+        playlistFiles,
       );
     } catch (error) {
       this.deps.log.error({ err: error, library: library.id }, 'library playlists could not be synced');
@@ -454,7 +489,7 @@ export class LibrariesService {
       });
       const state = abort.signal.aborted ? 'failed' : 'done';
       // Only a scan that went through the whole folder knows every song a playlist file may name.
-      const playlists = state === 'done' ? await this.syncPlaylists(library) : null;
+      const playlists = state === 'done' ? await this.syncPlaylists(library, result.playlistFiles) : null;
       const problems = [...result.problems, ...(playlists?.problems ?? [])].slice(0, PROBLEMS_KEPT);
       await repository.finishScan(scanId, state, result.counts, JSON.stringify(problems), isoNow());
       if (playlists !== null) {

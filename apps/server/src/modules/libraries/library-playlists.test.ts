@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,15 +11,16 @@ import {
   Song,
   SubsonicErrorCodes,
 } from '@tonearm/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { encodeAudio, requireFfmpeg } from '../../../test/audio-formats.js';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { insertSongs, makeAdmin, makeUser, type TestUser } from '../../../test/factories.js';
-import { errorOf } from '../../../test/harness.js';
+import { errorOf, login, registerUser, uniqueName } from '../../../test/harness.js';
 import { apiKeyOf, subsonicApi } from '../../../test/subsonic.js';
 import { writeM3u8 } from '../playlists/playlist-m3u.js';
 import { decodePlaylist, matchPlaylist, playlistEntries, resolveEntry } from './library-playlists.js';
+import { MusicFolder, SkipReasons } from './music-folder.js';
 
 requireFfmpeg();
 
@@ -240,6 +242,28 @@ describeEachDialect('playlists from files (%s)', { env: { SCAN_WATCH: '0' } }, (
     expect(await byName('mix')).toEqual(after);
   });
 
+  it('reads the playlist files the scan’s own walk found: the folder is walked once', async () => {
+    // A FIFO named as a playlist is reported (once) and never opened; a file beside the others is read.
+    const pipe = path.join(root, 'Pipe.m3u');
+    execFileSync('mkfifo', [pipe]);
+    await writeFile(path.join(root, 'B', 'sub', 'Deep.m3u8'), './#4 Four.mp3\n');
+    const walks = vi.spyOn(MusicFolder.prototype, 'walk');
+    try {
+      const scanned = await scan();
+      expect(walks).toHaveBeenCalledTimes(1);
+      expect(scanned.scan).toMatchObject({ state: 'done', playlists: 3 });
+      const pipeProblems = scanned.scan?.problems.filter((problem) => problem.path === 'Pipe.m3u');
+      expect(pipeProblems).toEqual([{ path: 'Pipe.m3u', reason: SkipReasons.special }]);
+      expect((await byName('Deep')).songIds).toEqual([id('Four')]);
+    } finally {
+      walks.mockRestore();
+      await rm(pipe);
+      await rm(path.join(root, 'B', 'sub', 'Deep.m3u8'));
+    }
+    expect((await scan()).scan).toMatchObject({ state: 'done', playlists: 2 });
+    expect((await filePlaylists()).map((playlist) => playlist.name).sort()).toEqual(['Renamed', 'mix']);
+  });
+
   it('exports any playlist it may see as M3U8, with headers, and 404 for one it may not', async () => {
     const mix = await byName('mix');
     const answer = await t.as(admin).get(`/api/playlists/${String(mix.id)}/m3u8`);
@@ -301,7 +325,7 @@ describeEachDialect('playlists from files before any administrator (%s)', { env:
     await rm(base, { recursive: true, force: true });
   });
 
-  it('waits for the first administrator, who then owns the library and its playlists', async () => {
+  it('waits for the first administrator, whose sign-up makes them at once, and follows a change of administrators', async () => {
     base = await mkdtemp(path.join(tmpdir(), 'tonearm-m3u-owner-'));
     await encodeAudio(path.join(base, 'Song.mp3'), 'mp3', { tags: { title: 'Song', artist: 'Solo' } });
     await writeFile(path.join(base, 'List.m3u'), 'Song.mp3\n');
@@ -320,14 +344,45 @@ describeEachDialect('playlists from files before any administrator (%s)', { env:
       { path: '', reason: 'Playlist files become playlists once an administrator account exists' },
     ]);
     expect(await t.db.selectFrom('playlists').select('id').execute()).toEqual([]);
+    const firstScan = waiting?.startedAt;
 
-    const admin = await makeAdmin(t);
-    libraries.requestScan(id);
+    // The first account registered on the machine itself claims the server: no rescan asked for, the playlist is made.
+    const options = z.object({ becomesAdministrator: z.boolean() });
+    expect((await t.as(null).json('/api/auth/options', options)).becomesAdministrator).toBe(true);
+    const username = uniqueName('first');
+    await registerUser(t.app, { username });
+    const claimed = await t.db
+      .selectFrom('users')
+      .select(['id', 'role'])
+      .where('username', '=', username)
+      .executeTakeFirst();
+    expect(claimed?.role).toBe('ADMIN');
+    const admin = { id: claimed?.id ?? 0, cookie: await login(t.app, username) };
     await libraries.settled();
-    expect((await libraries.get(id)).scan).toMatchObject({ playlists: 1, unmatchedEntries: 0, problems: [] });
+    const made = (await libraries.get(id)).scan;
+    // A scan of its own, which went through the unchanged audio file without reading it.
+    expect(made?.startedAt).not.toBe(firstScan);
+    expect(made).toMatchObject({
+      state: 'done',
+      added: 0,
+      updated: 0,
+      playlists: 1,
+      unmatchedEntries: 0,
+      problems: [],
+    });
     const playlists = await t.as(admin).json('/api/playlists', PlaylistListResponse);
     expect(playlists).toMatchObject([{ name: 'List', userId: admin.id, readOnly: true }]);
     const row = await t.db.selectFrom('libraries').select('owner_id').where('id', '=', id).executeTakeFirst();
     expect(row?.owner_id).toBe(admin.id);
+
+    // The owner is made a listener by another administrator: the same playlist is the other administrator's at once.
+    const other = await makeAdmin(t);
+    const demoted = await t.as(other).put(`/api/users/${String(admin.id)}`, { role: 'USER' });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    await libraries.settled();
+    const handed = await t.as(other).json('/api/playlists', PlaylistListResponse);
+    expect(handed).toMatchObject([{ id: playlists[0]?.id, name: 'List', userId: other.id, readOnly: true }]);
+    const owner = await t.db.selectFrom('libraries').select('owner_id').where('id', '=', id).executeTakeFirst();
+    expect(owner?.owner_id).toBe(other.id);
   });
 });

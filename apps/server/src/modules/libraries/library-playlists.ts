@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { NAME_MAX, type ScanProblem } from '@tonearm/contract';
 import type { PlaylistsRepository } from '../playlists/playlists.repository.js';
 import type { LibrariesRepository, LibraryRow } from './libraries.repository.js';
-import { MusicFolder, SkipReasons } from './music-folder.js';
+import { MusicFolder } from './music-folder.js';
 
 /*
  * Playlists from files (issue 25): every `.m3u`/`.m3u8` file of a library (any case) is a playlist of the library's
@@ -24,6 +24,9 @@ import { MusicFolder, SkipReasons } from './music-folder.js';
 export const PLAYLIST_FILE_MAX_BYTES = 4 * 1024 * 1024;
 /** Problem lines about unmatched entries kept per playlist file (all are counted). */
 export const ENTRY_PROBLEMS_KEPT = 20;
+
+/** The scan's problem while its library's playlist files wait for an administrator to own them. */
+export const PLAYLISTS_WAIT_FOR_OWNER = 'Playlist files become playlists once an administrator account exists';
 
 /** Whether a file name is a playlist file's: `.m3u` or `.m3u8`, in any case. */
 export function isPlaylistName(name: string): boolean {
@@ -162,35 +165,34 @@ export interface PlaylistSyncDeps {
 
 /**
  * Brings the library's playlists from files in line with its `.m3u`/`.m3u8` files, after a scan that went through the
- * whole folder (so the songs they name are known). Without an administrator nothing is made: the first scan after one
- * exists makes them. A file that cannot be read keeps its playlist as it was; a file no longer there takes its
- * playlist with it.
+ * whole folder (so the songs they name are known): `playlistFiles` are the ones its walk found (ScanResult's, relative
+ * to the library's folder), so the folder is walked once. Without an administrator nothing is made: the first
+ * administrator's sign-up has the library scanned again (LibrariesService.administratorsChanged). A file that cannot
+ * be read keeps its playlist as it was; a file no longer there takes its playlist with it.
  */
-export async function syncLibraryPlaylists(deps: PlaylistSyncDeps, library: LibraryRow): Promise<PlaylistSyncResult> {
+export async function syncLibraryPlaylists(
+  deps: PlaylistSyncDeps,
+  library: LibraryRow,
+  playlistFiles: readonly string[],
+): Promise<PlaylistSyncResult> {
   const result: PlaylistSyncResult = { playlists: 0, unmatchedEntries: 0, problems: [] };
-  const folder = await MusicFolder.at(library.path);
-  const walk = await folder.walk(folder.root, isPlaylistName);
-  const relative = (abs: string) => path.relative(folder.root, abs).split(path.sep).join('/');
-  // The scan's own walk reports every link it did not follow; only a FIFO, socket or device named as a playlist is new.
-  for (const entry of walk.skipped) {
-    if (entry.reason === SkipReasons.special)
-      result.problems.push({ path: relative(entry.path), reason: entry.reason });
-  }
   const existing = await deps.playlists.ofLibraryFiles(library.id);
-  const found = new Set(walk.files.map(relative));
+  const found = new Set(playlistFiles);
   const gone = existing.filter((row) => !found.has(row.source_path)).map((row) => row.id);
   await deps.playlists.deleteFilePlaylists(gone);
-  if (walk.files.length === 0) return result;
+  if (playlistFiles.length === 0) return result;
 
   const ownerId = await deps.libraries.scanOwner(library.id);
   if (ownerId === null) {
-    result.problems.push({ path: '', reason: 'Playlist files become playlists once an administrator account exists' });
+    result.problems.push({ path: '', reason: PLAYLISTS_WAIT_FOR_OWNER });
     return result;
   }
+  const folder = await MusicFolder.at(library.path);
   const index = new FileMatcher(await deps.libraries.knownFiles(library.id));
   const roots = [...new Set([folder.root, folder.realRoot])];
-  for (const file of walk.files) {
-    const sourcePath = relative(file);
+  for (const sourcePath of playlistFiles) {
+    // Opened under the folder's rule, as the walk found it: a file swapped for a link since is refused.
+    const file = path.join(folder.root, ...sourcePath.split('/'));
     const read = await folder
       .withFile(file, async (handle) => {
         const { size } = await handle.stat();

@@ -20,6 +20,7 @@ import type { FileLyrics } from '../../media/file-lyrics.js';
 import { isAudioName, MusicFolder } from './music-folder.js';
 import { titleOf, type FileRead } from './read-tags.js';
 import { imageKeyOf, UNREADABLE, type ScanFileRead } from './scan-file.js';
+import { isPlaylistName } from './library-playlists.js';
 import { isSidecarName, sidecarState, Sidecars } from './sidecar-lyrics.js';
 import { createScanReader, type ScanReader } from './scan-readers.js';
 import { albumReleaseOf, artistMbIdsOf, creditsOf, songTagColumns } from './tag-credits.js';
@@ -59,6 +60,11 @@ export interface ScanResult {
   problems: ScanProblem[];
   /** Image keys songs stopped using (their thumbnails may go). */
   releasedImages: string[];
+  /**
+   * The playlist files (`.m3u`, `.m3u8`) the walk found, relative to the library's folder with `/` between parts, in
+   * path order: what library-playlists.ts reads once the songs are written, without walking the folder again.
+   */
+  playlistFiles: string[];
 }
 
 /** Problems kept for the report; the counts go on past it. */
@@ -471,10 +477,17 @@ export async function scanLibrary(
   await checkFolder(library.path);
   const folder = await MusicFolder.at(library.path);
   const run = new ScanRun(repository, library, folder, options);
-  // One walk finds the audio and the lyrics files beside it (no file is opened or stat-ed for lyrics it does not have).
-  const walk = await folder.walk(folder.root, (name) => isAudioName(name) || isSidecarName(name));
+  // One walk finds the audio, the lyrics files beside it (no file is opened or stat-ed for lyrics it does not have) and
+  // the playlist files.
+  const walk = await folder.walk(
+    folder.root,
+    (name) => isAudioName(name) || isSidecarName(name) || isPlaylistName(name),
+  );
   const audio = walk.files.filter((file) => isAudioName(path.basename(file)));
   const sidecars = new Sidecars(walk.files.filter((file) => isSidecarName(path.basename(file))));
+  const playlistFiles = walk.files
+    .filter((file) => isPlaylistName(path.basename(file)))
+    .map((file) => path.relative(folder.root, file).split(path.sep).join('/'));
   const known = await repository.knownFiles(library.id);
   if (audio.length === 0 && known.some((row) => row.missing_since === null)) {
     throw new LibraryUnavailable('The folder is empty (is the drive mounted?): nothing was marked missing');
@@ -494,10 +507,12 @@ export async function scanLibrary(
       await reader.close();
     }
   }
-  if (options.signal?.aborted === true) return { counts: run.counts, problems: run.problems, releasedImages: [] };
+  if (options.signal?.aborted === true) {
+    return { counts: run.counts, problems: run.problems, releasedImages: [], playlistFiles };
+  }
   await repository.markMissing(scan.returned, null);
   await repository.markMissing([...scan.gone.keys()], run.now());
   run.counts.missing = scan.gone.size;
   await run.progress(true);
-  return { counts: run.counts, problems: run.problems, releasedImages: run.releasedImages };
+  return { counts: run.counts, problems: run.problems, releasedImages: run.releasedImages, playlistFiles };
 }

@@ -180,7 +180,10 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
     },
 
     async albumsOfArtist(artistId, scope = EVERYTHING) {
-      const rows = await narrowedTo(albumListQuery(db).where('albums.artist_id', '=', artistId), albumInScope(scope))
+      const rows = await narrowedTo(
+        albumListQuery(db, scope.hidden).where('albums.artist_id', '=', artistId),
+        albumInScope(scope),
+      )
         .orderBy('albums.is_placeholder')
         .orderBy(sql`albums.year is null`)
         .orderBy('albums.year')

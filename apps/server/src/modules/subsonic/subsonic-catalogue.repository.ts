@@ -74,7 +74,10 @@ export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatal
         .orderBy('id', 'asc')
         .limit(limit)
         .offset(offset);
-      const rows = await albumListQuery(db).where('albums.id', 'in', page).orderBy('albums.id', 'asc').execute();
+      const rows = await albumListQuery(db, scope.hidden)
+        .where('albums.id', 'in', page)
+        .orderBy('albums.id', 'asc')
+        .execute();
       return rows.map(albumListRow);
     },
 

@@ -109,6 +109,12 @@ export class UsersService {
     private readonly policy: AccountPolicy,
     /** Deletes images no row uses any more, once the change that dropped them is committed. */
     private readonly releaseBlobs: BlobReleaser = () => Promise.resolve(),
+    /**
+     * Told once who the administrators are has changed (an administrator made, demoted or deleted), after the change
+     * is committed: the libraries hand their playlists from files to an administrator (LibrariesService). Must not
+     * throw.
+     */
+    private readonly administratorsChanged: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Self or admin; to anyone else another account does not exist (404, as for a missing one). */
@@ -183,12 +189,14 @@ export class UsersService {
         if (current.role === 'ADMIN' && patch.role === 'USER' && (await users.countAdmins()) <= 1) {
           throw conflict(ServerMessages.lastAdmin, 'role');
         }
-        return found(await users.update(id, patch));
+        const roleChanged = patch.role !== undefined && patch.role !== current.role;
+        return { user: found(await users.update(id, patch)), roleChanged };
       })
       .catch(rethrowUserConflict);
 
     if (patch.password_hash !== undefined) await this.sessions.revokeAllOfUser(id, self ? actorToken : undefined);
-    return updated;
+    if (updated.roleChanged) await this.administratorsChanged();
+    return updated.user;
   }
 
   /**
@@ -199,15 +207,16 @@ export class UsersService {
   async remove(actor: Actor, id: number, currentPassword?: string): Promise<void> {
     if (!mayManageUser(actor, id)) throw notFound(ServerMessages.notFound);
     if (actor.id === id) await assertCurrentPassword(found(await this.users.findById(id)), currentPassword);
-    const images = await this.users.withRoleLock(async (users) => {
+    const { images, wasAdmin } = await this.users.withRoleLock(async (users) => {
       const target = found(await users.findById(id));
       if (target.role === 'ADMIN' && (await users.countAdmins()) <= 1) throw conflict(ServerMessages.lastAdmin);
       const keys = await users.imageKeysOwnedBy(id);
       await users.delete(id);
-      return keys;
+      return { images: keys, wasAdmin: target.role === 'ADMIN' };
     });
     this.sessions.forgetUser(id);
     await this.releaseBlobs({ image: images });
+    if (wasAdmin) await this.administratorsChanged();
   }
 
   /**
@@ -233,7 +242,11 @@ export class UsersService {
         return users.insert(newUserRow(input, passwordHash, claims ? 'ADMIN' : 'USER'));
       })
       .catch(rethrowUserConflict);
-    if (user.role === 'ADMIN') setupCode.consume();
+    if (user.role === 'ADMIN') {
+      setupCode.consume();
+      // The first administrator: the playlists of MUSIC_DIR's library, waiting for an owner, are made now.
+      await this.administratorsChanged();
+    }
     return user;
   }
 

@@ -29,6 +29,8 @@ const music = makeLibrary(1, {
     missing: 0,
     errors: 1,
     filesPerSecond: 207.5,
+    playlists: 3,
+    unmatchedEntries: 1_204,
   }),
 });
 
@@ -109,6 +111,9 @@ describe('/dashboard/libraries', () => {
     expect(stat(report, Texts.moved)).toBe('2');
     expect(stat(report, Texts.errors)).toBe('1');
     expect(stat(report, Texts.filesPerSecond)).toBe('207.5');
+    // The playlist files the scan read, and their entries that matched no song.
+    expect(stat(report, Texts.playlists)).toBe('3');
+    expect(stat(report, Texts.unmatchedEntries)).toBe((1_204).toLocaleString());
     expect(within(first).queryByRole('progressbar')).toBeNull();
 
     const second = card('Vinyl rips');
@@ -183,6 +188,8 @@ describe('/dashboard/libraries', () => {
     expect(stat(live, Texts.missing)).toBe('2');
     expect(stat(live, Texts.errors)).toBe('0');
     expect(stat(live, Texts.filesPerSecond)).toBe('12.3');
+    // Playlist files are read at the scan's end: none counted while it runs.
+    expect(() => stat(live, Texts.playlists)).toThrow();
     // The library is being scanned: no second scan is offered meanwhile.
     expect(within(card('Music')).getByRole<HTMLButtonElement>('button', { name: 'Rescan Music' }).disabled).toBe(true);
 
@@ -217,6 +224,9 @@ describe('/dashboard/libraries', () => {
     await flush();
     const report = within(card('Music')).getByRole('region', { name: Texts.scanFailed });
     expect(within(report).getByRole('heading', { name: Texts.problems(7) })).toBeInTheDocument();
+    // A failed scan read no playlist file: no playlist counts.
+    expect(() => stat(report, Texts.playlists)).toThrow();
+    expect(() => stat(report, Texts.unmatchedEntries)).toThrow();
     const shown = () =>
       within(report)
         .getAllByRole('listitem')

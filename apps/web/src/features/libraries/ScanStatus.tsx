@@ -9,6 +9,14 @@ import './Libraries.css';
 export const PROBLEMS_SHOWN = 5;
 
 function ScanCounts({ scan }: { scan: LibraryScan }) {
+  // The playlist files are read once the scan has gone through the whole folder: only a finished scan has read them.
+  const playlists: [string, string][] =
+    scan.state === 'done'
+      ? [
+          [Texts.playlists, formatCount(scan.playlists)],
+          [Texts.unmatchedEntries, formatCount(scan.unmatchedEntries)],
+        ]
+      : [];
   const counts: [string, string][] = [
     [Texts.filesSeen, formatCount(scan.seen)],
     [Texts.added, formatCount(scan.added)],
@@ -17,6 +25,7 @@ function ScanCounts({ scan }: { scan: LibraryScan }) {
     [Texts.missing, formatCount(scan.missing)],
     [Texts.errors, formatCount(scan.errors)],
     [Texts.filesPerSecond, formatRate(scan.filesPerSecond)],
+    ...playlists,
   ];
   return (
     <dl className="scan__counts">

@@ -115,7 +115,8 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
       size: listSize(params, 'size'),
       offset: listOffset(params),
     });
-    return deps.albumRows.byIds(ids);
+    // Counted as the caller sees them: songs of libraries hidden from them left out.
+    return deps.albumRows.byIds(ids, caller.user.hiddenLibraries);
   }
 
   /**

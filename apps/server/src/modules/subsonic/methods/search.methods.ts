@@ -173,7 +173,10 @@ export function searchMethods(deps: SubsonicDeps): MethodTable {
     const liked = await deps.songs.listByIds(user, likedIds);
     const artistIds = artistStars.map((star) => star.id);
     const albumIds = albumStars.map((star) => star.id);
-    const [artistRows, albumRows] = await Promise.all([catalogue.artistsByIds(artistIds), albums.byIds(albumIds)]);
+    const [artistRows, albumRows] = await Promise.all([
+      catalogue.artistsByIds(artistIds),
+      albums.byIds(albumIds, user.hiddenLibraries),
+    ]);
     const dates = (list: { id: number; at: string }[]) => new Map(list.map((star) => [star.id, star.at]));
     const [artist, album, song] = await Promise.all([
       marks.artists(user, inOrder(artistIds, artistRows), id3 ? 'id3' : 'entry', dates(artistStars)),
