@@ -11,6 +11,7 @@ import {
 import { MIME_BY_CODEC } from '../apps/web/src/lib/stream-link.js';
 import { postgresMissing, type E2eDatabase } from './support/large-library.js';
 import { apiSession, logIn, newAccount, registerAccount } from './support/pages/accounts.js';
+import { setGapless } from './support/pages/audio-probe.js';
 import { useTonearmServer } from './support/pages/tonearm-spec.js';
 
 /**
@@ -109,6 +110,9 @@ for (const database of DATABASES) {
       expect(album.songs.map((song) => song.name)).toEqual(AUDIO_FORMATS.map(titleOf));
       await api.dispose();
 
+      // The two-element player's choice between the file and a transcode is what this checks; the gapless path
+      // (on by default) streams every format through one conversion, and e2e/gapless.spec.ts measures it per format.
+      await setGapless(page, false);
       await logIn(page, listener);
       await page.goto(`/dashboard/album?id=${albumId}`);
       await expect(page.getByRole('heading', { level: 1, name: ALBUM })).toBeVisible();

@@ -52,7 +52,7 @@ function DeviceName({ device, current }: { device: Device; current: boolean }) {
             setName(event.target.value);
           }}
         />
-        <button type="submit" className="text-button">
+        <button type="submit" className="button button--ghost">
           OK
         </button>
       </form>
@@ -64,7 +64,7 @@ function DeviceName({ device, current }: { device: Device; current: boolean }) {
       {current && <span className="device__this"> · {DeviceMessages.thisDevice}</span>}
       <button
         type="button"
-        className="text-button device__rename-button"
+        className="button button--ghost device__rename-button"
         aria-label={`${DeviceMessages.rename} ${device.name}`}
         onClick={() => {
           setName(device.name);
@@ -158,7 +158,7 @@ function DeviceEntry({ device, current, now }: { device: Device; current: boolea
           <RemoteControls device={device} now={now} />
           <button
             type="button"
-            className="text-button"
+            className="button button--ghost"
             onClick={() => {
               quietly(api.devices.transfer({ deviceId: device.id }));
             }}
@@ -184,7 +184,7 @@ export function DevicesMenu() {
     <div className="devices-menu">
       <button
         type="button"
-        className="text-button devices-menu__toggle"
+        className="button button--ghost devices-menu__toggle"
         aria-expanded={open}
         onClick={() => {
           setOpen(!open);
@@ -205,7 +205,7 @@ export function DevicesMenu() {
           {others.some((device) => device.playback?.state === 'playing') && (
             <button
               type="button"
-              className="text-button"
+              className="button button--ghost"
               onClick={() => {
                 quietly(api.devices.transfer({ deviceId }));
               }}
@@ -233,7 +233,7 @@ export function ContinueOffer() {
       <span>{DeviceMessages.continueFrom(offer.device.name, formatTime(offer.positionMs / 1000))}</span>
       <button
         type="button"
-        className="text-button"
+        className="button button--ghost"
         onClick={() => {
           dismiss();
           playSavedQueue(runtime, offer, offer.positionMs);
@@ -241,7 +241,7 @@ export function ContinueOffer() {
       >
         {DeviceMessages.continueAction}
       </button>
-      <button type="button" className="text-button" onClick={dismiss}>
+      <button type="button" className="button button--ghost" onClick={dismiss}>
         {DeviceMessages.dismiss}
       </button>
     </div>
