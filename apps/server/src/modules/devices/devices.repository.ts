@@ -61,13 +61,7 @@ export interface DevicesRepository {
   /** Marks devices as seen at `at` (live connections, every few minutes). */
   touch(deviceIds: readonly number[], at: string): Promise<void>;
   /** The queue's position moves on, if `deviceId` saved it last (another device's save is not undone). */
-  moveQueue(
-    userId: number,
-    deviceId: number,
-    currentIndex: number | null,
-    positionMs: number,
-    at: string,
-  ): Promise<void>;
+  moveQueue(userId: number, deviceId: number, positionMs: number, at: string): Promise<void>;
   /** The saved queue and the device that saved it. */
   queue(userId: number): Promise<SavedQueueRow | undefined>;
 }
@@ -175,22 +169,10 @@ export function createDevicesRepository(db: Kysely<DB>): DevicesRepository {
       await db.updateTable('devices').set({ last_seen_at: at }).where('id', 'in', deviceIds).execute();
     },
 
-    async moveQueue(userId, deviceId, currentIndex, positionMs, at) {
+    async moveQueue(userId, deviceId, positionMs, at) {
       await db
         .updateTable('play_queues')
-        .set((eb) => ({
-          position_ms: positionMs,
-          changed_at: at,
-          current_index: currentIndex ?? eb.ref('current_index'),
-          current_song_id:
-            currentIndex === null
-              ? eb.ref('current_song_id')
-              : eb
-                  .selectFrom('play_queue_songs')
-                  .select('song_id')
-                  .where('play_queue_songs.user_id', '=', userId)
-                  .where('play_queue_songs.position', '=', currentIndex),
-        }))
+        .set({ position_ms: positionMs, changed_at: at })
         .where('user_id', '=', userId)
         .where('device_id', '=', deviceId)
         .execute();

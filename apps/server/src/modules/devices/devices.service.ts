@@ -98,11 +98,15 @@ export class DevicesService {
   async report(viewer: Viewer, deviceId: number, report: PlaybackReport): Promise<void> {
     const device = await this.own(viewer.id, deviceId);
     const at = this.now().toISOString();
-    await this.devices.setPlayback(device.id, { ...report, at });
+    // One read of the songs the report names: a song that is gone or that the viewer may not see is not recorded.
+    const named = [...new Set([...(report.songId === null ? [] : [report.songId]), ...(report.queue?.songIds ?? [])])];
+    const seen = new Set((await this.songs.listByIds(viewer, named)).rows.map((row) => row.id));
+    const songId = report.songId !== null && seen.has(report.songId) ? report.songId : null;
+    await this.devices.setPlayback(device.id, { ...report, songId, at });
     if (report.queue === undefined) {
-      await this.devices.moveQueue(viewer.id, device.id, null, report.positionMs, at);
+      await this.devices.moveQueue(viewer.id, device.id, report.positionMs, at);
     } else {
-      await this.saveWebQueue(viewer, device, report.queue, report.positionMs, at);
+      await this.saveWebQueue(viewer.id, device, report.queue, seen, report.positionMs, at);
     }
     await this.published(viewer.id, device.id);
   }
@@ -184,25 +188,25 @@ export class DevicesService {
       volume: null,
       at,
     });
-    await this.devices.moveQueue(userId, device.id, null, playback.positionMs, at);
+    await this.devices.moveQueue(userId, device.id, playback.positionMs, at);
     await this.published(userId, device.id);
   }
 
+  /** `seen`: the queue's songs that exist and the viewer sees (one deleted meanwhile is left out, not an error). */
   private async saveWebQueue(
-    viewer: Viewer,
+    userId: number,
     device: DeviceRow,
     queue: NonNullable<PlaybackReport['queue']>,
+    seen: ReadonlySet<number>,
     positionMs: number,
     at: string,
   ): Promise<void> {
-    // Only songs that exist and the viewer sees go in (one deleted meanwhile is left out, not an error).
-    const seen = new Set((await this.songs.listByIds(viewer, [...new Set(queue.songIds)])).rows.map((row) => row.id));
     const songIds = queue.songIds.filter((id) => seen.has(id)).slice(0, DEVICE_QUEUE_MAX);
     const current = queue.songIds[queue.currentIndex];
     const before = queue.songIds.slice(0, queue.currentIndex).filter((id) => seen.has(id)).length;
     const currentIndex = current !== undefined && seen.has(current) ? before : Math.min(before, songIds.length - 1);
     if (songIds.length === 0) return;
-    await this.queues.savePlayQueue(viewer.id, {
+    await this.queues.savePlayQueue(userId, {
       songIds,
       currentIndex,
       currentSongId: songIds[currentIndex] ?? null,
@@ -211,7 +215,7 @@ export class DevicesService {
       changedBy: device.name,
       deviceId: device.id,
     });
-    await this.publish(viewer.id, 'queue', { deviceId: device.id, changedAt: at });
+    await this.publish(userId, 'queue', { deviceId: device.id, changedAt: at });
   }
 
   /** Where the saved queue's current song is now: moved on while the device that saved it still plays that song. */

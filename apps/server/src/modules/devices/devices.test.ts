@@ -133,6 +133,16 @@ describeEachDialect('devices and the one queue (%s)', (t) => {
     const saved = SavedQueue.parse((await t.as(alice).get('/api/queue')).json()).queue;
     expect(saved?.songs.map((song) => song.id)).toEqual([songs[0], songs[1]]);
     expect(saved?.currentIndex).toBe(1);
+    // A song that does not exist (or was deleted meanwhile) is not recorded as playing: no foreign-key failure, no 500.
+    const ghostSong = await t.as(alice).put(`/api/devices/${id}/playback`, {
+      state: 'playing',
+      songId: 999_999,
+      positionMs: 0,
+      volume: 1,
+    });
+    expect(ghostSong.statusCode, ghostSong.body).toBe(204);
+    const shown = DeviceList.parse((await t.as(alice).get('/api/devices')).json()).devices.find((d) => d.id === id);
+    expect(shown?.playback).toMatchObject({ state: 'playing', songId: null, songName: null });
   });
 
   it('shares the queue with Subsonic: the web’s queue is getPlayQueue’s, and an app’s is the web’s', async () => {
