@@ -57,6 +57,17 @@ async function expectPlaysOn(dashboard: Dashboard, startedAt: number): Promise<v
   expect((await audioSnapshot(dashboard.audio)).paused).toBe(false);
 }
 
+/** The song plays on from where it started, and the player bar shows it playing. */
+async function expectPlayingSong(
+  dashboard: Dashboard,
+  started: { paused: boolean; currentTime: number },
+): Promise<void> {
+  expect(started.paused).toBe(false);
+  await expectPlaysOn(dashboard, started.currentTime);
+  await expect(dashboard.player.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
+  await expect(dashboard.player.getByText(SONG, { exact: true })).toBeVisible();
+}
+
 test.describe('gapless playback (the default): the song streams through Media Source Extensions', () => {
   test('a logged-in listener plays a demo song from its gapless stream: "playing" fires and the time advances', async ({
     page,
@@ -70,10 +81,7 @@ test.describe('gapless playback (the default): the song streams through Media So
     expect(stream, 'a request for the gapless stream from the start').toBeDefined();
     expect(stream?.status()).toBe(200);
     expect(await stream?.headerValue('content-type')).toMatch(/^audio\/mp4/);
-    expect(started.paused).toBe(false);
-    await expectPlaysOn(dashboard, started.currentTime);
-    await expect(dashboard.player.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
-    await expect(dashboard.player.getByText(SONG, { exact: true })).toBeVisible();
+    await expectPlayingSong(dashboard, started);
   });
 
   test.describe('on a slow link', () => {
@@ -116,10 +124,7 @@ test.describe('with gapless playback off: the original file plays in an <audio> 
 
     const started = await audioSnapshot(dashboard.audio);
     expect(started.src).toContain('/media/audio/');
-    expect(started.paused).toBe(false);
-    await expectPlaysOn(dashboard, started.currentTime);
-    await expect(dashboard.player.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
-    await expect(dashboard.player.getByText(SONG, { exact: true })).toBeVisible();
+    await expectPlayingSong(dashboard, started);
   });
 
   test.describe('on a slow link', () => {
