@@ -385,6 +385,50 @@ export interface SongLyricsTable {
   updated_at: string;
 }
 
+/** A user's 1–5 stars on a song, an album or an artist (migration 027). */
+export interface SongRatingsTable {
+  user_id: number;
+  song_id: number;
+  rating: number;
+  updated_at: string;
+}
+export interface AlbumRatingsTable {
+  user_id: number;
+  album_id: number;
+  rating: number;
+  updated_at: string;
+}
+export interface ArtistRatingsTable {
+  user_id: number;
+  artist_id: number;
+  rating: number;
+  updated_at: string;
+}
+
+/** A play that counted (half the song or 4 minutes; migration 027), kept for statistics, export and scrobbling. */
+export interface ListensTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Null once the song is deleted (the listen still counts in minutes listened). */
+  song_id: number | null;
+  /** When the listen began (ISO). */
+  played_at: string;
+  listened_ms: number;
+  source: 'web' | 'subsonic';
+  /** The device's or Subsonic app's name; null when unknown. */
+  client: string | null;
+}
+
+/** A song's audio analysis (migration 027): little-endian float32 values in the layout `version` names. */
+export interface SongFeaturesTable {
+  song_id: number;
+  version: number;
+  /** Null when the analysis failed (`failed` says why). */
+  vector: Buffer | null;
+  failed: string | null;
+  analysed_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -417,6 +461,11 @@ export interface DB {
   library_scans: LibraryScansTable;
   song_artists: SongArtistsTable;
   song_lyrics: SongLyricsTable;
+  song_ratings: SongRatingsTable;
+  album_ratings: AlbumRatingsTable;
+  artist_ratings: ArtistRatingsTable;
+  listens: ListensTable;
+  song_features: SongFeaturesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

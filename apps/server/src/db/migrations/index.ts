@@ -26,6 +26,7 @@ import { songPlayCountsMigration } from './023-song-play-counts.js';
 import { lyricsMigration } from './024-lyrics.js';
 import { subsonicBookmarksMigration } from './025-subsonic-bookmarks.js';
 import { devicesMigration } from './026-devices.js';
+import { discoveryMigration } from './027-discovery.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '024-lyrics': lyricsMigration,
   '025-subsonic-bookmarks': subsonicBookmarksMigration,
   '026-devices': devicesMigration,
+  '027-discovery': discoveryMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -6,7 +6,7 @@ import { dialectOf } from '../dialect.js';
 import { appliedMigrations, migrateDown, migrateToLatest, migrateUpTo, migrations } from './index.js';
 
 const TABLES = ['artists', 'likes', 'orders', 'playlist_songs', 'playlists', 'plays', 'sessions', 'songs', 'users'];
-/** Tables later migrations add (012: what Subsonic apps report of their listening; 013: shared rate counters; 025: bookmarks; 026: devices). */
+/** Tables later migrations add (012: what Subsonic apps report of their listening; 013: shared rate counters; 025: bookmarks; 026: devices; 027: ratings, listens, audio features). */
 const LATER_TABLES = [
   'play_queue_songs',
   'play_queues',
@@ -14,6 +14,11 @@ const LATER_TABLES = [
   'rate_counters',
   'subsonic_bookmarks',
   'devices',
+  'song_ratings',
+  'album_ratings',
+  'artist_ratings',
+  'listens',
+  'song_features',
 ];
 const now = new Date().toISOString();
 
@@ -197,8 +202,48 @@ describeEachDialect('migrations on %s', { uses: 'database', fresh: 'each' }, (t)
       'users_premium_until_idx',
       'subsonic_now_playing_reported_at_idx',
       'play_queue_songs_song_id_idx',
+      'song_ratings_song_id_idx',
+      'album_ratings_album_id_idx',
+      'artist_ratings_artist_id_idx',
+      'listens_user_played_idx',
+      'listens_song_id_idx',
     ]) {
       expect(names).toContain(expected);
     }
+  });
+
+  it('keeps ratings within 1–5 and a listen after its song is deleted (027)', async () => {
+    const d = t.database;
+    const user = await insertUser(d, 'rater', 'rater@example.com');
+    const artist = await d.db.insertInto('artists').values({ name: 'Rated' }).returning('id').executeTakeFirstOrThrow();
+    const song = await d.db
+      .insertInto('songs')
+      .values({
+        name: 'Rated song',
+        genre: 'Rock',
+        artist_id: artist.id,
+        audio_key: 'rated-key',
+        audio_sha256: 'rated-sha',
+        mime: 'audio/mpeg',
+        size_bytes: 1,
+        duration_ms: 1000,
+        image_key: null,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const rate = (rating: number) =>
+      d.db.insertInto('song_ratings').values({ user_id: user.id, song_id: song.id, rating, updated_at: now }).execute();
+    await expect(rate(0)).rejects.toThrow();
+    await expect(rate(6)).rejects.toThrow();
+    await rate(5);
+    await d.db
+      .insertInto('listens')
+      .values({ user_id: user.id, song_id: song.id, played_at: now, listened_ms: 500, source: 'web', client: null })
+      .execute();
+    await d.db.deleteFrom('songs').where('id', '=', song.id).execute();
+    expect(await d.db.selectFrom('song_ratings').selectAll().execute()).toEqual([]);
+    const listens = await d.db.selectFrom('listens').select(['song_id', 'listened_ms']).execute();
+    expect(listens).toEqual([{ song_id: null, listened_ms: 500 }]);
   });
 });
