@@ -335,9 +335,14 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
         resync: async (connection) => {
           liveHub.send(connection, frameOf('hello', await devices.hello(connection.userId, connection.deviceId)));
         },
+        stillLive: (sessionIds) => sessions.stillLive(sessionIds),
         log,
       }),
   );
+  // A live channel ends with its session (the hub checks on every heartbeat, and at once after a sign-out here).
+  sessions.onEnded(() => {
+    void liveHub.endSignedOut();
+  });
   const devices: DevicesService = make(
     'devicesService',
     () => new DevicesService(devicesRepository, activity, songs, liveHub),

@@ -1,4 +1,4 @@
-import { request, type IncomingMessage } from 'node:http';
+import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LiveEventName, LiveEvents } from '@tonearm/contract';
 import type { App } from '../src/http/app-types.js';
@@ -12,6 +12,7 @@ export interface LiveFrame {
 /** A live channel (GET /api/live) read over a real socket, as a browser's EventSource reads it. */
 export interface LiveClient {
   readonly status: number;
+  readonly headers: IncomingHttpHeaders;
   readonly frames: readonly LiveFrame[];
   /** Raw bytes read so far (heartbeats included). */
   readonly text: string;
@@ -80,6 +81,7 @@ function liveClientOf(response: IncomingMessage, destroy: () => void): LiveClien
   });
   return {
     status: response.statusCode ?? 0,
+    headers: response.headers,
     frames,
     get text() {
       return text;

@@ -58,6 +58,9 @@ export interface SessionStoreOptions {
   maxPerUser?: number;
 }
 
+/** Session ids per query of stillLive (bound parameters stay well under either database's limit). */
+const LIVE_CHECK_BATCH = 500;
+
 /** A session's expiry moves forward at most once a minute (a tenth of the idle time when that is shorter). */
 const RENEW_STEP_MS = 60_000;
 
@@ -72,6 +75,7 @@ export class SessionStore {
   private readonly users = new Map<string, CachedUser>();
   /** token → hashToken(token), see memoHash. */
   private readonly hashes = new Map<string, string>();
+  private readonly endedListeners: (() => void)[] = [];
 
   private readonly ttlMs: number;
   private readonly idleMs: number;
@@ -186,6 +190,28 @@ export class SessionStore {
 
   async revoke(token: string): Promise<void> {
     if (TOKEN_PATTERN.test(token)) await this.revokeHash(hashToken(token));
+    this.notifyEnded();
+  }
+
+  /** The id (token hash) a session is kept under: what stillLive answers about. */
+  idOf(token: string): string {
+    return this.memoHash(token);
+  }
+
+  /** Which of these sessions (ids from idOf) are still signed in: not ended, not expired. */
+  async stillLive(ids: readonly string[]): Promise<Set<string>> {
+    const unique = [...new Set(ids)];
+    const live = new Set<string>();
+    for (let start = 0; start < unique.length; start += LIVE_CHECK_BATCH) {
+      const batch = unique.slice(start, start + LIVE_CHECK_BATCH);
+      for (const id of await this.repository.liveIds(batch, new Date(this.clock()).toISOString())) live.add(id);
+    }
+    return live;
+  }
+
+  /** Calls `listener` after this process ends sessions (a logout, a password change, a deletion). */
+  onEnded(listener: () => void): void {
+    this.endedListeners.push(listener);
   }
 
   /** Ends every session of a user (password change, deletion), optionally keeping the caller's own. */
@@ -197,6 +223,7 @@ export class SessionStore {
 
   /** Drops cached entries of a user whose sessions were removed by other means (e.g. ON DELETE CASCADE). */
   forgetUser(userId: number, exceptId?: string): void {
+    this.notifyEnded();
     for (const [id, entry] of this.cache) {
       if (entry.userId === userId && id !== exceptId) this.cache.delete(id);
     }
@@ -233,6 +260,10 @@ export class SessionStore {
       this.hashes.set(token, id);
     }
     return id;
+  }
+
+  private notifyEnded(): void {
+    for (const listener of this.endedListeners) listener();
   }
 
   private async revokeHash(id: string): Promise<void> {

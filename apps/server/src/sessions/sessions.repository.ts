@@ -21,6 +21,8 @@ export interface SessionsRepository {
   extend(id: string, expiresAtIso: string): Promise<boolean>;
   deleteExpiredOfUser(userId: number, nowIso: string): Promise<void>;
   deleteAllOfUser(userId: number, exceptId?: string): Promise<void>;
+  /** Which of these sessions still exist and have not expired at `nowIso`. */
+  liveIds(ids: readonly string[], nowIso: string): Promise<string[]>;
   /**
    * Deletes the user's sessions other than `keepId`, except the `keepOthers` newest of them; answers the deleted ids.
    */
@@ -81,6 +83,17 @@ export function createSessionsRepository(db: Kysely<DB>): SessionsRepository {
       let query = db.deleteFrom('sessions').where('user_id', '=', userId);
       if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
       await query.execute();
+    },
+
+    async liveIds(ids, nowIso) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('expires_at', '>', nowIso)
+        .execute();
+      return rows.map((row) => row.id);
     },
 
     async deleteOldestOfUser(userId, keepId, keepOthers) {

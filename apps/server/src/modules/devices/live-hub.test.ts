@@ -3,11 +3,12 @@ import { createNotifications } from '../../db/notifications.js';
 import { LiveHub, type LiveConnection } from './live-hub.js';
 
 /** A connection that keeps what it is sent; `full` makes it refuse (a client that stopped reading). */
-function fakeConnection(userId: number, deviceId: number) {
+function fakeConnection(userId: number, deviceId: number, sessionId = `session-${String(deviceId)}`) {
   const frames: string[] = [];
   const connection = {
     userId,
     deviceId,
+    sessionId,
     full: false,
     ended: false,
     frames,
@@ -25,14 +26,20 @@ function fakeConnection(userId: number, deviceId: number) {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 describe('the live hub', () => {
-  function hub(heartbeatMs = 10_000) {
+  function hub(heartbeatMs = 10_000, live: ReadonlySet<string> | null = null) {
     const notifications = createNotifications({
       db: {} as never,
       dialect: 'sqlite',
       databaseUrl: null,
       channel: 'test_live',
     });
-    return new LiveHub({ notifications, touch: () => Promise.resolve(), resync: () => Promise.resolve(), heartbeatMs });
+    return new LiveHub({
+      notifications,
+      touch: () => Promise.resolve(),
+      resync: () => Promise.resolve(),
+      stillLive: (ids) => Promise.resolve(live ?? new Set(ids)),
+      heartbeatMs,
+    });
   }
 
   it('delivers a user’s events to that user’s channels only, to one device or all but one', async () => {
@@ -69,6 +76,25 @@ describe('the live hub', () => {
     expect(reader.frames.filter((frame) => frame === ': ping\n\n').length).toBeGreaterThanOrEqual(2);
     expect(stuck.ended).toBe(true);
     expect(live.size).toBe(1);
+    await live.stop();
+  });
+
+  it('ends the channels whose session ended, at a check and on every heartbeat', async () => {
+    const signedIn = new Set(['kept']);
+    const live = hub(20, signedIn);
+    await live.start();
+    const kept = fakeConnection(1, 11, 'kept');
+    const ended = fakeConnection(1, 12, 'gone');
+    const later = fakeConnection(2, 21, 'later');
+    for (const connection of [kept, ended]) live.attach(connection);
+    await live.endSignedOut();
+    expect([kept.ended, ended.ended]).toEqual([false, true]);
+    expect(live.size).toBe(1);
+    signedIn.add('later');
+    live.attach(later);
+    signedIn.delete('later');
+    await new Promise((resolve) => setTimeout(resolve, 70));
+    expect([kept.ended, later.ended]).toEqual([false, true]);
     await live.stop();
   });
 });

@@ -5,6 +5,8 @@ import type { Notifications } from '../../db/notifications.js';
 export interface LiveConnection {
   readonly userId: number;
   readonly deviceId: number;
+  /** The session it was opened with (SessionStore.idOf): the channel ends with it. */
+  readonly sessionId: string;
   /** Writes one frame; false when the client is not reading (its buffer is full): it is then dropped. */
   write(frame: string): boolean;
   end(): void;
@@ -37,6 +39,8 @@ export interface LiveHubOptions {
   touch: (deviceIds: readonly number[]) => Promise<void>;
   /** The `hello` of a connection again, after messages may have been lost between the instances. */
   resync: (connection: LiveConnection) => Promise<void>;
+  /** Which of these sessions are still signed in (SessionStore.stillLive). */
+  stillLive: (sessionIds: readonly string[]) => Promise<ReadonlySet<string>>;
   heartbeatMs?: number;
   touchMs?: number;
   log?: { warn: (message: string) => void };
@@ -51,6 +55,7 @@ export class LiveHub {
   private heartbeat: NodeJS.Timeout | undefined;
   private toucher: NodeJS.Timeout | undefined;
   private closing = false;
+  private sessionCheck: Promise<void> | undefined;
 
   constructor(private readonly options: LiveHubOptions) {
     options.notifications.listen((payload) => {
@@ -81,6 +86,7 @@ export class LiveHub {
     await this.options.notifications.start();
     this.heartbeat = setInterval(() => {
       for (const connection of this.connections()) this.send(connection, HEARTBEAT);
+      void this.endSignedOut();
     }, this.options.heartbeatMs ?? LIVE_HEARTBEAT_MS);
     this.toucher = setInterval(() => {
       const ids = [...new Set([...this.connections()].map((connection) => connection.deviceId))];
@@ -122,6 +128,29 @@ export class LiveHub {
     set.delete(connection);
     if (set.size === 0) this.users.delete(connection.userId);
     return ![...(this.users.get(connection.userId) ?? [])].some((other) => other.deviceId === connection.deviceId);
+  }
+
+  /**
+   * Ends the channels whose session has ended (a logout, a password change, a deletion, an expiry): called on every
+   * heartbeat, so another instance's sign-out reaches a channel here within one, and at once after this process ends
+   * sessions. One query for every open channel; overlapping calls share it.
+   */
+  endSignedOut(): Promise<void> {
+    this.sessionCheck ??= this.checkSessions().finally(() => {
+      this.sessionCheck = undefined;
+    });
+    return this.sessionCheck;
+  }
+
+  private async checkSessions(): Promise<void> {
+    const open = [...this.connections()];
+    if (open.length === 0) return;
+    try {
+      const live = await this.options.stillLive(open.map((connection) => connection.sessionId));
+      for (const connection of open) if (!live.has(connection.sessionId)) this.drop(connection);
+    } catch (error) {
+      this.options.log?.warn(`Live channel: could not check sessions: ${String(error)}`);
+    }
   }
 
   /** Sends to every instance (this one included). */

@@ -1,8 +1,9 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import { DeviceMessages, endpoints, ErrorCodes } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
 import { HttpError } from '../../http/errors.js';
-import { requireViewer } from '../../http/session.js';
+import { requireViewer, sessionToken } from '../../http/session.js';
 import type { DevicesService } from './devices.service.js';
 import { frameOf, type LiveConnection } from './live-hub.js';
 
@@ -26,9 +27,12 @@ export function liveRoutes(app: App, devices: DevicesService): void {
       throw closing;
     }
     const device = await devices.connectWeb(user.id, request.query.device, request.headers['user-agent']);
+    const sessionId = request.server.sessionStore.idOf(sessionToken(request) ?? '');
     reply.hijack();
     const response = reply.raw;
+    // The headers set on the reply so far (the security headers among them) are not written for a hijacked reply.
     response.writeHead(200, {
+      ...setHeaders(reply.getHeaders()),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
       'x-accel-buffering': 'no',
@@ -38,6 +42,7 @@ export function liveRoutes(app: App, devices: DevicesService): void {
     const connection: LiveConnection = {
       userId: user.id,
       deviceId: device.id,
+      sessionId,
       write: (frame) => {
         if (response.writableEnded || response.destroyed) return false;
         response.write(frame);
@@ -60,4 +65,9 @@ export function liveRoutes(app: App, devices: DevicesService): void {
     hub.send(connection, frameOf('hello', await devices.hello(user.id, device.id)));
     return reply;
   });
+}
+
+/** The headers given a value on a Fastify reply, as Node's writeHead takes them. */
+function setHeaders(headers: Record<string, number | string | string[] | undefined>): OutgoingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined));
 }

@@ -66,4 +66,25 @@ describeEachDialect('the live channel across instances (%s)', { uses: 'nothing' 
       expect(Date.now() - started).toBeLessThan(3000);
     });
   });
+
+  it('carries the security headers, and ends when its session signs out', async () => {
+    await suite.withApp({}, async (t) => {
+      const alice = await makeUser(t);
+      const base = await listening(t.app);
+      const live = await openLive(base, alice.cookie, newKey());
+      const other = await openLive(base, (await makeUser(t)).cookie, newKey());
+      await live.next('hello');
+      await other.next('hello');
+      expect(live.headers['x-content-type-options']).toBe('nosniff');
+      expect(live.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(live.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      const out = await t.as(alice).post('/api/auth/logout');
+      expect(out.statusCode).toBe(204);
+      await live.ended;
+      // Another user's channel stays open.
+      await sleep(100);
+      expect(other.frames.map((frame) => frame.event)).toEqual(['hello']);
+      other.close();
+    });
+  });
 });
