@@ -11,6 +11,19 @@ const VERSION = CompiledQuery.raw('select version from catalogue_rows_version wh
  * B-tree searches. The rows are frozen, since every caller shares them. At most `capacity` rows are kept; past it the
  * oldest tenth goes.
  */
+/**
+ * Puts `key` last in the map's order (most recently used), dropping the first entries beyond `size`: the small
+ * most-recently-used maps of the in-memory catalogue caches.
+ */
+export function rememberRecent<K, V>(map: Map<K, V>, key: K, value: V, size: number): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const first of map.keys()) {
+    if (map.size <= size) break;
+    map.delete(first);
+  }
+}
+
 export class CatalogueRows<Row extends object> {
   private version: number | null = null;
   private readonly byId = new Map<number, Readonly<Row>>();

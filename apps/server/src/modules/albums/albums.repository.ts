@@ -8,7 +8,7 @@ import {
 import { DuplicateError } from '../../db/duplicate-error.js';
 import { foreignKeyViolation, uniqueViolation } from '../../db/errors.js';
 import { albumInScope, songSeen } from '../../db/library-visibility.js';
-import { CatalogueRows } from '../../db/catalogue-rows.js';
+import { CatalogueRows, rememberRecent } from '../../db/catalogue-rows.js';
 import { CompiledStatements } from '../../db/compiled-statements.js';
 import { dialectOf } from '../../db/dialect.js';
 import { containsPattern } from '../../db/like-pattern.js';
@@ -233,15 +233,8 @@ function albumCaches(db: Kysely<DB>): AlbumCaches {
 function rowsSeenWithout(db: Kysely<DB>, caches: AlbumCaches, hidden: readonly number[]): CatalogueRows<AlbumListRow> {
   if (hidden.length === 0) return caches.albums;
   const key = [...new Set(hidden)].sort((a, b) => a - b).join(',');
-  let rows = caches.seenBy.get(key);
-  if (rows !== undefined) caches.seenBy.delete(key);
-  else rows = new CatalogueRows(db, SEEN_ROWS_KEPT);
-  // Last in the Map: the most recently asked.
-  caches.seenBy.set(key, rows);
-  for (const oldest of caches.seenBy.keys()) {
-    if (caches.seenBy.size <= HIDDEN_SETS_KEPT) break;
-    caches.seenBy.delete(oldest);
-  }
+  const rows = caches.seenBy.get(key) ?? new CatalogueRows(db, SEEN_ROWS_KEPT);
+  rememberRecent(caches.seenBy, key, rows, HIDDEN_SETS_KEPT);
   return rows;
 }
 

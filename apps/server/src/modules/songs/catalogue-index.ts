@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { rememberRecent } from '../../db/catalogue-rows.js';
 import { idMixes, passes, shuffledPage, SortedShuffle, type ColumnFilter, type ShuffledPage } from './shuffle-order.js';
 import type { CatalogueEntry, CatalogueFilter, CatalogueSource } from './song-pages.repository.js';
 
@@ -25,16 +26,6 @@ const SORTED_SEEDS = 8;
 const SEEDS_SEEN = 256;
 /** Artist and genre lists a snapshot keeps the ids of. */
 const SUBSETS = 256;
-
-/** Puts `key` last in the map's order (most recently used), dropping the first entries beyond `size`. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, size: number): void {
-  map.delete(key);
-  map.set(key, value);
-  for (const first of map.keys()) {
-    if (map.size <= size) break;
-    map.delete(first);
-  }
-}
 
 /** Binary search in ascending ids: the index of the first id not below `id`. */
 function lowerBound(ids: Int32Array, id: number): number {
@@ -123,12 +114,12 @@ export class CatalogueSnapshot {
     let order = this.sorted.get(seed);
     if (order === undefined) {
       if (!this.seen.has(seed)) {
-        remember(this.seen, seed, true, SEEDS_SEEN);
+        rememberRecent(this.seen, seed, true, SEEDS_SEEN);
         return undefined;
       }
       order = new SortedShuffle(this.ids, seed);
     }
-    remember(this.sorted, seed, order, SORTED_SEEDS);
+    rememberRecent(this.sorted, seed, order, SORTED_SEEDS);
     return order;
   }
 
@@ -139,7 +130,7 @@ export class CatalogueSnapshot {
     const key = `${filter.artistId ?? ''}|${filter.genre ?? ''}|${filter.hidden?.join(',') ?? ''}`;
     let ids = this.subsets.get(key);
     ids ??= this.ids.filter((id, index) => passes(filters, index, id));
-    remember(this.subsets, key, ids, SUBSETS);
+    rememberRecent(this.subsets, key, ids, SUBSETS);
     return ids;
   }
 
