@@ -34,6 +34,9 @@ import type { ModulesDeps } from './modules/index.js';
 import type { ModuleDeps } from './modules/shared-deps.js';
 import { createLikesRepository } from './modules/likes/likes.repository.js';
 import { LikesService } from './modules/likes/likes.service.js';
+import { lastFm, listenBrainz } from './modules/scrobbling/providers.js';
+import { createScrobblingRepository } from './modules/scrobbling/scrobbling.repository.js';
+import { ScrobblingService } from './modules/scrobbling/scrobbling.service.js';
 import { createUploadQuotaRepository } from './modules/limits/upload-quota.repository.js';
 import { UploadQuota } from './modules/limits/upload-quota.service.js';
 import { createImageWork, type ImageWork } from './media/image-work.js';
@@ -275,6 +278,19 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       }),
   );
   const plays = make('playsService', () => new PlaysService(createPlaysRepository(db)));
+  // Scrobbling out (issue 28): listens and started songs queued for each listener's ListenBrainz and Last.fm.
+  const scrobbling = make(
+    'scrobblingService',
+    () =>
+      new ScrobblingService(
+        createScrobblingRepository(db, dialect),
+        new SecretBox(config.secretKey, config.dataDir),
+        [listenBrainz(config.scrobbling.listenBrainzUrl), lastFm(config.scrobbling.lastFmUrl)],
+        { log },
+      ),
+  );
+  plays.onListen((listen) => scrobbling.listened(listen));
+  plays.onStart((userId, songId) => scrobbling.nowPlaying(userId, songId));
   // The Folders view: the libraries browsed by the paths of their files.
   const folders = make(
     'libraryFoldersService',
@@ -401,6 +417,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     ...(media === null ? [] : [{ name: 'media handler', start: () => undefined, stop: () => media.close() }]),
     ...(gate === null ? [] : [{ name: 'media offload gate', ...gate }]),
     { name: 'live channel', start: () => liveHub.start(), stop: () => liveHub.stop() },
+    { name: 'scrobbling', start: () => scrobbling.start(), stop: () => scrobbling.stop() },
     // After the media handler in this list, so it is stopped first: no scan writes while the app closes.
     { name: 'library scans', start: () => libraries.start(), stop: () => libraries.stop() },
   ];
@@ -436,6 +453,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       songsStream,
       songLyrics,
       likes,
+      scrobbling,
       search,
       albums,
       apiKeys,

@@ -53,6 +53,8 @@ export interface Config {
   prices: { monthlyCents: number; yearlyCents: number; currency: string };
   /** apiUrl (STRIPE_API_URL) points the Stripe client elsewhere, e.g. at stripe-mock; absent means api.stripe.com. */
   stripe: { secretKey: string | null; webhookSecret: string | null; apiUrl?: string };
+  /** Where listens are sent (issue 28): LISTENBRAINZ_API_URL and LASTFM_API_URL, the real services by default. */
+  scrobbling: { listenBrainzUrl: string; lastFmUrl: string };
   /** Passed to Fastify's trustProxy: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
   /** Built web app to serve; null when it has not been built. */
@@ -326,6 +328,12 @@ const EnvSchema = z.object({
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_URL: optionalText.pipe(httpUrl('an http:// or https:// URL such as http://localhost:12111').optional()),
+  LISTENBRAINZ_API_URL: optionalText.pipe(
+    httpUrl('an http:// or https:// URL such as https://api.listenbrainz.org').optional(),
+  ),
+  LASTFM_API_URL: optionalText.pipe(
+    httpUrl('an http:// or https:// URL such as https://ws.audioscrobbler.com/2.0/').optional(),
+  ),
   TRUST_PROXY: optionalText,
   WEB_DIST: optionalText,
   AUTH_RATE_LIMIT: integer(10, 1, 1_000_000),
@@ -525,6 +533,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     publicUrl: e.PUBLIC_URL ?? null,
+    scrobbling: {
+      listenBrainzUrl: e.LISTENBRAINZ_API_URL ?? 'https://api.listenbrainz.org',
+      lastFmUrl: e.LASTFM_API_URL ?? 'https://ws.audioscrobbler.com/2.0/',
+    },
     sessionTtlSeconds: e.SESSION_TTL,
     sessionIdleSeconds: Math.min(e.SESSION_IDLE, e.SESSION_TTL),
     nodeEnv,

@@ -19,6 +19,7 @@ export * from './devices.js';
 export * from './policy.js';
 export * from './limits.js';
 export * from './lyrics.js';
+export * from './scrobbling.js';
 export * from './lrc.js';
 export * from './health.js';
 export * from './media.js';

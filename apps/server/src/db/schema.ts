@@ -429,6 +429,37 @@ export interface SongFeaturesTable {
   analysed_at: string;
 }
 
+/** A listener's account at a scrobbling service (migration 030); `secrets` sealed by the SecretBox. */
+export interface ScrobbleAccountsTable {
+  id: Generated<number>;
+  user_id: number;
+  service: 'listenbrainz' | 'lastfm';
+  secrets: string;
+  remote_name: string;
+  state: 'ok' | 'attention';
+  last_error: string | null;
+  last_sent_at: string | null;
+  connected_at: string;
+}
+
+/** A listen or a started song waiting to be sent to one account (migration 030). */
+export interface ScrobbleQueueTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: 'listen' | 'now_playing';
+  listen_id: number | null;
+  artist: string;
+  title: string;
+  album: string | null;
+  duration_ms: number | null;
+  played_at: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -466,6 +497,8 @@ export interface DB {
   artist_ratings: ArtistRatingsTable;
   listens: ListensTable;
   song_features: SongFeaturesTable;
+  scrobble_accounts: ScrobbleAccountsTable;
+  scrobble_queue: ScrobbleQueueTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -19,6 +19,8 @@ const LATER_TABLES = [
   'artist_ratings',
   'listens',
   'song_features',
+  'scrobble_accounts',
+  'scrobble_queue',
 ];
 const now = new Date().toISOString();
 

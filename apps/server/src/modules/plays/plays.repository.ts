@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { songSeen } from '../../db/library-visibility.js';
-import type { DB } from '../../db/schema.js';
+import type { DB, ListensTable } from '../../db/schema.js';
 
 export interface RecentPlayRow {
   songId: number;
@@ -15,12 +15,24 @@ export interface PlaysRepository {
    * transaction.
    */
   record(userId: number, songId: number, playedAt: string, keep: number): Promise<void>;
+  /** Appends a listen that counted (issue 28's `listens`); answers its id, or null when it was already there. */
+  recordListen(listen: Insertable<ListensTable>): Promise<number | null>;
   /** The user's distinct songs by their latest play, most recent first. */
   recent(userId: number, limit: number): Promise<RecentPlayRow[]>;
 }
 
 export function createPlaysRepository(db: Kysely<DB>): PlaysRepository {
   return {
+    async recordListen(listen) {
+      const row = await db
+        .insertInto('listens')
+        .values(listen)
+        .onConflict((conflict) => conflict.columns(['user_id', 'song_id', 'played_at']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return row?.id ?? null;
+    },
+
     async songExists(songId, hidden = []) {
       const row = await db
         .selectFrom('songs')

@@ -9,6 +9,7 @@ export function playsRoutes(app: App, plays: PlaysService): void {
   route(app, endpoints.plays.record, async (request) => {
     const user = await requireViewer(request);
     await plays.record(user, request.body.songId);
+    await plays.started(user.id, request.body.songId);
   });
 
   route(app, endpoints.plays.recent, async (request) => {

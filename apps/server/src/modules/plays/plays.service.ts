@@ -12,7 +12,19 @@ export const PLAY_HISTORY_MAX = 1000;
  * Server-side play history, so the recent list (SPEC §4: most recent first, no duplicates, at most 10) follows a user
  * from one device to another.
  */
+/** A listen that counted (a `listens` row), as observers are told of it. */
+export interface CountedListen {
+  id: number;
+  userId: number;
+  songId: number;
+  playedAt: string;
+  listenedMs: number;
+}
+
 export class PlaysService {
+  private readonly listenObservers: ((listen: CountedListen) => Promise<void>)[] = [];
+  private readonly startObservers: ((userId: number, songId: number) => Promise<void>)[] = [];
+
   constructor(
     private readonly plays: PlaysRepository,
     private readonly now: () => Date = () => new Date(),
@@ -30,6 +42,48 @@ export class PlaysService {
     const now = this.now();
     const at = playedAt !== undefined && playedAt < now ? playedAt : now;
     await this.plays.record(userId, songId, at.toISOString(), PLAY_HISTORY_MAX);
+  }
+
+  /** Told of every listen that counted, after it is stored (scrobbling out). */
+  onListen(observer: (listen: CountedListen) => Promise<void>): void {
+    this.listenObservers.push(observer);
+  }
+
+  /** Told of every song a listener starts (a web play, a Subsonic app's now playing). */
+  onStart(observer: (userId: number, songId: number) => Promise<void>): void {
+    this.startObservers.push(observer);
+  }
+
+  /** A song started now (the web player's play, a Subsonic now playing): observers are told, failures only logged. */
+  async started(userId: number, songId: number): Promise<void> {
+    await Promise.all(this.startObservers.map((observer) => observer(userId, songId).catch(() => undefined)));
+  }
+
+  /**
+   * A listen that counted, from a Subsonic app's scrobble (submission): the app applies the usual rule (half the song
+   * or 4 minutes), so the whole song's length is taken as heard. Stored in `listens`, then observers are told.
+   */
+  async counted(
+    listener: { id: number },
+    songId: number,
+    playedAt: Date,
+    heardMs: number,
+    source: 'web' | 'subsonic',
+    client: string | null,
+  ): Promise<void> {
+    const at = playedAt < this.now() ? playedAt : this.now();
+    const listen = { userId: listener.id, songId, playedAt: at.toISOString(), listenedMs: Math.max(0, heardMs) };
+    const id = await this.plays.recordListen({
+      user_id: listen.userId,
+      song_id: songId,
+      played_at: listen.playedAt,
+      listened_ms: listen.listenedMs,
+      source,
+      client,
+    });
+    // Reported before (an app sending its scrobble again): counted once, so nobody is told twice.
+    if (id === null) return;
+    await Promise.all(this.listenObservers.map((observer) => observer({ id, ...listen }).catch(() => undefined)));
   }
 
   recent(userId: number): Promise<RecentPlay[]> {

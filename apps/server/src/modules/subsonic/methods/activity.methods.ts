@@ -70,16 +70,31 @@ export function activityMethods(deps: SubsonicDeps, now: () => Date = () => new 
         const times = timesParam(params, ids.length);
         const submission = params.get('submission') !== 'false';
         // Every id must name a song before anything is recorded.
-        await childrenOf(caller.user, [...new Set(ids)]);
+        const listing = await deps.songs.listByIds(caller.user, [...new Set(ids)]);
+        if (listing.rows.length !== new Set(ids).size) throw notFoundError('Song');
+        const client = clientName(params);
         if (!submission) {
           const at = now();
-          const client = clientName(params);
           const songId = ids[ids.length - 1] ?? 0;
           const staleBefore = new Date(at.getTime() - NOW_PLAYING_WINDOW_MS).toISOString();
           await activity.setNowPlaying(caller.user.id, client, songId, at.toISOString(), staleBefore);
+          await deps.plays.started(caller.user.id, songId);
           return {};
         }
-        for (const [index, songId] of ids.entries()) await deps.plays.record(caller.user, songId, times[index]);
+        const lengths = new Map(listing.rows.map((row) => [row.id, row.duration_ms ?? 0]));
+        for (const [index, songId] of ids.entries()) {
+          await deps.plays.record(caller.user, songId, times[index]);
+          // The app scrobbles a listen once it counted (its own half-or-4-minutes rule); it says no more of how much
+          // was heard, so the song's length stands for it.
+          await deps.plays.counted(
+            caller.user,
+            songId,
+            times[index] ?? now(),
+            lengths.get(songId) ?? 0,
+            'subsonic',
+            client,
+          );
+        }
         return {};
       },
     },
