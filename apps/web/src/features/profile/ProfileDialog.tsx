@@ -15,6 +15,7 @@ import { CameraIcon, LogoutIcon, TrashIcon } from '../../ui/icons.js';
 import { TextField } from '../../ui/TextField.js';
 import { useDeleteUser, useRemovePhoto, useUpdateUser, useUploadPhoto } from '../users/mutations.js';
 import { DataSaverSetting } from './DataSaverSetting.js';
+import { ScrobblingSettings } from './ScrobblingSettings.js';
 import { SubsonicApps } from './SubsonicApps.js';
 import '../../ui/buttons.css';
 import '../../ui/forms.css';
@@ -346,6 +347,7 @@ export function ProfileDialog({ onClose }: { onClose: () => void }) {
         <PasswordForm user={user} />
         <DataSaverSetting />
         <SubsonicApps user={user} />
+        <ScrobblingSettings />
         <LogOutEverywhere
           onDone={() => {
             onClose();

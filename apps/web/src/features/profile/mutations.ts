@@ -1,6 +1,7 @@
+import type { ScrobbleService } from '@tonearm/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
-import { subsonicKeys } from './queries.js';
+import { scrobblingKeys, subsonicKeys } from './queries.js';
 
 /** Generates (or replaces) the app password; the answer holds it, shown this once. */
 export function useGenerateAppPassword() {
@@ -41,6 +42,34 @@ export function useRevokeApiKey() {
     mutationFn: ({ userId, keyId }: { userId: number; keyId: number }) => api.apiKeys.revoke({ id: userId, keyId }),
     onSettled: (_answer, _error, { userId }) => {
       void queryClient.invalidateQueries({ queryKey: subsonicKeys.apiKeys(userId) });
+    },
+  });
+}
+
+type Connect =
+  | { service: 'listenbrainz'; body: { token: string } }
+  | { service: 'lastfm'; body: { apiKey: string; secret: string; sessionKey: string } };
+
+/** Connects a scrobbling service (checked with the service by the server). */
+export function useConnectScrobbling() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (connect: Connect) =>
+      connect.service === 'listenbrainz'
+        ? api.scrobbling.connectListenBrainz({ body: connect.body })
+        : api.scrobbling.connectLastFm({ body: connect.body }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: scrobblingKeys.all });
+    },
+  });
+}
+
+export function useDisconnectScrobbling() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (service: ScrobbleService) => api.scrobbling.disconnect({ service }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: scrobblingKeys.all });
     },
   });
 }

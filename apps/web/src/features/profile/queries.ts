@@ -37,3 +37,14 @@ export const subsonicQueries = {
       select: (answer) => answer.apiKeys,
     }),
 };
+
+/** The listener's scrobbling accounts (issue 28). */
+export const scrobblingKeys = { all: ['scrobbling'] as const };
+
+export const scrobblingQueries = {
+  accounts: () =>
+    queryOptions({
+      queryKey: scrobblingKeys.all,
+      queryFn: ({ signal }) => api.scrobbling.accounts({}, { signal }),
+    }),
+};
