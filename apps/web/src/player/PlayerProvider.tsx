@@ -1,3 +1,4 @@
+import { endpoints } from '@tonearm/contract';
 import { useEffect, useState, type ReactNode } from 'react';
 import { api } from '../lib/api.js';
 import { rememberRecentSong } from '../lib/recent-songs.js';
@@ -6,6 +7,7 @@ import { useAlerts } from '../shell/alerts/useAlerts.js';
 import { useAuth } from '../shell/auth/useAuth.js';
 import { createAudioDeck } from './audio-deck.js';
 import { DevicesProvider } from './devices/DevicesProvider.js';
+import { countListens } from './listen-counter.js';
 import { connectMediaSession } from './media-session.js';
 import { clearPersistedPlayer, persistPlayer, readPersistedPlayer } from './player-persistence.js';
 import { connectAudioEngine, createPlayerRuntime, trackRecentSongs, type PlayerRuntime } from './player-runtime.js';
@@ -53,6 +55,16 @@ export function PlayerProvider({ children, runtime }: { children: ReactNode; run
       // Counts the play on the server (listening history); a failure must never interrupt the music.
       api.plays.record({ body: { songId: song.id } }).catch(() => undefined);
     });
+    // Issue 28: plays that counted, for the listener's statistics and scrobbling (a lost report is not retried).
+    const stopCounting = countListens(current.store, current.clock, (listen, keepalive) => {
+      fetch(endpoints.plays.listen.path, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(listen),
+        keepalive,
+      }).catch(() => undefined);
+    });
     const stopFeeding = connectQueueFeeder(current.store);
     const disconnectSession = connectMediaSession(current);
     const stopPersisting = persistPlayer(current.store, current.clock);
@@ -60,6 +72,7 @@ export function PlayerProvider({ children, runtime }: { children: ReactNode; run
       stopPersisting();
       disconnectSession();
       stopFeeding();
+      stopCounting();
       stopTracking();
       disconnect();
       for (const element of current.deck.elements) element.remove();

@@ -137,6 +137,16 @@ export const plays = {
     body: 'PlayRequest',
     responses: { 204: 'empty' },
   }),
+  listen: endpoint({
+    method: 'POST',
+    path: '/api/listens',
+    access: 'session',
+    body: 'ListenReport',
+    description:
+      'Issue 28: a web play that counted (half the song or 4 minutes heard), stored once for the statistics and ' +
+      'sent on to the listener’s scrobbling services. 400 when too little was heard; 404 for a song not seen.',
+    responses: { 204: 'empty' },
+  }),
   recent: endpoint({
     method: 'GET',
     path: '/api/plays/recent',

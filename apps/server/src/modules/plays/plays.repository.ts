@@ -8,6 +8,8 @@ export interface RecentPlayRow {
 }
 
 export interface PlaysRepository {
+  /** The song's length (null when unknown), or undefined when it does not exist outside the `hidden` libraries. */
+  songLength(songId: number, hidden: readonly number[]): Promise<{ duration_ms: number | null } | undefined>;
   /** Whether the song exists outside the `hidden` libraries. */
   songExists(songId: number, hidden?: readonly number[]): Promise<boolean>;
   /**
@@ -31,6 +33,15 @@ export function createPlaysRepository(db: Kysely<DB>): PlaysRepository {
         .returning('id')
         .executeTakeFirst();
       return row?.id ?? null;
+    },
+
+    songLength(songId, hidden) {
+      return db
+        .selectFrom('songs')
+        .select('duration_ms')
+        .where('id', '=', songId)
+        .$if(hidden.length > 0, (query) => query.where(songSeen(hidden)))
+        .executeTakeFirst();
     },
 
     async songExists(songId, hidden = []) {

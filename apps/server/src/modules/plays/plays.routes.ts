@@ -12,6 +12,10 @@ export function playsRoutes(app: App, plays: PlaysService): void {
     await plays.started(user.id, request.body.songId);
   });
 
+  route(app, endpoints.plays.listen, async (request) => {
+    await plays.listenedOnWeb(await requireViewer(request), request.body);
+  });
+
   route(app, endpoints.plays.recent, async (request) => {
     const user = await requireViewer(request);
     return plays.recent(user.id);

@@ -1,5 +1,12 @@
-import { PlaylistMessages, RECENT_SONGS_MAX, type RecentPlay } from '@tonearm/contract';
-import { notFound } from '../../http/errors.js';
+import {
+  ListenMessages,
+  listenThresholdMs,
+  PlaylistMessages,
+  RECENT_SONGS_MAX,
+  type ListenReport,
+  type RecentPlay,
+} from '@tonearm/contract';
+import { badRequest, notFound } from '../../http/errors.js';
 import type { PlaysRepository } from './plays.repository.js';
 
 /**
@@ -7,6 +14,9 @@ import type { PlaysRepository } from './plays.repository.js';
  * while keeping the per-user query bounded however long someone listens.
  */
 export const PLAY_HISTORY_MAX = 1000;
+
+/** What the web player's own clock may be off by in a listen report. */
+const LISTEN_LEEWAY_MS = 1500;
 
 /**
  * Server-side play history, so the recent list (SPEC §4: most recent first, no duplicates, at most 10) follows a user
@@ -84,6 +94,26 @@ export class PlaysService {
     // Reported before (an app sending its scrobble again): counted once, so nobody is told twice.
     if (id === null) return;
     await Promise.all(this.listenObservers.map((observer) => observer({ id, ...listen }).catch(() => undefined)));
+  }
+
+  /**
+   * A web play that counted (POST /api/listens): the song must be one the listener sees (404), enough of it heard by
+   * the rule (listenThresholdMs, a second's leeway for the player's clock) and no more than it holds (400).
+   */
+  async listenedOnWeb(
+    listener: { id: number; hiddenLibraries: readonly number[] },
+    report: ListenReport,
+  ): Promise<void> {
+    const song = await this.plays.songLength(report.songId, listener.hiddenLibraries);
+    if (song === undefined) throw notFound(PlaylistMessages.songNotFound);
+    const threshold = listenThresholdMs(song.duration_ms);
+    if (threshold === null || report.listenedMs < threshold - LISTEN_LEEWAY_MS) {
+      throw badRequest(ListenMessages.tooShort, 'listenedMs');
+    }
+    if (song.duration_ms !== null && report.listenedMs > song.duration_ms + LISTEN_LEEWAY_MS) {
+      throw badRequest(ListenMessages.tooLong, 'listenedMs');
+    }
+    await this.counted(listener, report.songId, new Date(report.startedAt), report.listenedMs, 'web', null);
   }
 
   recent(userId: number): Promise<RecentPlay[]> {

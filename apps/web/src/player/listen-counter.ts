@@ -1,0 +1,80 @@
+import { listenThresholdMs, type ListenReport, type Song } from '@tonearm/contract';
+import { isWelcomeSong } from './welcome-song.js';
+import type { ClockStore, PlayerStore } from './player-store.js';
+
+/** A step of the clock longer than this is a seek (or a skip), not listening: it does not count as heard. */
+const LISTENING_STEP_MAX_SECONDS = 2;
+
+interface Play {
+  song: Song;
+  trackKey: number;
+  startedAt: string;
+  heardSeconds: number;
+  lastPosition: number;
+}
+
+/**
+ * Counts listens (issue 28): for each play of a song, the seconds actually heard while playing (the clock's small
+ * steps; a seek's jump is not heard). When the play ends (the next song, a reset, the page hidden or closed), one that
+ * reached the rule (half the song or 4 minutes; a song of 30 s or less never) is reported once with what was heard.
+ * Returns a stop function that reports the play under way as it stands.
+ */
+export function countListens(
+  store: PlayerStore,
+  clock: ClockStore,
+  report: (listen: ListenReport, keepalive: boolean) => void,
+  now: () => Date = () => new Date(),
+): () => void {
+  let play: Play | null = null;
+
+  const settle = (keepalive: boolean) => {
+    const ended = play;
+    play = null;
+    if (ended === null) return;
+    const threshold = listenThresholdMs(ended.song.durationMs);
+    const heardMs = Math.round(ended.heardSeconds * 1000);
+    if (threshold === null || heardMs < threshold) return;
+    report({ songId: ended.song.id, startedAt: ended.startedAt, listenedMs: heardMs }, keepalive);
+  };
+
+  const begin = () => {
+    const state = store.getState();
+    if (isWelcomeSong(state.current)) return;
+    play = {
+      song: state.current,
+      trackKey: state.trackKey,
+      startedAt: now().toISOString(),
+      heardSeconds: 0,
+      lastPosition: clock.getState().position,
+    };
+  };
+
+  const stopStore = store.subscribe(() => {
+    const state = store.getState();
+    if (play !== null && play.trackKey === state.trackKey) return;
+    settle(false);
+    if (state.playing) begin();
+  });
+  const stopClock = clock.subscribe(() => {
+    const position = clock.getState().position;
+    const state = store.getState();
+    if (play === null) {
+      if (state.playing) begin();
+      return;
+    }
+    const step = position - play.lastPosition;
+    play.lastPosition = position;
+    if (state.playing && step > 0 && step <= LISTENING_STEP_MAX_SECONDS) play.heardSeconds += step;
+  });
+  // The page going away ends the play: what was heard is reported with keepalive, so it outlives the page.
+  const onPageHide = () => {
+    settle(true);
+  };
+  window.addEventListener('pagehide', onPageHide);
+  return () => {
+    window.removeEventListener('pagehide', onPageHide);
+    stopStore();
+    stopClock();
+    settle(true);
+  };
+}
