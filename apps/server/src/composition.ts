@@ -31,9 +31,11 @@ import { frameOf, LiveHub } from './modules/devices/live-hub.js';
 import { createDownloadsRepository } from './modules/downloads/downloads.repository.js';
 import { DownloadsService } from './modules/downloads/downloads.service.js';
 import type { ModulesDeps } from './modules/index.js';
-import type { ModuleDeps } from './modules/shared-deps.js';
+import type { ModuleDeps, RatingOf } from './modules/shared-deps.js';
 import { createLikesRepository } from './modules/likes/likes.repository.js';
 import { LikesService } from './modules/likes/likes.service.js';
+import { createRatingsRepository } from './modules/ratings/ratings.repository.js';
+import { RatingsService } from './modules/ratings/ratings.service.js';
 import { createUploadQuotaRepository } from './modules/limits/upload-quota.repository.js';
 import { UploadQuota } from './modules/limits/upload-quota.service.js';
 import { createImageWork, type ImageWork } from './media/image-work.js';
@@ -266,6 +268,10 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     () => new AlbumsService(albumsRepository, songs, artistsRepository, releaseBlobs),
   );
   const likes = make('likesService', () => new LikesService(createLikesRepository(db), songs));
+  const ratingsRepository = createRatingsRepository(db);
+  const ratings = make('ratingsService', () => new RatingsService(ratingsRepository, songs, albums, artists));
+  const ratingOf: RatingOf = async (kind, userId, id) =>
+    (await ratingsRepository.ratingsOf(kind, userId, [id])).get(id) ?? null;
   const playlists = make(
     'playlistsService',
     () =>
@@ -355,6 +361,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       albums,
       artists,
       likes,
+      ratings,
       playlists,
       plays,
       search,
@@ -369,7 +376,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       subsonicMedia,
       activity,
       bookmarks,
-      marks: new StarMarks(stars, subsonicCatalogue),
+      marks: new StarMarks(stars, subsonicCatalogue, ratingsRepository),
       devices,
       libraries,
       folders,
@@ -431,6 +438,8 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       songsStream,
       songLyrics,
       likes,
+      ratings,
+      ratingOf,
       search,
       albums,
       apiKeys,

@@ -92,6 +92,8 @@ function bodyFor(url: string, f: Fixture): object {
   if (url === '/api/devices/:deviceId') return { name: 'Kitchen' };
   if (url.endsWith('/playback')) return { state: 'paused', songId: f.songId, positionMs: 1000, volume: 0.5 };
   if (url.endsWith('/commands')) return { type: 'pause' };
+  // Ratings (issue 28): any signed-in user rates the catalogue's song, album or artist for themselves.
+  if (url.endsWith('/rating')) return { rating: 3 };
   return {};
 }
 

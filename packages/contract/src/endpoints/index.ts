@@ -8,6 +8,7 @@ import { lyrics } from './lyrics.js';
 import type { EndpointSpec } from './define.js';
 import { payments } from './payments.js';
 import { playlists } from './playlists.js';
+import { ratings } from './ratings.js';
 import { downloads, likes, plays, search, songs } from './songs.js';
 import { apiKeys, appPassword } from './subsonic.js';
 import { health, media } from './system.js';
@@ -24,6 +25,7 @@ export const endpoints = {
   users,
   songs,
   likes,
+  ratings,
   downloads,
   lyrics,
   plays,

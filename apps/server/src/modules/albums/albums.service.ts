@@ -77,6 +77,13 @@ export class AlbumsService {
     return (await this.albums.find(id)) !== undefined;
   }
 
+  /** True when the album exists and the viewer sees it (not only in libraries hidden from them). */
+  async sees(viewer: Viewer, id: number): Promise<boolean> {
+    const hidden = viewer.hiddenLibraries;
+    if ((await this.albums.find(id, hidden)) === undefined) return false;
+    return hidden.length === 0 || this.albums.passes(id, { hidden });
+  }
+
   async get(viewer: Viewer, id: number): Promise<AlbumWithSongs> {
     const hidden = viewer.hiddenLibraries;
     // Its songs counted as the viewer sees them (issue 25).

@@ -8,18 +8,22 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import type { ImageWork } from '../../media/image-work.js';
 import { discardAll, uploadStagers } from '../../media/staging.js';
 import { toArtistJson } from './artists.presenter.js';
+import type { RatingOf } from '../shared-deps.js';
 import type { ArtistsService } from './artists.service.js';
 
 /** Reads: any signed-in user, like the rest of the catalogue (401 otherwise). Photos themselves are public media. */
-export function artistsReadRoutes(app: App, artists: ArtistsService): void {
+export function artistsReadRoutes(app: App, artists: ArtistsService, ratingOf: RatingOf): void {
   route(app, endpoints.artists.list, async (request) => {
     const { hiddenLibraries } = await requireViewer(request);
     return (await artists.list(hiddenLibraries, request.query.limit)).map(toArtistJson);
   });
 
   route(app, endpoints.artists.get, async (request) => {
-    const { hiddenLibraries } = await requireViewer(request);
-    return toArtistJson(await artists.get(request.params.id, hiddenLibraries));
+    const { id: userId, hiddenLibraries } = await requireViewer(request);
+    const { id } = request.params;
+    // The caller's own stars (issue 28) on the one artist's answer; the lists are the same for every user.
+    const [artist, rating] = await Promise.all([artists.get(id, hiddenLibraries), ratingOf('artist', userId, id)]);
+    return { ...toArtistJson(artist), rating };
   });
 
   route(app, endpoints.artists.credits, async (request) => {

@@ -32,6 +32,7 @@ function makeAlbum(overrides: Partial<Album> = {}): Album {
     durationMs: 360_000,
     placeholder: false,
     songs: [track(11, 1, 1, 'So What'), track(12, 1, 2, 'Freddie Freeloader'), track(13, 1, 3, 'Blue in Green')],
+    rating: null,
     ...overrides,
   };
 }

@@ -49,8 +49,8 @@ interface AlbumListRequest {
 type AlbumListType = (request: AlbumListRequest) => Promise<number[]>;
 
 /**
- * getAlbumList(2)'s types. `highest`: Tonearm has no ratings; a user's likes stand for them, so the albums of which the
- * caller likes the most songs come first (albums with none are not in that list). `frequent` and `recent` are the
+ * getAlbumList(2)'s types. `highest`: the albums the caller rated (issue 28), most stars first (unrated albums are not
+ * in that list). `frequent` and `recent` are the
  * caller's own plays too, as ratings and play counts are per user in Subsonic servers. The placeholder albums (an
  * artist's songs without an album, issue 25) are in the lists that page through the whole catalogue (by name, by
  * artist, by year, by genre, starred) and left out of those that pick (random, newest, highest, frequent, recent).
@@ -62,7 +62,7 @@ function albumListTypes(
   return {
     random: ({ size, scope }) => browse.randomAlbumIds(size, scope),
     newest: ({ size, offset, scope }) => browse.newestAlbumIds(size, offset, scope),
-    highest: ({ userId, size, offset, scope }) => browse.mostLikedAlbumIds(userId, size, offset, scope),
+    highest: ({ userId, size, offset, scope }) => browse.ratedAlbumIds(userId, size, offset, scope),
     frequent: ({ userId, size, offset, scope }) => browse.playedAlbumIds(userId, 'frequent', size, offset, scope),
     recent: ({ userId, size, offset, scope }) => browse.playedAlbumIds(userId, 'recent', size, offset, scope),
     alphabeticalByName: ({ size, offset, scope }) => browse.albumIdsByName(size, offset, scope),
