@@ -415,7 +415,11 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
     }
     await setAccess([listener.id, member.id]);
     // The listener's ratings of the hidden items stayed as they were (4), unchanged by the refused writes.
-    const whisper = await asListener.shape('getSong', { id: id.whisper }, z.object({ song: z.object({ userRating: int }) }));
+    const whisper = await asListener.shape(
+      'getSong',
+      { id: id.whisper },
+      z.object({ song: z.object({ userRating: int }) }),
+    );
     expect(whisper.song.userRating).toBe(4);
     expect(await starredOf(asListener)).toMatchObject({ song: ['Dawn', 'Upload Tune', 'Whisper'] });
     expect(await bookmarksOf(asListener)).toEqual([
