@@ -185,4 +185,57 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
     const left = await t.db.selectFrom('song_ratings').select('song_id').where('song_id', '=', doomed).execute();
     expect(left).toEqual([]);
   });
+
+  describe('the Rating sort of GET /api/songs/page: highest first, unrated last, ties by id, per user', () => {
+    let songC: number;
+    let songD: number;
+
+    /** Every page of the order, `limit` songs at a time, through the cursors. */
+    const pages = async (who: TestUser, query: string, limit: number) => {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const url: string = `/api/songs/page?${query}&limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`;
+        const answer = await t.as(who).get(url);
+        expect(answer.statusCode, answer.body).toBe(200);
+        const page = SongPage.parse(answer.json());
+        ids.push(...page.items.map((s) => s.id));
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      return ids;
+    };
+
+    beforeAll(async () => {
+      songC = await makeSong(t, admin, { name: 'Third Eye', artistId });
+      songD = await makeSong(t, admin, { name: 'Fourth Wall', artistId });
+      await rate(alice, 'songs', songA, 2);
+      await rate(alice, 'songs', songB, 5);
+      await rate(alice, 'songs', songC, 5);
+      await unrate(alice, 'songs', songD);
+      await rate(bob, 'songs', songB, 1);
+      await unrate(bob, 'songs', songA);
+    });
+
+    it('orders by the caller’s stars, across page boundaries, in both directions', async () => {
+      for (const limit of [1, 2, 3, 50]) {
+        expect(await pages(alice, 'order=rating', limit)).toEqual([songC, songB, songA, songD]);
+        expect(await pages(alice, 'order=rating&direction=desc', limit)).toEqual([songC, songB, songA, songD]);
+        expect(await pages(alice, 'order=rating&direction=asc', limit)).toEqual([songD, songA, songB, songC]);
+      }
+    });
+
+    it('is the caller’s own order: another user’s stars sort their list, and a cursor is not theirs to reuse', async () => {
+      expect(await pages(bob, 'order=rating', 2)).toEqual([songB, songD, songC, songA]);
+      const first = SongPage.parse((await t.as(alice).get('/api/songs/page?order=rating&limit=1')).json());
+      expect(first.total).toBe(4);
+      const stolen = await t.as(bob).get(`/api/songs/page?order=rating&limit=1&cursor=${first.nextCursor ?? ''}`);
+      expect(stolen.statusCode).toBe(400);
+    });
+
+    it('narrows to one artist like any order, and leaves a hidden library’s songs out', async () => {
+      expect(await pages(alice, `order=rating&artistId=${artistId}`, 2)).toEqual([songC, songB, songA, songD]);
+      expect(await pages(alice, `order=rating&artistId=${hiddenArtist}`, 2)).toEqual([]);
+      expect(await pages(admin, 'order=rating', 50)).toContain(hiddenSong);
+    });
+  });
 });
