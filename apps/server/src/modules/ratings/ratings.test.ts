@@ -195,7 +195,7 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
       const ids: number[] = [];
       let cursor: string | null = null;
       do {
-        const url: string = `/api/songs/page?${query}&limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`;
+        const url = `/api/songs/page?${query}&limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`;
         const answer = await t.as(who).get(url);
         expect(answer.statusCode, answer.body).toBe(200);
         const page = SongPage.parse(answer.json());

@@ -217,10 +217,11 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
       const unratedPart = async (fromId: number | undefined, count: number): Promise<SortedSongRow[]> => {
         let query = catalogueQuery(filter)
           .select(sql<number>`0`.as('sort_key'))
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('song_ratings')
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('song_ratings')
                   .select('song_ratings.song_id')
                   .whereRef('song_ratings.song_id', '=', 'songs.id')
                   .where('song_ratings.user_id', '=', userId),
