@@ -17,6 +17,8 @@ export interface RatingsRepository {
   clear(kind: RatedKind, userId: number, itemId: number): Promise<void>;
   /** The user's stars on these items (one query), unrated items absent. */
   ratingsOf(kind: RatedKind, userId: number, itemIds: readonly number[]): Promise<Map<number, number>>;
+  /** Every one of the user's stars on items of this kind (read through the primary key: few beside a catalogue). */
+  allRatings(kind: RatedKind, userId: number): Promise<Map<number, number>>;
 }
 
 export function createRatingsRepository(db: Kysely<DB>): RatingsRepository {
@@ -51,6 +53,17 @@ export function createRatingsRepository(db: Kysely<DB>): RatingsRepository {
         .execute();
       for (const row of rows) ratings.set(Number(row.item_id), row.rating);
       return ratings;
+    },
+
+    async allRatings(kind, userId) {
+      const { table, column } = TABLES[kind];
+      const any = db as unknown as Kysely<Record<string, RatingRow>>;
+      const rows = await any
+        .selectFrom(table)
+        .select([`${column} as item_id`, 'rating'])
+        .where('user_id', '=', userId)
+        .execute();
+      return new Map(rows.map((row) => [Number(row.item_id), row.rating]));
     },
   };
 }

@@ -16,8 +16,13 @@ export class StarMarks {
   constructor(
     private readonly stars: SubsonicStarsRepository,
     private readonly catalogue: SubsonicCatalogueRepository,
-    private readonly ratings: Pick<RatingsRepository, 'ratingsOf'>,
+    private readonly ratings: Pick<RatingsRepository, 'ratingsOf' | 'allRatings'>,
   ) {}
+
+  /** The caller's stars on every artist they rated (getArtists, getIndexes: the whole index at once). */
+  artistRatings(viewer: { id: number }): Promise<Map<number, number>> {
+    return this.ratings.allRatings('artist', viewer.id);
+  }
 
   /** Songs as `Child`ren, in the listing's order. */
   async songs(viewer: Viewer, listing: SongListing): Promise<SubsonicNode[]> {

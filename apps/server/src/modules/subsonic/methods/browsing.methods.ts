@@ -130,14 +130,16 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     imageBase: string | null,
   ): Promise<SubsonicNode[]> {
     const artists = await browse.artistsWithAlbumCounts(scope);
-    // The caller's starred artists (few), rather than a lookup of every artist's id.
-    const starred = new Map(
-      (await stars.starred('artist', userId, STARRED_ARTISTS_MAX, 0)).map((star) => [star.id, star.at] as const),
-    );
+    // The caller's starred and rated artists (few), rather than a lookup of every artist's id.
+    const [starredList, ratings] = await Promise.all([
+      stars.starred('artist', userId, STARRED_ARTISTS_MAX, 0),
+      marks.artistRatings({ id: userId }),
+    ]);
+    const starred = new Map(starredList.map((star) => [star.id, star.at] as const));
     return byLetter(artists).map((group) => ({
       name: group.name,
       artist: group.items.map((artist) => {
-        const extras = { starred: starred.get(artist.id) };
+        const extras = { starred: starred.get(artist.id), userRating: ratings.get(artist.id) };
         if (imageBase === null) return artistID3(artist, artist.album_count, extras);
         const image =
           artist.image_key === null ? undefined : `${imageBase}${imageUrl(artist.image_key, INDEX_IMAGE_WIDTH)}`;

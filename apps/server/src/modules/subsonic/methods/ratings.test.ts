@@ -99,6 +99,17 @@ describeEachDialect('Subsonic ratings (%s)', (t) => {
     expect(other).toEqual([]);
     const album = await api.shape('getAlbum', { id: `al-${albumId}` }, AlbumAnswer);
     expect(album.album.song?.map((s) => s.userRating)).toEqual([3]);
+    // The artist index (getArtists), read at once for the whole index.
+    const index = z.strictObject({
+      artists: z.strictObject({
+        ignoredArticles: z.string(),
+        index: z.array(z.strictObject({ name: z.string(), artist: z.array(ArtistID3) })).optional(),
+      }),
+    });
+    const artists = (await api.shape('getArtists', {}, index)).artists.index?.flatMap((letter) => letter.artist);
+    expect(artists?.find((a) => a.id === `ar-${artistId}`)?.userRating).toBe(2);
+    const theirs = (await otherApi.shape('getArtists', {}, index)).artists.index?.flatMap((letter) => letter.artist);
+    expect(theirs?.find((a) => a.id === `ar-${artistId}`)?.userRating).toBeUndefined();
   });
 
   describe('errors', () => {
@@ -127,10 +138,8 @@ describeEachDialect('Subsonic ratings (%s)', (t) => {
     expect((await client.getAlbum({ id: `al-${albumId}` })).album.userRating).toBe(2);
     await client.setRating({ id: String(songId), rating: 0 });
     expect((await client.getSong({ id: String(songId) })).song.userRating).toBeUndefined();
-    const refused = (await client.setRating({
-      id: String(songId), // The client types 0–5; an app built otherwise sends 7.
-      rating: 7 as 5,
-    })) as unknown as {
+    // The client types 0–5; an app built otherwise sends 7.
+    const refused = (await client.setRating({ id: String(songId), rating: 7 as 5 })) as unknown as {
       status: string;
       error?: { code: number };
     };
