@@ -45,8 +45,11 @@ export const Album = AlbumSummary.omit({ songCount: true }).extend({
 });
 export type Album = z.infer<typeof Album>;
 
-/** The orders of GET /api/albums: by name (the default), or the most recently added first. */
-export const AlbumSort = z.enum(['name', 'recent']);
+/**
+ * The orders of GET /api/albums: by name (the default), the most recently added first, or (issue 28) the caller's
+ * stars: highest first (ties by id), then the unrated by name.
+ */
+export const AlbumSort = z.enum(['name', 'recent', 'rating']);
 export type AlbumSort = z.infer<typeof AlbumSort>;
 
 /**

@@ -15,8 +15,8 @@ import type { AlbumsService } from './albums.service.js';
 /** Reads: any signed-in user, like the rest of the catalogue (401 otherwise). */
 export function albumsReadRoutes(app: App, albums: AlbumsService, ratingOf: RatingOf): void {
   route(app, endpoints.albums.list, async (request) => {
-    const { hiddenLibraries } = await requireViewer(request);
-    return toAlbumPageJson(await albums.page(request.query, hiddenLibraries));
+    const { id, hiddenLibraries } = await requireViewer(request);
+    return toAlbumPageJson(await albums.page(request.query, hiddenLibraries, id));
   });
 
   route(app, endpoints.albums.get, async (request) => {

@@ -1,7 +1,17 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Album, AlbumSummary, Artist, Library, RatingMessages, Song, SongPage } from '@tonearm/contract';
+import {
+  Album,
+  AlbumPage,
+  AlbumSummary,
+  Artist,
+  Library,
+  RatingMessages,
+  Song,
+  SongPage,
+  UNKNOWN_ALBUM,
+} from '@tonearm/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { encodeAudio } from '../../../test/audio-formats.js';
@@ -236,6 +246,46 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
       expect(await pages(alice, `order=rating&artistId=${artistId}`, 2)).toEqual([songC, songB, songA, songD]);
       expect(await pages(alice, `order=rating&artistId=${hiddenArtist}`, 2)).toEqual([]);
       expect(await pages(admin, 'order=rating', 50)).toContain(hiddenSong);
+    });
+  });
+
+  describe('GET /api/albums?sort=rating: the caller’s rated albums by stars, then the unrated by name', () => {
+    let otherAlbum: number;
+
+    const names = async (who: TestUser, limit: number) => {
+      const found: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const url = `/api/albums?sort=rating&limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`;
+        const answer = await t.as(who).get(url);
+        expect(answer.statusCode, answer.body).toBe(200);
+        const page = AlbumPage.parse(answer.json());
+        found.push(...page.items.map((album) => album.name));
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      return found;
+    };
+
+    beforeAll(async () => {
+      const created = await t.as(admin).post('/api/albums', { name: 'Another Sky', artistId });
+      expect(created.statusCode, created.body).toBe(201);
+      otherAlbum = AlbumSummary.parse(created.json()).id;
+      await rate(alice, 'albums', otherAlbum, 5);
+      await rate(alice, 'albums', albumId, 4);
+      await unrate(bob, 'albums', otherAlbum);
+      await rate(bob, 'albums', albumId, 1);
+    });
+
+    it('pages through both parts, per user; a hidden library’s album stays out', async () => {
+      for (const limit of [1, 2, 50]) {
+        expect(await names(alice, limit)).toEqual(['Another Sky', 'Constellations', UNKNOWN_ALBUM]);
+        expect(await names(bob, limit)).toEqual(['Constellations', 'Another Sky', UNKNOWN_ALBUM]);
+      }
+      expect(await names(admin, 50)).toContain('Hidden Album');
+      const first = AlbumPage.parse((await t.as(alice).get('/api/albums?sort=rating&limit=1')).json());
+      expect(first.total).toBe(3);
+      const stolen = await t.as(bob).get(`/api/albums?sort=rating&limit=1&cursor=${first.nextCursor ?? ''}`);
+      expect(stolen.statusCode).toBe(400);
     });
   });
 });
