@@ -31,7 +31,7 @@ import { frameOf, LiveHub } from './modules/devices/live-hub.js';
 import { createDownloadsRepository } from './modules/downloads/downloads.repository.js';
 import { DownloadsService } from './modules/downloads/downloads.service.js';
 import type { ModulesDeps } from './modules/index.js';
-import type { ModuleDeps, RatingOf } from './modules/shared-deps.js';
+import type { ArtistRatingsOf, ModuleDeps, RatingOf } from './modules/shared-deps.js';
 import { createLikesRepository } from './modules/likes/likes.repository.js';
 import { LikesService } from './modules/likes/likes.service.js';
 import { createRatingsRepository } from './modules/ratings/ratings.repository.js';
@@ -272,6 +272,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const ratings = make('ratingsService', () => new RatingsService(ratingsRepository, songs, albums, artists));
   const ratingOf: RatingOf = async (kind, userId, id) =>
     (await ratingsRepository.ratingsOf(kind, userId, [id])).get(id) ?? null;
+  const artistRatingsOf: ArtistRatingsOf = (userId) => ratingsRepository.allRatings('artist', userId);
   const playlists = make(
     'playlistsService',
     () =>
@@ -440,6 +441,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       likes,
       ratings,
       ratingOf,
+      artistRatingsOf,
       search,
       albums,
       apiKeys,

@@ -33,7 +33,11 @@ export const ArtistList = z.array(Artist);
  * GET /artists takes an optional `limit`: the first that many artists of the list, in its order (by name). Without it
  * the whole list, as SPEC has it; the home page's shelf shows twelve and need not read thousands.
  */
-export const ArtistListQuery = z.object({ limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).optional() });
+export const ArtistListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).optional(),
+  /** Issue 28: `rating`, the caller's rated artists first (most stars first, then by name), then the others by name. */
+  sort: z.enum(['name', 'rating']).optional(),
+});
 export type ArtistListQuery = z.infer<typeof ArtistListQuery>;
 
 /** One role an artist is credited with on a song (a performer with the instrument or voice as `subRole`). */

@@ -56,3 +56,6 @@ export interface ModuleDeps extends AppDeps {
  * answers; the ratings module answers it, the albums and artists modules read it without depending on that module.
  */
 export type RatingOf = (kind: 'album' | 'artist', userId: number, id: number) => Promise<number | null>;
+
+/** Issue 28: every one of the viewer's own stars on artists (artist id → 1–5), for the artist list's rating sort. */
+export type ArtistRatingsOf = (userId: number) => Promise<ReadonlyMap<number, number>>;

@@ -1,6 +1,6 @@
 import type { App } from '../../http/app-types.js';
 import { registerUploadScope } from '../../http/multipart.js';
-import type { ModuleDeps, RatingOf } from '../shared-deps.js';
+import type { ArtistRatingsOf, ModuleDeps, RatingOf } from '../shared-deps.js';
 import { artistsReadRoutes, artistsWriteRoutes } from './artists.routes.js';
 import type { ArtistsService } from './artists.service.js';
 
@@ -16,9 +16,14 @@ export async function registerArtists(
     blobs,
     images,
     ratingOf,
-  }: Pick<ModuleDeps, 'blobs' | 'images'> & { artists: ArtistsService; ratingOf: RatingOf },
+    artistRatingsOf,
+  }: Pick<ModuleDeps, 'blobs' | 'images'> & {
+    artists: ArtistsService;
+    ratingOf: RatingOf;
+    artistRatingsOf: ArtistRatingsOf;
+  },
 ): Promise<void> {
-  artistsReadRoutes(app, artists, ratingOf);
+  artistsReadRoutes(app, artists, { ratingOf, artistRatingsOf });
   const store = blobs;
   if (store === null) return;
   await registerUploadScope(app, (scope) => {

@@ -288,4 +288,43 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
       expect(stolen.statusCode).toBe(400);
     });
   });
+
+  describe('GET /artists?sort=rating: the caller’s rated artists by stars, then the others by name', () => {
+    const names = async (who: TestUser, query = '') => {
+      const answer = await t.as(who).get(`/artists?sort=rating${query}`);
+      expect(answer.statusCode, answer.body).toBe(200);
+      return z
+        .array(Artist)
+        .parse(answer.json())
+        .map((artist) => artist.name);
+    };
+
+    beforeAll(async () => {
+      await makeArtist(t, admin, 'Aardvark Trio');
+      await makeArtist(t, admin, 'Zephyr');
+      const zephyr = await t.db
+        .selectFrom('artists')
+        .select('id')
+        .where('name', '=', 'Zephyr')
+        .executeTakeFirstOrThrow();
+      await rate(alice, 'artists', zephyr.id, 5);
+      await rate(alice, 'artists', artistId, 2);
+      await rate(bob, 'artists', artistId, 4);
+    });
+
+    it('orders per user, keeps the name order among equals, honours limit, and leaves the name order as it was', async () => {
+      const mine = await names(alice);
+      expect(mine.slice(0, 2)).toEqual(['Zephyr', 'Star Chart']);
+      const rest = mine.slice(2);
+      expect(rest).toEqual([...rest].sort((a, b) => a.localeCompare(b)));
+      expect(rest).toContain('Aardvark Trio');
+      expect(rest).not.toContain('Hidden Band');
+      expect((await names(bob)).slice(0, 1)).toEqual(['Star Chart']);
+      expect(await names(alice, '&limit=1')).toEqual(['Zephyr']);
+      const byName = z.array(Artist).parse((await t.as(alice).get('/artists')).json());
+      expect(byName[0]?.name).toBe('Aardvark Trio');
+      const bad = await t.as(alice).get('/artists?sort=stars');
+      expect(bad.statusCode).toBe(400);
+    });
+  });
 });
