@@ -31,12 +31,14 @@ import { frameOf, LiveHub } from './modules/devices/live-hub.js';
 import { createDownloadsRepository } from './modules/downloads/downloads.repository.js';
 import { DownloadsService } from './modules/downloads/downloads.service.js';
 import type { ModulesDeps } from './modules/index.js';
-import type { ModuleDeps } from './modules/shared-deps.js';
+import type { ArtistRatingsOf, ModuleDeps, RatingOf } from './modules/shared-deps.js';
 import { createLikesRepository } from './modules/likes/likes.repository.js';
 import { LikesService } from './modules/likes/likes.service.js';
 import { lastFm, listenBrainz } from './modules/scrobbling/providers.js';
 import { createScrobblingRepository } from './modules/scrobbling/scrobbling.repository.js';
 import { ScrobblingService } from './modules/scrobbling/scrobbling.service.js';
+import { createRatingsRepository } from './modules/ratings/ratings.repository.js';
+import { RatingsService } from './modules/ratings/ratings.service.js';
 import { createUploadQuotaRepository } from './modules/limits/upload-quota.repository.js';
 import { UploadQuota } from './modules/limits/upload-quota.service.js';
 import { createImageWork, type ImageWork } from './media/image-work.js';
@@ -269,6 +271,11 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     () => new AlbumsService(albumsRepository, songs, artistsRepository, releaseBlobs),
   );
   const likes = make('likesService', () => new LikesService(createLikesRepository(db), songs));
+  const ratingsRepository = createRatingsRepository(db);
+  const ratings = make('ratingsService', () => new RatingsService(ratingsRepository, songs, albums, artists));
+  const ratingOf: RatingOf = async (kind, userId, id) =>
+    (await ratingsRepository.ratingsOf(kind, userId, [id])).get(id) ?? null;
+  const artistRatingsOf: ArtistRatingsOf = (userId) => ratingsRepository.allRatings('artist', userId);
   const playlists = make(
     'playlistsService',
     () =>
@@ -376,6 +383,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       albums,
       artists,
       likes,
+      ratings,
       playlists,
       plays,
       search,
@@ -390,7 +398,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       subsonicMedia,
       activity,
       bookmarks,
-      marks: new StarMarks(stars, subsonicCatalogue),
+      marks: new StarMarks(stars, subsonicCatalogue, ratingsRepository),
       devices,
       libraries,
       folders,
@@ -454,6 +462,9 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       songLyrics,
       likes,
       scrobbling,
+      ratings,
+      ratingOf,
+      artistRatingsOf,
       search,
       albums,
       apiKeys,

@@ -4,6 +4,7 @@ import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
 import { NAME_MAX, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { UNKNOWN_ALBUM } from './messages.js';
 import { Song } from './songs.js';
+import { UserRating } from './ratings.js';
 
 /** Messages of the album routes that the error catalogue does not hold. */
 export const AlbumMessages = {
@@ -37,11 +38,18 @@ export const AlbumSummary = z.object({
 export type AlbumSummary = z.infer<typeof AlbumSummary>;
 
 /** GET /api/albums/{id}: the album with its songs in disc and track order. */
-export const Album = AlbumSummary.omit({ songCount: true }).extend({ songs: z.array(Song) });
+export const Album = AlbumSummary.omit({ songCount: true }).extend({
+  songs: z.array(Song),
+  /** Issue 28: the requesting user's stars on the album (1–5), null when they have not rated it. */
+  rating: UserRating,
+});
 export type Album = z.infer<typeof Album>;
 
-/** The orders of GET /api/albums: by name (the default), or the most recently added first. */
-export const AlbumSort = z.enum(['name', 'recent']);
+/**
+ * The orders of GET /api/albums: by name (the default), the most recently added first, or (issue 28) the caller's
+ * stars: highest first (ties by id), then the unrated by name.
+ */
+export const AlbumSort = z.enum(['name', 'recent', 'rating']);
 export type AlbumSort = z.infer<typeof AlbumSort>;
 
 /**

@@ -3,6 +3,7 @@ import { textField } from './text.js';
 import { NAME_MAX, PAGE_LIMIT_MAX } from './constants.js';
 import { pageOf } from './common.js';
 import { Song } from './songs.js';
+import { UserRating } from './ratings.js';
 
 /** Artist JSON of DESIGN §4; `songs` holds the ids of the artist's songs (the songs themselves come from /api/songs). */
 export const Artist = z.object({
@@ -10,6 +11,11 @@ export const Artist = z.object({
   name: z.string(),
   image: z.string().nullable(),
   songs: z.array(z.number().int()),
+  /**
+   * Issue 28: the requesting user's stars on the artist (1–5), null when they have not rated it. Only the one artist's
+   * answer (GET /artists/{id}) carries it; the lists leave it out (they are shared between users).
+   */
+  rating: UserRating.optional(),
 });
 export type Artist = z.infer<typeof Artist>;
 
@@ -27,7 +33,11 @@ export const ArtistList = z.array(Artist);
  * GET /artists takes an optional `limit`: the first that many artists of the list, in its order (by name). Without it
  * the whole list, as SPEC has it; the home page's shelf shows twelve and need not read thousands.
  */
-export const ArtistListQuery = z.object({ limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).optional() });
+export const ArtistListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).optional(),
+  /** Issue 28: `rating`, the caller's rated artists first (most stars first, then by name), then the others by name. */
+  sort: z.enum(['name', 'rating']).optional(),
+});
 export type ArtistListQuery = z.infer<typeof ArtistListQuery>;
 
 /** One role an artist is credited with on a song (a performer with the instrument or voice as `subRole`). */

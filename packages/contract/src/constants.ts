@@ -63,7 +63,7 @@ export const PAGE_OFFSET_MAX = DB_ID_MAX;
  * The sorted orders of GET /api/songs/page (issue 26), besides the shuffle and newest first; here, away from zod, as
  * the web app reads them at start-up.
  */
-export const SONG_SORT_COLUMNS = ['title', 'artist', 'album', 'genre', 'added', 'duration', 'plays'] as const;
+export const SONG_SORT_COLUMNS = ['title', 'artist', 'album', 'genre', 'added', 'duration', 'plays', 'rating'] as const;
 export type SongSortColumn = (typeof SONG_SORT_COLUMNS)[number];
 export const SONG_PAGE_ORDERS = ['shuffle', 'newest', ...SONG_SORT_COLUMNS] as const;
 export type SongPageOrder = (typeof SONG_PAGE_ORDERS)[number];
@@ -71,7 +71,7 @@ export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 /**
  * The direction of a sorted order when none is given (GET /api/songs/page without `direction`), and of a column
- * header's first click: ascending, but the most played first.
+ * header's first click: ascending, but the most played and the highest rated first.
  */
 export const FIRST_SORT_DIRECTION: Record<SongSortColumn, SortDirection> = {
   title: 'asc',
@@ -81,4 +81,6 @@ export const FIRST_SORT_DIRECTION: Record<SongSortColumn, SortDirection> = {
   added: 'asc',
   duration: 'asc',
   plays: 'desc',
+  /** Issue 28: the caller's own stars, highest first and unrated last. */
+  rating: 'desc',
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UserRating } from './ratings.js';
 import { textField } from './text.js';
 import { NAME_MAX, SHUFFLE_SEED_MAX, SONG_PAGE_ORDERS, SORT_DIRECTIONS, YEAR_MAX, YEAR_MIN } from './constants.js';
 import { CursorQuery, DbIdText, dbIdText, pageOf, Paging } from './common.js';
@@ -76,6 +77,8 @@ export const Song = z.object({
   contributors: z.array(SongContributor),
   /** Issue 26: how many times anyone played the song on this server (the "Plays" column). */
   plays: z.number().int(),
+  /** Issue 28: the requesting user's stars on the song (1–5), null when they have not rated it. */
+  rating: UserRating,
 });
 export type Song = z.infer<typeof Song>;
 

@@ -44,6 +44,8 @@ export const SubsonicArtistID3 = z.strictObject({
   artistImageUrl: z.string().optional(),
   albumCount: Int.optional(),
   starred: DateTime.optional(),
+  /** Issue 28: the caller's stars on the artist, as the other entries carry theirs. */
+  userRating: Int.min(1).optional(),
   musicBrainzId: z.string().optional(),
   sortName: z.string().optional(),
   disambiguation: z.string().optional(),
@@ -409,6 +411,7 @@ export const SubsonicResponseBodies = {
   search3: one('searchResult3', id3Results),
   star: nothing,
   unstar: nothing,
+  setRating: nothing,
   getPlaylists: one('playlists', z.strictObject({ playlist: z.array(SubsonicPlaylist).optional() })),
   getPlaylist: one('playlist', SubsonicPlaylistWithSongs),
   createPlaylist: one('playlist', SubsonicPlaylistWithSongs),

@@ -33,6 +33,8 @@ export const SubsonicMessages = {
   badRequest: 'The request could not be read',
   serverError: 'The server could not answer this request',
   starNothing: 'Required parameter is missing: id, albumId or artistId',
+  /** setRating (issue 28): error 0 for a rating that is no whole number from 0 to 5. */
+  ratingRange: 'Parameter rating must be a whole number from 0 (no rating) to 5',
   playlistOfOtherUser: 'Only an administrator may list the playlists of another user',
   badBoolean: (name: string) => `Parameter ${name} must be true or false`,
   playlistNameOrId: 'Required parameter is missing: name or playlistId',

@@ -97,6 +97,8 @@ function bodyFor(url: string, f: Fixture): object {
   // Scrobbling (issue 28): checked with the (local) service, which refuses them: 400, nothing kept.
   if (url === '/api/scrobbling/listenbrainz') return { token: 'access-token' };
   if (url === '/api/scrobbling/lastfm') return { apiKey: 'k', secret: 's', sessionKey: 'sk' };
+  // Ratings (issue 28): any signed-in user rates the catalogue's song, album or artist for themselves.
+  if (url.endsWith('/rating')) return { rating: 3 };
   return {};
 }
 

@@ -11,6 +11,7 @@ import { registerPayments } from './payments/payments.module.js';
 import { registerPlaylists } from './playlists/playlists.module.js';
 import { registerPlays } from './plays/plays.module.js';
 import { registerScrobbling } from './scrobbling/scrobbling.module.js';
+import { registerRatings } from './ratings/ratings.module.js';
 import { registerSearch } from './search/search.module.js';
 import { registerSongs } from './songs/songs.module.js';
 import { registerSubsonic } from './subsonic/subsonic.module.js';
@@ -32,7 +33,8 @@ export type ModulesDeps = Omit<
     Parameters<typeof registerSubsonic>[1] &
     Parameters<typeof registerLibraries>[1] &
     Parameters<typeof registerDevices>[1] &
-    Parameters<typeof registerScrobbling>[1],
+    Parameters<typeof registerScrobbling>[1] &
+    Parameters<typeof registerRatings>[1],
   'uploads'
 >;
 
@@ -60,6 +62,7 @@ export async function registerModules(app: App, services: ModulesDeps): Promise<
   registerLibraries(app, deps);
   registerDevices(app, deps);
   registerScrobbling(app, deps);
+  registerRatings(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

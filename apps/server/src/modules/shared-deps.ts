@@ -50,3 +50,12 @@ export interface ModuleDeps extends AppDeps {
   /** The /media handler (null without a blob store): the Subsonic API's stream answers through it. */
   media: MediaHandler | null;
 }
+
+/**
+ * Issue 28: the viewer's own stars on one album or artist (null when unrated), for the album's and the artist's
+ * answers; the ratings module answers it, the albums and artists modules read it without depending on that module.
+ */
+export type RatingOf = (kind: 'album' | 'artist', userId: number, id: number) => Promise<number | null>;
+
+/** Issue 28: every one of the viewer's own stars on artists (artist id → 1–5), for the artist list's rating sort. */
+export type ArtistRatingsOf = (userId: number) => Promise<ReadonlyMap<number, number>>;

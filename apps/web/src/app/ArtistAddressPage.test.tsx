@@ -58,6 +58,33 @@ describe('/dashboard/artist/:id (issue 26)', () => {
     document.title = 'Tonearm';
   });
 
+  it('rates the artist from the header (issue 28): shown at once, put back with an alert when refused', async () => {
+    let refuse = false;
+    const api = artistApi({
+      'artists.get': () => ({ ...nina, rating: 2 }),
+      'ratings.rateArtist': () =>
+        refuse ? errorResponse(500, 'internal-error', 'down') : new Response(null, { status: 204 }),
+    });
+    const view = renderAt('/dashboard/artist/3');
+    await advance(1000);
+    const group = screen.getByRole('group', { name: 'Rating of Nina Simone' });
+    expect(within(group).getByText('Rated 2 stars of 5')).toBeInTheDocument();
+    fireEvent.click(within(group).getByRole('button', { name: 'Rate 4 stars' }));
+    await flush();
+    expect(within(group).getByText('Rated 4 stars of 5')).toBeInTheDocument();
+    const sent = api.requests('ratings.rateArtist')[0];
+    expect(new URL(sent?.url ?? '').pathname).toBe('/api/artists/3/rating');
+    expect(await sent?.json()).toEqual({ rating: 4 });
+    refuse = true;
+    fireEvent.click(within(group).getByRole('button', { name: 'Rate 1 star' }));
+    await flush();
+    await flush();
+    expect(
+      within(screen.getByRole('group', { name: 'Rating of Nina Simone' })).getByText('Rated 4 stars of 5'),
+    ).toBeInTheDocument();
+    expect(view.alertMessages()).toEqual([UiMessages.ratingFailed]);
+  });
+
   it('on a cold load (no navigation state) fetches the artist and shows header, albums, songs and other credits', async () => {
     const api = artistApi();
     renderAt('/dashboard/artist/3');

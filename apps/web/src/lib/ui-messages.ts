@@ -42,6 +42,8 @@ export const UiMessages = {
   paymentFailed: 'Payment failed',
   premiumActive: 'Welcome to Premium! Your songs now load as soon as you log in.',
   likeFailed: 'Could not update your liked songs',
+  /** Issue 28: a rating the server refused; the stars go back to what they were. */
+  ratingFailed: 'Could not save your rating',
   premiumGranted: (username: string) => `Premium granted to ${username}`,
   premiumRevoked: (username: string) => `Premium revoked from ${username}`,
   roleChanged: (username: string, role: string) =>

@@ -28,6 +28,7 @@ export const WELCOME_SONG: Song = {
   artists: [],
   displayArtist: 'Tonearm',
   contributors: [],
+  rating: null,
   plays: 0,
 };
 

@@ -26,6 +26,7 @@ export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
     displayArtist: 'Artist 1',
     contributors: [],
     plays: 0,
+    rating: null,
     ...overrides,
   };
 }

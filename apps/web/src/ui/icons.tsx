@@ -69,6 +69,15 @@ export const HeartFilledIcon = makeIcon(
   <path d="M12 20.5s-7.5-4.6-9.3-9.2C1.5 8 3.6 4.5 7.1 4.5c2 0 3.4 1.1 4.9 2.9 1.5-1.8 2.9-2.9 4.9-2.9 3.5 0 5.6 3.5 4.4 6.8-1.8 4.6-9.3 9.2-9.3 9.2Z" />,
   true,
 );
+export const StarIcon = makeIcon(
+  'StarIcon',
+  <path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9Z" />,
+);
+export const StarFilledIcon = makeIcon(
+  'StarFilledIcon',
+  <path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9Z" />,
+  true,
+);
 export const DownloadIcon = makeIcon(
   'DownloadIcon',
   <>

@@ -8,7 +8,7 @@ export const albums = {
     path: '/api/albums',
     access: 'session',
     description:
-      'Keyset pages of albums by name (sort=recent: newest first); artistId narrows to one album artist, q to names with these words. The placeholder albums ("Unknown album", placeholder: true) are in the list by name only.',
+      'Keyset pages of albums by name (sort=recent: newest first; sort=rating: the caller\'s stars, highest first, then the unrated by name); artistId narrows to one album artist, q to names with these words. The placeholder albums ("Unknown album", placeholder: true) are in the list by name only.',
     query: 'AlbumPageQuery',
     responses: { 200: 'AlbumPage' },
   }),

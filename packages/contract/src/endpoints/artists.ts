@@ -10,7 +10,8 @@ export const artists = {
     method: 'GET',
     path: '/artists',
     access: 'session',
-    description: 'Every artist by name; with `limit`, the first that many (the home page shows 12).',
+    description:
+      "Every artist by name (sort=rating: the caller's rated artists first, most stars first, then the others by name); with `limit`, the first that many (the home page shows 12).",
     query: 'ArtistListQuery',
     responses: { 200: 'ArtistList' },
   }),

@@ -9,6 +9,7 @@ import type { EndpointSpec } from './define.js';
 import { payments } from './payments.js';
 import { playlists } from './playlists.js';
 import { scrobbling } from './scrobbling.js';
+import { ratings } from './ratings.js';
 import { downloads, likes, plays, search, songs } from './songs.js';
 import { apiKeys, appPassword } from './subsonic.js';
 import { health, media } from './system.js';
@@ -25,6 +26,7 @@ export const endpoints = {
   users,
   songs,
   likes,
+  ratings,
   downloads,
   lyrics,
   plays,

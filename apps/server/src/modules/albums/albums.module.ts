@@ -1,6 +1,6 @@
 import type { App } from '../../http/app-types.js';
 import { registerUploadScope } from '../../http/multipart.js';
-import type { ModuleDeps } from '../shared-deps.js';
+import type { ModuleDeps, RatingOf } from '../shared-deps.js';
 import { albumCoverRoutes, albumsReadRoutes, albumsWriteRoutes } from './albums.routes.js';
 import type { AlbumsService } from './albums.service.js';
 
@@ -11,9 +11,14 @@ import type { AlbumsService } from './albums.service.js';
  */
 export async function registerAlbums(
   app: App,
-  { albums, blobs, images }: Pick<ModuleDeps, 'blobs' | 'images'> & { albums: AlbumsService },
+  {
+    albums,
+    blobs,
+    images,
+    ratingOf,
+  }: Pick<ModuleDeps, 'blobs' | 'images'> & { albums: AlbumsService; ratingOf: RatingOf },
 ): Promise<void> {
-  albumsReadRoutes(app, albums);
+  albumsReadRoutes(app, albums, ratingOf);
   albumsWriteRoutes(app, albums);
   const store = blobs;
   if (store === null) return;

@@ -28,7 +28,8 @@ export function toAlbumPageJson({ rows, nextCursor, total }: AlbumPageResult): A
   return { items: rows.map((row) => summary(row, SONG_COVER_WIDTH)), nextCursor, total };
 }
 
-export function toAlbumJson({ album, listing }: AlbumWithSongs): Album {
+/** One album's page; `rating` is the caller's own stars on it (issue 28). */
+export function toAlbumJson({ album, listing }: AlbumWithSongs, rating: number | null): Album {
   const { songCount: _count, ...rest } = summary(album, ALBUM_COVER_WIDTH);
-  return { ...rest, songs: toSongsJson(listing) };
+  return { ...rest, songs: toSongsJson(listing), rating };
 }

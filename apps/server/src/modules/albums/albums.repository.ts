@@ -62,6 +62,13 @@ export interface RecentAlbumKey {
   id: number;
 }
 
+/** Where a page by rating starts: after this album (its stars, 0 when unrated, its name and id). */
+export interface RatedAlbumKey {
+  rating: number;
+  name: string;
+  id: number;
+}
+
 /**
  * The SQL of albums (issue 12). Song counts and lengths are read per album of the page, from album_tracks' index; a
  * page read with a filter's `hidden` libraries counts only the songs outside them.
@@ -70,6 +77,16 @@ export interface AlbumsRepository {
   page(filter: AlbumFilter, after: AlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
   /** The most recently added first, by (created_at, id) descending (albums_created_id_idx). */
   recentPage(filter: AlbumFilter, after: RecentAlbumKey | undefined, limit: number): Promise<AlbumListRow[]>;
+  /**
+   * Issue 28: the albums the user rated, most stars first (ties by id, descending), then the others by name; after
+   * `after` (its stars, 0 for an unrated album, its name and id) when given.
+   */
+  ratedPage(
+    filter: AlbumFilter,
+    userId: number,
+    after: RatedAlbumKey | undefined,
+    limit: number,
+  ): Promise<(AlbumListRow & { rating: number })[]>;
   count(filter: AlbumFilter): Promise<number>;
   /** The album with its songs counted as a viewer with these `hidden` libraries sees them (none: every song). */
   find(id: number, hidden?: readonly number[]): Promise<AlbumListRow | undefined>;
@@ -297,6 +314,54 @@ export function createAlbumsRepository(db: Kysely<DB>, caches: AlbumCaches | nul
         query = query.where((eb) => eb(eb.refTuple('albums.name', 'albums.id'), '>', eb.tuple(after.name, after.id)));
       }
       return byIds(ids(await query.orderBy('albums.name').orderBy('albums.id').limit(limit).execute()), filter.hidden);
+    },
+
+    async ratedPage(filter, userId, after, limit) {
+      // The user's rated albums (album_ratings' primary key, few) by stars, then the unrated ones by name (the name
+      // index, each checked against that key): two keyset reads rather than a sort of every album by a per-user key.
+      const rated = async (count: number) => {
+        let query = pageIds()
+          .innerJoin('album_ratings', (join) =>
+            join.onRef('album_ratings.album_id', '=', 'albums.id').on('album_ratings.user_id', '=', userId),
+          )
+          .select('album_ratings.rating')
+          .where(matches(filter));
+        if (after !== undefined) {
+          query = query.where((eb) =>
+            eb(eb.refTuple('album_ratings.rating', 'albums.id'), '<', eb.tuple(after.rating, after.id)),
+          );
+        }
+        return query.orderBy('album_ratings.rating', 'desc').orderBy('albums.id', 'desc').limit(count).execute();
+      };
+      const unrated = async (from: RatedAlbumKey | undefined, count: number) => {
+        let query = pageIds()
+          .where(matches(filter))
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('album_ratings')
+                  .select('album_ratings.album_id')
+                  .whereRef('album_ratings.album_id', '=', 'albums.id')
+                  .where('album_ratings.user_id', '=', userId),
+              ),
+            ),
+          );
+        if (from !== undefined) {
+          query = query.where((eb) => eb(eb.refTuple('albums.name', 'albums.id'), '>', eb.tuple(from.name, from.id)));
+        }
+        const rows = await query.orderBy('albums.name').orderBy('albums.id').limit(count).execute();
+        return rows.map((row) => ({ id: row.id, rating: 0 }));
+      };
+      let keys: { id: number; rating: number }[];
+      if (after?.rating === 0) keys = await unrated(after, limit);
+      else {
+        keys = await rated(limit);
+        if (keys.length < limit) keys = [...keys, ...(await unrated(undefined, limit - keys.length))];
+      }
+      const rows = await byIds(ids(keys), filter.hidden);
+      const stars = new Map(keys.map((key) => [key.id, key.rating]));
+      return rows.map((row) => ({ ...row, rating: stars.get(row.id) ?? 0 }));
     },
 
     async recentPage(filter, after, limit) {

@@ -9,18 +9,21 @@ import type { ImageWork } from '../../media/image-work.js';
 import { discardAll, uploadStagers } from '../../media/staging.js';
 import { toSongJson } from '../songs/songs.presenter.js';
 import { toAlbumJson, toAlbumPageJson, toAlbumSummaryJson } from './albums.presenter.js';
+import type { RatingOf } from '../shared-deps.js';
 import type { AlbumsService } from './albums.service.js';
 
 /** Reads: any signed-in user, like the rest of the catalogue (401 otherwise). */
-export function albumsReadRoutes(app: App, albums: AlbumsService): void {
+export function albumsReadRoutes(app: App, albums: AlbumsService, ratingOf: RatingOf): void {
   route(app, endpoints.albums.list, async (request) => {
-    const { hiddenLibraries } = await requireViewer(request);
-    return toAlbumPageJson(await albums.page(request.query, hiddenLibraries));
+    const { id, hiddenLibraries } = await requireViewer(request);
+    return toAlbumPageJson(await albums.page(request.query, hiddenLibraries, id));
   });
 
   route(app, endpoints.albums.get, async (request) => {
     const user = await requireViewer(request);
-    return toAlbumJson(await albums.get(user, request.params.id));
+    const { id } = request.params;
+    const [album, rating] = await Promise.all([albums.get(user, id), ratingOf('album', user.id, id)]);
+    return toAlbumJson(album, rating);
   });
 }
 

@@ -22,6 +22,8 @@ import type { AlbumListRow, AlbumsRepository, NewAlbum } from './albums.reposito
 const albumCursors = cursorCodec('albums.byName', z.tuple([z.string().max(1000), DbId]));
 /** [created_at, id]: where the next page of the newest albums starts. */
 const recentCursors = cursorCodec('albums.recent', z.tuple([z.string().max(40), DbId]));
+/** [stars (0: unrated), name, id]; the caller is in the cursor's scope (the order is theirs). */
+const ratedCursors = cursorCodec('albums.rated', z.tuple([z.number().int().min(0).max(5), z.string().max(1000), DbId]));
 
 export interface AlbumPageResult {
   rows: AlbumListRow[];
@@ -49,7 +51,7 @@ export class AlbumsService {
   ) {}
 
   /** A page of the albums the viewer sees (none whose every song is in a library hidden from them). */
-  async page(query: AlbumPageQuery, hidden: readonly number[] = []): Promise<AlbumPageResult> {
+  async page(query: AlbumPageQuery, hidden: readonly number[] = [], userId = 0): Promise<AlbumPageResult> {
     const q = query.q === '' ? undefined : query.q;
     const placeholders = query.sort === 'recent' || q !== undefined ? false : undefined;
     const filter = { artistId: query.artistId, q, placeholders, hidden };
@@ -64,6 +66,17 @@ export class AlbumsService {
       const page = keysetPage(rows, limit, (row) => recentCursors.encode(scope, [row.created_at, row.id]));
       return { rows: page.rows, nextCursor: page.nextCursor, total };
     }
+    if (query.sort === 'rating') {
+      const ratedScope = [...scope, 'rating', userId];
+      const ratedAfter = ratedCursors.decode(ratedScope, query.cursor);
+      const from = ratedAfter && { rating: ratedAfter[0], name: ratedAfter[1], id: ratedAfter[2] };
+      const [rows, total] = await Promise.all([
+        this.albums.ratedPage(filter, userId, from, limit + 1),
+        this.albums.count(filter),
+      ]);
+      const page = keysetPage(rows, limit, (row) => ratedCursors.encode(ratedScope, [row.rating, row.name, row.id]));
+      return { rows: page.rows, nextCursor: page.nextCursor, total };
+    }
     const after = albumCursors.decode(scope, query.cursor);
     const [rows, total] = await Promise.all([
       this.albums.page(filter, after && { name: after[0], id: after[1] }, limit + 1),
@@ -75,6 +88,13 @@ export class AlbumsService {
 
   async exists(id: number): Promise<boolean> {
     return (await this.albums.find(id)) !== undefined;
+  }
+
+  /** True when the album exists and the viewer sees it (not only in libraries hidden from them). */
+  async sees(viewer: Viewer, id: number): Promise<boolean> {
+    const hidden = viewer.hiddenLibraries;
+    if ((await this.albums.find(id, hidden)) === undefined) return false;
+    return hidden.length === 0 || this.albums.passes(id, { hidden });
   }
 
   async get(viewer: Viewer, id: number): Promise<AlbumWithSongs> {

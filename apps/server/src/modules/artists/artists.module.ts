@@ -1,6 +1,6 @@
 import type { App } from '../../http/app-types.js';
 import { registerUploadScope } from '../../http/multipart.js';
-import type { ModuleDeps } from '../shared-deps.js';
+import type { ArtistRatingsOf, ModuleDeps, RatingOf } from '../shared-deps.js';
 import { artistsReadRoutes, artistsWriteRoutes } from './artists.routes.js';
 import type { ArtistsService } from './artists.service.js';
 
@@ -11,9 +11,19 @@ import type { ArtistsService } from './artists.service.js';
  */
 export async function registerArtists(
   app: App,
-  { artists, blobs, images }: Pick<ModuleDeps, 'blobs' | 'images'> & { artists: ArtistsService },
+  {
+    artists,
+    blobs,
+    images,
+    ratingOf,
+    artistRatingsOf,
+  }: Pick<ModuleDeps, 'blobs' | 'images'> & {
+    artists: ArtistsService;
+    ratingOf: RatingOf;
+    artistRatingsOf: ArtistRatingsOf;
+  },
 ): Promise<void> {
-  artistsReadRoutes(app, artists);
+  artistsReadRoutes(app, artists, { ratingOf, artistRatingsOf });
   const store = blobs;
   if (store === null) return;
   await registerUploadScope(app, (scope) => {

@@ -8,23 +8,43 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import type { ImageWork } from '../../media/image-work.js';
 import { discardAll, uploadStagers } from '../../media/staging.js';
 import { toArtistJson } from './artists.presenter.js';
+import type { ArtistRatingsOf, RatingOf } from '../shared-deps.js';
 import type { ArtistsService } from './artists.service.js';
 
 /** Reads: any signed-in user, like the rest of the catalogue (401 otherwise). Photos themselves are public media. */
-export function artistsReadRoutes(app: App, artists: ArtistsService): void {
+export function artistsReadRoutes(
+  app: App,
+  artists: ArtistsService,
+  { ratingOf, artistRatingsOf }: { ratingOf: RatingOf; artistRatingsOf: ArtistRatingsOf },
+): void {
   route(app, endpoints.artists.list, async (request) => {
-    const { hiddenLibraries } = await requireViewer(request);
-    return (await artists.list(hiddenLibraries, request.query.limit)).map(toArtistJson);
+    const { id: userId, hiddenLibraries } = await requireViewer(request);
+    const { limit, sort } = request.query;
+    if (sort !== 'rating') return (await artists.list(hiddenLibraries, limit)).map(toArtistJson);
+    // The whole list (shared by every user, by name) reordered by the caller's own stars, then cut to `limit`.
+    const [list, ratings] = await Promise.all([artists.list(hiddenLibraries), artistRatingsOf(userId)]);
+    return byRating(list, ratings).slice(0, limit).map(toArtistJson);
   });
 
   route(app, endpoints.artists.get, async (request) => {
-    const { hiddenLibraries } = await requireViewer(request);
-    return toArtistJson(await artists.get(request.params.id, hiddenLibraries));
+    const { id: userId, hiddenLibraries } = await requireViewer(request);
+    const { id } = request.params;
+    // The caller's own stars (issue 28) on the one artist's answer; the lists are the same for every user.
+    const [artist, rating] = await Promise.all([artists.get(id, hiddenLibraries), ratingOf('artist', userId, id)]);
+    return { ...toArtistJson(artist), rating };
   });
 
   route(app, endpoints.artists.credits, async (request) => {
     return artists.credits(await requireViewer(request), request.params.id, request.query);
   });
+}
+
+/** The rated first, most stars first (a stable sort keeps the list's name order among equals), then the unrated. */
+export function byRating<Row extends { id: number }>(
+  rows: readonly Row[],
+  ratings: ReadonlyMap<number, number>,
+): Row[] {
+  return [...rows].sort((a, b) => (ratings.get(b.id) ?? 0) - (ratings.get(a.id) ?? 0));
 }
 
 /** Admin writes; registered in the module's upload scope (registerUploadScope). */

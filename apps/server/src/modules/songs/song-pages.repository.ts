@@ -46,7 +46,8 @@ export interface PlaylistKey {
 
 /** A sorted page's order: the column, its direction, and after which song (its sort key and id). */
 export interface SongSort {
-  column: Exclude<SongSortColumn, 'added'>;
+  /** `added` is id order, `rating` is per user (`rated`): neither is a column of the songs table. */
+  column: Exclude<SongSortColumn, 'added' | 'rating'>;
   direction: SortDirection;
 }
 export type SortKey = string | number;
@@ -97,6 +98,17 @@ export interface SongPagesRepository extends CatalogueSource {
   sorted(
     filter: CatalogueFilter,
     sort: SongSort,
+    after: SortedAfter | undefined,
+    limit: number,
+  ): Promise<SortedSongRow[]>;
+  /**
+   * Issue 28: by the user's own stars (`sort_key`, 0 for unrated), then by id in the same direction: descending puts
+   * the highest rated first and the unrated last, ascending the other way round.
+   */
+  rated(
+    filter: CatalogueFilter,
+    userId: number,
+    direction: SortDirection,
     after: SortedAfter | undefined,
     limit: number,
   ): Promise<SortedSongRow[]>;
@@ -179,6 +191,55 @@ export function createSongPagesRepository(db: Kysely<DB>): SongPagesRepository {
         query = query.where(sql<SqlBool>`(${key}, ${sql.ref('songs.id')}) ${beyond} (${after.key}, ${after.songId})`);
       }
       return query.orderBy(key, direction).orderBy('songs.id', direction).limit(limit).execute();
+    },
+
+    async rated(filter, userId, direction, after, limit) {
+      // Two keyset reads rather than one sort of the whole catalogue by a per-user key: the user's rated songs (few,
+      // read through song_ratings' primary key) by stars, and the unrated ones in id order (the songs' primary key,
+      // each checked against that key), so a page costs about what a newest-first page costs at any catalogue size.
+      const ratedPart = async (from: SortedAfter | undefined, count: number): Promise<SortedSongRow[]> => {
+        let query = catalogueQuery(filter)
+          .innerJoin('song_ratings', (join) =>
+            join.onRef('song_ratings.song_id', '=', 'songs.id').on('song_ratings.user_id', '=', userId),
+          )
+          .select('song_ratings.rating as sort_key');
+        if (from !== undefined) {
+          query = query.where((eb) =>
+            eb(
+              eb.refTuple('song_ratings.rating', 'songs.id'),
+              direction === 'asc' ? '>' : '<',
+              eb.tuple(Number(from.key), from.songId),
+            ),
+          );
+        }
+        return query.orderBy('song_ratings.rating', direction).orderBy('songs.id', direction).limit(count).execute();
+      };
+      const unratedPart = async (fromId: number | undefined, count: number): Promise<SortedSongRow[]> => {
+        let query = catalogueQuery(filter)
+          .select(sql<number>`0`.as('sort_key'))
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('song_ratings')
+                  .select('song_ratings.song_id')
+                  .whereRef('song_ratings.song_id', '=', 'songs.id')
+                  .where('song_ratings.user_id', '=', userId),
+              ),
+            ),
+          );
+        if (fromId !== undefined) query = query.where('songs.id', direction === 'asc' ? '>' : '<', fromId);
+        return query.orderBy('songs.id', direction).limit(count).execute();
+      };
+      const inUnrated = after !== undefined && Number(after.key) === 0;
+      if (direction === 'desc') {
+        if (inUnrated) return unratedPart(after.songId, limit);
+        const rows = await ratedPart(after, limit);
+        return rows.length < limit ? [...rows, ...(await unratedPart(undefined, limit - rows.length))] : rows;
+      }
+      if (after !== undefined && !inUnrated) return ratedPart(after, limit);
+      const rows = await unratedPart(after?.songId, limit);
+      return rows.length < limit ? [...rows, ...(await ratedPart(undefined, limit - rows.length))] : rows;
     },
 
     liked({ userId, hidden }, after, limit) {

@@ -1,5 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { DbId, FIRST_SORT_DIRECTION, SHUFFLE_SEED_MAX, type CursorQuery, type SongPageQuery } from '@tonearm/contract';
+import {
+  DbId,
+  FIRST_SORT_DIRECTION,
+  SHUFFLE_SEED_MAX,
+  type CursorQuery,
+  type SongPageQuery,
+  type SortDirection,
+} from '@tonearm/contract';
 import { z } from 'zod';
 import { badCursor, cursorCodec, keysetPage, pageLimit, type CursorScope } from '../../http/page-cursor.js';
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
@@ -71,6 +78,8 @@ export class SongPagesService {
         const direction = query.direction ?? FIRST_SORT_DIRECTION[query.order];
         return this.sortedPage(viewer, filter, { column: query.order, direction }, query);
       }
+      case 'rating':
+        return this.ratedPage(viewer, filter, query.direction ?? FIRST_SORT_DIRECTION.rating, query);
       case 'shuffle':
       case undefined:
         return this.shufflePage(viewer, filter, query);
@@ -159,6 +168,24 @@ export class SongPagesService {
     const limit = pageLimit(query.limit);
     const [rows, snapshot] = await Promise.all([
       this.pages.sorted(filter, sort, after && { key: after[0], songId: after[1] }, limit + 1),
+      this.catalogue.snapshot(),
+    ]);
+    const page = keysetPage(rows, limit, (row) => sortedCursors.encode(scope, [row.sort_key, row.id]));
+    return this.result(viewer, page.rows, page.nextCursor, snapshot.count(filter));
+  }
+
+  /** Issue 28: by the viewer's own stars, ties by id; the cursor is the viewer's (their ratings are in its scope). */
+  private async ratedPage(
+    viewer: Viewer,
+    filter: CatalogueFilter,
+    direction: SortDirection,
+    query: SongPageQuery,
+  ): Promise<SongPageResult> {
+    const scope = [...filterScope(filter), 'rating', direction, viewer.id];
+    const after = sortedCursors.decode(scope, query.cursor);
+    const limit = pageLimit(query.limit);
+    const [rows, snapshot] = await Promise.all([
+      this.pages.rated(filter, viewer.id, direction, after && { key: after[0], songId: after[1] }, limit + 1),
       this.catalogue.snapshot(),
     ]);
     const page = keysetPage(rows, limit, (row) => sortedCursors.encode(scope, [row.sort_key, row.id]));

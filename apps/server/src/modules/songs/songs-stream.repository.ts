@@ -25,6 +25,8 @@ export interface SongsStreamRepository {
   likedIdsBetween(userId: number, low: number, high: number): Promise<Set<number>>;
   /** For each song with an id between `low` and `high`: the user's own playlists holding it, in id order. */
   ownPlaylistIdsBetween(userId: number, low: number, high: number): Promise<Map<number, number[]>>;
+  /** Issue 28: the user's stars on the songs whose ids are in [low, high]. */
+  ratingsBetween(userId: number, low: number, high: number): Promise<Map<number, number>>;
   /**
    * At most `limit` artists after `afterName` (all from the first when null) in name order, each with the ids of its
    * songs up to `songsUpTo`, in id order. Artist names are unique, so the name alone is the key.
@@ -93,6 +95,17 @@ export function createSongsStreamRepository(
         .where('song_id', '<=', high)
         .execute();
       return new Set(rows.map((row) => row.song_id));
+    },
+
+    async ratingsBetween(userId, low, high) {
+      const rows = await db
+        .selectFrom('song_ratings')
+        .select(['song_id', 'rating'])
+        .where('user_id', '=', userId)
+        .where('song_id', '>=', low)
+        .where('song_id', '<=', high)
+        .execute();
+      return new Map(rows.map((row) => [row.song_id, row.rating]));
     },
 
     async ownPlaylistIdsBetween(userId, low, high) {

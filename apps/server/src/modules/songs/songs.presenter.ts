@@ -53,6 +53,7 @@ export function toSongJson(row: SongListRow, marks: ViewerMarks): Song {
     available: row.missing_since === null,
     ...peopleOf(row),
     plays: row.play_count,
+    rating: marks.ratings.get(row.id) ?? null,
   };
 }
 

@@ -222,6 +222,8 @@ export interface SongsRepository {
   likedIds(userId: number, songIds?: readonly number[]): Promise<Set<number>>;
   /** For each song (all when absent): the ids of the user's own playlists that contain it. */
   ownPlaylistIds(userId: number, songIds?: readonly number[]): Promise<Map<number, number[]>>;
+  /** Issue 28: the user's stars on these songs, unrated songs absent. */
+  ratingsOf(userId: number, songIds: readonly number[]): Promise<Map<number, number>>;
   findPlaylistAccess(playlistId: number): Promise<PlaylistAccess | undefined>;
   count(): Promise<number>;
   /**
@@ -541,6 +543,22 @@ export function createSongsRepository(
         rows = await liked.execute();
       }
       return new Set(rows.map((row) => row.song_id));
+    },
+
+    async ratingsOf(userId, songIds) {
+      const ratings = new Map<number, number>();
+      if (songIds.length === 0) return ratings;
+      const query = db.selectFrom('song_ratings').select(['song_id', 'rating']).where('user_id', '=', userId);
+      // A long list (more than one IN list holds) reads all the user's ratings: few beside a catalogue.
+      const list = [...songIds];
+      const rows =
+        list.length <= IN_LIST_MAX
+          ? await compiled.rows(`ratings.ofSongs:${list.length}`, [userId, ...list], () =>
+              query.where('song_id', 'in', list),
+            )
+          : await query.execute();
+      for (const row of rows) ratings.set(row.song_id, row.rating);
+      return ratings;
     },
 
     async ownPlaylistIds(userId, songIds) {

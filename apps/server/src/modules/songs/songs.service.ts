@@ -32,10 +32,11 @@ export interface Viewer {
   hiddenLibraries: readonly number[];
 }
 
-/** What the requesting user brings to a Song answer: their likes and their own playlists. */
+/** What the requesting user brings to a Song answer: their likes, their own playlists and their stars (issue 28). */
 export interface ViewerMarks {
   liked: ReadonlySet<number>;
   playlists: ReadonlyMap<number, readonly number[]>;
+  ratings: ReadonlyMap<number, number>;
 }
 
 /** Songs as one viewer sees them: the rows, and that viewer's likes and playlists among them (songs.presenter). */
@@ -51,7 +52,10 @@ export interface ViewedSong {
 }
 
 /** A listing of no songs. */
-export const noSongs = (): SongListing => ({ rows: [], marks: { liked: new Set(), playlists: new Map() } });
+export const noSongs = (): SongListing => ({
+  rows: [],
+  marks: { liked: new Set(), playlists: new Map(), ratings: new Map() },
+});
 
 /**
  * Issue 12: what the song form says of the song's album and year. Absent (undefined) keeps what the song has (an edit;
@@ -371,7 +375,7 @@ export class SongsService {
   }
 
   /**
-   * The rows with the viewer's likes and own playlists among them, fetched in one query each. Every song answer passes
+   * The rows with the viewer's likes, own playlists and stars among them, fetched in one query each. Every song answer passes
    * here: a row of a library hidden from the viewer is left out (the lists' own queries leave them out already).
    */
   async withMarks(viewer: Viewer, given: SongListRow[]): Promise<SongListing> {
@@ -379,10 +383,11 @@ export class SongsService {
     const rows = hidden.length === 0 ? given : given.filter((row) => seesLibrary(hidden, row.library_id));
     if (rows.length === 0) return noSongs();
     const ids = rows.map((row) => row.id);
-    const [liked, playlists] = await Promise.all([
+    const [liked, playlists, ratings] = await Promise.all([
       this.songs.likedIds(viewer.id, ids),
       this.songs.ownPlaylistIds(viewer.id, ids),
+      this.songs.ratingsOf(viewer.id, ids),
     ]);
-    return { rows, marks: { liked, playlists } };
+    return { rows, marks: { liked, playlists, ratings } };
   }
 }

@@ -59,11 +59,12 @@ export class SongsStream {
       const last = rows.at(-1);
       const first = rows[0];
       if (first === undefined || last === undefined) return;
-      const [liked, playlists] = await Promise.all([
+      const [liked, playlists, ratings] = await Promise.all([
         this.repository.likedIdsBetween(viewer.id, last.id, first.id),
         this.repository.ownPlaylistIdsBetween(viewer.id, last.id, first.id),
+        this.repository.ratingsBetween(viewer.id, last.id, first.id),
       ]);
-      yield rows.map((row) => toSongJson(row, { liked, playlists }));
+      yield rows.map((row) => toSongJson(row, { liked, playlists, ratings }));
       if (rows.length < this.chunkRows) return;
       atMost = last.id - 1;
     }

@@ -52,7 +52,12 @@ const Genres = z.strictObject({
   }),
 });
 /** Artist (the folder-based lists: search2, getStarred). */
-const Artist = z.strictObject({ id: z.string(), name: z.string(), starred: IsoDate.optional() });
+const Artist = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  starred: IsoDate.optional(),
+  userRating: int.optional(),
+});
 const Parts = <A extends z.ZodType, B extends z.ZodType>(artist: A, album: B) =>
   z.strictObject({
     artist: z.array(artist).optional(),
@@ -260,6 +265,10 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
       await write(api, 'star', { id: [id.dawn, id.whisper, id.upload], albumId: [id.hiddenAlbum, id.openAlbum] });
       await write(api, 'star', { artistId: [id.secret, id.ann, uploadArtist] });
       await write(api, 'scrobble', { id: [id.dawn, id.whisper, id.upload] });
+      // Issue 28: ratings, which getAlbumList's `highest` lists.
+      for (const rated of [id.hiddenAlbum, id.openAlbum, id.whisper, id.secret]) {
+        await write(api, 'setRating', { id: rated, rating: 4 });
+      }
     }
     const created = await write(asListener, 'createPlaylist', { name: 'Mixed', songId: [id.dawn, id.whisper] });
     await write(asListener, 'savePlayQueue', { id: [id.dawn, id.whisper], current: id.whisper, position: 5 });
@@ -400,7 +409,18 @@ describeEachDialect('Subsonic over libraries (%s)', { env: { SCAN_WATCH: '0' } }
     await asListener.error('reportPlayback', report, 70);
     await asListener.error('createBookmark', { id: id.whisper, position: 1 }, 70);
     await asListener.error('deleteBookmark', { id: id.whisper }, 70);
+    for (const hidden of [id.murmur, id.whisper, id.hiddenAlbum, id.secret]) {
+      await asListener.error('setRating', { id: hidden, rating: 1 }, 70);
+      await asListener.error('setRating', { id: hidden, rating: 0 }, 70);
+    }
     await setAccess([listener.id, member.id]);
+    // The listener's ratings of the hidden items stayed as they were (4), unchanged by the refused writes.
+    const whisper = await asListener.shape(
+      'getSong',
+      { id: id.whisper },
+      z.object({ song: z.object({ userRating: int }) }),
+    );
+    expect(whisper.song.userRating).toBe(4);
     expect(await starredOf(asListener)).toMatchObject({ song: ['Dawn', 'Upload Tune', 'Whisper'] });
     expect(await bookmarksOf(asListener)).toEqual([
       ['Whisper', 5000],

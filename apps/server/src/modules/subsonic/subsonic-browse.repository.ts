@@ -49,11 +49,8 @@ export interface SubsonicBrowseRepository extends FolderReader {
   albumIdsByName(limit: number, offset: number, scope?: SongScope): Promise<number[]>;
   /** By album artist's name (unknown artist last), then album name. */
   albumIdsByArtist(limit: number, offset: number, scope?: SongScope): Promise<number[]>;
-  /**
-   * The albums of which the user likes the most songs (albums without a song they like are not listed): a user's
-   * likes are what Tonearm has of their ratings. Placeholders left out; only the liked songs in the scope count.
-   */
-  mostLikedAlbumIds(userId: number, limit: number, offset: number, scope?: SongScope): Promise<number[]>;
+  /** Issue 28: the albums the user rated, most stars first, then by name; placeholders left out. */
+  ratedAlbumIds(userId: number, limit: number, offset: number, scope?: SongScope): Promise<number[]>;
   /**
    * Albums the user played, most plays first (`frequent`) or most recently played first (`recent`); placeholders left
    * out; only the plays of songs in the scope count.
@@ -227,34 +224,21 @@ export function createSubsonicBrowseRepository(db: Kysely<DB>): SubsonicBrowseRe
       );
     },
 
-    async mostLikedAlbumIds(userId, limit, offset, scope = EVERYTHING) {
-      // The user's likes (likes_user_created_song_idx), each song's album looked up by its key: bounded by how many
-      // songs the user likes, never a scan of every album track.
-      const inScope = songInScope(scope);
-      const liked = db
-        .selectFrom('likes')
-        .$if(inScope !== null, (query) => narrowedTo(query.innerJoin('songs', 'songs.id', 'likes.song_id'), inScope))
-        .select((eb) =>
-          eb
-            .selectFrom('album_tracks')
-            .select('album_tracks.album_id')
-            .whereRef('album_tracks.song_id', '=', 'likes.song_id')
-            .as('album_id'),
-        )
-        .where('likes.user_id', '=', userId)
-        .as('liked');
-      const rows = await db
-        .selectFrom(liked)
-        .select((eb) => ['liked.album_id as id', eb.fn.countAll<number>().as('n')])
-        .where('liked.album_id', 'is not', null)
-        .where('liked.album_id', 'not in', placeholderIds())
-        .groupBy('liked.album_id')
-        .orderBy('n', 'desc')
-        .orderBy('liked.album_id')
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      return knownIds(rows);
+    async ratedAlbumIds(userId, limit, offset, scope = EVERYTHING) {
+      // The user's album ratings (album_ratings' primary key starts with user_id): bounded by what they rated.
+      return ids(
+        await albumsIn(scope)
+          .innerJoin('album_ratings', 'album_ratings.album_id', 'albums.id')
+          .select('albums.id')
+          .where('album_ratings.user_id', '=', userId)
+          .where('albums.is_placeholder', '=', 0)
+          .orderBy('album_ratings.rating', 'desc')
+          .orderBy('albums.name')
+          .orderBy('albums.id')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+      );
     },
 
     async playedAlbumIds(userId, order, limit, offset, scope = EVERYTHING) {

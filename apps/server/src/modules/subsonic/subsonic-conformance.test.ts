@@ -57,6 +57,7 @@ const CALLS: Record<string, (f: Fixture, turn: 0 | 1) => SubsonicQuery> = {
   search3: () => ({ query: '' }),
   star: (f) => ({ id: f.songIds[0], albumId: `al-${f.albumId}`, artistId: `ar-${f.artistId}` }),
   unstar: (f) => ({ id: f.songIds[1] }),
+  setRating: (f) => ({ id: f.songIds[0], rating: 4 }),
   getPlaylists: () => ({}),
   getPlaylist: (f) => ({ id: `pl-${f.playlistId}` }),
   createPlaylist: (f, turn) => ({ name: `Conformance ${turn}`, songId: f.songIds }),

@@ -1,5 +1,6 @@
 import type { ArtistRow } from '../../db/schema.js';
 import type { AlbumListRow } from '../albums/albums.repository.js';
+import type { RatingsRepository } from '../ratings/ratings.repository.js';
 import type { SongListing, Viewer } from '../songs/songs.service.js';
 import type { SubsonicCatalogueRepository } from './subsonic-catalogue.repository.js';
 import type { StarDates, SubsonicStarsRepository } from './subsonic-stars.repository.js';
@@ -8,14 +9,20 @@ import type { SubsonicNode } from './subsonic.response.js';
 
 /**
  * Songs, albums and artists as the caller sees them in a Subsonic answer: each carries `starred` (the date) when the
- * caller starred it; a song's star is the caller's like. One query per list for the dates (and one for artists'
- * album counts), whatever the length of the list.
+ * caller starred it (a song's star is the caller's like) and `userRating` when the caller rated it (issue 28). One
+ * query per list for the dates, one for the ratings (and one for artists' album counts), whatever the list's length.
  */
 export class StarMarks {
   constructor(
     private readonly stars: SubsonicStarsRepository,
     private readonly catalogue: SubsonicCatalogueRepository,
+    private readonly ratings: Pick<RatingsRepository, 'ratingsOf' | 'allRatings'>,
   ) {}
+
+  /** The caller's stars on every artist they rated (getArtists, getIndexes: the whole index at once). */
+  artistRatings(viewer: { id: number }): Promise<Map<number, number>> {
+    return this.ratings.allRatings('artist', viewer.id);
+  }
 
   /** Songs as `Child`ren, in the listing's order. */
   async songs(viewer: Viewer, listing: SongListing): Promise<SubsonicNode[]> {
@@ -31,15 +38,13 @@ export class StarMarks {
     shape: 'id3' | 'child',
     known?: StarDates,
   ): Promise<SubsonicNode[]> {
-    const dates =
-      known ??
-      (await this.stars.starDates(
-        'album',
-        viewer.id,
-        rows.map((row) => row.id),
-      ));
+    const ids = rows.map((row) => row.id);
+    const [dates, ratings] = await Promise.all([
+      known ?? this.stars.starDates('album', viewer.id, ids),
+      this.ratings.ratingsOf('album', viewer.id, ids),
+    ]);
     const map = shape === 'id3' ? albumID3 : albumChild;
-    return rows.map((row) => map(row, { starred: dates.get(row.id) }));
+    return rows.map((row) => map(row, { starred: dates.get(row.id), userRating: ratings.get(row.id) }));
   }
 
   /**
@@ -53,15 +58,15 @@ export class StarMarks {
     known?: StarDates,
   ): Promise<SubsonicNode[]> {
     const ids = rows.map((row) => row.id);
-    const [dates, counts] = await Promise.all([
+    const [dates, counts, ratings] = await Promise.all([
       known ?? this.stars.starDates('artist', viewer.id, ids),
       shape === 'id3' ? this.catalogue.albumCounts(ids, viewer.hiddenLibraries) : new Map<number, number>(),
+      this.ratings.ratingsOf('artist', viewer.id, ids),
     ]);
-    return rows.map((row) =>
-      shape === 'id3'
-        ? artistID3(row, counts.get(row.id) ?? 0, { starred: dates.get(row.id) })
-        : artistEntry(row, { starred: dates.get(row.id) }),
-    );
+    return rows.map((row) => {
+      const extras = { starred: dates.get(row.id), userRating: ratings.get(row.id) };
+      return shape === 'id3' ? artistID3(row, counts.get(row.id) ?? 0, extras) : artistEntry(row, extras);
+    });
   }
 }
 

@@ -32,6 +32,8 @@ const songCover = (row: SongListRow): string | undefined =>
 /** What a caller adds to a song: when they starred it (ISO date) and how often it was played, when known. */
 export interface ChildExtras {
   starred?: string | undefined;
+  /** The caller's stars (issue 28), absent when unrated. */
+  userRating?: number | undefined;
   /** Absent: the song's plays by anyone (songs.play_count, the web app's "Plays" column). */
   playCount?: number | undefined;
   played?: string | undefined;
@@ -60,6 +62,7 @@ export function songChild(row: SongListRow, extras: ChildExtras = {}): SubsonicN
     played: extras.played,
     discNumber: row.disc_number ?? undefined,
     starred: extras.starred,
+    userRating: extras.userRating,
     albumId: row.album_id !== null ? subsonicId('album', row.album_id) : undefined,
     artistId: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
     type: 'music',
@@ -132,7 +135,10 @@ function albumRelease(row: AlbumListRow): SubsonicNode {
   };
 }
 
-/** Songs as one viewer sees them: `starred` set on those they like (`likedAt` gives the date, else `fallbackDate`). */
+/**
+ * Songs as one viewer sees them: `starred` set on those they like (`likedAt` gives the date, else `fallbackDate`),
+ * `userRating` on those they rated.
+ */
 export function songChildren(
   rows: readonly SongListRow[],
   marks: ViewerMarks,
@@ -140,7 +146,10 @@ export function songChildren(
   fallbackDate = new Date(0).toISOString(),
 ): SubsonicNode[] {
   return rows.map((row) =>
-    songChild(row, { starred: marks.liked.has(row.id) ? (likedAt.get(row.id) ?? fallbackDate) : undefined }),
+    songChild(row, {
+      starred: marks.liked.has(row.id) ? (likedAt.get(row.id) ?? fallbackDate) : undefined,
+      userRating: marks.ratings.get(row.id),
+    }),
   );
 }
 
@@ -151,8 +160,14 @@ export function songChildren(
 const albumCover = (row: AlbumListRow): string | undefined =>
   row.is_placeholder === 1 && row.image_key === null ? undefined : subsonicId('album', row.id);
 
+/** What a caller adds to an album or an artist: when they starred it, and their stars on it (issue 28). */
+export interface ItemExtras {
+  starred?: string | undefined;
+  userRating?: number | undefined;
+}
+
 /** An album as a Subsonic `AlbumID3`. */
-export function albumID3(row: AlbumListRow, extras: { starred?: string | undefined } = {}): SubsonicNode {
+export function albumID3(row: AlbumListRow, extras: ItemExtras = {}): SubsonicNode {
   return {
     id: subsonicId('album', row.id),
     name: row.name,
@@ -164,6 +179,7 @@ export function albumID3(row: AlbumListRow, extras: { starred?: string | undefin
     year: row.year ?? undefined,
     created: row.created_at,
     starred: extras.starred,
+    userRating: extras.userRating,
     ...albumRelease(row),
   };
 }
@@ -172,7 +188,7 @@ export function albumID3(row: AlbumListRow, extras: { starred?: string | undefin
  * An album as a folder-model `Child` (getAlbumList, getMusicDirectory of an artist, search2, getStarred): a directory
  * (`isDir`) under its artist's, whose own directory holds its songs.
  */
-export function albumChild(row: AlbumListRow, extras: { starred?: string | undefined } = {}): SubsonicNode {
+export function albumChild(row: AlbumListRow, extras: ItemExtras = {}): SubsonicNode {
   return {
     id: subsonicId('album', row.id),
     parent: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
@@ -185,6 +201,7 @@ export function albumChild(row: AlbumListRow, extras: { starred?: string | undef
     duration: seconds(row.duration_ms),
     created: row.created_at,
     starred: extras.starred,
+    userRating: extras.userRating,
     albumId: subsonicId('album', row.id),
     artistId: row.artist_id !== null ? subsonicId('artist', row.artist_id) : undefined,
     mediaType: 'album',
@@ -195,7 +212,7 @@ export function albumChild(row: AlbumListRow, extras: { starred?: string | undef
 export function artistID3(
   artist: { id: number; name: string; image_key: string | null },
   albumCount: number,
-  extras: { starred?: string | undefined } = {},
+  extras: ItemExtras = {},
 ): SubsonicNode {
   return {
     id: subsonicId('artist', artist.id),
@@ -203,13 +220,16 @@ export function artistID3(
     coverArt: artist.image_key !== null ? subsonicId('artist', artist.id) : undefined,
     albumCount,
     starred: extras.starred,
+    userRating: extras.userRating,
   };
 }
 
 /** An artist as a Subsonic `Artist` (the folder-based lists: search2, getStarred). */
-export function artistEntry(
-  artist: { id: number; name: string },
-  extras: { starred?: string | undefined } = {},
-): SubsonicNode {
-  return { id: subsonicId('artist', artist.id), name: artist.name, starred: extras.starred };
+export function artistEntry(artist: { id: number; name: string }, extras: ItemExtras = {}): SubsonicNode {
+  return {
+    id: subsonicId('artist', artist.id),
+    name: artist.name,
+    starred: extras.starred,
+    userRating: extras.userRating,
+  };
 }

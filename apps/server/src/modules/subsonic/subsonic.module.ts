@@ -10,6 +10,7 @@ import { lyricsMethods } from './methods/lyrics.methods.js';
 import { mediaMethods } from './methods/media.methods.js';
 import { playbackMethods } from './methods/playback.methods.js';
 import { playlistsMethods } from './methods/playlists.methods.js';
+import { ratingsMethods } from './methods/ratings.methods.js';
 import { searchMethods } from './methods/search.methods.js';
 import type { SubsonicDeps } from './subsonic-deps.js';
 import type { MethodTable } from './subsonic-method.js';
@@ -31,6 +32,7 @@ export function subsonicMethods(deps: SubsonicDeps): MethodTable[] {
     activityMethods(deps),
     playbackMethods(deps),
     bookmarksMethods(deps),
+    ratingsMethods(deps),
     scanningMethods(deps.libraries),
   ];
 }

@@ -32,6 +32,7 @@ function makeAlbum(overrides: Partial<Album> = {}): Album {
     durationMs: 360_000,
     placeholder: false,
     songs: [track(11, 1, 1, 'So What'), track(12, 1, 2, 'Freddie Freeloader'), track(13, 1, 3, 'Blue in Green')],
+    rating: null,
     ...overrides,
   };
 }
@@ -74,6 +75,54 @@ describe('/dashboard/album', () => {
     // The album's own page leaves out the album column of song rows.
     expect(rows[0]?.querySelector('.song-row__album')).toBeNull();
     expect(screen.queryByRole('heading', { name: /Disc/ })).toBeNull();
+  });
+
+  it('rates the album at once (PUT), a click on the same star clears it (DELETE), before the server answers', async () => {
+    const api = mockApi({
+      'albums.get': () => makeAlbum({ rating: 2 }),
+      'artists.get': () => makeArtist(3),
+      'ratings.rateAlbum': () =>
+        new Promise((resolve) => setTimeout(() => resolve(new Response(null, { status: 204 })), 500)),
+      'ratings.unrateAlbum': () => new Response(null, { status: 204 }),
+    });
+    renderAlbum();
+    await flush();
+    const group = screen.getByRole('group', { name: 'Rating of Kind of Blue' });
+    expect(within(group).getByText('Rated 2 stars of 5')).toBeInTheDocument();
+    fireEvent.click(within(group).getByRole('button', { name: 'Rate 4 stars' }));
+    await advance(1);
+    expect(within(group).getByText('Rated 4 stars of 5')).toBeInTheDocument();
+    expect(within(group).getByRole('button', { name: 'Clear the rating (4 stars)' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    const sent = api.requests('ratings.rateAlbum')[0];
+    expect(new URL(sent?.url ?? '').pathname).toBe('/api/albums/5/rating');
+    expect(await sent?.json()).toEqual({ rating: 4 });
+    await advance(500);
+    fireEvent.click(within(group).getByRole('button', { name: 'Clear the rating (4 stars)' }));
+    await flush();
+    expect(api.requests('ratings.unrateAlbum')).toHaveLength(1);
+    expect(within(group).getByText('Not rated')).toBeInTheDocument();
+  });
+
+  it('puts the stars back and says so when the server refuses the rating', async () => {
+    mockApi({
+      'albums.get': () => makeAlbum({ rating: 3 }),
+      'artists.get': () => makeArtist(3),
+      'ratings.rateAlbum': () =>
+        new Promise((resolve) => setTimeout(() => resolve(errorResponse(500, 'internal-error', 'down')), 300)),
+    });
+    const view = renderAlbum();
+    await flush();
+    const group = screen.getByRole('group', { name: 'Rating of Kind of Blue' });
+    fireEvent.click(within(group).getByRole('button', { name: 'Rate 5 stars' }));
+    await advance(1);
+    expect(within(group).getByText('Rated 5 stars of 5')).toBeInTheDocument();
+    await advance(300);
+    await flush();
+    expect(within(group).getByText('Rated 3 stars of 5')).toBeInTheDocument();
+    expect(view.alertMessages()).toEqual([UiMessages.ratingFailed]);
   });
 
   it('says what an artist’s placeholder album holds: their songs without an album', async () => {

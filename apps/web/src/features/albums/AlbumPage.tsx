@@ -11,6 +11,7 @@ import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon, CameraIcon, PlayIcon, PlaylistAddIcon } from '../../ui/icons.js';
 import { NotFoundState } from '../../ui/NotFoundState.js';
+import { StarRating } from '../../ui/StarRating.js';
 import { artistQueries } from '../artists/queries.js';
 import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
 import { countLabel } from '../songs/SongsHeader.js';
@@ -19,7 +20,7 @@ import { SongRow } from '../songs/SongRow.js';
 import { SongSortHeader } from '../songs/SongSortHeader.js';
 import { PLACEHOLDER_META } from './AlbumCard.js';
 import { EditAlbumDialog } from './EditAlbumDialog.js';
-import { useSetAlbumCover } from './mutations.js';
+import { useRateAlbum, useSetAlbumCover } from './mutations.js';
 import { albumQueries } from './queries.js';
 import '../../ui/buttons.css';
 import '../../ui/empty-state.css';
@@ -53,6 +54,21 @@ export function albumLength(durationMs: number): string {
 }
 
 /** The artist's name, linking to their page at its own address (the artist passed along to show at once). */
+/** Issue 28: the caller's stars on the album, from its page's answer (updated at once, put back when refused). */
+function AlbumRating({ album }: { album: Album }) {
+  const rate = useRateAlbum(album.id);
+  return (
+    <StarRating
+      rating={(album as Partial<Album>).rating ?? null}
+      itemName={album.name}
+      size="large"
+      onRate={(rating) => {
+        rate.mutate(rating);
+      }}
+    />
+  );
+}
+
 function ArtistLink({ album }: { album: Album }) {
   const artist = useQuery({ ...artistQueries.detail(album.artistId ?? 0), enabled: album.artistId !== null });
   if (album.artistId === null) return <span>{album.artistName}</span>;
@@ -206,6 +222,7 @@ function AlbumView({ album }: { album: Album }) {
               <span key={part}> · {part}</span>
             ))}
           </p>
+          <AlbumRating album={album} />
         </div>
         <div className="page-header__actions">
           <button

@@ -5,6 +5,8 @@ import { Link } from 'react-router';
 import { Paths } from '../../lib/paths.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
+import { StarRating } from '../../ui/StarRating.js';
+import { useRateArtist } from '../artists/mutations.js';
 import { artistQueries } from '../artists/queries.js';
 import { orderedCatalogue } from './catalogue.js';
 import { useSongOrder } from './song-order.js';
@@ -12,6 +14,21 @@ import { PagedSongList } from './PagedSongList.js';
 import { countLabel, PlayAllButton, ShuffleAllButton } from './SongsHeader.js';
 import { usePagedSongs } from './useSongs.js';
 import '../../ui/page.css';
+
+/** Issue 28: the caller's stars on the artist (updated at once, put back when refused). */
+function ArtistRating({ artistId, name, rating }: { artistId: number; name: string; rating: number | null }) {
+  const rate = useRateArtist(artistId);
+  return (
+    <StarRating
+      rating={rating}
+      itemName={name}
+      size="large"
+      onRate={(next) => {
+        rate.mutate(next);
+      }}
+    />
+  );
+}
 
 /**
  * SPEC §2: with artist details from navigation, the artist's header and only their songs, a page at a time; `before`
@@ -27,7 +44,8 @@ export function ArtistSongsPage({
   before?: ReactNode;
   after?: ReactNode;
 }) {
-  const details = useQuery({ ...artistQueries.detail(passed.id), enabled: passed.image === null });
+  // Always asked for: the artist's own answer carries the caller's stars (issue 28), the one navigation passed does not.
+  const details = useQuery(artistQueries.detail(passed.id));
   const artist = passed.image === null && details.data?.id === passed.id ? details.data : passed;
   // Issue 26: shuffled by default, or sorted by the server in the order chosen in the list's headers.
   const [order, setOrder] = useSongOrder('artist');
@@ -46,6 +64,9 @@ export function ArtistSongsPage({
           <p className="eyebrow">Artist</p>
           <h1 className="page-title page-title--hero">{artist.name}</h1>
           {list.total !== undefined && <p className="page-header__meta">{countLabel(list.total)}</p>}
+          {details.data?.id === artist.id && (
+            <ArtistRating artistId={artist.id} name={artist.name} rating={details.data.rating ?? null} />
+          )}
         </div>
         <div className="page-header__actions">
           <ShuffleAllButton artistId={artist.id} label={`Shuffle ${artist.name}`} />

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeSong } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
@@ -83,6 +83,7 @@ describe('Details in the song menu', () => {
       'Year: 1965',
       'Genre: Pop',
       'Length: 3:00',
+      'Rating: Not rated',
     ]);
     expect(within(details).getByRole('link', { name: 'Sessions' })).toHaveAttribute('href', '/dashboard/album?id=12');
     expect(
@@ -121,7 +122,31 @@ describe('Details in the song menu', () => {
     expect(within(dialog).queryByRole('heading', { name: 'Credits' })).toBeNull();
     const [details] = descriptionLists(dialog);
     if (details === undefined) throw new Error('no details');
-    expect(lines(details)).toEqual(['Artist: Artist 1', 'Genre: Pop', 'Length: 3:00']);
+    expect(lines(details)).toEqual(['Artist: Artist 1', 'Genre: Pop', 'Length: 3:00', 'Rating: Not rated']);
+  });
+
+  it('rates the song from its details (issue 28): PUT at once, then a click on the same star clears it', async () => {
+    const api = mockApi({
+      'ratings.rateSong': () => new Response(null, { status: 204 }),
+      'ratings.unrateSong': () => new Response(null, { status: 204 }),
+    });
+    renderInApp(<SongList songs={[makeSong(4, { name: 'Rated', rating: 2 })]} label="Songs" />);
+    const dialog = openDetails('Rated');
+    const group = within(dialog).getByRole('group', { name: 'Rating of Rated' });
+    expect(within(group).getByText('Rated 2 stars of 5')).toBeInTheDocument();
+    fireEvent.click(within(group).getByRole('button', { name: 'Rate 5 stars' }));
+    expect(within(group).getByText('Rated 5 stars of 5')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(api.requests('ratings.rateSong')).toHaveLength(1);
+    });
+    const sent = api.requests('ratings.rateSong')[0];
+    expect(new URL(sent?.url ?? '').pathname).toBe('/api/songs/4/rating');
+    expect(await sent?.json()).toEqual({ rating: 5 });
+    fireEvent.click(within(group).getByRole('button', { name: 'Clear the rating (5 stars)' }));
+    expect(within(group).getByText('Not rated')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(api.requests('ratings.unrateSong')).toHaveLength(1);
+    });
   });
 
   it("following a credit's link opens that artist's page and closes the dialog", () => {

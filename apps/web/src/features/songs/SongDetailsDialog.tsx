@@ -1,9 +1,11 @@
 import { UNKNOWN_ALBUM, type Song } from '@tonearm/contract';
-import type { MouseEvent, ReactNode } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatTime } from '../../lib/format-time.js';
 import { Paths } from '../../lib/paths.js';
 import { Dialog } from '../../ui/Dialog.js';
+import { StarRating } from '../../ui/StarRating.js';
+import { useRateSong } from './mutations.js';
 import { SongArtists } from './SongArtists.js';
 import { SongCredits } from './SongCredits.js';
 import './SongCredits.css';
@@ -36,8 +38,40 @@ function facts(song: Song): { label: string; value: ReactNode }[] {
 }
 
 /**
+ * Issue 28: the caller's stars on the song. The dialog holds the song as it was opened, so the stars keep their own
+ * state (the lists and the queue follow through the mutation), put back when the server refuses.
+ */
+function SongRating({ song }: { song: Song }) {
+  const rate = useRateSong();
+  const [rating, setRating] = useState<number | null>((song as Partial<Song>).rating ?? null);
+  return (
+    <div className="song-details__line">
+      <dt>Rating</dt>
+      <dd>
+        <StarRating
+          rating={rating}
+          itemName={song.name}
+          onRate={(next) => {
+            const before = rating;
+            setRating(next === 0 ? null : next);
+            rate.mutate(
+              { song: { ...song, rating: before }, rating: next },
+              {
+                onError: () => {
+                  setRating(before);
+                },
+              },
+            );
+          }}
+        />
+      </dd>
+    </div>
+  );
+}
+
+/**
  * Issue 25: a song's details from its menu: its artists and album (links), track, year, genre, length and format,
- * then its credits by role. Following a link closes the dialog.
+ * then its credits by role. Following a link closes the dialog. Issue 28: the caller's stars, which they may change.
  */
 export function SongDetailsDialog({ song, onClose }: { song: Song; onClose: () => void }) {
   const closeOnLink = (event: MouseEvent<HTMLDivElement>): void => {
@@ -54,6 +88,7 @@ export function SongDetailsDialog({ song, onClose }: { song: Song; onClose: () =
               <dd>{value}</dd>
             </div>
           ))}
+          <SongRating song={song} />
         </dl>
         <SongCredits song={song} />
       </div>

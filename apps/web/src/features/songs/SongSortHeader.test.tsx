@@ -126,4 +126,31 @@ describe('<SongSortHeader>', () => {
     const row = within(screen.getByRole('list', { name: 'Liked songs' })).getByRole('listitem');
     expect(row.querySelector('.song-row__plays')?.textContent).toBe('0');
   });
+
+  it('sorts a loaded list by the caller’s rating (issue 28): highest first, unrated last, ties by id; from the select', () => {
+    const five = makeSong(3, { name: 'Five', rating: 5 });
+    const songs = [
+      makeSong(1, { name: 'Unrated one' }),
+      makeSong(2, { name: 'Three', rating: 3 }),
+      five,
+      makeSong(4, { name: 'Unrated two' }),
+      makeSong(5, { name: 'Three again', rating: 3 }),
+    ];
+    const names = (order: 'asc' | 'desc') =>
+      sortSongs(songs, { by: 'rating', direction: order }).map((song) => song.name);
+    expect(names('desc')).toEqual(['Five', 'Three again', 'Three', 'Unrated two', 'Unrated one']);
+    expect(names('asc')).toEqual(['Unrated one', 'Unrated two', 'Three', 'Three again', 'Five']);
+    // A song kept from an older answer, without `rating`, counts as unrated.
+    const old = makeSong(6, { name: 'Old' }) as Partial<Song>;
+    delete old.rating;
+    expect(sortSongs([old as Song, five], { by: 'rating', direction: 'desc' }).map((s) => s.id)).toEqual([3, 6]);
+    renderInApp(<Sorted list={songs} />, { user: alice });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort by' }), { target: { value: 'rating:desc' } });
+    expect(shown()).toEqual(['Five', 'Three again', 'Three', 'Unrated two', 'Unrated one']);
+    expect(
+      within(screen.getByRole('combobox', { name: 'Sort by' })).getByRole('option', {
+        name: 'Rating (highest rated first)',
+      }),
+    ).toBeInTheDocument();
+  });
 });

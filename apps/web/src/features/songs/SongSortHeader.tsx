@@ -26,6 +26,7 @@ const DIRECTION_WORDS: Record<SongSortColumn, Record<SortDirection, string>> = {
   added: { asc: 'oldest first', desc: 'newest first' },
   duration: { asc: 'shortest first', desc: 'longest first' },
   plays: { asc: 'least played first', desc: 'most played first' },
+  rating: { asc: 'lowest rated first', desc: 'highest rated first' },
 };
 
 const valueOf = (order: SongOrder): string => (order.by === 'list' ? 'list' : `${order.by}:${order.direction}`);

@@ -133,3 +133,32 @@ export function useLikeSong() {
     },
   });
 }
+
+/**
+ * Issue 28: the caller's stars on a song (0 clears). Every cached list and the player's queue show them at once; a
+ * refused rating puts back what was there and says so.
+ */
+export function useRateSong() {
+  const queryClient = useQueryClient();
+  const player = usePlayerControls();
+  const alerts = useAlerts();
+  const apply = (songId: number, rating: number | null): void => {
+    changeCachedSongs(queryClient, (songs) =>
+      songs.map((entry) => (entry.id === songId ? { ...entry, rating } : entry)),
+    );
+    player.updateSong(songId, { rating });
+  };
+  return useMutation({
+    mutationFn: ({ song, rating }: { song: Song; rating: number }) =>
+      rating === 0 ? api.ratings.unrateSong({ id: song.id }) : api.ratings.rateSong({ id: song.id, body: { rating } }),
+    onMutate: ({ song, rating }) => {
+      const before = (song as Partial<Song>).rating ?? null;
+      apply(song.id, rating === 0 ? null : rating);
+      return { before };
+    },
+    onError: (_error, { song }, context) => {
+      apply(song.id, context?.before ?? null);
+      alerts.error(UiMessages.ratingFailed);
+    },
+  });
+}

@@ -39,6 +39,7 @@ export const COLUMN_LABELS: Record<SongSortColumn, string> = {
   added: 'Added',
   duration: 'Duration',
   plays: 'Plays',
+  rating: 'Rating',
 };
 
 export const sameOrder = (a: SongOrder, b: SongOrder): boolean =>
@@ -55,6 +56,9 @@ export function toggled(current: SongOrder, column: SongSortColumn): SongOrder {
 
 /** A song's plays; 0 for a song kept from an older answer (recent, downloads, a saved queue), which lacks them. */
 export const playsOf = (song: Song): number => (song as Partial<Song>).plays ?? 0;
+
+/** The caller's stars on a song (issue 28); 0 (unrated) for none or a song kept from an older answer. */
+export const ratingOf = (song: Song): number => (song as Partial<Song>).rating ?? 0;
 
 function isOrder(value: unknown): value is SongOrder {
   if (typeof value !== 'object' || value === null) return false;
@@ -106,6 +110,7 @@ const COMPARE: Record<SongSortColumn, (a: Song, b: Song) => number> = {
   added: (a, b) => a.id - b.id,
   duration: (a, b) => (a.durationMs ?? -1) - (b.durationMs ?? -1),
   plays: (a, b) => playsOf(a) - playsOf(b),
+  rating: (a, b) => ratingOf(a) - ratingOf(b),
 };
 
 /**

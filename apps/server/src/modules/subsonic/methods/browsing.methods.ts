@@ -49,8 +49,8 @@ interface AlbumListRequest {
 type AlbumListType = (request: AlbumListRequest) => Promise<number[]>;
 
 /**
- * getAlbumList(2)'s types. `highest`: Tonearm has no ratings; a user's likes stand for them, so the albums of which the
- * caller likes the most songs come first (albums with none are not in that list). `frequent` and `recent` are the
+ * getAlbumList(2)'s types. `highest`: the albums the caller rated (issue 28), most stars first (unrated albums are not
+ * in that list). `frequent` and `recent` are the
  * caller's own plays too, as ratings and play counts are per user in Subsonic servers. The placeholder albums (an
  * artist's songs without an album, issue 25) are in the lists that page through the whole catalogue (by name, by
  * artist, by year, by genre, starred) and left out of those that pick (random, newest, highest, frequent, recent).
@@ -62,7 +62,7 @@ function albumListTypes(
   return {
     random: ({ size, scope }) => browse.randomAlbumIds(size, scope),
     newest: ({ size, offset, scope }) => browse.newestAlbumIds(size, offset, scope),
-    highest: ({ userId, size, offset, scope }) => browse.mostLikedAlbumIds(userId, size, offset, scope),
+    highest: ({ userId, size, offset, scope }) => browse.ratedAlbumIds(userId, size, offset, scope),
     frequent: ({ userId, size, offset, scope }) => browse.playedAlbumIds(userId, 'frequent', size, offset, scope),
     recent: ({ userId, size, offset, scope }) => browse.playedAlbumIds(userId, 'recent', size, offset, scope),
     alphabeticalByName: ({ size, offset, scope }) => browse.albumIdsByName(size, offset, scope),
@@ -130,14 +130,16 @@ export function browsingMethods(deps: SubsonicDeps): MethodTable {
     imageBase: string | null,
   ): Promise<SubsonicNode[]> {
     const artists = await browse.artistsWithAlbumCounts(scope);
-    // The caller's starred artists (few), rather than a lookup of every artist's id.
-    const starred = new Map(
-      (await stars.starred('artist', userId, STARRED_ARTISTS_MAX, 0)).map((star) => [star.id, star.at] as const),
-    );
+    // The caller's starred and rated artists (few), rather than a lookup of every artist's id.
+    const [starredList, ratings] = await Promise.all([
+      stars.starred('artist', userId, STARRED_ARTISTS_MAX, 0),
+      marks.artistRatings({ id: userId }),
+    ]);
+    const starred = new Map(starredList.map((star) => [star.id, star.at] as const));
     return byLetter(artists).map((group) => ({
       name: group.name,
       artist: group.items.map((artist) => {
-        const extras = { starred: starred.get(artist.id) };
+        const extras = { starred: starred.get(artist.id), userRating: ratings.get(artist.id) };
         if (imageBase === null) return artistID3(artist, artist.album_count, extras);
         const image =
           artist.image_key === null ? undefined : `${imageBase}${imageUrl(artist.image_key, INDEX_IMAGE_WIDTH)}`;

@@ -311,6 +311,17 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
         .values({ user_id: userId, song_id: songId, played_at: at(day) })
         .execute();
     }
+    // Issue 28's album ratings: Alice's (the placeholder's left out of her lists), and Bob's, which are not hers.
+    await t.db
+      .insertInto('album_ratings')
+      .values([
+        { user_id: alice.id, album_id: albums.arrival, rating: 5, updated_at: now },
+        { user_id: alice.id, album_id: albums.homogenic, rating: 3, updated_at: now },
+        { user_id: alice.id, album_id: albums.abbey, rating: 3, updated_at: now },
+        { user_id: alice.id, album_id: loose.album_id, rating: 5, updated_at: now },
+        { user_id: bob.id, album_id: albums.letItBe, rating: 5, updated_at: now },
+      ])
+      .execute();
     f = { artists, albums: { ...albums, beatlesLoose: loose.album_id }, songs, beatlesImage };
   });
 
@@ -526,9 +537,11 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
       ]);
     });
 
-    it('highest: the albums the caller likes most songs of (Tonearm has no ratings); others’ likes do not count', async () => {
-      expect(await list2({ type: 'highest' })).toEqual(['Abbey Road', 'Arrival']);
-      expect(await list2({ type: 'highest', offset: 1 })).toEqual(['Arrival']);
+    it('highest: the albums the caller rated, most stars first, ties by name; others’ ratings do not count', async () => {
+      expect(await list2({ type: 'highest' })).toEqual(['Arrival', 'Abbey Road', 'Homogenic']);
+      expect(await list2({ type: 'highest', offset: 1, size: 1 })).toEqual(['Abbey Road']);
+      const rated = (await api.shape('getAlbumList2', { type: 'highest' }, AlbumList2)).albumList2.album ?? [];
+      expect(rated.map((album) => album.userRating)).toEqual([5, 3, 3]);
     });
 
     it('frequent and recent: the caller’s own plays', async () => {
@@ -606,6 +619,8 @@ describeEachDialect('Subsonic browsing (%s)', (t) => {
           coverArt: al(f.albums.homogenic),
           duration: 61,
           created: at(7),
+          // Issue 28: the caller's own stars on the album.
+          userRating: 3,
           albumId: al(f.albums.homogenic),
           artistId: ar(f.artists.bjork),
           mediaType: 'album',

@@ -1,0 +1,82 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { apiSession, logIn, newAccount, registerAccount } from './support/pages/accounts.js';
+import { listSongs, type SongSummary } from './support/pages/catalogue-api.js';
+import { Dashboard } from './support/pages/dashboard.js';
+import { useTonearmServer } from './support/pages/tonearm-spec.js';
+
+const server = useTonearmServer();
+const ALBUM = 'Five Star Night';
+
+let albumId: number;
+let track: SongSummary;
+
+/** The admin puts one demo song on a new album. */
+test.beforeAll(async () => {
+  const admin = await apiSession(server.baseURL, server.admin);
+  const songs = (await listSongs(admin)) as (SongSummary & { artistId: number | null })[];
+  const first = songs.find((song) => song.artistId !== null);
+  if (!first) throw new Error('the demo catalogue has no song with an artist');
+  const created = await admin.post('/api/albums', { data: { name: ALBUM, artistId: first.artistId } });
+  expect(created.status(), await created.text()).toBe(201);
+  albumId = ((await created.json()) as { id: number }).id;
+  const placed = await admin.put(`/api/songs/${first.id}/album`, { data: { albumId, discNumber: 1, trackNumber: 1 } });
+  expect(placed.status(), await placed.text()).toBe(200);
+  track = first;
+  await admin.dispose();
+});
+
+const stars = (page: Page, name: string): Locator => page.getByRole('group', { name: `Rating of ${name}` });
+
+/** The song's Details (from its row's menu), with its stars. */
+async function openDetails(page: Page, songName: string): Promise<Locator> {
+  await page
+    .getByRole('button', { name: `More options for ${songName}`, exact: true })
+    .first()
+    .click();
+  await page.getByRole('menuitem', { name: 'Details' }).click();
+  return page.getByRole('dialog', { name: songName });
+}
+
+test('rate an album and a song, see the stars after a reload, and sort the songs by rating', async ({ page }) => {
+  const dashboard = new Dashboard(page);
+  const listener = newAccount('star_giver');
+  await registerAccount(server.baseURL, listener);
+  await logIn(page, listener);
+
+  await page.goto(`/dashboard/album?id=${albumId}`);
+  await expect(page.getByRole('heading', { level: 1, name: ALBUM })).toBeVisible();
+  const albumStars = stars(page, ALBUM);
+  await expect(albumStars).toContainText('Not rated');
+  await albumStars.getByRole('button', { name: 'Rate 5 stars' }).click();
+  await expect(albumStars.getByRole('button', { name: 'Clear the rating (5 stars)' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+
+  // The track, from the keyboard: Tab to the fourth star, Enter.
+  const details = await openDetails(page, track.name);
+  const songStars = stars(page, track.name);
+  await songStars.getByRole('button', { name: 'Rate 3 stars' }).focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(songStars).toContainText('Rated 4 stars of 5');
+  await page.keyboard.press('Escape');
+  await expect(details).toBeHidden();
+
+  // Saved on the server: a reload shows both.
+  await page.reload();
+  await expect(stars(page, ALBUM).getByRole('button', { name: 'Clear the rating (5 stars)' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await openDetails(page, track.name);
+  await expect(stars(page, track.name)).toContainText('Rated 4 stars of 5');
+  await page.keyboard.press('Escape');
+
+  // The catalogue by rating: the one rated song first.
+  const list = await dashboard.openSongs();
+  await dashboard.main.getByRole('combobox', { name: 'Sort by' }).selectOption('rating:desc');
+  await expect(list.getByRole('listitem').first()).toHaveAttribute('aria-label', track.name);
+  await dashboard.main.getByRole('combobox', { name: 'Sort by' }).selectOption('rating:asc');
+  await expect(list.getByRole('listitem').first()).not.toHaveAttribute('aria-label', track.name);
+});
