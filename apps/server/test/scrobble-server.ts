@@ -63,18 +63,28 @@ export async function startScrobbleServer(): Promise<ScrobbleServer> {
         state.requests.listenbrainz += 1;
         const token = /^Token (.+)$/.exec(request.headers.authorization ?? '')?.[1];
         if (url.pathname === '/1/validate-token') {
-          if (state.mode === 'down') { send(503, { code: 503, error: 'Service unavailable' }); return; }
+          if (state.mode === 'down') {
+            send(503, { code: 503, error: 'Service unavailable' });
+            return;
+          }
           if (token === LISTENBRAINZ_TOKEN)
             send(200, { code: 200, message: 'Token valid.', valid: true, user_name: 'lb-listener' });
           else send(200, { code: 200, message: 'Token invalid.', valid: false });
           return;
         }
         const text = await bodyOf(request);
-        if (state.mode === 'down') { send(503, { code: 503, error: 'Service unavailable' }); return; }
-        if (state.mode === 'rate-limited') {
-          send(429, { code: 429, error: 'Too many requests' }, { 'x-ratelimit-reset-in': '1' }); return;
+        if (state.mode === 'down') {
+          send(503, { code: 503, error: 'Service unavailable' });
+          return;
         }
-        if (token !== LISTENBRAINZ_TOKEN) { send(401, { code: 401, error: 'Invalid authorization token.' }); return; }
+        if (state.mode === 'rate-limited') {
+          send(429, { code: 429, error: 'Too many requests' }, { 'x-ratelimit-reset-in': '1' });
+          return;
+        }
+        if (token !== LISTENBRAINZ_TOKEN) {
+          send(401, { code: 401, error: 'Invalid authorization token.' });
+          return;
+        }
         const body = JSON.parse(text) as {
           listen_type: string;
           payload: {
@@ -98,20 +108,36 @@ export async function startScrobbleServer(): Promise<ScrobbleServer> {
             durationMs: listen.track_metadata.additional_info?.duration_ms,
           });
         }
-        send(200, { status: 'ok' }); return;
+        send(200, { status: 'ok' });
+        return;
       }
       if (url.pathname === '/2.0/' && request.method === 'POST') {
         state.requests.lastfm += 1;
         const form = Object.fromEntries(new URLSearchParams(await bodyOf(request)));
-        if (state.mode === 'down')
-          { send(200, { error: 16, message: 'There was a temporary error processing your request.' }); return; }
-        if (state.mode === 'rate-limited') { send(200, { error: 29, message: 'Rate limit exceeded' }); return; }
-        if (form.api_key !== LASTFM.apiKey) { send(200, { error: 10, message: 'Invalid API key' }); return; }
-        if (form.api_sig !== lastFmSignature(form, LASTFM.secret)) {
-          send(200, { error: 13, message: 'Invalid method signature supplied' }); return;
+        if (state.mode === 'down') {
+          send(200, { error: 16, message: 'There was a temporary error processing your request.' });
+          return;
         }
-        if (form.sk !== LASTFM.sessionKey) { send(200, { error: 9, message: 'Invalid session key' }); return; }
-        if (form.method === 'user.getInfo') { send(200, { user: { name: 'fm-listener' } }); return; }
+        if (state.mode === 'rate-limited') {
+          send(200, { error: 29, message: 'Rate limit exceeded' });
+          return;
+        }
+        if (form.api_key !== LASTFM.apiKey) {
+          send(200, { error: 10, message: 'Invalid API key' });
+          return;
+        }
+        if (form.api_sig !== lastFmSignature(form, LASTFM.secret)) {
+          send(200, { error: 13, message: 'Invalid method signature supplied' });
+          return;
+        }
+        if (form.sk !== LASTFM.sessionKey) {
+          send(200, { error: 9, message: 'Invalid session key' });
+          return;
+        }
+        if (form.method === 'user.getInfo') {
+          send(200, { user: { name: 'fm-listener' } });
+          return;
+        }
         if (form.method === 'track.updateNowPlaying') {
           state.received.push({
             service: 'lastfm',
@@ -122,7 +148,8 @@ export async function startScrobbleServer(): Promise<ScrobbleServer> {
             listenedAt: undefined,
             durationMs: form.duration === undefined ? undefined : Number(form.duration) * 1000,
           });
-          send(200, { nowplaying: { track: { '#text': form.track } } }); return;
+          send(200, { nowplaying: { track: { '#text': form.track } } });
+          return;
         }
         if (form.method === 'track.scrobble') {
           const scrobble = [];
@@ -152,9 +179,11 @@ export async function startScrobbleServer(): Promise<ScrobbleServer> {
               '@attr': { accepted: scrobble.length - ignoredCount, ignored: ignoredCount },
               scrobble: scrobble.length === 1 ? scrobble[0] : scrobble,
             },
-          }); return;
+          });
+          return;
         }
-        send(200, { error: 3, message: 'Invalid Method' }); return;
+        send(200, { error: 3, message: 'Invalid Method' });
+        return;
       }
       send(404, { error: 'not found' });
     })();
