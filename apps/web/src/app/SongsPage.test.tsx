@@ -99,14 +99,16 @@ describe('/dashboard/songs', () => {
         makeSongPage([makeSong(7, { name: 'Feeling Good', artistName: 'Nina Simone' })], { total: 1, seed: 5 }),
       'albums.list': () => ({ items: [], nextCursor: null, total: 0 }),
       'artists.credits': () => ({ items: [], nextCursor: null, total: 0 }),
+      'artists.get': () => nina,
     });
     renderInApp(<SongsPage />, { route: { pathname: '/dashboard/songs', state: { artist: nina } } });
     await flush();
     expect(screen.getByRole('heading', { level: 1, name: 'Nina Simone' })).toBeInTheDocument();
     expect(document.querySelector('img[src="/media/images/nina.webp?w=300"]')).not.toBeNull();
     // One page of songs, the artist's albums (issue 12; none here, so no albums section) and their other credits
-    // (issue 25; none here, so no such section).
-    expect(api.calls()).toHaveLength(3);
+    // (issue 25; none here, so no such section), and the artist itself for the caller's stars (issue 28).
+    expect(api.calls()).toHaveLength(4);
+    expect(api.requests('artists.get')).toHaveLength(1);
     expect(screen.queryByRole('heading', { level: 2, name: 'Also credited on' })).toBeNull();
     expect(api.requests('songs.page')).toHaveLength(1);
     expect(new URL(api.requests('albums.list')[0]?.url ?? '').searchParams.get('artistId')).toBe('3');

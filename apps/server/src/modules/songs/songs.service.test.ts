@@ -90,12 +90,12 @@ describeEachDialect('song listing cost (%s)', { uses: 'database' }, (t) => {
     userId = (await insertUser(t, { username: 'counter' })).id;
   });
 
-  it('lists with one joined query plus one for the likes and one for the playlists, whatever the size', async () => {
+  it('lists with one joined query plus one each for the likes, the playlists and the ratings, whatever the size', async () => {
     await seed(3);
     const small = await listWithCount();
-    expect(small).toEqual({ queries: 3, songs: 3, liked: 2, inPlaylists: 1 });
+    expect(small).toEqual({ queries: 4, songs: 3, liked: 2, inPlaylists: 1 });
     await seed(120);
     const large = await listWithCount();
-    expect(large).toEqual({ queries: 3, songs: 123, liked: 62, inPlaylists: 41 });
+    expect(large).toEqual({ queries: 4, songs: 123, liked: 62, inPlaylists: 41 });
   });
 });
