@@ -271,11 +271,11 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     () => new AlbumsService(albumsRepository, songs, artistsRepository, releaseBlobs),
   );
   const likes = make('likesService', () => new LikesService(createLikesRepository(db), songs));
-  const ratingsRepository = createRatingsRepository(db);
+  const ratingsRepository = make('ratingsRepository', () => createRatingsRepository(db));
   const ratings = make('ratingsService', () => new RatingsService(ratingsRepository, songs, albums, artists));
   const ratingOf: RatingOf = async (kind, userId, id) =>
     (await ratingsRepository.ratingsOf(kind, userId, [id])).get(id) ?? null;
-  const artistRatingsOf: ArtistRatingsOf = (userId) => ratingsRepository.allRatings('artist', userId);
+  const artistRatingsOf: ArtistRatingsOf = (userId) => ratingsRepository.ratingsOf('artist', userId);
   const playlists = make(
     'playlistsService',
     () =>

@@ -15,10 +15,11 @@ export interface RatingsRepository {
   set(kind: RatedKind, userId: number, itemId: number, rating: number, at: string): Promise<void>;
   /** Idempotent: clearing an unrated item is not an error. */
   clear(kind: RatedKind, userId: number, itemId: number): Promise<void>;
-  /** The user's stars on these items (one query), unrated items absent. */
-  ratingsOf(kind: RatedKind, userId: number, itemIds: readonly number[]): Promise<Map<number, number>>;
-  /** Every one of the user's stars on items of this kind (read through the primary key: few beside a catalogue). */
-  allRatings(kind: RatedKind, userId: number): Promise<Map<number, number>>;
+  /**
+   * The user's stars on these items, or on every item of the kind when `itemIds` is absent (through the primary key:
+   * few beside a catalogue); one query, unrated items absent.
+   */
+  ratingsOf(kind: RatedKind, userId: number, itemIds?: readonly number[]): Promise<Map<number, number>>;
 }
 
 export function createRatingsRepository(db: Kysely<DB>): RatingsRepository {
@@ -41,27 +42,14 @@ export function createRatingsRepository(db: Kysely<DB>): RatingsRepository {
     },
 
     async ratingsOf(kind, userId, itemIds) {
-      const ratings = new Map<number, number>();
-      if (itemIds.length === 0) return ratings;
+      if (itemIds?.length === 0) return new Map();
       const { table, column } = TABLES[kind];
       const any = db as unknown as Kysely<Record<string, RatingRow>>;
       const rows = await any
         .selectFrom(table)
         .select([`${column} as item_id`, 'rating'])
         .where('user_id', '=', userId)
-        .where(column, 'in', [...itemIds])
-        .execute();
-      for (const row of rows) ratings.set(Number(row.item_id), row.rating);
-      return ratings;
-    },
-
-    async allRatings(kind, userId) {
-      const { table, column } = TABLES[kind];
-      const any = db as unknown as Kysely<Record<string, RatingRow>>;
-      const rows = await any
-        .selectFrom(table)
-        .select([`${column} as item_id`, 'rating'])
-        .where('user_id', '=', userId)
+        .$if(itemIds !== undefined, (query) => query.where(column, 'in', [...(itemIds ?? [])]))
         .execute();
       return new Map(rows.map((row) => [Number(row.item_id), row.rating]));
     },

@@ -29,16 +29,6 @@ export class RatingsService {
     await this.rate(viewer, kind, id, 0);
   }
 
-  /** The viewer's stars on these items, unrated ones absent. */
-  ratingsOf(viewer: Viewer, kind: RatedKind, ids: readonly number[]): Promise<Map<number, number>> {
-    return this.ratings.ratingsOf(kind, viewer.id, ids);
-  }
-
-  /** The viewer's stars on one item, null when unrated. */
-  async ratingOf(viewer: Viewer, kind: RatedKind, id: number): Promise<number | null> {
-    return (await this.ratings.ratingsOf(kind, viewer.id, [id])).get(id) ?? null;
-  }
-
   /** 404 unless the item exists and the viewer may see it. */
   private async assertSees(viewer: Viewer, kind: RatedKind, id: number): Promise<void> {
     if (kind === 'song') {

@@ -16,12 +16,12 @@ export class StarMarks {
   constructor(
     private readonly stars: SubsonicStarsRepository,
     private readonly catalogue: SubsonicCatalogueRepository,
-    private readonly ratings: Pick<RatingsRepository, 'ratingsOf' | 'allRatings'>,
+    private readonly ratings: Pick<RatingsRepository, 'ratingsOf'>,
   ) {}
 
   /** The caller's stars on every artist they rated (getArtists, getIndexes: the whole index at once). */
   artistRatings(viewer: { id: number }): Promise<Map<number, number>> {
-    return this.ratings.allRatings('artist', viewer.id);
+    return this.ratings.ratingsOf('artist', viewer.id);
   }
 
   /** Songs as `Child`ren, in the listing's order. */
