@@ -284,7 +284,10 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
         quota: uploadQuota,
       }),
   );
-  const plays = make('playsService', () => new PlaysService(createPlaysRepository(db)));
+  const plays = make(
+    'playsService',
+    () => new PlaysService(createPlaysRepository(db), undefined, (message) => log.warn(message)),
+  );
   // Scrobbling out (issue 28): listens and started songs queued for each listener's ListenBrainz and Last.fm.
   const scrobbling = make(
     'scrobblingService',

@@ -38,6 +38,8 @@ export class PlaysService {
   constructor(
     private readonly plays: PlaysRepository,
     private readonly now: () => Date = () => new Date(),
+    /** Where an observer's failure is told: it never fails the play or the listen, which are already stored. */
+    private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
   /** A play now, or at `playedAt` when the client says when it happened (a Subsonic scrobble); never in the future. */
@@ -66,7 +68,7 @@ export class PlaysService {
 
   /** A song started now (the web player's play, a Subsonic now playing): observers are told, failures only logged. */
   async started(userId: number, songId: number): Promise<void> {
-    await Promise.all(this.startObservers.map((observer) => observer(userId, songId).catch(() => undefined)));
+    await Promise.all(this.startObservers.map((observer) => observer(userId, songId).catch(this.told('a start'))));
   }
 
   /**
@@ -93,7 +95,7 @@ export class PlaysService {
     });
     // Reported before (an app sending its scrobble again): counted once, so nobody is told twice.
     if (id === null) return;
-    await Promise.all(this.listenObservers.map((observer) => observer({ id, ...listen }).catch(() => undefined)));
+    await Promise.all(this.listenObservers.map((observer) => observer({ id, ...listen }).catch(this.told('a listen'))));
   }
 
   /**
@@ -114,6 +116,12 @@ export class PlaysService {
       throw badRequest(ListenMessages.tooLong, 'listenedMs');
     }
     await this.counted(listener, report.songId, new Date(report.startedAt), report.listenedMs, 'web', null);
+  }
+
+  private told(what: string): (error: unknown) => void {
+    return (error) => {
+      this.warn(`Plays: an observer of ${what} failed: ${String(error)}`);
+    };
   }
 
   recent(userId: number): Promise<RecentPlay[]> {
