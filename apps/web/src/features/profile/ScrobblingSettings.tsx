@@ -81,6 +81,18 @@ function AccountState({ account }: { account: ScrobbleAccount }) {
   );
 }
 
+/** A credential typed or pasted: hidden as typed, never completed, spell-checked or kept by the browser. */
+function SecretField(props: {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  error?: string | undefined;
+  hint?: string;
+}) {
+  return <TextField {...props} type="password" autoComplete="off" spellCheck={false} />;
+}
+
 /** One service: its state when connected, and the form that connects it (again). */
 function ServiceForm({ service, account }: { service: ScrobbleService; account: ScrobbleAccount | undefined }) {
   const label = LABELS[service];
@@ -121,47 +133,29 @@ function ServiceForm({ service, account }: { service: ScrobbleService; account: 
     });
   };
 
-  const secretField = (name: string, text: string, value: string, onValue: (value: string) => void) => (
-    <TextField
-      label={text}
-      name={name}
-      type="password"
-      autoComplete="off"
-      spellCheck={false}
-      value={value}
-      onValue={onValue}
-    />
-  );
-
   return (
     <div className="subsonic__part">
       <h4 className="subsonic__subheading">{label}</h4>
       {account !== undefined && <AccountState account={account} />}
       <form className="scrobbling__form" aria-label={ScrobblingTexts.connect(label)} noValidate onSubmit={onSubmit}>
         {service === 'listenbrainz' ? (
-          <TextField
+          <SecretField
             label={ScrobblingTexts.token}
             hint={ScrobblingTexts.tokenHint}
             error={error}
             name="listenBrainzToken"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
             value={token}
             onValue={setToken}
           />
         ) : (
           <>
             <p className="muted">{ScrobblingTexts.lastFmHint}</p>
-            {secretField('lastFmApiKey', ScrobblingTexts.apiKey, apiKey, setApiKey)}
-            {secretField('lastFmSecret', ScrobblingTexts.secret, secret, setSecret)}
-            <TextField
+            <SecretField label={ScrobblingTexts.apiKey} name="lastFmApiKey" value={apiKey} onValue={setApiKey} />
+            <SecretField label={ScrobblingTexts.secret} name="lastFmSecret" value={secret} onValue={setSecret} />
+            <SecretField
               label={ScrobblingTexts.sessionKey}
               error={error}
               name="lastFmSessionKey"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
               value={sessionKey}
               onValue={setSessionKey}
             />
