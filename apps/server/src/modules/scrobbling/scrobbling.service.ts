@@ -78,7 +78,8 @@ export class ScrobblingService {
       connected_at: new Date(this.now()).toISOString(),
     });
     void this.wake();
-    return toAccount(row, (await this.accounts(userId)).find((one) => one.service === service)?.queued ?? 0);
+    // Read again for its queued count: rows that waited while it needed attention are still there.
+    return (await this.accounts(userId)).find((one) => one.service === service) ?? toAccount(row, 0);
   }
 
   async disconnect(userId: number, service: ScrobbleService): Promise<void> {
@@ -290,6 +291,10 @@ function itemOf(row: ClaimedRow): ScrobbleItem {
 
 function groupByAccount(rows: readonly ClaimedRow[]): ClaimedRow[][] {
   const groups = new Map<number, ClaimedRow[]>();
-  for (const row of rows) groups.set(row.account_id, [...(groups.get(row.account_id) ?? []), row]);
+  for (const row of rows) {
+    const group = groups.get(row.account_id);
+    if (group === undefined) groups.set(row.account_id, [row]);
+    else group.push(row);
+  }
   return [...groups.values()];
 }
