@@ -23,16 +23,16 @@ const JOIN_WINDOW = 441;
 /**
  * How far a window's measured gain may be from the equal-power curve. The player steps the elements' volumes from a
  * 40 ms interval on the page's main thread (an element's volume cannot be ramped by the audio thread; routing the
- * elements through Web Audio gains would be), so a step is at most π/2 · 40 ms / 2 s ≈ 0.031 of full gain. On a quiet
- * machine the worst window is 0.01 to 0.03 off and the fade as a whole (root mean square over its windows) under 0.01;
- * but a main thread busy with the change of song (rendering, the next stream's fetch and appends), on this shared
- * 2-core machine under load, can hold a step 100 to 150 ms (one such run: a window 0.116 off, 0.030 overall) or start
- * the fade a little late (it is then shorter: it never outlasts the outgoing song). The bounds leave room for that and
- * still tell a linear fade apart: 0.21 off at 44 % of the way, 0.15 overall.
+ * elements through Web Audio gains would be), so a step is at most π/2 · 40 ms / 2 s ≈ 0.031 of full gain. Each step
+ * reads the curve from the elements' media clocks, and the incoming song's stream is opened before the fade, so a late
+ * timer or a slow start cannot bend the curve, only hold one step longer: on this 2-core machine with the gapless
+ * spec beside it, the worst window was 0.004 to 0.061 off and the fade as a whole (root mean square) 0.005 to 0.011 in
+ * eight runs. The bounds leave room for a main thread held 150 ms and still tell a linear fade apart: 0.21 off at 44 %
+ * of the way, 0.15 overall.
  */
 const WORST_WINDOW_TOLERANCE = 0.15;
 const RMS_TOLERANCE = 0.045;
-/** The fitted fade's length may fall short of the setting by a late start (the timer fires late under load). */
+/** The fitted fade's length may fall short of the setting by a late start (it never outlasts the outgoing song). */
 const LENGTH_TOLERANCE = 0.15;
 
 // The recorder's worklet module is a blob: URL, which the app's content security policy (script-src 'self') refuses;

@@ -31,6 +31,8 @@ export const PRELOAD_LEAD_SECONDS = 30;
 const FADE_STEP_MS = 40;
 /** A crossfade due within this many seconds is started by a timer at its exact time. */
 const FADE_ARM_SECONDS = 0.5;
+/** The incoming song's gapless stream is opened (paused) this long before its crossfade, so it starts at once. */
+const FADE_PRIME_SECONDS = 3;
 
 export interface PlayerControls {
   /**
@@ -234,8 +236,19 @@ export function connectAudioEngine(
     !readDataSaver() &&
     navigator.onLine &&
     !readDownloadedSongs().some((downloaded) => downloaded.id === song.id);
-  /** A crossfade under way: the outgoing element, its song, and when it started. */
-  let fade: { element: HTMLAudioElement; song: Song; started: number; seconds: number } | null = null;
+  /**
+   * A crossfade under way: the outgoing element and its song, the outgoing song's position where it ends, and (once
+   * the incoming song is heard) the outgoing position where the fade began. Both curves follow the elements' media
+   * clocks, not the page's timers: a late timer or a slow start of the incoming stream cannot bend them.
+   */
+  let fade: {
+    element: HTMLAudioElement;
+    song: Song;
+    started: number;
+    seconds: number;
+    ends: number;
+    from: number | null;
+  } | null = null;
   let fadeTimer: ReturnType<typeof setInterval> | null = null;
   /** Armed shortly before a crossfade is due, for its exact start. */
   let fadeStart: ReturnType<typeof setTimeout> | null = null;
@@ -291,6 +304,8 @@ export function connectAudioEngine(
       playPlain(active, song, position);
     }
     crossfadeNext = 0;
+    // A stream primed for a crossfade that did not happen (a skip, a change of queue) is let go.
+    if (fade === null) chainOf(deck.standby)?.stop();
     syncTransport();
     clock.dispatch({ type: 'reset', position: deck.transport ? deck.transport.position() : position });
     const duration = song.durationMs === null ? deck.active.duration : song.durationMs / 1000;
@@ -302,9 +317,15 @@ export function connectAudioEngine(
     const outgoing = deck.active;
     const previous = fade === null ? null : fade.element;
     if (previous) endFade();
-    fade = { element: outgoing, song: outgoingSong, started: performance.now(), seconds };
+    const ends = positionOf(outgoing) + seconds;
+    fade = { element: outgoing, song: outgoingSong, started: performance.now(), seconds, ends, from: null };
     deck.swap();
-    loadOn(deck.active, song, 0, true);
+    if (chainOf(deck.active)?.song?.id === song.id && deck.active.currentTime === 0) {
+      // Primed before the fade (primeFade): its stream is open and buffered.
+      deck.active.play().catch(() => undefined);
+    } else {
+      loadOn(deck.active, song, 0, true);
+    }
     fadeTimer = setInterval(stepFade, FADE_STEP_MS);
     stepFade();
   };
@@ -320,10 +341,33 @@ export function connectAudioEngine(
     applyVolumes(store.getState());
   };
 
-  const fadeProgress = (): number => (fade === null ? 1 : (performance.now() - fade.started) / (fade.seconds * 1000));
+  /** An element's position in its own song (a gapless stream's element plays several). */
+  const positionOf = (element: HTMLAudioElement): number => {
+    const chain = chainOf(element);
+    return chain?.active ? chain.position() : element.currentTime;
+  };
 
+  /**
+   * How far the fade has gone (0..1). It begins when the incoming song is first heard (its stream may take a moment
+   * to start): the outgoing song keeps its full volume until then, and the fade takes what is left of it.
+   */
+  const fadeProgress = (): number => {
+    if (fade === null) return 1;
+    const outgoing = positionOf(fade.element);
+    if (fade.from === null) {
+      const heard = deck.active.paused ? 0 : positionOf(deck.active);
+      if (heard <= 0) return 0;
+      fade.from = outgoing - heard;
+    }
+    const length = fade.ends - fade.from;
+    return length <= 0 ? 1 : (outgoing - fade.from) / length;
+  };
+
+  /** A fade ends with its curve, with the outgoing song, or (should a clock stall) a second after it was due. */
   const stepFade = (): void => {
-    if (fade !== null && fadeProgress() >= 1) endFade();
+    if (fade === null) return;
+    const overdue = performance.now() - fade.started > (fade.seconds + 1) * 1000;
+    if (fadeProgress() >= 1 || fade.element.ended || overdue) endFade();
     else applyVolumes(store.getState());
   };
 
@@ -357,6 +401,7 @@ export function connectAudioEngine(
     const { duration } = clock.getState();
     const seconds = Math.min(crossfadeBetween(state.current, upcoming, readCrossfade()), duration / 2);
     const left = duration - position();
+    if (seconds > 0 && left - seconds <= FADE_PRIME_SECONDS) primeFade(upcoming);
     if (seconds <= 0 || left - seconds > FADE_ARM_SECONDS) return;
     if (left > seconds) {
       // timeupdate comes only every quarter second or so: a timer starts the fade on time.
@@ -367,6 +412,18 @@ export function connectAudioEngine(
     crossfadeNext = Math.max(FADE_STEP_MS / 1000, left);
     store.dispatch({ type: 'ended' });
     crossfadeNext = 0;
+  };
+
+  /**
+   * Opens the incoming song's gapless stream on the standby element, paused, before its crossfade: started only when
+   * the fade is due, it would be heard a fetch and an append late and the fade would be cut short. A plain song is
+   * preloaded on the standby element already (preloadNext).
+   */
+  const primeFade = (song: Song): void => {
+    const chain = chainOf(deck.standby);
+    if (!chain || !gaplessFor(song) || chain.song?.id === song.id) return;
+    deck.standby.pause();
+    chain.load(song, 0, false);
   };
 
   /** What the active chain appends after its song: the next song, unless a crossfade or a plain element plays it. */
@@ -391,6 +448,7 @@ export function connectAudioEngine(
     const { standby } = deck;
     const link = linkOf(upcoming);
     if (standby.getAttribute('src') === link) return;
+    chainOf(standby)?.stop();
     standby.preload = 'auto';
     standby.src = link;
   };
