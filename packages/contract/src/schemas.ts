@@ -11,6 +11,7 @@ export * from './genres.js';
 export * from './messages.js';
 export * from './payments.js';
 export * from './playlists.js';
+export * from './smart-playlists.js';
 export * from './search.js';
 export * from './songs.js';
 export * from './users.js';

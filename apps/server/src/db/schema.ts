@@ -127,6 +127,8 @@ export interface PlaylistsTable {
   library_id: Optional<number>;
   /** That file's path relative to the library, `/` between parts; null for one made in Tonearm. */
   source_path: Optional<string>;
+  /** A smart playlist's rules, the contract's SmartDefinition as JSON (migration 031); null for any other playlist. */
+  smart_rules: Optional<string>;
 }
 
 export interface PlaylistSongsTable {

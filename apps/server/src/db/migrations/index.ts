@@ -28,6 +28,7 @@ import { subsonicBookmarksMigration } from './025-subsonic-bookmarks.js';
 import { devicesMigration } from './026-devices.js';
 import { discoveryMigration } from './027-discovery.js';
 import { scrobblingMigration } from './030-scrobbling.js';
+import { smartPlaylistsMigration } from './031-smart-playlists.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '026-devices': devicesMigration,
   '027-discovery': discoveryMigration,
   '030-scrobbling': scrobblingMigration,
+  '031-smart-playlists': smartPlaylistsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

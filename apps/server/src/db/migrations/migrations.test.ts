@@ -6,7 +6,7 @@ import { dialectOf } from '../dialect.js';
 import { appliedMigrations, migrateDown, migrateToLatest, migrateUpTo, migrations } from './index.js';
 
 const TABLES = ['artists', 'likes', 'orders', 'playlist_songs', 'playlists', 'plays', 'sessions', 'songs', 'users'];
-/** Tables later migrations add (012: what Subsonic apps report of their listening; 013: shared rate counters; 025: bookmarks; 026: devices; 027: ratings, listens, audio features). */
+/** Tables later migrations add (012: what Subsonic apps report of their listening; 013: shared rate counters; 025: bookmarks; 026: devices; 027: ratings, listens, audio features; 031 only adds a column). */
 const LATER_TABLES = [
   'play_queue_songs',
   'play_queues',
@@ -247,5 +247,25 @@ describeEachDialect('migrations on %s', { uses: 'database', fresh: 'each' }, (t)
     expect(await d.db.selectFrom('song_ratings').selectAll().execute()).toEqual([]);
     const listens = await d.db.selectFrom('listens').select(['song_id', 'listened_ms']).execute();
     expect(listens).toEqual([{ song_id: null, listened_ms: 500 }]);
+  });
+
+  it("stores a smart playlist's rules on its playlist, null for any other (031)", async () => {
+    const d = t.database;
+    const user = await insertUser(d, 'smart', 'smart@example.com');
+    const rules = JSON.stringify({ rules: { match: 'all', rules: [] }, sort: { field: 'random', direction: 'asc' } });
+    const values = { owner_id: user.id, type: '', is_public: 0, image_key: null, created_at: now };
+    await d.db
+      .insertInto('playlists')
+      .values({ ...values, name: 'Plain' })
+      .execute();
+    await d.db
+      .insertInto('playlists')
+      .values({ ...values, name: 'Smart', smart_rules: rules })
+      .execute();
+    const rows = await d.db.selectFrom('playlists').select(['name', 'smart_rules']).orderBy('name').execute();
+    expect(rows).toEqual([
+      { name: 'Plain', smart_rules: null },
+      { name: 'Smart', smart_rules: rules },
+    ]);
   });
 });
