@@ -52,6 +52,8 @@ import { createPaymentsRepository } from './modules/payments/payments.repository
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { createPlaylistsRepository } from './modules/playlists/playlists.repository.js';
 import { PlaylistsService } from './modules/playlists/playlists.service.js';
+import { createSmartPlaylistsRepository } from './modules/playlists/smart-playlists.repository.js';
+import { SmartPlaylistsService } from './modules/playlists/smart-playlists.service.js';
 import { createPlaysRepository } from './modules/plays/plays.repository.js';
 import { PlaysService } from './modules/plays/plays.service.js';
 import { SearchService } from './modules/search/search.service.js';
@@ -276,13 +278,27 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   const ratingOf: RatingOf = async (kind, userId, id) =>
     (await ratingsRepository.ratingsOf(kind, userId, [id])).get(id) ?? null;
   const artistRatingsOf: ArtistRatingsOf = (userId) => ratingsRepository.ratingsOf('artist', userId);
+  // Smart playlists (issue 28): their songs chosen anew by their rules when read, within the owner's libraries.
+  const smartPlaylists = make(
+    'smartPlaylistsService',
+    () =>
+      new SmartPlaylistsService(
+        createSmartPlaylistsRepository(db),
+        (id, songIds, now) => playlistsRepository.replaceSmartSongs(id, songIds, now),
+        (user) => libraryAccess.hiddenFrom(user),
+      ),
+  );
+  songs.refreshPlaylistsWith(smartPlaylists);
   const playlists = make(
     'playlistsService',
     () =>
-      new PlaylistsService(playlistsRepository, releaseBlobs, {
-        playlistsPerUser: config.limits.playlistsPerUser,
-        quota: uploadQuota,
-      }),
+      new PlaylistsService(
+        playlistsRepository,
+        releaseBlobs,
+        { playlistsPerUser: config.limits.playlistsPerUser, quota: uploadQuota },
+        undefined,
+        smartPlaylists,
+      ),
   );
   const plays = make(
     'playsService',
@@ -455,6 +471,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       users,
       userPhotos,
       playlists,
+      smartPlaylists,
       plays,
       payments,
       downloads,

@@ -122,6 +122,10 @@ export const PlaylistMessages = {
   /** 403 to every edit of a playlist that follows a file of a library (issue 25). */
   readOnlyFromFile:
     'This playlist follows a playlist file in a music library and cannot be changed in Tonearm: edit the file instead',
+  /** 403 to adding, removing or reordering songs of a smart playlist (issue 28). */
+  smartChoosesSongs: 'A smart playlist chooses its own songs: change its rules instead',
+  /** 409 to a smart playlist's edit of a playlist that is not one. */
+  notSmart: 'This playlist is not a smart playlist',
 } as const;
 
 /**

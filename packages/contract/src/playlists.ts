@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { textField } from './text.js';
 import { CursorQuery, DbId, DbIdText, pageOf } from './common.js';
 import { NAME_MAX, PLAYLIST_TYPE_MAX } from './constants.js';
+import { SmartDefinition, SmartDefinitionJson } from './smart-playlists.js';
 
 /** Where a playlist read from a library's `.m3u`/`.m3u8` file comes from. */
 export const PlaylistSource = z.object({
@@ -25,6 +26,11 @@ export const Playlist = z.object({
   songIds: z.array(z.number().int()),
   readOnly: z.boolean(),
   source: PlaylistSource.nullable(),
+  /**
+   * Issue 28: a smart playlist's rules (its songs are chosen by them and cannot be added, removed or reordered by
+   * hand); null for any other playlist.
+   */
+  smart: SmartDefinitionJson.nullable(),
 });
 export type Playlist = z.infer<typeof Playlist>;
 
@@ -90,3 +96,35 @@ export type PlaylistPageQuery = z.infer<typeof PlaylistPageQuery>;
 
 export const PlaylistPage = pageOf(Playlist);
 export type PlaylistPage = z.infer<typeof PlaylistPage>;
+
+/** POST /api/playlists/smart (JSON): a new smart playlist; its songs are chosen by `definition`. */
+export const SmartPlaylistCreate = z.object({
+  name: PlaylistFormFields.shape.name,
+  type: PlaylistFormFields.shape.type,
+  isPublic: z.boolean().default(false),
+  definition: SmartDefinition,
+});
+export type SmartPlaylistCreate = z.infer<typeof SmartPlaylistCreate>;
+
+/** PUT /api/playlists/{id}/smart (JSON): only what is sent changes; a new definition chooses the songs anew. */
+export const SmartPlaylistUpdate = z.object({
+  name: PlaylistFormFields.shape.name.optional(),
+  type: PlaylistUpdateFields.shape.type,
+  isPublic: z.boolean().optional(),
+  definition: SmartDefinition.optional(),
+});
+export type SmartPlaylistUpdate = z.infer<typeof SmartPlaylistUpdate>;
+
+/** POST /api/playlists/smart/preview: what a definition would choose for the caller now. */
+export const SmartPreviewRequest = z.object({ definition: SmartDefinition });
+export type SmartPreviewRequest = z.infer<typeof SmartPreviewRequest>;
+
+/** The preview: how many songs, their total length, and the first few (ids, in the playlist's order). */
+export const SmartPreview = z.object({
+  count: z.number().int(),
+  durationMs: z.number().int(),
+  firstSongIds: z.array(z.number().int()),
+});
+export type SmartPreview = z.infer<typeof SmartPreview>;
+/** How many of the chosen songs the preview lists. */
+export const SMART_PREVIEW_SONGS = 10;

@@ -183,3 +183,8 @@ export const SmartDefinition = z.unknown().transform((raw, ctx): SmartDefinition
   }
   return raw as SmartDefinition;
 });
+
+/** A stored definition as answered (already checked when it was saved). */
+export const SmartDefinitionJson = z.custom<SmartDefinition>((raw) => findSmartProblems(raw).length === 0, {
+  message: 'not a smart playlist definition',
+});

@@ -99,6 +99,10 @@ function bodyFor(url: string, f: Fixture): object {
   if (url === '/api/scrobbling/lastfm') return { apiKey: 'k', secret: 's', sessionKey: 'sk' };
   // Ratings (issue 28): any signed-in user rates the catalogue's song, album or artist for themselves.
   if (url.endsWith('/rating')) return { rating: 3 };
+  // Smart playlists (issue 28): the fixture's playlist is not smart, so its owner's rules edit is a 409.
+  const rules = { match: 'all', rules: [{ field: 'genre', op: 'is', value: 'Rock' }] };
+  if (url.startsWith('/api/playlists/') && url.includes('smart'))
+    return { name: 'Smart', definition: { rules, sort: { field: 'year', direction: 'asc' }, limit: null } };
   return {};
 }
 

@@ -35,6 +35,7 @@ const DashboardHomePage = lazyPage(() => import('../features/dashboard/Dashboard
 const PlaylistPage = lazyPage(() => import('../features/playlists/PlaylistPage.js'), 'PlaylistPage');
 const PaymentPage = lazyPage(() => import('../features/payment/PaymentPage.js'), 'PaymentPage');
 const CreatePlaylistPage = lazyPage(() => import('../features/playlists/CreatePlaylistPage.js'), 'CreatePlaylistPage');
+const SmartPlaylistPage = lazyPage(() => import('../features/playlists/SmartPlaylistPage.js'), 'SmartPlaylistPage');
 const ArtistPage = lazyPage(() => import('../features/artists/ArtistPage.js'), 'ArtistPage');
 const DownloadedPage = lazyPage(() => import('../features/downloaded/DownloadedPage.js'), 'DownloadedPage');
 const UserListPage = lazyPage(() => import('../features/users/UserListPage.js'), 'UserListPage');
@@ -53,6 +54,7 @@ export const dashboardPages: Record<string, LazyPage> = {
   playlist: PlaylistPage,
   payment: PaymentPage,
   'create-playlist': CreatePlaylistPage,
+  'smart-playlist': SmartPlaylistPage,
   artist: ArtistPage,
   'artist/:id': ArtistAddressPage,
   downloaded: DownloadedPage,

@@ -5,6 +5,8 @@ export const Paths = {
   playlist: '/dashboard/playlist',
   payment: '/dashboard/payment',
   createPlaylist: '/dashboard/create-playlist',
+  /** Issue 28: a new smart playlist; `?edit=` edits one. */
+  smartPlaylist: '/dashboard/smart-playlist',
   artist: '/dashboard/artist',
   downloaded: '/dashboard/downloaded',
   userList: '/dashboard/user-list',

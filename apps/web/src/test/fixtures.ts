@@ -61,6 +61,7 @@ export function makePlaylist(id: number, overrides: Partial<Playlist> = {}): Pla
     songIds: [],
     readOnly: false,
     source: null,
+    smart: null,
     ...overrides,
   };
 }

@@ -71,6 +71,37 @@ export const playlists = {
     form: { fields: 'PlaylistUpdateFields', files: coverFiles, json: true },
     responses: { 200: 'Playlist' },
   }),
+  createSmart: endpoint({
+    method: 'POST',
+    path: '/api/playlists/smart',
+    access: 'session',
+    description:
+      'A smart playlist (issue 28): name, type, isPublic and definition (rules, sort, limit; docs/smart-playlists.md). ' +
+      'Its songs are chosen by the rules whenever it is read. A bad rule is a 400 whose message names it.',
+    body: 'SmartPlaylistCreate',
+    responses: { 201: 'Playlist' },
+  }),
+  updateSmart: endpoint({
+    method: 'PUT',
+    path: '/api/playlists/:id/smart',
+    access: 'owner',
+    params: 'IdParam',
+    description:
+      "A smart playlist's name, type, isPublic or definition (only what is sent changes); 409 for a playlist that " +
+      'is not smart.',
+    body: 'SmartPlaylistUpdate',
+    responses: { 200: 'Playlist' },
+  }),
+  previewSmart: endpoint({
+    method: 'POST',
+    path: '/api/playlists/smart/preview',
+    access: 'session',
+    description:
+      "What a definition would choose for the caller now: the count, total length and first songs (the editor's live " +
+      'preview). Nothing is saved.',
+    body: 'SmartPreviewRequest',
+    responses: { 200: 'SmartPreview' },
+  }),
   reorder: endpoint({
     method: 'PUT',
     path: '/api/playlists/:id/order',

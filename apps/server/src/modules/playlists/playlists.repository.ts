@@ -15,6 +15,8 @@ export interface NewPlaylist {
   is_public: number;
   image_key: string | null;
   created_at: string;
+  /** A smart playlist's definition as JSON (issue 28); absent or null for any other. */
+  smart_rules?: string | null;
 }
 
 export interface PlaylistPatch {
@@ -22,6 +24,7 @@ export interface PlaylistPatch {
   type?: string;
   is_public?: number;
   image_key?: string | null;
+  smart_rules?: string;
 }
 
 /** Which playlists a list covers: what the policy lets a subject see (contract `visiblePlaylists`), or one owner's. */
@@ -118,6 +121,11 @@ export interface PlaylistsRepository {
   syncFromFile(playlist: FilePlaylist): Promise<'created' | 'updated' | 'unchanged'>;
   /** Deletes playlists that followed files now gone. */
   deleteFilePlaylists(ids: readonly number[]): Promise<void>;
+  /**
+   * A smart playlist's songs as its rules chose them now (issue 28): rewritten only when they changed, each song that
+   * stays keeping when it was added. False when the playlist is gone or no longer smart (nothing written).
+   */
+  replaceSmartSongs(playlistId: number, songIds: readonly number[], now: string): Promise<boolean>;
 }
 
 /** Keeps IN lists and multi-row inserts well under SQLite's and PostgreSQL's bound-parameter limits. */
@@ -346,6 +354,25 @@ export function createPlaylistsRepository(db: Kysely<DB>, dialect: Dialect): Pla
             : await trx.updateTable('playlists').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
         await beforeCommit();
         return { ok: row };
+      });
+    },
+
+    replaceSmartSongs(playlistId, songIds, now) {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('playlists')
+          .select('smart_rules')
+          .where('id', '=', playlistId)
+          .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+          .executeTakeFirst();
+        if (row === undefined || row.smart_rules === null) return false;
+        const current = await currentSongs(trx, playlistId);
+        if (current.length === songIds.length && current.every((song, index) => song.song_id === songIds[index]))
+          return true;
+        const before = new Map(current.map((song) => [song.song_id, song.added_at]));
+        const songs = songIds.map((song_id) => ({ song_id, added_at: before.get(song_id) ?? now }));
+        await writeSongs(trx, playlistId, songs);
+        return true;
       });
     },
 

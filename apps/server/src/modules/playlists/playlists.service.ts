@@ -13,6 +13,8 @@ import {
   type PlaylistPageQuery,
   type PlaylistAccessFacts,
   type PlaylistUpdateFields,
+  type SmartPlaylistCreate,
+  type SmartPlaylistUpdate,
   visiblePlaylists,
 } from '@tonearm/contract';
 import { z } from 'zod';
@@ -24,6 +26,7 @@ import type { UploadQuota } from '../limits/upload-quota.service.js';
 import { m3u8Filename, writeM3u8 } from './playlist-m3u.js';
 import { isPermutationOf } from './playlist-order.rules.js';
 import type { Page, PlaylistPatch, PlaylistScope, PlaylistsRepository, SongsWrite } from './playlists.repository.js';
+import type { SmartRefresher } from './smart-playlists.service.js';
 
 /** Who is asking. */
 /** Who acts; with `hiddenLibraries`, songs of those libraries cannot be added (404 as if they did not exist). */
@@ -89,6 +92,8 @@ export class PlaylistsService {
     private readonly releaseBlobs: BlobReleaser,
     private readonly limits: PlaylistLimits = UNLIMITED,
     private readonly now: () => Date = () => new Date(),
+    /** Chooses smart playlists' songs anew before they are read (issue 28); none in tests of other modules. */
+    private readonly smart: SmartRefresher | null = null,
   ) {}
 
   /** GET /api/playlists: own and public ones; admins see all. */
@@ -135,6 +140,7 @@ export class PlaylistsService {
   /** GET /api/playlists/{id}/m3u8: whoever may see the playlist may export it (see playlist-m3u.ts). */
   async exportM3u8(actor: Actor, id: number): Promise<{ filename: string; text: string }> {
     const playlist = await this.readable(actor, id);
+    await this.refreshSmart([playlist]);
     const songs = await this.playlists.exportEntries(playlist.id, actor.hiddenLibraries);
     return { filename: m3u8Filename(playlist.name), text: writeM3u8(songs) };
   }
@@ -187,7 +193,8 @@ export class PlaylistsService {
     fields: PlaylistUpdateFields,
     cover: CoverUpload | null,
   ): Promise<PlaylistView> {
-    const previousCover = (await this.writable(actor, id)).image_key;
+    const previous = fields.songs === undefined ? await this.writable(actor, id) : await this.songsWritable(actor, id);
+    const previousCover = previous.image_key;
     const patch: PlaylistPatch = {};
     if (fields.name !== undefined) patch.name = fields.name;
     if (fields.type !== undefined) patch.type = fields.type;
@@ -211,6 +218,43 @@ export class PlaylistsService {
     return this.view(row);
   }
 
+  /** POST /api/playlists/smart: a playlist whose songs its rules choose (no songs by hand, no cover at creation). */
+  async createSmart(actor: Actor, fields: SmartPlaylistCreate): Promise<PlaylistView> {
+    const written = await this.playlists.create(
+      {
+        owner_id: actor.id,
+        name: fields.name,
+        type: fields.type,
+        is_public: fields.isPublic ? 1 : 0,
+        image_key: null,
+        created_at: this.now().toISOString(),
+        smart_rules: JSON.stringify(fields.definition),
+      },
+      [],
+      noCover,
+      this.limits.playlistsPerUser,
+    );
+    if ('ownedLimit' in written) throw this.tooManyPlaylists();
+    const row = unwrapSongs(written);
+    await this.smart?.refresh([row.id], true);
+    return this.view(row);
+  }
+
+  /** PUT /api/playlists/{id}/smart: 409 for a playlist that is not smart; new rules choose the songs at once. */
+  async updateSmart(actor: Actor, id: number, fields: SmartPlaylistUpdate): Promise<PlaylistView> {
+    const playlist = await this.writable(actor, id);
+    if (playlist.smart_rules === null) throw conflict(PlaylistMessages.notSmart);
+    const patch: PlaylistPatch = {};
+    if (fields.name !== undefined) patch.name = fields.name;
+    if (fields.type !== undefined) patch.type = fields.type;
+    if (fields.isPublic !== undefined) patch.is_public = fields.isPublic ? 1 : 0;
+    if (fields.definition !== undefined) patch.smart_rules = JSON.stringify(fields.definition);
+    const row = unwrapSongs(await this.playlists.update(id, patch, undefined, this.now().toISOString(), noCover));
+    if (row === undefined) throw playlistNotFound();
+    await this.smart?.refresh([id], fields.definition !== undefined);
+    return this.view(row);
+  }
+
   async remove(actor: Actor, id: number): Promise<void> {
     const playlist = await this.writable(actor, id);
     if (!(await this.playlists.delete(id))) throw playlistNotFound();
@@ -218,7 +262,7 @@ export class PlaylistsService {
   }
 
   async addSong(actor: Actor, playlistId: number, songId: number): Promise<void> {
-    await this.writable(actor, playlistId);
+    await this.songsWritable(actor, playlistId);
     const result = await this.playlists.addSong(playlistId, songId, this.now().toISOString(), actor.hiddenLibraries);
     if (result === 'no-playlist') throw playlistNotFound();
     if (result === 'no-song') throw notFound(PlaylistMessages.songNotFound);
@@ -226,13 +270,13 @@ export class PlaylistsService {
   }
 
   async removeSong(actor: Actor, playlistId: number, songId: number): Promise<void> {
-    await this.writable(actor, playlistId);
+    await this.songsWritable(actor, playlistId);
     if (!(await this.playlists.removeSong(playlistId, songId))) throw notFound(PlaylistMessages.songNotInPlaylist);
   }
 
   /** The new order must be a permutation of the current songs (checked inside the transaction). */
   async reorder(actor: Actor, playlistId: number, songIds: readonly number[]): Promise<PlaylistView> {
-    await this.writable(actor, playlistId);
+    await this.songsWritable(actor, playlistId);
     const done = await this.playlists.reorder(playlistId, (current) => {
       if (!isPermutationOf(current, songIds)) throw badRequest(PlaylistMessages.orderNotPermutation, 'songIds');
       return songIds;
@@ -259,15 +303,29 @@ export class PlaylistsService {
     return this.views(rows);
   }
 
-  /** The rows with their song ids in order (one query for all of them). */
+  /** The rows with their song ids in order (one query for all of them); smart ones chosen anew when due. */
   private async views(rows: PlaylistRow[]): Promise<PlaylistView[]> {
+    await this.refreshSmart(rows);
     const songIds = await this.playlists.songIds(rows.map((row) => row.id));
     return rows.map((row) => ({ row, songIds: songIds.get(row.id) ?? [] }));
   }
 
   private async view(row: PlaylistRow): Promise<PlaylistView> {
+    await this.refreshSmart([row]);
     const songIds = await this.playlists.songIds([row.id]);
     return { row, songIds: songIds.get(row.id) ?? [] };
+  }
+
+  private async refreshSmart(rows: readonly PlaylistRow[]): Promise<void> {
+    const smart = rows.filter((row) => row.smart_rules !== null).map((row) => row.id);
+    if (smart.length > 0) await this.smart?.refresh(smart);
+  }
+
+  /** Who may add, remove or reorder songs: as writable, and never of a smart playlist (its rules choose them). */
+  private async songsWritable(actor: Actor, id: number): Promise<PlaylistRow> {
+    const playlist = await this.writable(actor, id);
+    if (playlist.smart_rules !== null) throw forbidden(PlaylistMessages.smartChoosesSongs);
+    return playlist;
   }
 
   /** A private playlist of someone else does not exist for the caller: same 404 as a missing one. */

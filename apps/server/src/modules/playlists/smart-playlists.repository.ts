@@ -9,7 +9,7 @@ import type {
 import { SMART_LIMIT_SONGS_MAX } from '@tonearm/contract';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { songSeen } from '../../db/library-visibility.js';
-import type { DB } from '../../db/schema.js';
+import type { DB, RoleValue } from '../../db/schema.js';
 
 /**
  * Smart playlists (issue 28): a definition's rules compiled to one SQL condition over `songs`. Every value the user
@@ -134,6 +134,12 @@ function orderOf(definition: SmartDefinition, viewer: SmartViewer): RawBuilder<u
   return sql`case when ${valueOf(field, viewer)} is null then 1 else 0 end, ${valueOf(field, viewer)} ${way}, songs.id ${way}`;
 }
 
+/** A song a definition chose: its id and length (a preview adds them up). */
+export interface ChosenSong {
+  id: number;
+  duration_ms: number | null;
+}
+
 /** The ids of the songs a definition chooses for the viewer, in its order and within its limit. */
 export async function smartSongIds(
   db: Kysely<DB>,
@@ -141,6 +147,16 @@ export async function smartSongIds(
   viewer: SmartViewer,
   now = new Date(),
 ): Promise<number[]> {
+  return (await smartSongs(db, definition, viewer, now)).map((song) => song.id);
+}
+
+/** The songs a definition chooses for the viewer, in its order and within its limit. */
+export async function smartSongs(
+  db: Kysely<DB>,
+  definition: SmartDefinition,
+  viewer: SmartViewer,
+  now = new Date(),
+): Promise<ChosenSong[]> {
   const limit = definition.limit?.kind === 'songs' ? definition.limit.value : SMART_LIMIT_SONGS_MAX;
   const seen = viewer.hidden.length > 0 ? songSeen(viewer.hidden) : sql<SqlBool>`1 = 1`;
   const rows = await db
@@ -177,18 +193,50 @@ export async function smartSongIds(
     .orderBy(orderOf(definition, viewer))
     .limit(limit)
     .execute();
-  if (definition.limit?.kind !== 'minutes') return rows.map((row) => row.id);
+  if (definition.limit?.kind !== 'minutes') return rows;
   return withinMinutes(rows, definition.limit.value);
 }
 
 /** The first songs whose durations add up to at most `minutes` (a song without a duration counts as none). */
-function withinMinutes(rows: { id: number; duration_ms: number | null }[], minutes: number): number[] {
-  const ids: number[] = [];
+function withinMinutes(rows: ChosenSong[], minutes: number): ChosenSong[] {
+  const chosen: ChosenSong[] = [];
   let total = 0;
   for (const row of rows) {
     total += row.duration_ms ?? 0;
     if (total > minutes * 60_000) break;
-    ids.push(row.id);
+    chosen.push(row);
   }
-  return ids;
+  return chosen;
+}
+
+/** A smart playlist as its refresh needs it: its rules and its owner (whose libraries bound what it may choose). */
+export interface SmartPlaylistRow {
+  id: number;
+  smart_rules: string;
+  owner_id: number;
+  owner_role: RoleValue;
+}
+
+/** The reads of smart playlists; their songs are written by the playlists repository (replaceSmartSongs). */
+export interface SmartPlaylistsRepository {
+  choose(definition: SmartDefinition, viewer: SmartViewer, now?: Date): Promise<ChosenSong[]>;
+  /** Those of `ids` that are smart playlists. */
+  smartOf(ids: readonly number[]): Promise<SmartPlaylistRow[]>;
+}
+
+export function createSmartPlaylistsRepository(db: Kysely<DB>): SmartPlaylistsRepository {
+  return {
+    choose: (definition, viewer, now) => smartSongs(db, definition, viewer, now),
+    async smartOf(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('playlists')
+        .innerJoin('users', 'users.id', 'playlists.owner_id')
+        .select(['playlists.id', 'playlists.smart_rules', 'playlists.owner_id', 'users.role as owner_role'])
+        .where('playlists.id', 'in', [...new Set(ids)])
+        .where('playlists.smart_rules', 'is not', null)
+        .execute();
+      return rows.flatMap((row) => (row.smart_rules === null ? [] : [{ ...row, smart_rules: row.smart_rules }]));
+    },
+  };
 }

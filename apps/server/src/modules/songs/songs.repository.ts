@@ -110,6 +110,8 @@ export interface PlaylistAccess {
   id: number;
   owner_id: number;
   is_public: number;
+  /** A smart playlist (issue 28): its songs are chosen anew before they are read. */
+  smart: boolean;
 }
 
 export type NewSong = Omit<Insertable<SongsTable>, 'id'>;
@@ -592,12 +594,13 @@ export function createSongsRepository(
       return memberships;
     },
 
-    findPlaylistAccess(playlistId) {
-      return db
+    async findPlaylistAccess(playlistId) {
+      const row = await db
         .selectFrom('playlists')
-        .select(['id', 'owner_id', 'is_public'])
+        .select(['id', 'owner_id', 'is_public', 'smart_rules'])
         .where('id', '=', playlistId)
         .executeTakeFirst();
+      return row && { id: row.id, owner_id: row.owner_id, is_public: row.is_public, smart: row.smart_rules !== null };
     },
 
     async count() {

@@ -21,6 +21,11 @@ import { searchTerms } from '../search-index/search-terms.js';
 import type { CatalogueEntry } from './song-pages.repository.js';
 import type { CurrentAlbumPlace, SongAlbumPlace, SongListRow, SongsRepository } from './songs.repository.js';
 
+/** Smart playlists' refresh (playlists/smart-playlists.service.ts), as the songs' readers of playlists need it. */
+export interface PlaylistRefresher {
+  refresh(playlistIds: readonly number[]): Promise<void>;
+}
+
 /** A duplicate song is the upload's audio file: the 409 names that field of the song form. */
 const AUDIO_FIELD = fileField(endpoints.songs.create, 'audio');
 
@@ -187,6 +192,13 @@ export class SongsService {
     private readonly catalogue: CatalogueChanges,
   ) {}
 
+  /** Chooses a smart playlist's songs anew (when due) before they are read (issue 28); set by the composition root. */
+  private smartPlaylists: PlaylistRefresher | null = null;
+
+  refreshPlaylistsWith(refresher: PlaylistRefresher): void {
+    this.smartPlaylists = refresher;
+  }
+
   async list(viewer: Viewer, query: SongListQuery = {}): Promise<SongListing> {
     const { q, genre, artistId, limit, offset } = query;
     if (q === undefined || q === '')
@@ -243,6 +255,7 @@ export class SongsService {
     if (!maySeePlaylist(viewer, { ownerId: playlist.owner_id, isPublic: playlist.is_public === 1 })) {
       throw notFound(ServerMessages.notFound);
     }
+    if (playlist.smart) await this.smartPlaylists?.refresh([playlistId]);
   }
 
   async listLiked(viewer: Viewer, limit?: number, offset?: number): Promise<SongListing> {

@@ -13,6 +13,11 @@ export function editPlaylistHref(playlistId: number): string {
   return `${Paths.createPlaylist}?edit=${playlistId}`;
 }
 
+/** Issue 28: a smart playlist's rules editor. */
+export function smartPlaylistHref(playlistId: number): string {
+  return `${Paths.smartPlaylist}?edit=${playlistId}`;
+}
+
 export function PlaylistCard({ playlist }: { playlist: Playlist }) {
   const count = playlist.songIds.length;
   return (

@@ -28,7 +28,7 @@ import { SongSortHeader } from '../songs/SongSortHeader.js';
 import { countLabel } from '../songs/SongsHeader.js';
 import { usePagedSongs, type PagedSongs } from '../songs/useSongs.js';
 import { useDeletePlaylist, useRemoveSongFromPlaylist, useReorderPlaylist } from './mutations.js';
-import { editPlaylistHref, PlaylistCard } from './PlaylistCard.js';
+import { editPlaylistHref, PlaylistCard, smartPlaylistHref } from './PlaylistCard.js';
 import { playlistQueries } from './queries.js';
 import { SortableSongList } from './SortableSongList.js';
 import '../../ui/buttons.css';
@@ -65,10 +65,16 @@ function PlaylistGrid() {
             </p>
           )}
         </div>
-        <Link to={Paths.createPlaylist} className="button button--primary">
-          <PlusIcon size={18} />
-          Create playlist
-        </Link>
+        <div className="page-header__actions">
+          <Link to={Paths.smartPlaylist} className="button button--ghost">
+            <PlusIcon size={18} />
+            New smart playlist
+          </Link>
+          <Link to={Paths.createPlaylist} className="button button--primary">
+            <PlusIcon size={18} />
+            Create playlist
+          </Link>
+        </div>
       </header>
       {playlists.isPending && <p className="muted">Loading playlists…</p>}
       {playlists.isError && (
@@ -139,7 +145,7 @@ function PlaylistHeader({ playlist, list }: { playlist: Playlist | undefined; li
           {playlist?.source
             ? PlaylistClientMessages.fromFileEyebrow
             : playlist
-              ? `${playlist.isPublic ? 'Public' : 'Private'} playlist`
+              ? `${playlist.isPublic ? 'Public' : 'Private'} ${playlist.smart ? 'smart playlist' : 'playlist'}`
               : 'Playlist'}
         </p>
         <h1 className="page-title page-title--hero">{playlist?.name ?? 'Playlist'}</h1>
@@ -177,10 +183,10 @@ function PlaylistHeader({ playlist, list }: { playlist: Playlist | undefined; li
         {canEdit(user, playlist) && (
           <>
             <Link
-              to={editPlaylistHref(playlist.id)}
+              to={playlist.smart ? smartPlaylistHref(playlist.id) : editPlaylistHref(playlist.id)}
               className="icon-button"
-              aria-label={`Edit playlist ${playlist.name}`}
-              title="Edit"
+              aria-label={playlist.smart ? `Edit rules of ${playlist.name}` : `Edit playlist ${playlist.name}`}
+              title={playlist.smart ? 'Edit rules' : 'Edit'}
             >
               <EditIcon />
             </Link>
@@ -210,7 +216,8 @@ function PlaylistDetail({ playlistId }: { playlistId: number }) {
   const user = useCurrentUser();
   const playlist = useQuery(playlistQueries.detail(playlistId));
   const data = playlist.data;
-  const editable = canEdit(user, data);
+  // A smart playlist's rules choose its songs: none are removed or moved by hand.
+  const editable = canEdit(user, data) && data.smart === null;
   const source = useMemo<SongSource>(() => ({ kind: 'playlist', playlistId }), [playlistId]);
   // Issue 26: playlist order, or sorted here over the whole list (every page loads); sorting changes only the view.
   const [order, setOrder] = useSongOrder('playlist');
@@ -265,7 +272,16 @@ function PlaylistDetail({ playlistId }: { playlistId: number }) {
     });
   };
 
-  const emptyState = (
+  const emptyState = data?.smart ? (
+    <div className="empty-state">
+      <p className="empty-state__title">No song matches its rules yet</p>
+      {canEdit(user, data) && (
+        <p>
+          <Link to={smartPlaylistHref(playlistId)}>Change the rules</Link>, or rate, like and play more songs.
+        </p>
+      )}
+    </div>
+  ) : (
     <div className="empty-state">
       <p className="empty-state__title">This playlist is empty</p>
       <p>

@@ -1,5 +1,12 @@
 import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { ServerMessages, type endpoints, type Playlist, type Song, type SongPage } from '@tonearm/contract';
+import {
+  ServerMessages,
+  type endpoints,
+  type Playlist,
+  type SmartPlaylistCreate,
+  type Song,
+  type SongPage,
+} from '@tonearm/contract';
 import { isApiError } from '../../lib/api-client.js';
 import { api, type FormValues } from '../../lib/api.js';
 import { songKeys } from '../../lib/query-keys.js';
@@ -103,6 +110,18 @@ export function useUpdatePlaylist() {
   return useMutation({
     mutationFn: ({ playlistId, form }: { playlistId: number; form: PlaylistChangesForm }) =>
       api.playlists.update({ id: playlistId, form }),
+    onSuccess: (playlist) => {
+      invalidatePlaylists(queryClient, playlist.id);
+    },
+  });
+}
+
+/** Issue 28: a new smart playlist (`playlists.createSmart`), or new name, sharing or rules for one (`updateSmart`). */
+export function useSaveSmartPlaylist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ playlistId, body }: { playlistId: number | null; body: SmartPlaylistCreate }) =>
+      playlistId === null ? api.playlists.createSmart({ body }) : api.playlists.updateSmart({ id: playlistId, body }),
     onSuccess: (playlist) => {
       invalidatePlaylists(queryClient, playlist.id);
     },

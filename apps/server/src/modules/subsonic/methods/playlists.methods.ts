@@ -88,8 +88,9 @@ export function playlistsMethods(deps: SubsonicDeps): MethodTable {
         created: row.created_at,
         changed,
         coverArt: row.image_key !== null ? subsonicId('playlist', row.id) : undefined,
-        // OpenSubsonic: a playlist that follows a library's playlist file cannot be changed here.
-        readonly: row.library_id !== null ? true : undefined,
+        // OpenSubsonic: a playlist that follows a library's playlist file, or a smart one (its rules choose its songs),
+        // cannot be changed here.
+        readonly: row.library_id !== null || row.smart_rules !== null ? true : undefined,
       };
     });
   }
