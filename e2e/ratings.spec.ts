@@ -80,3 +80,42 @@ test('rate an album and a song, see the stars after a reload, and sort the songs
   await dashboard.main.getByRole('combobox', { name: 'Sort by' }).selectOption('rating:asc');
   await expect(list.getByRole('listitem').first()).not.toHaveAttribute('aria-label', track.name);
 });
+
+test('build a smart playlist in the editor: live count, a bad rule named, the chosen songs played', async ({
+  page,
+}) => {
+  const dashboard = new Dashboard(page);
+  const listener = newAccount('rule_maker');
+  await registerAccount(server.baseURL, listener);
+  const api = await apiSession(server.baseURL, listener);
+  const rated = await api.put(`/api/songs/${track.id}/rating`, { data: { rating: 5 } });
+  expect(rated.status(), await rated.text()).toBe(204);
+  await api.dispose();
+  await logIn(page, listener);
+
+  await page.goto('/dashboard/playlist');
+  await dashboard.main.getByRole('link', { name: 'New smart playlist' }).click();
+  const form = page.getByRole('form', { name: 'New smart playlist' });
+  await form.getByLabel('Name').fill('My five stars');
+  await form.getByLabel('Rules, rule 1 field').selectOption({ label: 'My rating' });
+  await form.getByLabel('Rules, rule 1 operator').selectOption({ label: 'is at least' });
+  const preview = form.getByRole('status', { name: 'Preview' });
+  // An empty number is a rule the server names.
+  await expect(preview).toHaveText('rules[0]: rating needs a number');
+  await form.getByLabel('Rules, rule 1 value').fill('4');
+  await expect(preview).toHaveText(/^1 song · /);
+  await form.getByRole('button', { name: 'Create smart playlist' }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: 'My five stars' })).toBeVisible();
+  await expect(dashboard.main.getByText('Private smart playlist')).toBeVisible();
+  const songs = dashboard.main.getByRole('list', { name: 'Songs in My five stars' });
+  await expect(songs.getByRole('listitem')).toHaveCount(1);
+  await expect(songs.getByRole('listitem').first()).toHaveAttribute('aria-label', track.name);
+  await dashboard.main.getByRole('button', { name: 'Play My five stars' }).click();
+  await expect(dashboard.player.locator('.now-playing__name')).toHaveText(track.name);
+  // Its rules, not a song picker, are what its edit button opens.
+  await dashboard.main.getByRole('link', { name: 'Edit rules of My five stars' }).click();
+  await expect(page.getByRole('form', { name: 'Edit smart playlist' }).getByLabel('Rules, rule 1 value')).toHaveValue(
+    '4',
+  );
+});
