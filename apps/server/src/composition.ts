@@ -53,6 +53,11 @@ import { PaymentsService } from './modules/payments/payments.service.js';
 import { createPlaylistsRepository } from './modules/playlists/playlists.repository.js';
 import { PlaylistsService } from './modules/playlists/playlists.service.js';
 import { createSmartPlaylistsRepository } from './modules/playlists/smart-playlists.repository.js';
+import { createListensExportRepository } from './modules/listens/listens-export.repository.js';
+import { ListensExportService } from './modules/listens/listens-export.service.js';
+import { createServerStatsRepository } from './modules/stats/server-stats.repository.js';
+import { createStatsRepository } from './modules/stats/stats.repository.js';
+import { StatsService } from './modules/stats/stats.service.js';
 import { SmartPlaylistsService } from './modules/playlists/smart-playlists.service.js';
 import { createPlaysRepository } from './modules/plays/plays.repository.js';
 import { PlaysService } from './modules/plays/plays.service.js';
@@ -304,6 +309,12 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     'playsService',
     () => new PlaysService(createPlaysRepository(db), undefined, (message) => log.warn(message)),
   );
+  // Listening statistics over the listens (issue 28); the year card is drawn through the image gate.
+  const stats = make(
+    'statsService',
+    () => new StatsService(createStatsRepository(db, dialect), createServerStatsRepository(db, dialect), images.gate),
+  );
+  const listensExport = make('listensExportService', () => new ListensExportService(createListensExportRepository(db)));
   // Scrobbling out (issue 28): listens and started songs queued for each listener's ListenBrainz and Last.fm.
   const scrobbling = make(
     'scrobblingService',
@@ -473,6 +484,8 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       playlists,
       smartPlaylists,
       plays,
+      stats,
+      listensExport,
       payments,
       downloads,
       artists,

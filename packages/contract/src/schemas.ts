@@ -17,6 +17,7 @@ export * from './songs.js';
 export * from './users.js';
 export * from './plays.js';
 export * from './ratings.js';
+export * from './stats.js';
 export * from './devices.js';
 export * from './policy.js';
 export * from './limits.js';

@@ -67,6 +67,7 @@ function concretePath(url: string, f: Fixture): string {
     if (name === 'libraryId') return String(f.libraryId);
     if (name === 'deviceId') return String(f.deviceId);
     if (name === 'service') return 'listenbrainz';
+    if (name === 'year') return '2026';
     if (url.startsWith('/api/users/') || url.startsWith('/api/playlists/user/')) return String(f.userId);
     if (url.startsWith('/api/playlists/') || url.startsWith('/api/songs/playlistId/')) return String(f.playlistId);
     if (url.startsWith('/api/payment/')) return String(f.orderId);

@@ -12,7 +12,9 @@ import { registerPlaylists } from './playlists/playlists.module.js';
 import { registerPlays } from './plays/plays.module.js';
 import { registerScrobbling } from './scrobbling/scrobbling.module.js';
 import { registerRatings } from './ratings/ratings.module.js';
+import { registerListens } from './listens/listens.module.js';
 import { registerSearch } from './search/search.module.js';
+import { registerStats } from './stats/stats.module.js';
 import { registerSongs } from './songs/songs.module.js';
 import { registerSubsonic } from './subsonic/subsonic.module.js';
 import { registerUsers } from './users/users.module.js';
@@ -34,7 +36,9 @@ export type ModulesDeps = Omit<
     Parameters<typeof registerLibraries>[1] &
     Parameters<typeof registerDevices>[1] &
     Parameters<typeof registerScrobbling>[1] &
-    Parameters<typeof registerRatings>[1],
+    Parameters<typeof registerRatings>[1] &
+    Parameters<typeof registerStats>[1] &
+    Parameters<typeof registerListens>[1],
   'uploads'
 >;
 
@@ -63,6 +67,8 @@ export async function registerModules(app: App, services: ModulesDeps): Promise<
   registerDevices(app, deps);
   registerScrobbling(app, deps);
   registerRatings(app, deps);
+  registerStats(app, deps);
+  registerListens(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { makeUser } from '../test/fixtures.js';
 import { mockApi } from '../test/mock-api.js';
 import { renderInApp } from '../test/render.js';
 import { Sidebar } from './Sidebar.js';
@@ -29,6 +30,7 @@ describe('the sidebar’s current page (issue 26)', () => {
     ['/dashboard/songs?liked=1', ['Liked']],
     ['/dashboard/artist', ['Artists']],
     ['/dashboard/artist/3', ['Artists']],
+    ['/dashboard/stats', ['Your stats']],
   ])('at %s marks %j', (route, current) => {
     expect(currentAt(route)).toEqual(current);
   });
@@ -37,5 +39,22 @@ describe('the sidebar’s current page (issue 26)', () => {
     expect(currentAt({ pathname: '/dashboard/songs', state: { artist: { id: 3, name: 'Nina Simone' } } })).toEqual([
       'Artists',
     ]);
+  });
+});
+
+describe('the statistics in the sidebar (issue 28)', () => {
+  it('offers every listener their own, and administrators the server’s', () => {
+    mockApi({ 'libraries.list': () => ({ libraries: [] }) });
+    const { unmount } = renderInApp(<Sidebar id="sidebar" open={false} onClose={() => undefined} />, {
+      route: '/dashboard',
+    });
+    expect(screen.getByRole('link', { name: 'Your stats' })).toHaveAttribute('href', '/dashboard/stats');
+    expect(screen.queryByRole('link', { name: 'Server stats' })).toBeNull();
+    unmount();
+    renderInApp(<Sidebar id="sidebar" open={false} onClose={() => undefined} />, {
+      route: '/dashboard',
+      user: makeUser({ role: 'ADMIN' }),
+    });
+    expect(screen.getByRole('link', { name: 'Server stats' })).toHaveAttribute('href', '/dashboard/server-stats');
   });
 });

@@ -9,6 +9,7 @@ import { Paths } from '../lib/paths.js';
 import { isAdmin, useAuth } from '../shell/auth/useAuth.js';
 import { Avatar } from '../ui/Avatar.js';
 import {
+  ChartIcon,
   CloseIcon,
   CrownIcon,
   DownloadIcon,
@@ -81,6 +82,7 @@ const FOLDERS_ITEM: NavItem = {
 const ADMIN_ITEMS: NavItem[] = [
   { label: 'Users', to: Paths.userList, icon: <UsersIcon />, isActive: at(Paths.userList) },
   { label: 'Libraries', to: Paths.libraries, icon: <FolderIcon />, isActive: at(Paths.libraries) },
+  { label: 'Server stats', to: Paths.serverStats, icon: <ChartIcon />, isActive: at(Paths.serverStats) },
 ];
 
 const EXTRA_ITEMS: NavItem[] = [
@@ -91,6 +93,8 @@ const EXTRA_ITEMS: NavItem[] = [
     isActive: at(Paths.createPlaylist),
   },
   { label: 'Premium', to: Paths.payment, icon: <CrownIcon />, isActive: at(Paths.payment) },
+  // Issue 28: the listener's own numbers.
+  { label: 'Your stats', to: Paths.stats, icon: <ChartIcon />, isActive: at(Paths.stats) },
 ];
 
 function NavList({ items, label }: { items: NavItem[]; label?: string }) {

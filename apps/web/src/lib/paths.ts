@@ -7,6 +7,9 @@ export const Paths = {
   createPlaylist: '/dashboard/create-playlist',
   /** Issue 28: a new smart playlist; `?edit=` edits one. */
   smartPlaylist: '/dashboard/smart-playlist',
+  /** Issue 28: the listener's statistics, and the server's (administrators). */
+  stats: '/dashboard/stats',
+  serverStats: '/dashboard/server-stats',
   artist: '/dashboard/artist',
   downloaded: '/dashboard/downloaded',
   userList: '/dashboard/user-list',

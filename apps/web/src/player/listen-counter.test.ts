@@ -32,15 +32,27 @@ function setUp() {
 }
 
 describe('counting listens', () => {
-  it('reports a play once, when it ends, with the seconds heard, if it reached half the song', () => {
+  it('reports a play as it reaches half the song, and again when it ends with the seconds heard since', () => {
     const { store, clock, reports, start } = setUp();
     start();
-    listen(clock, 120);
+    listen(clock, 99);
     expect(reports).toEqual([]);
+    listen(clock, 21);
+    const play = { songId: 1, startedAt: '2026-11-28T10:00:00.000Z' };
+    expect(reports).toEqual([{ listen: { ...play, listenedMs: 100_000 }, keepalive: false }]);
     store.dispatch({ type: 'next' });
     expect(reports).toEqual([
-      { listen: { songId: 1, startedAt: '2026-11-28T10:00:00.000Z', listenedMs: 120_000 }, keepalive: false },
+      { listen: { ...play, listenedMs: 100_000 }, keepalive: false },
+      { listen: { ...play, listenedMs: 120_000 }, keepalive: false },
     ]);
+  });
+
+  it('ends a play reported at the mark without a second report when little more was heard', () => {
+    const { store, clock, reports, start } = setUp();
+    start();
+    listen(clock, 100.5);
+    store.dispatch({ type: 'next' });
+    expect(reports.map((report) => report.listen.listenedMs)).toEqual([100_000]);
   });
 
   it('does not count a seek past the middle, nor time paused, nor a play under the rule', () => {
@@ -69,6 +81,7 @@ describe('counting listens', () => {
     expect(reports.map(({ listen: { songId, listenedMs }, keepalive }) => ({ songId, listenedMs, keepalive }))).toEqual(
       [
         { songId: 2, listenedMs: 240_000, keepalive: false },
+        { songId: 1, listenedMs: 100_000, keepalive: false },
         { songId: 1, listenedMs: 101_000, keepalive: true },
       ],
     );
@@ -80,7 +93,9 @@ describe('counting listens', () => {
     listen(clock, 110);
     window.dispatchEvent(new Event('pagehide'));
     store.dispatch({ type: 'next' });
-    expect(reports).toHaveLength(1);
-    expect(reports[0]?.keepalive).toBe(true);
+    expect(reports.map(({ listen: { listenedMs }, keepalive }) => ({ listenedMs, keepalive }))).toEqual([
+      { listenedMs: 100_000, keepalive: false },
+      { listenedMs: 110_000, keepalive: true },
+    ]);
   });
 });

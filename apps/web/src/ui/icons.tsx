@@ -359,3 +359,15 @@ export function LogoMark({ size = 32 }: { size?: number }) {
     </svg>
   );
 }
+
+/** Issue 28: the statistics pages (bars rising from a baseline). */
+export const ChartIcon = makeIcon(
+  'ChartIcon',
+  <>
+    <path d="M3 21h18" />
+    <path d="M6 17v-5" />
+    <path d="M11 17V7" />
+    <path d="M16 17v-8" />
+    <path d="M21 17V4" />
+  </>,
+);

@@ -11,6 +11,7 @@ import { playlists } from './playlists.js';
 import { scrobbling } from './scrobbling.js';
 import { ratings } from './ratings.js';
 import { downloads, likes, plays, search, songs } from './songs.js';
+import { listens, stats } from './stats.js';
 import { apiKeys, appPassword } from './subsonic.js';
 import { health, media } from './system.js';
 import { users } from './users.js';
@@ -43,6 +44,8 @@ export const endpoints = {
   appPassword,
   devices,
   scrobbling,
+  listens,
+  stats,
 } as const;
 
 export type Endpoints = typeof endpoints;

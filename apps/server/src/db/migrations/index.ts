@@ -29,6 +29,7 @@ import { devicesMigration } from './026-devices.js';
 import { discoveryMigration } from './027-discovery.js';
 import { scrobblingMigration } from './030-scrobbling.js';
 import { smartPlaylistsMigration } from './031-smart-playlists.js';
+import { listeningStatsMigration } from './032-listening-stats.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '027-discovery': discoveryMigration,
   '030-scrobbling': scrobblingMigration,
   '031-smart-playlists': smartPlaylistsMigration,
+  '032-listening-stats': listeningStatsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -66,4 +66,21 @@ describeEachDialect('listens from the web player (%s)', (t) => {
     expect(Date.parse(rows[1]?.played_at ?? '')).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(rows[1]?.played_at ?? '')).toBeLessThanOrEqual(Date.now());
   });
+
+  it('keeps one listen per play with the most heard: the report at the mark, then the one at its end', async () => {
+    const carol = await makeUser(t);
+    const heard: number[] = [];
+    t.composition.services.plays.onListen((listen) => {
+      if (listen.userId === carol.id) heard.push(listen.listenedMs);
+      return Promise.resolve();
+    });
+    const play = { songId: song.id, startedAt: '2026-11-28T12:00:00.000Z' };
+    expect((await report(carol, { ...play, listenedMs: 100_000 })).statusCode).toBe(204);
+    expect((await report(carol, { ...play, listenedMs: 180_000 })).statusCode).toBe(204);
+    // A late, smaller report (a retry) lowers nothing.
+    expect((await report(carol, { ...play, listenedMs: 120_000 })).statusCode).toBe(204);
+    expect((await listensOf(carol.id)).map((row) => row.listened_ms)).toEqual([180_000]);
+    // Scrobbled (and counted) once, when it first counted.
+    expect(heard).toEqual([100_000]);
+  });
 });

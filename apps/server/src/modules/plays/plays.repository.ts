@@ -17,7 +17,11 @@ export interface PlaysRepository {
    * transaction.
    */
   record(userId: number, songId: number, playedAt: string, keep: number): Promise<void>;
-  /** Appends a listen that counted (issue 28's `listens`); answers its id, or null when it was already there. */
+  /**
+   * Appends a listen that counted (issue 28's `listens`); answers its id, or null when it was already there (the same
+   * user, song and start), whose `listened_ms` is then raised to this one's when higher (the web player reports a play
+   * at the mark, then again at its end).
+   */
   recordListen(listen: Insertable<ListensTable>): Promise<number | null>;
   /** The user's distinct songs by their latest play, most recent first. */
   recent(userId: number, limit: number): Promise<RecentPlayRow[]>;
@@ -32,7 +36,18 @@ export function createPlaysRepository(db: Kysely<DB>): PlaysRepository {
         .onConflict((conflict) => conflict.columns(['user_id', 'song_id', 'played_at']).doNothing())
         .returning('id')
         .executeTakeFirst();
-      return row?.id ?? null;
+      if (row !== undefined) return row.id;
+      if (listen.song_id !== null && listen.song_id !== undefined) {
+        await db
+          .updateTable('listens')
+          .set({ listened_ms: listen.listened_ms })
+          .where('user_id', '=', listen.user_id)
+          .where('song_id', '=', listen.song_id)
+          .where('played_at', '=', listen.played_at)
+          .where('listened_ms', '<', listen.listened_ms)
+          .execute();
+      }
+      return null;
     },
 
     songLength(songId, hidden) {
