@@ -427,6 +427,8 @@ export interface SongFeaturesTable {
   vector: Buffer | null;
   failed: string | null;
   analysed_at: string;
+  /** The song's audio key when it was analysed (migration 032): a row of another key is out of date. */
+  audio_key: Optional<string>;
 }
 
 export interface DB {

@@ -1,6 +1,7 @@
 import type { App } from '../http/app-types.js';
 import { uploadRateLimit } from '../plugins/rate-limit.js';
 import { registerAlbums } from './albums/albums.module.js';
+import { registerAnalysis } from './analysis/analysis.module.js';
 import { registerArtists } from './artists/artists.module.js';
 import { registerDevices } from './devices/devices.module.js';
 import { registerAuth } from './auth/auth.module.js';
@@ -30,7 +31,8 @@ export type ModulesDeps = Omit<
     Parameters<typeof registerAlbums>[1] &
     Parameters<typeof registerSubsonic>[1] &
     Parameters<typeof registerLibraries>[1] &
-    Parameters<typeof registerDevices>[1],
+    Parameters<typeof registerDevices>[1] &
+    Parameters<typeof registerAnalysis>[1],
   'uploads'
 >;
 
@@ -57,6 +59,7 @@ export async function registerModules(app: App, services: ModulesDeps): Promise<
   await registerSubsonic(app, deps);
   registerLibraries(app, deps);
   registerDevices(app, deps);
+  registerAnalysis(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

@@ -27,6 +27,7 @@ import { lyricsMigration } from './024-lyrics.js';
 import { subsonicBookmarksMigration } from './025-subsonic-bookmarks.js';
 import { devicesMigration } from './026-devices.js';
 import { discoveryMigration } from './027-discovery.js';
+import { songFeaturesAudioMigration } from './032-song-features-audio.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '025-subsonic-bookmarks': subsonicBookmarksMigration,
   '026-devices': devicesMigration,
   '027-discovery': discoveryMigration,
+  '032-song-features-audio': songFeaturesAudioMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

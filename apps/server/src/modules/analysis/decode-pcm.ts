@@ -52,7 +52,7 @@ export function decodeArgs(request: Pick<DecodeRequest, 'input' | 'startSeconds'
  * DecodeFailed when ffmpeg cannot read the file, with the spawn error when ffmpeg cannot be started at all, and with an
  * AbortError when `signal` aborts (ffmpeg is killed).
  */
-export function decodePcm(request: DecodeRequest): Promise<Float32Array> {
+export function decodePcm(request: DecodeRequest): Promise<Float32Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     const stdin = 'stream' in request.input ? 'pipe' : 'ignore';
     const child = spawn(request.ffmpegPath, decodeArgs(request), {
@@ -98,7 +98,7 @@ export function decodePcm(request: DecodeRequest): Promise<Float32Array> {
 }
 
 /** The little-endian float32 bytes as samples (aligned in a fresh buffer; a torn last sample is dropped). */
-function samplesOf(chunks: readonly Buffer[], bytes: number): Float32Array {
+function samplesOf(chunks: readonly Buffer[], bytes: number): Float32Array<ArrayBuffer> {
   const samples = new Float32Array(Math.floor(bytes / 4));
   const view = new Uint8Array(samples.buffer);
   let at = 0;

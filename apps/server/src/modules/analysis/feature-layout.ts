@@ -75,7 +75,7 @@ export const FEATURE_LENGTH = FEATURES.length;
 const WEIGHTS = Float32Array.from(FEATURES.map((feature) => feature.weight));
 
 /** The layout's measures out of all the candidates, in order (a missing one is 0). */
-export function vectorOf(measures: Measures): Float32Array {
+export function vectorOf(measures: Measures): Float32Array<ArrayBuffer> {
   return Float32Array.from(FEATURE_NAMES.map((name) => measures[name] ?? 0));
 }
 
