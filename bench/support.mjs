@@ -58,7 +58,8 @@ export async function waitFor(url, child) {
 
 /**
  * Starts the built server (apps/server/dist, or the bundle at `entry`) on `dataDir` (and PostgreSQL at `databaseUrl`),
- * without the demo catalogue and with the auth rate limit lifted; answers its base URL and process once it answers.
+ * without the demo catalogue, with the auth rate limit lifted and the audio analysis off (ANALYSIS=0, unless `env`
+ * says otherwise); answers its base URL and process once it answers.
  */
 export async function startBuiltServer({ dataDir, databaseUrl = null, entry = null, env = {}, nodeArgs = [] }) {
   const port = await freePort();
@@ -74,6 +75,8 @@ export async function startBuiltServer({ dataDir, databaseUrl = null, entry = nu
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     AUTH_RATE_LIMIT: '1000',
+    // The audio analysis (issue 28) would share the cores with what a benchmark measures: bench:analysis turns it on.
+    ANALYSIS: '0',
     ...env,
   });
   const base = `http://127.0.0.1:${port}`;

@@ -50,10 +50,12 @@ export async function buildServer() {
   const { build } = await import('esbuild');
   try {
     const result = await build({
-      // The library scan's threads run a module of their own (apps/server/src/modules/libraries/scan-readers.ts).
+      // The library scan's threads and the audio analysis's thread run modules of their own
+      // (apps/server/src/modules/libraries/scan-readers.ts, apps/server/src/modules/analysis/analysis-thread.ts).
       entryPoints: [
         join(root, 'apps/server/src/main.ts'),
         join(root, 'apps/server/src/modules/libraries/scan-worker.ts'),
+        join(root, 'apps/server/src/modules/analysis/analysis-worker.ts'),
       ],
       outdir: dirname(serverEntry),
       entryNames: '[name]',

@@ -76,7 +76,8 @@ describe.each(testDatabases())('closing an app (%s)', (dialect) => {
   it('leaves no timer, watcher, worker, process or connection of its own behind', async () => {
     const watch = watchResources();
     const before = new Set(process.getActiveResourcesInfo());
-    const t = await createTestApp(dialect);
+    // The audio analysis on (the harness turns it off): its ffmpeg and thread must be gone after close too.
+    const t = await createTestApp(dialect, { env: { ANALYSIS: '1' } });
     let closed = false;
     try {
       await t.app.listen({ port: 0, host: '127.0.0.1' });

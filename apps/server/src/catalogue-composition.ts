@@ -12,7 +12,7 @@ import { SongImportService } from './modules/songs/song-import.service.js';
 import { toSongsJson } from './modules/songs/songs.presenter.js';
 import { createSongPagesRepository } from './modules/songs/song-pages.repository.js';
 import { createSongsRepository } from './modules/songs/songs.repository.js';
-import { SongsService } from './modules/songs/songs.service.js';
+import { SongsService, type CatalogueChanges } from './modules/songs/songs.service.js';
 import type { BlobStore } from './storage/blob-store.js';
 
 /*
@@ -65,10 +65,14 @@ export interface CatalogueParts extends Catalogue {
   vocabularyUpkeep: Job;
 }
 
-/** The catalogue's repositories and services over one database and blob store (with the rules of an admin's upload). */
+/**
+ * The catalogue's repositories and services over one database and blob store (with the rules of an admin's upload).
+ * `onSongSaved` is told of every song the songs and import services write (the app's audio analysis wakes on it).
+ */
 export function composeCatalogue(
   { db, dialect, blobs }: CompositionBase,
   make: Make = maker(undefined),
+  onSongSaved: () => void = () => undefined,
 ): CatalogueParts {
   const blobReferences = make('blobReferencesRepository', () => createBlobReferencesRepository(db));
   const releaseBlobs = make('blobReleaser', (): BlobReleaser =>
@@ -79,9 +83,18 @@ export function composeCatalogue(
   const searchIndex = make('searchIndexRepository', () => createSearchIndexRepository(db, dialect));
   const songPagesRepository = make('songPagesRepository', () => createSongPagesRepository(db));
   const catalogueIndex = make('catalogueIndex', () => new CatalogueIndex(songPagesRepository));
+  const changes: CatalogueChanges = {
+    songSaved(entry) {
+      catalogueIndex.songSaved(entry);
+      onSongSaved();
+    },
+    songRemoved: (id) => {
+      catalogueIndex.songRemoved(id);
+    },
+  };
   const songs = make(
     'songsService',
-    () => new SongsService(songsRepository, artistsRepository, searchIndex, releaseBlobs, catalogueIndex),
+    () => new SongsService(songsRepository, artistsRepository, searchIndex, releaseBlobs, changes),
   );
   return {
     blobReferences,
@@ -99,7 +112,7 @@ export function composeCatalogue(
           toSongsJson(await songs.listPresentByIds(viewer, ids)),
         ),
     ),
-    imports: make('songImportService', () => new SongImportService(songsRepository, releaseBlobs, catalogueIndex)),
+    imports: make('songImportService', () => new SongImportService(songsRepository, releaseBlobs, changes)),
     vocabularyUpkeep: {
       name: 'search vocabulary upkeep',
       start: () => searchIndex.vocabularyUpkeep.start(),

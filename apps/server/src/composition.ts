@@ -14,6 +14,8 @@ import type { PoolUse } from './db/database.js';
 import { createNotifications } from './db/notifications.js';
 import { createMetrics } from './metrics/metrics.module.js';
 import { createAlbumsRepository } from './modules/albums/albums.repository.js';
+import { createAnalysisRepository } from './modules/analysis/analysis.repository.js';
+import { AnalysisService } from './modules/analysis/analysis.service.js';
 import { AlbumsService } from './modules/albums/albums.service.js';
 import { createLibrariesRepository } from './modules/libraries/libraries.repository.js';
 import { createSongsRepository } from './modules/songs/songs.repository.js';
@@ -205,8 +207,23 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       ? make('offloadGate', () => offloadGate(gateAddress, media, log, meters.gate))
       : null;
 
-  // The catalogue, shared with the import CLI.
-  const catalogue = composeCatalogue({ db, dialect, blobs }, make);
+  // The audio analysis (issue 28): every song's feature vector, in the background; it needs ffmpeg, as transcoding does.
+  const analysis = make(
+    'analysisService',
+    () =>
+      new AnalysisService({
+        repository: createAnalysisRepository(db, dialect),
+        sources,
+        ffmpegPath: transcoder === null ? null : config.transcode.ffmpegPath,
+        config: config.analysis,
+        log,
+      }),
+  );
+
+  // The catalogue, shared with the import CLI. A song uploaded or imported here wakes the analysis.
+  const catalogue = composeCatalogue({ db, dialect, blobs }, make, () => {
+    analysis.wake();
+  });
   const { releaseBlobs, songs, artists, searchIndex, catalogueIndex, artistsRepository } = catalogue;
 
   // Repositories of the other features.
@@ -232,6 +249,9 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
         config: config.libraries,
         log,
         playlists: playlistsRepository,
+        songsChanged: () => {
+          analysis.wake();
+        },
       }),
   );
   // A change of administrators hands the libraries' playlists from files to one (the first one signs up: made at once).
@@ -458,6 +478,8 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     { name: 'scrobbling', start: () => scrobbling.start(), stop: () => scrobbling.stop() },
     // After the media handler in this list, so it is stopped first: no scan writes while the app closes.
     { name: 'library scans', start: () => libraries.start(), stop: () => libraries.stop() },
+    // After the scans in this list, so it is stopped before them: a scan ending while the app closes wakes nothing.
+    { name: 'audio analysis', start: () => analysis.start(), stop: () => analysis.stop() },
   ];
 
   return {
@@ -507,6 +529,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       folders,
       libraryAccess,
       devices,
+      analysis,
     },
     catalogue,
     usersRepository,

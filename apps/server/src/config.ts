@@ -68,6 +68,8 @@ export interface Config {
   /** REGISTRATION: 'closed' leaves account creation to administrators (and to claiming the first administrator). */
   registration: 'open' | 'closed';
   transcode: TranscodeConfig;
+  /** The background audio analysis of issue 28's song radio (docs/radio.md). */
+  analysis: AnalysisConfig;
   /**
    * SECRET_KEY: what the app passwords of Subsonic apps are encrypted under (a 32-byte key is derived from it); null
    * means a random key kept in `${dataDir}/secret.key`, made on first use.
@@ -125,6 +127,14 @@ export interface TranscodeConfig {
   /** Finished transcodes kept on disk, least recently used evicted past this (TRANSCODE_CACHE_MB, in MiB). */
   cacheBytes: number;
   /** ffmpeg processes running at once; past this a new transcode is answered 503 (TRANSCODE_CONCURRENCY). */
+  concurrency: number;
+}
+
+/** The background audio analysis (modules/analysis; docs/radio.md). It needs ffmpeg, like transcoding. */
+export interface AnalysisConfig {
+  /** ANALYSIS: analyse songs' audio in the background (on by default); off, no song gets a feature vector. */
+  enabled: boolean;
+  /** ANALYSIS_CONCURRENCY: songs analysed at once by this instance (each one ffmpeg and a turn of the thread). */
   concurrency: number;
 }
 
@@ -359,6 +369,8 @@ const EnvSchema = z.object({
   TRANSCODE_CACHE_MB: integer(1024, 1, 10_000_000),
   // One ffmpeg per core: a transcode keeps one core busy until it is done.
   TRANSCODE_CONCURRENCY: integer(availableParallelism(), 1, 256),
+  ANALYSIS: flag(true),
+  ANALYSIS_CONCURRENCY: integer(1, 1, 4),
   REGISTRATION: optionalText.pipe(z.enum(['open', 'closed'], { error: 'must be open or closed' }).optional()),
   MEDIA_OFFLOAD: optionalText.pipe(z.enum(['off', 'nginx'], { error: 'must be off or nginx' }).optional()),
   MEDIA_OFFLOAD_PREFIX: optionalText.pipe(
@@ -595,5 +607,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       concurrency: e.TRANSCODE_CONCURRENCY,
     },
     metrics: metricsConfig(e.METRICS, e.METRICS_TOKEN),
+    analysis: { enabled: e.ANALYSIS, concurrency: e.ANALYSIS_CONCURRENCY },
   };
 }

@@ -132,8 +132,9 @@ export async function createTestDatabase(dialect: Dialect): Promise<AppDatabase 
  * A whole app on a fresh, migrated database of the dialect, in a fresh temp DATA_DIR. Auth, upload and checkout rate
  * limits are lifted (tests log in, upload and check out often from one address and user) unless `env` says otherwise;
  * scans read their files on the main thread (SCAN_THREADS=0: a scan thread under tsx loads the TypeScript again, a
- * second a scan; scan-readers.test.ts and the built server's tests cover the threads); every other limit keeps its
- * default. Call close() when done (describeEachDialect and withTestApp do).
+ * second a scan; scan-readers.test.ts and the built server's tests cover the threads); the background audio analysis
+ * is off (ANALYSIS=0: its own tests turn it on); every other limit keeps its default. Call close() when done
+ * (describeEachDialect and withTestApp do).
  */
 export async function createTestApp(dialect: Dialect, overrides: TestAppOverrides = {}): Promise<OwnedTestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'tonearm-test-'));
@@ -149,6 +150,8 @@ export async function createTestApp(dialect: Dialect, overrides: TestAppOverride
       UPLOAD_RATE_LIMIT: '100000',
       CHECKOUT_RATE_LIMIT: '100000',
       SCAN_THREADS: '0',
+      // The audio analysis would decode every song a test uploads: its own tests turn it on (ANALYSIS=1).
+      ANALYSIS: '0',
       ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
       ...overrides.env,
     };

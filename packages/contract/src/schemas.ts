@@ -1,6 +1,7 @@
 /** Every schema, type, message and rule of the contract (everything but the endpoint declarations). */
 export * from './accounts.js';
 export * from './albums.js';
+export * from './analysis.js';
 export * from './libraries.js';
 export * from './folders.js';
 export * from './artists.js';

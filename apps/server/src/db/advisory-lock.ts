@@ -12,6 +12,8 @@ export const AdvisoryLocks = {
   demoSeed: 7_415_003,
   /** A library's scan: one instance at a time per library; the library's id is added to it. */
   libraryScan: 7_416_000_000,
+  /** A song's audio analysis: one instance at a time per song (issue 28); the song's id is added to it. */
+  songAnalysis: 7_500_000_000,
 } as const;
 
 export type LockOutcome<T> = { ran: true; value: T } | { ran: false };
@@ -20,16 +22,17 @@ export type LockOutcome<T> = { ran: true; value: T } | { ran: false };
  * Runs `work` while this process holds the advisory lock `key`, so that instances sharing one PostgreSQL database take
  * turns. `try`: when another instance holds it, `work` does not run ({ ran: false }); `wait`: waits for it. The lock
  * is held by one pooled connection for the length of `work` (a session lock, freed by PostgreSQL if the process dies),
- * while `work` itself may use any connection. SQLite serves one process by design: the turns are taken within it.
+ * while `work` itself may use any connection; it is handed the lock's own (`db` on SQLite), on which its statements
+ * need no second connection of the pool. SQLite serves one process by design: the turns are taken within it.
  */
 export async function withAdvisoryLock<T>(
   db: Kysely<DB>,
   dialect: Dialect,
   key: number,
   mode: 'try' | 'wait',
-  work: () => Promise<T>,
+  work: (connection: Kysely<DB>) => Promise<T>,
 ): Promise<LockOutcome<T>> {
-  if (dialect === 'sqlite') return withProcessLock(db, key, mode, work);
+  if (dialect === 'sqlite') return withProcessLock(db, key, mode, () => work(db));
   return db.connection().execute(async (connection) => {
     if (mode === 'wait') await sql`select pg_advisory_lock(${key})`.execute(connection);
     else {
@@ -39,7 +42,7 @@ export async function withAdvisoryLock<T>(
       if (rows[0]?.locked !== true) return { ran: false };
     }
     try {
-      return { ran: true, value: await work() };
+      return { ran: true, value: await work(connection) };
     } finally {
       await sql`select pg_advisory_unlock(${key})`.execute(connection);
     }

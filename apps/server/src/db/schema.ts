@@ -429,6 +429,8 @@ export interface SongFeaturesTable {
   vector: Buffer | null;
   failed: string | null;
   analysed_at: string;
+  /** The song's audio key when it was analysed (migration 033): a row of another key is out of date. */
+  audio_key: Optional<string>;
 }
 
 /** A listener's account at a scrobbling service (migration 030); `secrets` sealed by the SecretBox. */

@@ -1,6 +1,7 @@
 import type { App } from '../http/app-types.js';
 import { uploadRateLimit } from '../plugins/rate-limit.js';
 import { registerAlbums } from './albums/albums.module.js';
+import { registerAnalysis } from './analysis/analysis.module.js';
 import { registerArtists } from './artists/artists.module.js';
 import { registerDevices } from './devices/devices.module.js';
 import { registerAuth } from './auth/auth.module.js';
@@ -38,7 +39,8 @@ export type ModulesDeps = Omit<
     Parameters<typeof registerScrobbling>[1] &
     Parameters<typeof registerRatings>[1] &
     Parameters<typeof registerStats>[1] &
-    Parameters<typeof registerListens>[1],
+    Parameters<typeof registerListens>[1] &
+    Parameters<typeof registerAnalysis>[1],
   'uploads'
 >;
 
@@ -69,6 +71,7 @@ export async function registerModules(app: App, services: ModulesDeps): Promise<
   registerRatings(app, deps);
   registerStats(app, deps);
   registerListens(app, deps);
+  registerAnalysis(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

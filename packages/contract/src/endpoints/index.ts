@@ -1,4 +1,5 @@
 import { albums } from './albums.js';
+import { analysis } from './analysis.js';
 import { artists } from './artists.js';
 import { devices } from './devices.js';
 import { auth } from './auth.js';
@@ -35,6 +36,7 @@ export const endpoints = {
   artists,
   albums,
   libraries,
+  analysis,
   folders,
   playlists,
   payments,

@@ -30,6 +30,7 @@ import { discoveryMigration } from './027-discovery.js';
 import { scrobblingMigration } from './030-scrobbling.js';
 import { smartPlaylistsMigration } from './031-smart-playlists.js';
 import { listeningStatsMigration } from './032-listening-stats.js';
+import { songFeaturesAudioMigration } from './033-song-features-audio.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '030-scrobbling': scrobblingMigration,
   '031-smart-playlists': smartPlaylistsMigration,
   '032-listening-stats': listeningStatsMigration,
+  '033-song-features-audio': songFeaturesAudioMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -43,6 +43,8 @@ export interface LibrariesDeps {
   log: FastifyBaseLogger;
   /** Where the playlists that follow a library's playlist files are kept. */
   playlists: PlaylistSyncDeps['playlists'];
+  /** Told when a scan added, changed or moved songs (the audio analysis wakes on it). */
+  songsChanged?: () => void;
 }
 
 /** A folder to add as a library. */
@@ -497,6 +499,7 @@ export class LibrariesService {
       }
       const { added, updated, moved, missing } = result.counts;
       if (added + updated + moved + missing > 0) await repository.checkpoint().catch(() => undefined);
+      if (added + updated + moved > 0) this.deps.songsChanged?.();
       await releaseBlobs({ image: result.releasedImages });
       log.info({ library: library.id, ...result.counts }, 'library scanned');
     } catch (error) {

@@ -94,7 +94,7 @@ describe('/dashboard/libraries', () => {
     });
     renderInApp(<LibrariesPage />, { user: admin, route });
     await flush();
-    expect(api.calls()).toEqual(['GET /api/libraries']);
+    expect(api.calls()).toEqual(['GET /api/libraries', 'GET /api/analysis']);
     expect(screen.getByRole('heading', { level: 1, name: Texts.pageTitle })).toBeInTheDocument();
 
     const first = card('Music');

@@ -11,6 +11,7 @@ import { useConfirm } from '../../shell/confirm/useConfirm.js';
 import { EditIcon, FolderIcon, TrashIcon } from '../../ui/icons.js';
 import { TextField } from '../../ui/TextField.js';
 import { AddLibraryForm } from './AddLibraryForm.js';
+import { AnalysisStatus } from './AnalysisStatus.js';
 import { LibraryAudienceForm } from './LibraryAudienceForm.js';
 import { ScanStatus } from './ScanStatus.js';
 import {
@@ -287,7 +288,8 @@ function LibraryList() {
 
 /**
  * `/dashboard/libraries`: the administrator's music folders on the server, read in place: each with its counts, its
- * running scan's progress (polled) or last report, and its actions; and the form that adds one.
+ * running scan's progress (polled) or last report, and its actions; the form that adds one; and the progress of the
+ * background audio analysis of their songs.
  */
 export function LibrariesPage() {
   const user = useCurrentUser();
@@ -312,6 +314,7 @@ export function LibrariesPage() {
       <section className="section">
         <LibraryList />
       </section>
+      <AnalysisStatus />
     </div>
   );
 }
