@@ -49,6 +49,8 @@ import { createPlaylistsRepository } from './modules/playlists/playlists.reposit
 import { PlaylistsService } from './modules/playlists/playlists.service.js';
 import { createPlaysRepository } from './modules/plays/plays.repository.js';
 import { PlaysService } from './modules/plays/plays.service.js';
+import { createRadioRepository } from './modules/radio/radio.repository.js';
+import { createRadioService } from './modules/radio/radio.service.js';
 import { SearchService } from './modules/search/search.service.js';
 import { SongPagesService } from './modules/songs/song-pages.service.js';
 import { createSongLyricsRepository } from './modules/songs/song-lyrics.repository.js';
@@ -275,6 +277,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       }),
   );
   const plays = make('playsService', () => new PlaysService(createPlaysRepository(db)));
+  const radio = make('radioService', () => createRadioService(createRadioRepository(db)));
   // The Folders view: the libraries browsed by the paths of their files.
   const folders = make(
     'libraryFoldersService',
@@ -423,6 +426,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       userPhotos,
       playlists,
       plays,
+      radio,
       payments,
       downloads,
       artists,

@@ -15,6 +15,7 @@ export * from './search.js';
 export * from './songs.js';
 export * from './users.js';
 export * from './plays.js';
+export * from './radio.js';
 export * from './devices.js';
 export * from './policy.js';
 export * from './limits.js';

@@ -12,6 +12,7 @@ import { registerPlaylists } from './playlists/playlists.module.js';
 import { registerPlays } from './plays/plays.module.js';
 import { registerSearch } from './search/search.module.js';
 import { registerSongs } from './songs/songs.module.js';
+import { registerRadio } from './radio/radio.module.js';
 import { registerSubsonic } from './subsonic/subsonic.module.js';
 import { registerUsers } from './users/users.module.js';
 
@@ -30,7 +31,8 @@ export type ModulesDeps = Omit<
     Parameters<typeof registerAlbums>[1] &
     Parameters<typeof registerSubsonic>[1] &
     Parameters<typeof registerLibraries>[1] &
-    Parameters<typeof registerDevices>[1],
+    Parameters<typeof registerDevices>[1] &
+    Parameters<typeof registerRadio>[1],
   'uploads'
 >;
 
@@ -57,6 +59,7 @@ export async function registerModules(app: App, services: ModulesDeps): Promise<
   await registerSubsonic(app, deps);
   registerLibraries(app, deps);
   registerDevices(app, deps);
+  registerRadio(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

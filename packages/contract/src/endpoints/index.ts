@@ -8,6 +8,7 @@ import { lyrics } from './lyrics.js';
 import type { EndpointSpec } from './define.js';
 import { payments } from './payments.js';
 import { playlists } from './playlists.js';
+import { radio } from './radio.js';
 import { downloads, likes, plays, search, songs } from './songs.js';
 import { apiKeys, appPassword } from './subsonic.js';
 import { health, media } from './system.js';
@@ -39,6 +40,7 @@ export const endpoints = {
   apiKeys,
   appPassword,
   devices,
+  radio,
 } as const;
 
 export type Endpoints = typeof endpoints;

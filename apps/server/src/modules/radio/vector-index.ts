@@ -85,7 +85,7 @@ export class VectorIndex {
     const dim = commonLength(input);
     const vectors = input.filter((v) => v.values.length === dim && dim > 0 && v.values.every(Number.isFinite));
     const cellCount = Math.max(1, Math.round(Math.sqrt(vectors.length)));
-    const index = new VectorIndex(vectors, dim, Math.min(cellCount, options.probes ?? defaultProbes(cellCount)));
+    const index = new this(vectors, dim, Math.min(cellCount, options.probes ?? defaultProbes(cellCount)));
     index.standardise(vectors);
     index.cluster(cellCount, options.rounds ?? 6, seededRandom(options.seed ?? 1));
     return index;
