@@ -63,6 +63,8 @@ import { StatsService } from './modules/stats/stats.service.js';
 import { SmartPlaylistsService } from './modules/playlists/smart-playlists.service.js';
 import { createPlaysRepository } from './modules/plays/plays.repository.js';
 import { PlaysService } from './modules/plays/plays.service.js';
+import { createRadioRepository } from './modules/radio/radio.repository.js';
+import { createRadioService } from './modules/radio/radio.service.js';
 import { SearchService } from './modules/search/search.service.js';
 import { SongPagesService } from './modules/songs/song-pages.service.js';
 import { createSongLyricsRepository } from './modules/songs/song-lyrics.repository.js';
@@ -348,6 +350,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   );
   plays.onListen((listen) => scrobbling.listened(listen));
   plays.onStart((userId, songId) => scrobbling.nowPlaying(userId, songId));
+  const radio = make('radioService', () => createRadioService(createRadioRepository(db)));
   // The Folders view: the libraries browsed by the paths of their files.
   const folders = make(
     'libraryFoldersService',
@@ -508,6 +511,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       plays,
       stats,
       listensExport,
+      radio,
       payments,
       downloads,
       artists,

@@ -19,6 +19,7 @@ export * from './users.js';
 export * from './plays.js';
 export * from './ratings.js';
 export * from './stats.js';
+export * from './radio.js';
 export * from './devices.js';
 export * from './policy.js';
 export * from './limits.js';

@@ -85,6 +85,7 @@ function bodyFor(url: string, f: Fixture): object {
   if (url.startsWith('/api/payment/demo/')) return { cardNumber: '4242424242424242', expiry: '12/39', cvc: '123' };
   if (url === '/api/payment/checkout') return { plan: 'monthly' };
   if (url === '/api/plays') return { songId: f.songId };
+  if (url === '/api/radio/next') return { seedIds: [f.songId], historyIds: [], count: 5 };
   if (url.endsWith('/api-keys')) return { name: 'Phone' };
   if (url.startsWith('/api/users/')) return { address: 'Somewhere' };
   if (url === '/api/libraries') return { path: f.folder };

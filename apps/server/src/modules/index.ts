@@ -17,6 +17,7 @@ import { registerListens } from './listens/listens.module.js';
 import { registerSearch } from './search/search.module.js';
 import { registerStats } from './stats/stats.module.js';
 import { registerSongs } from './songs/songs.module.js';
+import { registerRadio } from './radio/radio.module.js';
 import { registerSubsonic } from './subsonic/subsonic.module.js';
 import { registerUsers } from './users/users.module.js';
 
@@ -40,7 +41,8 @@ export type ModulesDeps = Omit<
     Parameters<typeof registerRatings>[1] &
     Parameters<typeof registerStats>[1] &
     Parameters<typeof registerListens>[1] &
-    Parameters<typeof registerAnalysis>[1],
+    Parameters<typeof registerAnalysis>[1] &
+    Parameters<typeof registerRadio>[1],
   'uploads'
 >;
 
@@ -72,6 +74,7 @@ export async function registerModules(app: App, services: ModulesDeps): Promise<
   registerStats(app, deps);
   registerListens(app, deps);
   registerAnalysis(app, deps);
+  registerRadio(app, deps);
   // Loads whatever plugins the modules registered, so their errors surface here rather than at listen().
   await app.after();
 }

@@ -11,6 +11,7 @@ import { payments } from './payments.js';
 import { playlists } from './playlists.js';
 import { scrobbling } from './scrobbling.js';
 import { ratings } from './ratings.js';
+import { radio } from './radio.js';
 import { downloads, likes, plays, search, songs } from './songs.js';
 import { listens, stats } from './stats.js';
 import { apiKeys, appPassword } from './subsonic.js';
@@ -48,6 +49,7 @@ export const endpoints = {
   scrobbling,
   listens,
   stats,
+  radio,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -1,0 +1,8 @@
+import type { App } from '../../http/app-types.js';
+import { radioRoutes } from './radio.routes.js';
+import type { RadioService } from './radio.service.js';
+
+/** Song radio (`/api/radio`, issue 28). */
+export function registerRadio(app: App, { radio }: { radio: RadioService }): void {
+  radioRoutes(app, radio);
+}

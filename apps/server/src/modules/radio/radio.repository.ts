@@ -1,0 +1,138 @@
+import { sql, type Kysely } from 'kysely';
+import { songSeen } from '../../db/library-visibility.js';
+import type { DB } from '../../db/schema.js';
+import type { RadioSong } from './radio-rules.js';
+import { decodeVector, type RawVector } from './vector-index.js';
+
+/** The SQL of issue 28's radio: vectors, the songs a listener may play, co-listens and skips. */
+export function createRadioRepository(db: Kysely<DB>) {
+  /** What the songs read for the blend: the artist, the album (album_tracks), genre and year. */
+  const radioSongs = (hidden: readonly number[]) => {
+    let query = db
+      .selectFrom('songs')
+      .leftJoin('album_tracks', 'album_tracks.song_id', 'songs.id')
+      .select(['songs.id as songId', 'songs.artist_id as artistId', 'album_tracks.album_id as albumId'])
+      .select(['songs.genre as genre', 'songs.year as year'])
+      // A song whose library file is gone cannot play: the radio never offers it.
+      .where('songs.missing_since', 'is', null);
+    if (hidden.length > 0) query = query.where(songSeen(hidden));
+    return query;
+  };
+
+  return {
+    /** The version and count of the stored vectors: when it changes, the index is rebuilt. */
+    async vectorsStamp(): Promise<string> {
+      const row = await db
+        .selectFrom('song_features')
+        .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.max('analysed_at').as('latest')])
+        .select((eb) => eb.fn.max('version').as('version'))
+        .where('vector', 'is not', null)
+        .executeTakeFirst();
+      return `${row?.version ?? 0}:${Number(row?.count ?? 0)}:${row?.latest ?? ''}`;
+    },
+
+    /** Every vector of the newest analysis version (older versions have another layout). */
+    async latestVectors(): Promise<RawVector[]> {
+      const rows = await db
+        .selectFrom('song_features')
+        .select(['song_id', 'vector'])
+        .where('vector', 'is not', null)
+        .where('version', '=', (eb) => eb.selectFrom('song_features').select((f) => f.fn.max('version').as('v')))
+        .execute();
+      return rows.flatMap((row) => (row.vector ? [{ songId: row.song_id, values: decodeVector(row.vector) }] : []));
+    },
+
+    /** The songs of these ids the listener may play, in no particular order. */
+    async songs(ids: readonly number[], hidden: readonly number[]): Promise<RadioSong[]> {
+      if (ids.length === 0) return [];
+      return (
+        await radioSongs(hidden)
+          .where('songs.id', 'in', [...ids])
+          .execute()
+      ).map(toRadioSong);
+    },
+
+    /** Songs sharing a genre or an artist with the seed: the candidates when vectors say little or nothing. */
+    async byTags(genres: readonly string[], artistIds: readonly number[], hidden: readonly number[], limit: number) {
+      if (genres.length === 0 && artistIds.length === 0) return [];
+      const rows = await radioSongs(hidden)
+        .where((eb) =>
+          eb.or([
+            ...(genres.length > 0 ? [eb('songs.genre', 'in', [...genres])] : []),
+            ...(artistIds.length > 0 ? [eb('songs.artist_id', 'in', [...artistIds])] : []),
+          ]),
+        )
+        .orderBy('songs.play_count', 'desc')
+        .orderBy('songs.id')
+        .limit(limit)
+        .execute();
+      return rows.map(toRadioSong);
+    },
+
+    /**
+     * Songs this server's listeners played in the same session as a seed song (the same user, the same hour of the
+     * same day), with how many such sessions; read from `listens`, the plays that counted.
+     */
+    async coListens(seedIds: readonly number[], limit: number): Promise<Map<number, number>> {
+      if (seedIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('listens as seed')
+        .innerJoin('listens as other', (join) =>
+          join
+            .onRef('other.user_id', '=', 'seed.user_id')
+            .on(sql`substr(other.played_at, 1, 13)`, '=', sql`substr(seed.played_at, 1, 13)`),
+        )
+        .select('other.song_id as songId')
+        .select((eb) => eb.fn.countAll<number | string>().as('sessions'))
+        .where('seed.song_id', 'in', [...seedIds])
+        .where('other.song_id', 'is not', null)
+        .groupBy('other.song_id')
+        .orderBy('sessions', 'desc')
+        .limit(limit)
+        .execute();
+      return new Map(rows.flatMap((row) => (row.songId === null ? [] : [[row.songId, Number(row.sessions)]])));
+    },
+
+    /**
+     * Play starts and counted listens of these songs. A start with no listen is a skip; `plays` keeps each user's last
+     * 1000 starts, so skips are those of the recent past.
+     */
+    async playStats(ids: readonly number[]): Promise<Map<number, { starts: number; listens: number }>> {
+      const stats = new Map<number, { starts: number; listens: number }>();
+      if (ids.length === 0) return stats;
+      const starts = await db
+        .selectFrom('plays')
+        .select('song_id')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('song_id', 'in', [...ids])
+        .groupBy('song_id')
+        .execute();
+      const listens = await db
+        .selectFrom('listens')
+        .select('song_id')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('song_id', 'in', [...ids])
+        .groupBy('song_id')
+        .execute();
+      for (const row of starts) stats.set(row.song_id, { starts: Number(row.n), listens: 0 });
+      for (const row of listens) {
+        if (row.song_id === null) continue;
+        const known = stats.get(row.song_id) ?? { starts: 0, listens: 0 };
+        stats.set(row.song_id, { ...known, listens: Number(row.n) });
+      }
+      return stats;
+    },
+  };
+}
+
+export type RadioRepository = ReturnType<typeof createRadioRepository>;
+
+function toRadioSong(row: {
+  songId: number;
+  artistId: number | null;
+  albumId: number | null;
+  genre: string;
+  year: number | null | undefined;
+}): RadioSong {
+  return { songId: row.songId, artistId: row.artistId, albumId: row.albumId, genre: row.genre, year: row.year ?? null };
+}

@@ -1,0 +1,116 @@
+import type { RadioRepository } from './radio.repository.js';
+import { nextSongs, seedProfile, type Candidate, type RadioSong } from './radio-rules.js';
+import { VectorIndex } from './vector-index.js';
+
+/** Neighbours read from the index per request: a few times a batch, so the rules still have choice. */
+const AUDIO_CANDIDATES = 200;
+const TAG_CANDIDATES = 200;
+const CO_LISTEN_CANDIDATES = 100;
+/** How often the stored vectors' stamp is read; another instance's or the analyser's writes show within this. */
+const STAMP_CHECK_MS = 5000;
+
+export interface RadioRequest {
+  /** The seed's songs (a song, or an album's, artist's or playlist's), in order. */
+  seedIds: readonly number[];
+  /** Played or queued so far in this radio, oldest first. */
+  historyIds: readonly number[];
+  count: number;
+  /** The listener's hidden libraries. */
+  hidden: readonly number[];
+}
+
+/**
+ * Issue 28's radio over the database: the index of the newest vectors (rebuilt when their stamp changes, which every
+ * instance reads from the database, so several instances converge), the tag and co-listen candidates, and the rules.
+ */
+export function createRadioService(repository: RadioRepository, now: () => number = Date.now) {
+  let index = VectorIndex.build([]);
+  let stamp = '';
+  let checkedAt = -Infinity;
+  let rebuilding: Promise<void> | null = null;
+
+  async function refreshIndex(): Promise<void> {
+    const current = await repository.vectorsStamp();
+    checkedAt = now();
+    if (current === stamp) return;
+    const vectors = await repository.latestVectors();
+    index = VectorIndex.build(vectors);
+    stamp = current;
+  }
+
+  /** The index, refreshed when the stamp is old; concurrent requests share one refresh. */
+  async function currentIndex(): Promise<VectorIndex> {
+    if (now() - checkedAt >= STAMP_CHECK_MS) {
+      rebuilding ??= refreshIndex().finally(() => (rebuilding = null));
+      await rebuilding;
+    }
+    return index;
+  }
+
+  async function candidates(request: RadioRequest, seedSongs: RadioSong[]): Promise<Candidate[]> {
+    const vectors = await currentIndex();
+    const seedIds = seedSongs.map((s) => s.songId);
+    const query = vectors.centroidOf(seedIds);
+    const audio = new Map(
+      (query ? vectors.nearest(query, AUDIO_CANDIDATES) : []).map((n) => [n.songId, n.similarity] as const),
+    );
+    const profile = seedProfile(seedSongs);
+    const [tagged, together] = await Promise.all([
+      repository.byTags([...profile.genres], [...profile.artistIds], request.hidden, TAG_CANDIDATES),
+      repository.coListens(seedIds, CO_LISTEN_CANDIDATES),
+    ]);
+    const ids = new Set([...audio.keys(), ...together.keys()]);
+    const visible = await repository.songs(
+      [...ids].filter((id) => !tagged.some((s) => s.songId === id)),
+      request.hidden,
+    );
+    const songs = [...tagged, ...visible];
+    const stats = await repository.playStats(songs.map((s) => s.songId));
+    return songs.map((song) => {
+      const played = stats.get(song.songId) ?? { starts: 0, listens: 0 };
+      const similarity = audio.get(song.songId) ?? (query ? vectorSimilarity(vectors, query, song.songId) : null);
+      return {
+        ...song,
+        audio: similarity,
+        coListens: together.get(song.songId) ?? 0,
+        skips: Math.max(0, played.starts - played.listens),
+        listens: played.listens,
+      };
+    });
+  }
+
+  return {
+    /** The next songs of a radio; the seed songs the listener may not see are no seed. */
+    async next(request: RadioRequest): Promise<RadioSong[]> {
+      const seen = await repository.songs(request.seedIds, request.hidden);
+      const seedSongs = request.seedIds.flatMap((id) => seen.filter((s) => s.songId === id));
+      if (seedSongs.length === 0) return [];
+      const history = await repository.songs(request.historyIds, []);
+      const byId = new Map(history.map((s) => [s.songId, s]));
+      return nextSongs({
+        candidates: await candidates(request, seedSongs),
+        seed: seedProfile(seedSongs),
+        seedSongs,
+        history: request.historyIds.flatMap((id) => byId.get(id) ?? []),
+        count: request.count,
+      });
+    },
+
+    /** Reads the vectors now (start-up warm-up, and tests). */
+    refresh: refreshIndex,
+    indexBytes: () => index.bytes(),
+    /** Whether the index holds a song's vector (what the last refresh read). */
+    indexed: (songId: number) => index.has(songId),
+  };
+}
+
+export type RadioService = ReturnType<typeof createRadioService>;
+
+/** A tag or co-listen candidate outside the index's neighbours still gets its similarity when it has a vector. */
+function vectorSimilarity(index: VectorIndex, query: Float32Array, songId: number): number | null {
+  const vector = index.vectorOf(songId);
+  if (!vector) return null;
+  let sum = 0;
+  for (let d = 0; d < vector.length; d++) sum += (vector[d] ?? 0) * (query[d] ?? 0);
+  return sum;
+}

@@ -1,0 +1,38 @@
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../../../test/dialects.js';
+import { insertSongs, makeUser } from '../../../test/factories.js';
+import { errorOf } from '../../../test/harness.js';
+
+describeEachDialect('radio API (%s)', (t) => {
+  it('answers the seed and then more songs, for a signed-in listener', async () => {
+    const songs = await insertSongs(t, 5);
+    const user = await makeUser(t);
+    const seed = songs[0]?.id ?? 0;
+    const response = await t.as(user).post('/api/radio/next', { seedIds: [seed], historyIds: [], count: 3 });
+    expect(response.statusCode, response.body).toBe(200);
+    const { songIds } = response.json<{ songIds: number[] }>();
+    expect(songIds[0]).toBe(seed);
+    expect(songIds).toHaveLength(3);
+  });
+
+  it('refuses a request without a seed, with too many songs asked, or with a bad id (400 naming the field)', async () => {
+    const user = await makeUser(t);
+    for (const [body, field] of [
+      [{ seedIds: [] }, 'seedIds'],
+      [{ seedIds: [1], count: 51 }, 'count'],
+      [{ seedIds: ['x'] }, 'seedIds'],
+      [{ seedIds: [1], historyIds: Array.from({ length: 101 }, (_, i) => i + 1) }, 'historyIds'],
+    ] as const) {
+      const response = await t.as(user).post('/api/radio/next', body);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(errorOf(response.body).field ?? '').toContain(field);
+    }
+  });
+
+  it('answers no songs for a seed that does not exist', async () => {
+    const user = await makeUser(t);
+    const response = await t.as(user).post('/api/radio/next', { seedIds: [987_654] });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ songIds: [] });
+  });
+});
