@@ -438,6 +438,7 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
       likes,
       ratings,
       playlists,
+      radio,
       plays,
       search,
       searchIndex,

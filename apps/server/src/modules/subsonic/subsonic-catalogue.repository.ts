@@ -31,6 +31,11 @@ export interface SubsonicCatalogueRepository {
   albumPage(limit: number, offset: number, scope: SongScope): Promise<AlbumListRow[]>;
   /** Rows of these ids, in no particular order; unknown ids are skipped. */
   artistsByIds(ids: readonly number[]): Promise<ArtistRow[]>;
+  /**
+   * getTopSongs (issue 28): the songs of the artist of this name (main or credited, any case) the server's listeners
+   * heard most (counted listens), then the most played, outside the `hidden` libraries and not missing.
+   */
+  topSongIds(artistName: string, count: number, hidden: readonly number[]): Promise<number[]>;
   /** Those of the artist or album ids that are in the scope (all of them when it narrows nothing). */
   inScope(kind: 'album' | 'artist', ids: readonly number[], scope: SongScope): Promise<Set<number>>;
   /** How many albums each artist has, of those not only in `hidden` libraries (artists with none are absent). */
@@ -48,6 +53,49 @@ const TABLE = { song: 'songs', album: 'albums', artist: 'artists' } as const;
 
 export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatalogueRepository {
   return {
+    async topSongIds(artistName, count, hidden) {
+      const name = artistName.trim().toLowerCase();
+      const rows = await db
+        .selectFrom('songs')
+        .leftJoin(
+          (qb) =>
+            qb
+              .selectFrom('listens')
+              .select((eb) => ['listens.song_id', eb.fn.countAll<number>().as('heard')])
+              .groupBy('listens.song_id')
+              .as('heard'),
+          (join) => join.onRef('heard.song_id', '=', 'songs.id'),
+        )
+        .select('songs.id')
+        .where('songs.missing_since', 'is', null)
+        .where(hidden.length > 0 ? songSeen(hidden) : sql<boolean>`1 = 1`)
+        .where((eb) =>
+          eb.or([
+            eb.exists(
+              eb
+                .selectFrom('artists')
+                .select('artists.id')
+                .whereRef('artists.id', '=', 'songs.artist_id')
+                .where(sql<string>`lower(artists.name)`, '=', name),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('song_artists')
+                .innerJoin('artists', 'artists.id', 'song_artists.artist_id')
+                .select('song_artists.song_id')
+                .whereRef('song_artists.song_id', '=', 'songs.id')
+                .where(sql<string>`lower(artists.name)`, '=', name),
+            ),
+          ]),
+        )
+        .orderBy(sql`coalesce(heard.heard, 0)`, 'desc')
+        .orderBy('songs.play_count', 'desc')
+        .orderBy('songs.id')
+        .limit(count)
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
     songPage(limit, offset, scope) {
       // The offset is skipped on the primary key alone, then only the page's rows are joined.
       const page = db

@@ -8,6 +8,7 @@ import type { LibraryFoldersService } from '../libraries/library-folders.service
 import type { LikesService } from '../likes/likes.service.js';
 import type { PlaylistsService } from '../playlists/playlists.service.js';
 import type { PlaysService } from '../plays/plays.service.js';
+import type { RadioService } from '../radio/radio.service.js';
 import type { RatingsService } from '../ratings/ratings.service.js';
 import type { SearchIndexRepository } from '../search-index/search-index.repository.js';
 import type { SearchService } from '../search/search.service.js';
@@ -40,6 +41,8 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   /** Each user's stars (issue 28): setRating, and `userRating` on albums and artists. */
   ratings: RatingsService;
   playlists: PlaylistsService;
+  /** Song radio (issue 28): getSimilarSongs and getSimilarSongs2. */
+  radio: RadioService;
   plays: PlaysService;
   /** The user's devices and their one queue (issue 27): an app is a device; its queue and playback are the web's too. */
   devices: DevicesService;

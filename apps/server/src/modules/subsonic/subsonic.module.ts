@@ -9,6 +9,7 @@ import { infoMethods } from './methods/info.methods.js';
 import { lyricsMethods } from './methods/lyrics.methods.js';
 import { mediaMethods } from './methods/media.methods.js';
 import { playbackMethods } from './methods/playback.methods.js';
+import { discoveryMethods } from './methods/discovery.methods.js';
 import { playlistsMethods } from './methods/playlists.methods.js';
 import { ratingsMethods } from './methods/ratings.methods.js';
 import { searchMethods } from './methods/search.methods.js';
@@ -33,6 +34,7 @@ export function subsonicMethods(deps: SubsonicDeps): MethodTable[] {
     playbackMethods(deps),
     bookmarksMethods(deps),
     ratingsMethods(deps),
+    discoveryMethods(deps),
     scanningMethods(deps.libraries),
   ];
 }
