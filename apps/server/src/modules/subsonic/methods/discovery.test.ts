@@ -40,13 +40,12 @@ describeEachDialect('Subsonic similar and top songs (%s)', { env: { SCAN_WATCH: 
         others.map((song) => song.id),
       )
       .execute();
-    artistId = (
-      await t.db
-        .selectFrom('songs')
-        .select('artist_id')
-        .where('id', '=', band[0]?.id ?? 0)
-        .executeTakeFirstOrThrow()
-    ).artist_id as number;
+    const row = await t.db
+      .selectFrom('songs')
+      .select('artist_id')
+      .where('id', '=', band[0]?.id ?? 0)
+      .executeTakeFirstOrThrow();
+    artistId = row.artist_id ?? 0;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     client = new SubsonicAPI({ url: base, auth: { apiKey: await apiKeyOf(t, listener) }, fetch: subsonicFetch() });
