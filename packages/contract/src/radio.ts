@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Song } from './songs.js';
 
 /** Most songs a radio answers at once, and how much history and seed a request may carry. */
 export const RADIO_BATCH_MAX = 50;
@@ -19,5 +20,6 @@ export const RadioRequest = z.object({
 export type RadioRequest = z.infer<typeof RadioRequest>;
 
 /** The songs to queue next, in order; fewer than asked (or none) when the rules leave no more. */
-export const RadioResponse = z.object({ songIds: z.array(z.number().int()) });
+/** `songs`: the same songs, as the song lists answer them (for the player's queue). */
+export const RadioResponse = z.object({ songIds: z.array(z.number().int()), songs: z.array(Song) });
 export type RadioResponse = z.infer<typeof RadioResponse>;

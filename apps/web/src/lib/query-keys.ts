@@ -20,6 +20,8 @@ export const songKeys = {
         return [...songKeys.playlist(source.playlistId), 'pages'] as const;
       case 'search':
         return [...songKeys.search(source.q), 'pages'] as const;
+      case 'radio':
+        return [...songKeys.all, 'radio', [...source.seedIds], 'pages'] as const;
     }
   },
   /** Everything cached of one playlist's songs: its pages, and the whole list the editor loads. */

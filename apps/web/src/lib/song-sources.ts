@@ -1,4 +1,13 @@
-import { PAGE_LIMIT_DEFAULT, type SongPage, type SongPageOrder, type SortDirection } from '@tonearm/contract';
+import {
+  PAGE_LIMIT_DEFAULT,
+  RADIO_BATCH_MAX,
+  RADIO_HISTORY_MAX,
+  RADIO_SEED_MAX,
+  type SongPage,
+  type SongPageOrder,
+  type SortDirection,
+} from '@tonearm/contract';
+import { z } from 'zod';
 import { api } from './api.js';
 
 /**
@@ -20,7 +29,9 @@ export type SongSource =
   /** A playlist's songs in playlist order. */
   | { kind: 'playlist'; playlistId: number }
   /** Search hits for `q`, best match first. */
-  | { kind: 'search'; q: string };
+  | { kind: 'search'; q: string }
+  /** Issue 28: song radio from these songs, endless; each page's cursor carries what it queued so far. */
+  | { kind: 'radio'; seedIds: readonly number[] };
 
 export interface SongPageRequest {
   cursor?: string | null;
@@ -43,5 +54,29 @@ export function fetchSongPage(source: SongSource, request: SongPageRequest = {})
       return api.songs.playlistPage({ id: source.playlistId, query: paging }, options);
     case 'search':
       return api.songs.page({ query: { ...paging, q: source.q } }, options);
+    case 'radio':
+      return radioPage(source.seedIds, request);
   }
+}
+
+/** What a radio page's cursor carries: the songs it queued so far, the newest RADIO_HISTORY_MAX. */
+const RadioCursor = z.array(z.number().int().positive());
+
+/**
+ * A page of song radio: the next songs after those the cursor names (none twice in 50, at most 3 in a row by one
+ * artist: the server's rules), and a cursor naming them too, so the queue goes on for as long as the radio finds songs.
+ */
+async function radioPage(seedIds: readonly number[], request: SongPageRequest): Promise<SongPage> {
+  const parsed = request.cursor ? RadioCursor.safeParse(JSON.parse(request.cursor)) : null;
+  const history = parsed?.success ? parsed.data : [];
+  const count = Math.min(RADIO_BATCH_MAX, request.limit ?? 20);
+  const body = { seedIds: seedIds.slice(0, RADIO_SEED_MAX), historyIds: history, count };
+  const answer = await api.radio.next({ body }, { signal: request.signal });
+  const queued = [...history, ...answer.songIds].slice(-RADIO_HISTORY_MAX);
+  return {
+    items: answer.songs,
+    nextCursor: answer.songs.length === 0 ? null : JSON.stringify(queued),
+    total: history.length + answer.songs.length,
+    seed: null,
+  };
 }

@@ -371,3 +371,15 @@ export const ChartIcon = makeIcon(
     <path d="M21 17V4" />
   </>,
 );
+
+/** Issue 28: song radio (waves from a point). */
+export const RadioIcon = makeIcon(
+  'RadioIcon',
+  <>
+    <circle cx="12" cy="12" r="2" />
+    <path d="M8.5 8.5a5 5 0 0 0 0 7" />
+    <path d="M15.5 8.5a5 5 0 0 1 0 7" />
+    <path d="M5.6 5.6a9 9 0 0 0 0 12.8" />
+    <path d="M18.4 5.6a9 9 0 0 1 0 12.8" />
+  </>,
+);

@@ -10,9 +10,12 @@ describeEachDialect('radio API (%s)', (t) => {
     const seed = songs[0]?.id ?? 0;
     const response = await t.as(user).post('/api/radio/next', { seedIds: [seed], historyIds: [], count: 3 });
     expect(response.statusCode, response.body).toBe(200);
-    const { songIds } = response.json<{ songIds: number[] }>();
+    const { songIds, songs } = response.json<{ songIds: number[]; songs: { id: number; link: string }[] }>();
     expect(songIds[0]).toBe(seed);
     expect(songIds).toHaveLength(3);
+    // The same songs as the song lists answer them, for the player's queue.
+    expect(songs.map((song) => song.id)).toEqual(songIds);
+    expect(songs.every((song) => song.link.length > 0)).toBe(true);
   });
 
   it('refuses a request without a seed, with too many songs asked, or with a bad id (400 naming the field)', async () => {
@@ -33,6 +36,6 @@ describeEachDialect('radio API (%s)', (t) => {
     const user = await makeUser(t);
     const response = await t.as(user).post('/api/radio/next', { seedIds: [987_654] });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ songIds: [] });
+    expect(response.json()).toEqual({ songIds: [], songs: [] });
   });
 });

@@ -9,7 +9,8 @@ import { usePlayerControls } from '../../player/usePlayer.js';
 import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { Cover } from '../../ui/Cover.js';
-import { ArrowLeftIcon, CameraIcon, PlayIcon, PlaylistAddIcon } from '../../ui/icons.js';
+import { ArrowLeftIcon, CameraIcon, PlayIcon, PlaylistAddIcon, RadioIcon } from '../../ui/icons.js';
+import { useStartRadio } from '../radio/useStartRadio.js';
 import { NotFoundState } from '../../ui/NotFoundState.js';
 import { StarRating } from '../../ui/StarRating.js';
 import { artistQueries } from '../artists/queries.js';
@@ -201,6 +202,7 @@ function ChangeCover({ album }: { album: Album }) {
 function AlbumView({ album }: { album: Album }) {
   const user = useCurrentUser();
   const controls = usePlayerControls();
+  const startRadio = useStartRadio();
   const [choosingPlaylist, setChoosingPlaylist] = useState(false);
   const [editing, setEditing] = useState(false);
   const empty = album.songs.length === 0;
@@ -246,6 +248,20 @@ function AlbumView({ album }: { album: Album }) {
           >
             <PlaylistAddIcon size={18} />
             Add album to playlist
+          </button>
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={empty}
+            onClick={() => {
+              startRadio(
+                album.songs.map((song) => song.id),
+                album.name,
+              );
+            }}
+          >
+            <RadioIcon size={18} />
+            Start radio
           </button>
           {isAdmin(user) && (
             <>

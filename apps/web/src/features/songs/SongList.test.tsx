@@ -88,6 +88,7 @@ describe('<SongList>', () => {
       'Details',
       'Play next',
       'Add to queue',
+      'Start radio',
       'Delete',
     ]);
     // Delete is last, after a line: not right under Edit (issue 26).
@@ -101,6 +102,7 @@ describe('<SongList>', () => {
       'Details',
       'Play next',
       'Add to queue',
+      'Start radio',
     ]);
   });
 
