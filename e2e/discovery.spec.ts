@@ -119,3 +119,22 @@ test('build a smart playlist in the editor: live count, a bad rule named, the ch
     '4',
   );
 });
+
+test('start a radio from a song: the song plays first and similar songs follow in the queue', async ({ page }) => {
+  const dashboard = new Dashboard(page);
+  const listener = newAccount('radio_fan');
+  await registerAccount(server.baseURL, listener);
+  await logIn(page, listener);
+  const row = await dashboard.revealSong(await dashboard.openSongs(), track.name);
+  const menu = await dashboard.openSongMenu(row, track.name);
+  await menu.getByRole('menuitem', { name: 'Start radio' }).click();
+  await expect(dashboard.player.locator('.now-playing__name')).toHaveText(track.name);
+  await dashboard.player.getByRole('button', { name: 'Queue', exact: true }).click();
+  const nextUp = page.getByRole('region', { name: 'Queue' }).getByRole('list', { name: 'Next up' });
+  const upcoming = () =>
+    nextUp.getByRole('listitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label') ?? ''));
+  await expect.poll(async () => (await upcoming()).length).toBeGreaterThan(0);
+  // No song twice (the server's rules), and never the seed again right after it.
+  const names = await upcoming();
+  expect(names).not.toContain(track.name);
+});
