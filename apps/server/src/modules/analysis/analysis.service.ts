@@ -168,7 +168,7 @@ export class AnalysisService {
     const { repository, config } = this.deps;
     const last = await repository.lastSongId();
     let errors = 0;
-    for (let after = 0; after < last && this.started; ) {
+    for (let after = 0; after < last && this.started;) {
       const upTo = Math.min(last, after + ID_WINDOW);
       const songs = await repository.pendingBetween(FEATURE_VERSION, after, upTo, BATCH);
       after = songs.length === BATCH ? (songs.at(-1)?.id ?? upTo) : upTo;
