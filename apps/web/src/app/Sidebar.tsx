@@ -9,7 +9,6 @@ import { Paths } from '../lib/paths.js';
 import { isAdmin, useAuth } from '../shell/auth/useAuth.js';
 import { Avatar } from '../ui/Avatar.js';
 import {
-  ChartIcon,
   CloseIcon,
   CrownIcon,
   DownloadIcon,
@@ -24,6 +23,7 @@ import {
   SearchIcon,
   UsersIcon,
 } from '../ui/icons.js';
+import { ChartIcon } from '../ui/discovery-icons.js';
 import '../ui/brand.css';
 import '../ui/buttons.css';
 import './Sidebar.css';

@@ -36,8 +36,8 @@ const PlaylistPage = lazyPage(() => import('../features/playlists/PlaylistPage.j
 const PaymentPage = lazyPage(() => import('../features/payment/PaymentPage.js'), 'PaymentPage');
 const CreatePlaylistPage = lazyPage(() => import('../features/playlists/CreatePlaylistPage.js'), 'CreatePlaylistPage');
 const SmartPlaylistPage = lazyPage(() => import('../features/playlists/SmartPlaylistPage.js'), 'SmartPlaylistPage');
-const StatsPage = lazyPage(() => import('../features/stats/StatsPage.js'), 'StatsPage');
-const ServerStatsPage = lazyPage(() => import('../features/stats/ServerStatsPage.js'), 'ServerStatsPage');
+const StatsPage = lazyPage(() => import('../features/stats/pages.js'), 'StatsPage');
+const ServerStatsPage = lazyPage(() => import('../features/stats/pages.js'), 'ServerStatsPage');
 const ArtistPage = lazyPage(() => import('../features/artists/ArtistPage.js'), 'ArtistPage');
 const DownloadedPage = lazyPage(() => import('../features/downloaded/DownloadedPage.js'), 'DownloadedPage');
 const UserListPage = lazyPage(() => import('../features/users/UserListPage.js'), 'UserListPage');

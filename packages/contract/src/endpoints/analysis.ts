@@ -6,8 +6,7 @@ export const analysis = {
     method: 'GET',
     path: '/api/analysis',
     access: 'admin',
-    description:
-      'How far the audio analysis has gone: songs analysed, failed and waiting for the current version, the rate of the instance that answered, and the latest failures.',
+    description: 'Songs analysed, failed and waiting, the rate, the latest failures.',
     responses: { 200: 'AnalysisProgress' },
   }),
 } as const;

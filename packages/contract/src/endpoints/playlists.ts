@@ -75,9 +75,7 @@ export const playlists = {
     method: 'POST',
     path: '/api/playlists/smart',
     access: 'session',
-    description:
-      'A smart playlist (issue 28): name, type, isPublic and definition (rules, sort, limit; docs/smart-playlists.md). ' +
-      'Its songs are chosen by the rules whenever it is read. A bad rule is a 400 whose message names it.',
+    description: 'A smart playlist: its songs chosen by its rules (docs/smart-playlists.md); 400 names a bad rule.',
     body: 'SmartPlaylistCreate',
     responses: { 201: 'Playlist' },
   }),
@@ -86,9 +84,7 @@ export const playlists = {
     path: '/api/playlists/:id/smart',
     access: 'owner',
     params: 'IdParam',
-    description:
-      "A smart playlist's name, type, isPublic or definition (only what is sent changes); 409 for a playlist that " +
-      'is not smart.',
+    description: 'What is sent changes; 409 for a playlist that is not smart.',
     body: 'SmartPlaylistUpdate',
     responses: { 200: 'Playlist' },
   }),
@@ -96,9 +92,7 @@ export const playlists = {
     method: 'POST',
     path: '/api/playlists/smart/preview',
     access: 'session',
-    description:
-      "What a definition would choose for the caller now: the count, total length and first songs (the editor's live " +
-      'preview). Nothing is saved.',
+    description: 'What a definition chooses for the caller now; nothing is saved.',
     body: 'SmartPreviewRequest',
     responses: { 200: 'SmartPreview' },
   }),

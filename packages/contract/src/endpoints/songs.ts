@@ -143,8 +143,7 @@ export const plays = {
     access: 'session',
     body: 'ListenReport',
     description:
-      'Issue 28: a web play that counted (half the song or 4 minutes heard), stored once for the statistics and ' +
-      'sent on to the listener’s scrobbling services. 400 when too little was heard; 404 for a song not seen.',
+      'A web play that counted (half the song or 4 minutes heard); the same play again keeps the most heard.',
     responses: { 204: 'empty' },
   }),
   recent: endpoint({

@@ -16,7 +16,7 @@ export const listens = {
     method: 'GET',
     path: '/api/listens/export.json',
     access: 'session',
-    description: 'The caller’s listens, oldest first, as a JSON array of ExportedListen.',
+    description: 'The caller’s listens, oldest first, as JSON.',
     responses: { 200: 'binary' },
   }),
 } as const;
@@ -28,7 +28,7 @@ export const stats = {
     path: '/api/stats',
     access: 'session',
     query: 'StatsQuery',
-    description: 'The caller’s listening over the last 7, 30 or 365 days or all time, hours and days in `tz`.',
+    description: 'The caller’s listening over a period, hours and days in `tz`.',
     responses: { 200: 'ListeningStats' },
   }),
   year: endpoint({
@@ -54,7 +54,7 @@ export const stats = {
     path: '/api/admin/stats',
     access: 'admin',
     query: 'ServerStatsQuery',
-    description: 'Most played and active listeners over `days`, storage, and growth by month.',
+    description: 'Most played, active listeners, storage, growth.',
     responses: { 200: 'ServerStats' },
   }),
 } as const;

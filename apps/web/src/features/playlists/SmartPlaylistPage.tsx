@@ -27,7 +27,7 @@ import '../../ui/card.css';
 import '../../ui/empty-state.css';
 import '../../ui/forms.css';
 import '../../ui/page.css';
-import './SmartPlaylistPage.css';
+import './CreatePlaylistPage.css';
 
 /** How long the rules must rest before the preview asks the server again. */
 const PREVIEW_DEBOUNCE_MS = 300;

@@ -1,16 +1,8 @@
 import { ClientMessages, type Song } from '@tonearm/contract';
 import { usePlayerControls } from '../../player/usePlayer.js';
 import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
-import {
-  DownloadIcon,
-  EditIcon,
-  InfoIcon,
-  NextIcon,
-  PlaylistAddIcon,
-  QueueIcon,
-  RadioIcon,
-  TrashIcon,
-} from '../../ui/icons.js';
+import { DownloadIcon, EditIcon, InfoIcon, NextIcon, PlaylistAddIcon, QueueIcon, TrashIcon } from '../../ui/icons.js';
+import { RadioIcon } from '../../ui/discovery-icons.js';
 import { useStartRadio } from '../radio/useStartRadio.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
 import { useSongActions, type SongActionOrigin } from './useSongActions.js';
