@@ -1,22 +1,13 @@
 import { RADIO_BATCH_MAX, RADIO_SEED_MAX } from '@tonearm/contract';
-import { HttpError } from '../../../http/errors.js';
 import type { SessionViewer } from '../../../http/session.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import { parseSubsonicId } from '../subsonic-ids.js';
+import { orNotFound } from './info.methods.js';
 import { intParam, notFoundError, requiredParam, type MethodTable, type SubsonicCall } from '../subsonic-method.js';
 
 /** Subsonic's default of getSimilarSongs(2) and getTopSongs; the radio answers at most RADIO_BATCH_MAX at once. */
 const SIMILAR_DEFAULT = 50;
 const TOP_MAX = 500;
-
-async function orNotFound<T>(what: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 404) throw notFoundError(what);
-    throw error;
-  }
-}
 
 /**
  * Issue 28's song radio for Subsonic apps: getSimilarSongs and getSimilarSongs2 (the radio of a song, an album or an

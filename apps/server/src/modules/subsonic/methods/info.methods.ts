@@ -33,7 +33,8 @@ function imageUrls(base: string, key: string | null): SubsonicNode {
 }
 
 /** What an HttpError 404 of a service means here: error 70 for `what`. */
-async function orNotFound<T>(what: string, work: () => Promise<T>): Promise<T> {
+/** `work`, with a service's 404 answered as Subsonic's 70 (`what` not found). */
+export async function orNotFound<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
