@@ -12,6 +12,13 @@ const chromiumArgs = [
   '--autoplay-policy=no-user-gesture-required',
 ];
 
+/**
+ * The specs that record what Chromium plays and measure it sample by sample (joins, fade curves): they run last and
+ * alone, one at a time, after every other spec, so no other test's page, server or browser shares the 2 cores while
+ * they play in real time (beside other specs a main thread held for 150 ms bent a fade's curve past its bound).
+ */
+const audioSpecs = ['**/gapless.spec.ts', '**/crossfade.spec.ts'];
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
@@ -33,4 +40,8 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     serviceWorkers: 'allow',
   },
+  projects: [
+    { name: 'app', testIgnore: audioSpecs },
+    { name: 'audio', testMatch: audioSpecs, dependencies: ['app'], workers: 1 },
+  ],
 });

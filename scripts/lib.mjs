@@ -63,6 +63,12 @@ function firstLine(text, width = 160) {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 
+/** A vitest error's first line; its JSON report gives a timeout as the bare stack of "Error: STACK_TRACE_ERROR". */
+function vitestError(text) {
+  const line = firstLine(text);
+  return line === 'Error: STACK_TRACE_ERROR' ? 'timed out (the test or one of its hooks)' : line;
+}
+
 /** A JSON report a test runner wrote, or null when it wrote none (it did not run, or crashed first). */
 export function readJson(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
@@ -79,7 +85,7 @@ export function vitestFailures(report, base = root) {
     const name = file.name.startsWith(base) ? file.name.slice(base.length + 1) : file.name;
     const failed = file.assertionResults.filter((test) => test.status === 'failed');
     if (file.status === 'failed' && failed.length === 0) lines.push(`${name}: ${firstLine(file.message)}`);
-    for (const test of failed) lines.push(`${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    for (const test of failed) lines.push(`${name} › ${test.fullName}: ${vitestError(test.failureMessages?.[0])}`);
   }
   return lines;
 }

@@ -76,10 +76,32 @@ export async function killHard({ child }: Running): Promise<void> {
   await exited;
 }
 
+/** How long a process may take to stop on SIGTERM, or an import to finish, before a test says which one hung. */
+export const PROCESS_DEADLINE_MS = 60_000;
+
+/** The exit code of `running` once it exits; fails, with what it printed, if that takes over `ms`. */
+export async function exitOf(running: Running, what: string, ms = PROCESS_DEADLINE_MS): Promise<number | null> {
+  const { child } = running;
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  let timer: NodeJS.Timeout | undefined;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not exit within ${ms} ms:\n${running.output.join('')}`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function stopGently(running: Running): Promise<void> {
   const { child } = running;
   if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const exited = exitOf(running, 'the server, stopped with SIGTERM,');
   child.kill('SIGTERM');
   await exited;
 }

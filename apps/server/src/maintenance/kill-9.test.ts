@@ -8,9 +8,11 @@ import { THUMBNAIL_WIDTHS } from '@tonearm/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   buildServer,
+  exitOf,
   killHard,
   launch,
   newPlace,
+  PROCESS_DEADLINE_MS,
   ROOT,
   signIn,
   startServer,
@@ -240,8 +242,10 @@ describeEachDialect('kill -9 (%s)', { uses: 'nothing' }, (t) => {
     const importer = launch(process.execPath, args, place, { INIT_CWD: ROOT });
     running.push(importer);
     const done = () => Number(/\[\s*(\d+)\/\d+\][^[]*$/.exec(importer.output.join(''))?.[1] ?? 0);
+    const deadline = Date.now() + PROCESS_DEADLINE_MS;
     while (done() < 8) {
       if (importer.child.exitCode !== null) throw new Error(`the import ended first:\n${importer.output.join('')}`);
+      if (Date.now() > deadline) throw new Error(`the import did not reach 8 files:\n${importer.output.join('')}`);
       await sleep(5);
     }
     // Both at once, as a power cut would.
@@ -254,10 +258,10 @@ describeEachDialect('kill -9 (%s)', { uses: 'nothing' }, (t) => {
 
     const again = launch(process.execPath, args, place, { INIT_CWD: ROOT });
     running.push(again);
-    const code = await new Promise((resolve) => again.child.once('exit', resolve));
+    const code = await exitOf(again, 'the second import');
     expect(code, again.output.join('')).toBe(0);
     const final = await inspect(place);
     expect(final.songs).toBe(files);
     expect(final.unreferenced).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });
