@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption, type ProxyOptions } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { checkChunkGraph, dashboardChunk, DASHBOARD_CHUNK } from './chunk-groups.js';
+import { stripEndpointDescriptions } from './strip-descriptions.js';
 
 /** Paths the Tonearm server answers; everything else is the single-page app. */
 const SERVER_PATHS = ['/api', '/media', '/artists', '/healthz'] as const;
@@ -54,7 +55,7 @@ const pwa = VitePWA({
   devOptions: { enabled: false },
 });
 
-const plugins: PluginOption[] = [react(), pwa, checkChunkGraph()];
+const plugins: PluginOption[] = [react(), pwa, checkChunkGraph(), stripEndpointDescriptions()];
 
 /**
  * react-router 7 lists only its development build in its package exports (warnings, invariant messages); a build
