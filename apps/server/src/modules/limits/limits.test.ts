@@ -177,11 +177,23 @@ describeEachDialect('per-user limits (%s)', limited, (t) => {
     expect(await uploadsOf(t, erin)).toBe(0);
     expect(await blobCounts(t.dataDir)).toEqual(blobs);
     expect(message).toBe('You can have at most 2 playlists. Delete one to create another.');
+    // A smart playlist is a playlist: it counts, and past the cap it is refused the same way.
+    const smart = {
+      name: 'Smart',
+      definition: {
+        rules: { match: 'all', rules: [{ field: 'year', op: 'gte', value: 1900 }] },
+        sort: { field: 'year', direction: 'asc' },
+        limit: null,
+      },
+    };
+    expectRefusal(await t.as(erin).post('/api/playlists/smart', smart), 409, ErrorCodes.limitReached, message);
+    expect(await playlistsOf(t, erin)).toBe(2);
 
     expect((await jsonPlaylist(t, frank, 'Mine')).statusCode).toBe(201);
     const deleted = await t.as(erin).delete(`/api/playlists/${first.id}`);
     expect(deleted.statusCode).toBe(200);
-    expect((await jsonPlaylist(t, erin, 'Three')).statusCode).toBe(201);
+    expect((await t.as(erin).post('/api/playlists/smart', smart)).statusCode).toBe(201);
+    expectRefusal(await jsonPlaylist(t, erin, 'Three'), 409, ErrorCodes.limitReached, message);
   });
 
   it('caps unfinished checkouts per user with 409; paid and day-old ones no longer count', async () => {
