@@ -349,7 +349,10 @@ async function measure(dialect, databaseUrl) {
       result[name] = await wrk(url, { connections, duration: DURATION, ...options });
       if (result[name].non2xx > 0) throw new Error(`${name}: ${result[name].non2xx} non-2xx answers`);
       const { rps, p50, p99 } = result[name];
-      console.log(`${dialect}: ${name} at ${connections}: ${fmt(rps)} req/s, p50 ${fmt(p50, 1)}, p99 ${fmt(p99, 1)}`);
+      console.log(
+        `${dialect}: ${name} at ${connections}: ${fmt(rps)} req/s, p50 ${fmt(p50, 1)}, p99 ${fmt(p99, 1)} ` +
+          result[name].socketErrors,
+      );
     }
     rows.push({ connections, ...result });
   }
@@ -373,15 +376,18 @@ async function measure(dialect, databaseUrl) {
 
   const seedKb = fmt(sample.bytes / 1024, 1);
   const pageKb = fmt(pageBytes / 1024, 1);
-  const lines = [`| call | connections | req/s | p50 ms | p99 ms |`, '| --- | ---: | ---: | ---: | ---: |'];
+  const lines = [
+    `| call | connections | req/s | p50 ms | p99 ms | wrk's socket errors (timeouts over 5 s) |`,
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  ];
   for (const row of rows) {
     lines.push(
       `| POST /api/radio/next, one seed song, ${BATCH} songs (${seedKb} KB) | ${row.connections} | ${fmt(row.radio.rps)} | ` +
-        `${fmt(row.radio.p50, 1)} | ${fmt(row.radio.p99, 1)} |`,
+        `${fmt(row.radio.p50, 1)} | ${fmt(row.radio.p99, 1)} | ${row.radio.socketErrors || 'none'} |`,
       `| GET ${PAGE} (${pageKb} KB) | ${row.connections} | ${fmt(row.page.rps)} | ${fmt(row.page.p50, 1)} | ` +
-        `${fmt(row.page.p99, 1)} |`,
+        `${fmt(row.page.p99, 1)} | ${row.page.socketErrors || 'none'} |`,
       `| radio / page | ${row.connections} | ${fmt(row.radio.rps / row.page.rps, 2)}× | ` +
-        `${fmt(row.radio.p50 / row.page.p50, 2)}× | ${fmt(row.radio.p99 / row.page.p99, 2)}× |`,
+        `${fmt(row.radio.p50 / row.page.p50, 2)}× | ${fmt(row.radio.p99 / row.page.p99, 2)}× | |`,
     );
   }
   const atTarget = rows.find((row) => row.connections === TARGET_CONNECTIONS);
@@ -437,7 +443,7 @@ async function main() {
   const table = sections.join('\n');
   console.log(`\n${table}`);
   mkdirSync(join(root, 'bench/results'), { recursive: true });
-  writeFileSync(join(root, 'bench/results/radio.md'), table);
+  writeFileSync(join(root, 'bench/results/radio.md'), `${table}\n`);
 }
 
 await runBench('bench:radio', main, {
