@@ -19,9 +19,10 @@
 //
 // Environment: BENCH_SONGS (100000), BENCH_LISTENS (as many as songs), BENCH_DURATION (15s), BENCH_CONNECTIONS
 // (8,64), BENCH_DIALECTS (sqlite; sqlite,postgres adds a throwaway PostgreSQL). A quick check that it runs:
-// BENCH_SONGS=2000 BENCH_DURATION=3s npm run bench:radio. Runs under tsx (it seeds and builds the index with the
+// BENCH_SONGS=2000 BENCH_DURATION=3s npm run bench:radio. BENCH_DATA_DIR=/some/dir keeps the SQLite library there
+// and reuses it on the next run (same BENCH_SONGS). Runs under tsx (it seeds and builds the index with the
 // server's TypeScript).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedSyntheticLibraryAt } from '../apps/server/src/demo/synthetic-library.ts';
@@ -74,6 +75,8 @@ const WATCHDOG_MS =
   DIALECTS.length * (1200 + SONGS / 100 + CONNECTIONS.length * 2 * (parseDuration(DURATION) + 30)) * 1000;
 
 const work = mkdtempSync(join(tmpdir(), 'tonearm-radio-'));
+/** BENCH_DATA_DIR: where the SQLite library is seeded once and kept, to measure it again without seeding. */
+const KEPT = process.env.BENCH_DATA_DIR;
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const listener = { username: 'bench_listener', email: 'listener@example.com', password: 'bench-password-1' };
@@ -302,11 +305,10 @@ function someSongs(count, seed) {
   return Array.from({ length: count }, () => 1 + Math.floor(random() * SONGS));
 }
 
-/** Seeds a fresh database of the dialect and measures it; answers the lines of its section. */
-async function measure(dialect, databaseUrl) {
-  const dataDir = join(work, `data-${dialect}`);
+/** Seeds the library, vectors and listens into a fresh DATA_DIR (and database), then leaves `marker`. */
+async function seedLibrary(dialect, dataDir, databaseUrl, marker) {
   mkdirSync(dataDir, { recursive: true });
-  let { base, server } = await startBuiltServer({ dataDir, databaseUrl });
+  const { base, server } = await startBuiltServer({ dataDir, databaseUrl });
   await registerAccount(base, { username: 'bench_admin', email: 'admin@example.com', password: 'bench-password-1' });
   await registerAccount(base, listener);
   await stopProcess(server);
@@ -314,14 +316,24 @@ async function measure(dialect, databaseUrl) {
   const seeded = await seedSyntheticLibraryAt({ dataDir, databaseUrl }, { songs: SONGS, albums: { size: ALBUM_SIZE } });
   console.log(`${dialect}: seeded in ${fmt(seeded.ms / 1000, 1)} s; vectors, years and ${LISTENS} listens…`);
   const extraMs = await seedRadioData({ dataDir, databaseUrl });
-  console.log(`${dialect}: in ${fmt(extraMs / 1000, 1)} s; building the index here…`);
+  console.log(`${dialect}: in ${fmt(extraMs / 1000, 1)} s`);
+  writeFileSync(marker, `${SONGS}\n`);
+}
+
+/** Seeds a database of the dialect (or reuses BENCH_DATA_DIR's) and measures it; answers the lines of its section. */
+async function measure(dialect, databaseUrl) {
+  const dataDir = join(KEPT ?? work, `data-${dialect}`);
+  const marker = join(dataDir, 'bench-radio-seeded');
+  if (databaseUrl === null && existsSync(marker)) console.log(`${dialect}: reusing the library seeded in ${dataDir}`);
+  else await seedLibrary(dialect, dataDir, databaseUrl, marker);
+  console.log(`${dialect}: building the index here…`);
   const here = await buildIndexHere({ dataDir, databaseUrl });
   console.log(
     `${dialect}: index of ${here.size} vectors: read ${fmt(here.readMs)} ms, built ${fmt(here.buildMs)} ms ` +
       `(${fmt(here.mib, 1)} MiB)`,
   );
 
-  ({ base, server } = await startBuiltServer({ dataDir, databaseUrl }));
+  const { base, server } = await startBuiltServer({ dataDir, databaseUrl });
   const cookie = await logIn(base, listener);
   const headers = { cookie };
   const rssBefore = treeMiB(server.pid, 'VmRSS');

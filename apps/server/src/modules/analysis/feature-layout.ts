@@ -72,7 +72,9 @@ export const FEATURES: readonly FeatureDimension[] = [
 
 export const FEATURE_NAMES: readonly string[] = FEATURES.map((feature) => feature.name);
 export const FEATURE_LENGTH = FEATURES.length;
-const WEIGHTS = Float32Array.from(FEATURES.map((feature) => feature.weight));
+/** Each dimension's weight in a comparison (the radio's index weighs its z-scores by them too). */
+export const FEATURE_WEIGHTS: readonly number[] = FEATURES.map((feature) => feature.weight);
+const WEIGHTS = Float32Array.from(FEATURE_WEIGHTS);
 
 /** The layout's measures out of all the candidates, in order (a missing one is 0). */
 export function vectorOf(measures: Measures): Float32Array<ArrayBuffer> {

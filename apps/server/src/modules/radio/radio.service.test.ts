@@ -122,7 +122,9 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
     await radio.next({ seedIds: [far[0]?.id ?? 0], historyIds: [], count: 1, hidden: [] });
     expect(radio.indexed(far[0]?.id ?? 0)).toBe(false);
     clock += 60_000;
+    // After it, a request starts the check in the background; the new index is there once its build ends.
     await radio.next({ seedIds: [far[0]?.id ?? 0], historyIds: [], count: 1, hidden: [] });
+    await radio.refreshed();
     expect(far.every((s) => radio.indexed(s.id))).toBe(true);
     expect(radio.indexed(near[0]?.id ?? 0)).toBe(false);
   });

@@ -1,5 +1,6 @@
 import type { RadioRepository } from './radio.repository.js';
 import { nextSongs, seedProfile, type Candidate, type RadioSong } from './radio-rules.js';
+import { FEATURE_LENGTH, FEATURE_WEIGHTS } from '../analysis/feature-layout.js';
 import { VectorIndex } from './vector-index.js';
 
 /** Neighbours read from the index per request: a few times a batch, so the rules still have choice. */
@@ -8,6 +9,13 @@ const TAG_CANDIDATES = 200;
 const CO_LISTEN_CANDIDATES = 100;
 /** How often the stored vectors' stamp is read; another instance's or the analyser's writes show within this. */
 const STAMP_CHECK_MS = 5000;
+/**
+ * A new index is built at most this often, and never sooner than BUILD_SPACING times the last build's length after
+ * it: while the analysis writes vectors the stamp changes at every check, and a build of 100 000 vectors is seconds of
+ * arithmetic (sliced, so requests are served meanwhile, but still this instance's CPU).
+ */
+const REBUILD_MIN_MS = 30_000;
+const BUILD_SPACING = 10;
 
 export interface RadioRequest {
   /** The seed's songs (a song, or an album's, artist's or playlist's), in order. */
@@ -26,24 +34,37 @@ export interface RadioRequest {
 export function createRadioService(repository: RadioRepository, now: () => number = Date.now) {
   let index = VectorIndex.build([]);
   let stamp = '';
+  let built = false;
   let checkedAt = -Infinity;
-  let rebuilding: Promise<void> | null = null;
+  let builtAt = -Infinity;
+  let buildMs = 0;
+  let refreshing: Promise<void> | null = null;
 
   async function refreshIndex(): Promise<void> {
     const current = await repository.vectorsStamp();
     checkedAt = now();
-    if (current === stamp) return;
+    if (current === stamp && built) return;
+    const started = now();
     const vectors = await repository.latestVectors();
-    index = VectorIndex.build(vectors);
-    stamp = current;
+    const dim = vectors[0]?.values.length;
+    index = await VectorIndex.buildInSlices(vectors, dim === FEATURE_LENGTH ? { weights: FEATURE_WEIGHTS } : {});
+    [stamp, built, builtAt, buildMs] = [current, true, now(), now() - started];
   }
 
-  /** The index, refreshed when the stamp is old; concurrent requests share one refresh. */
+  /** One refresh at a time, shared by whoever asks meanwhile. */
+  function refresh(): Promise<void> {
+    refreshing ??= refreshIndex().finally(() => (refreshing = null));
+    return refreshing;
+  }
+
+  /**
+   * The index as last built. The first request waits for the first build; later, when the stamp is due for a check
+   * and a rebuild is allowed, the check (and any rebuild) runs in the background and requests keep the index they have.
+   */
   async function currentIndex(): Promise<VectorIndex> {
-    if (now() - checkedAt >= STAMP_CHECK_MS) {
-      rebuilding ??= refreshIndex().finally(() => (rebuilding = null));
-      await rebuilding;
-    }
+    if (!built) await refresh();
+    const spacing = Math.max(REBUILD_MIN_MS, BUILD_SPACING * buildMs);
+    if (now() - checkedAt >= STAMP_CHECK_MS && now() - builtAt >= spacing) void refresh().catch(() => undefined);
     return index;
   }
 
@@ -96,8 +117,10 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
       });
     },
 
-    /** Reads the vectors now (start-up warm-up, and tests). */
-    refresh: refreshIndex,
+    /** Reads the vectors now, building the index again if they changed (tests). */
+    refresh,
+    /** The refresh under way, if any (tests: a request started one in the background). */
+    refreshed: () => refreshing ?? Promise.resolve(),
     indexBytes: () => index.bytes(),
     /** Whether the index holds a song's vector (what the last refresh read). */
     indexed: (songId: number) => index.has(songId),

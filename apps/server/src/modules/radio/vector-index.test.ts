@@ -40,6 +40,20 @@ describe('the radio’s vector index', () => {
     expect(recallAt(index, [1, 500, 1000, 2500, 4999], 50)).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('builds the same index in slices, letting the event loop turn between them', async () => {
+    const vectors = styledVectors(6000, 24, 8, 13);
+    let turns = 0;
+    const ticking = setInterval(() => (turns += 1), 0);
+    const sliced = await VectorIndex.buildInSlices(vectors);
+    clearInterval(ticking);
+    const whole = VectorIndex.build(vectors);
+    for (const songId of [1, 777, 5999]) {
+      const query = whole.vectorOf(songId) ?? new Float32Array(whole.dim);
+      expect(sliced.nearest(query, 20)).toEqual(whole.nearest(query, 20));
+    }
+    expect(turns).toBeGreaterThan(0);
+  });
+
   it('is exact when every cell is probed, and its answers are sorted and skip what is asked', () => {
     const index = VectorIndex.build(styledVectors(900, 8, 5, 11), { probes: 1000 });
     const query = index.vectorOf(10) ?? new Float32Array(index.dim);

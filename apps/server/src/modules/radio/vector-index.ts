@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-non-null-assertion -- the index's loops over typed arrays: every index is bounded by its loop, and `?? 0` in each inner loop would hide a real bug as a silent zero */
 /*
  * Issue 28's nearest-neighbour index for song radio: an in-memory IVF (inverted file) over standardised vectors.
  * Each dimension is z-scored over the library's vectors (the analyser's raw features have unrelated scales), each
@@ -24,10 +25,26 @@ export interface IndexOptions {
   probes?: number;
   /** Seed of the deterministic random choices (initial centroids, sampling). */
   seed?: number;
+  /** Each dimension's weight once z-scored (the analysis's FEATURES); 1 for a dimension it does not name. */
+  weights?: ArrayLike<number>;
 }
+
+/** Vectors k-means trains on at most, per cell: the cells are then drawn from a sample, and every vector joins one. */
+const TRAINING_PER_CELL = 32;
+/** Dot products between two pauses of a sliced build (about 10 ms of work here), so requests are served meanwhile. */
+const SLICE_WORK = 2_000_000;
+/** Vectors standardised between two pauses. */
+const STANDARDISE_SLICE = 20_000;
+
+const LITTLE_ENDIAN = new Uint8Array(Float32Array.of(1).buffer)[3] === 0x3f;
 
 /** Decodes a song_features.vector blob (little-endian float32). */
 export function decodeVector(bytes: Uint8Array): Float32Array {
+  // The stored order is the machine's own almost everywhere: then a copy of the bytes is the vector.
+  if (LITTLE_ENDIAN)
+    return new Float32Array(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength - (bytes.byteLength % 4)),
+    );
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const values = new Float32Array(Math.floor(bytes.byteLength / 4));
   for (let i = 0; i < values.length; i++) values[i] = view.getFloat32(i * 4, true);
@@ -82,12 +99,31 @@ export class VectorIndex {
    * version must not mix layouts); the length itself is read from the data.
    */
   static build(input: RawVector[], options: IndexOptions = {}): VectorIndex {
+    const steps = this.steps(input, options);
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  }
+
+  /**
+   * The same build, in slices of about SLICE_WORK dot products with a turn of the event loop between them: at 100 000
+   * songs the build is a second or two of arithmetic, which must not hold every request back.
+   */
+  static async buildInSlices(input: RawVector[], options: IndexOptions = {}): Promise<VectorIndex> {
+    const steps = this.steps(input, options);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return step.value;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private static *steps(input: RawVector[], options: IndexOptions): Generator<void, VectorIndex> {
     const dim = commonLength(input);
-    const vectors = input.filter((v) => v.values.length === dim && dim > 0 && v.values.every(Number.isFinite));
+    const vectors = input.filter((v) => v.values.length === dim && dim > 0 && allFinite(v.values));
+    yield;
     const cellCount = Math.max(1, Math.round(Math.sqrt(vectors.length)));
     const index = new this(vectors, dim, Math.min(cellCount, options.probes ?? defaultProbes(cellCount)));
-    index.standardise(vectors);
-    index.cluster(cellCount, options.rounds ?? 6, seededRandom(options.seed ?? 1));
+    yield;
+    yield* index.standardise(vectors, options.weights);
+    yield* index.cluster(cellCount, options.rounds ?? 6, seededRandom(options.seed ?? 1));
     return index;
   }
 
@@ -153,42 +189,62 @@ export class VectorIndex {
     return dot(this.data, row * this.dim, query, this.dim);
   }
 
-  private standardise(vectors: RawVector[]): void {
+  /** Each dimension z-scored and weighed, each vector then of length 1; yields every STANDARDISE_SLICE vectors. */
+  private *standardise(vectors: RawVector[], weights: ArrayLike<number> = []): Generator<void> {
+    const dim = this.dim;
     const n = Math.max(1, vectors.length);
-    for (const v of vectors)
-      for (let d = 0; d < this.dim; d++) this.mean[d] = (this.mean[d] ?? 0) + (v.values[d] ?? 0) / n;
-    for (const v of vectors)
-      for (let d = 0; d < this.dim; d++)
-        this.scale[d] = (this.scale[d] ?? 0) + ((v.values[d] ?? 0) - (this.mean[d] ?? 0)) ** 2 / n;
+    for (let row = 0; row < vectors.length; row++) {
+      for (let d = 0; d < dim; d++) this.mean[d]! += vectors[row]!.values[d]! / n;
+      if ((row + 1) % STANDARDISE_SLICE === 0) yield;
+    }
+    for (let row = 0; row < vectors.length; row++) {
+      for (let d = 0; d < dim; d++) this.scale[d]! += (vectors[row]!.values[d]! - this.mean[d]!) ** 2 / n;
+      if ((row + 1) % STANDARDISE_SLICE === 0) yield;
+    }
     // A constant dimension says nothing about similarity: scale 0 drops it instead of dividing by zero.
-    for (let d = 0; d < this.dim; d++)
-      this.scale[d] = (this.scale[d] ?? 0) > 1e-12 ? 1 / Math.sqrt(this.scale[d] ?? 0) : 0;
-    vectors.forEach((v, row) => {
-      const out = this.data.subarray(row * this.dim, (row + 1) * this.dim);
-      for (let d = 0; d < this.dim; d++) out[d] = ((v.values[d] ?? 0) - (this.mean[d] ?? 0)) * (this.scale[d] ?? 0);
-      normaliseInPlace(out);
-    });
+    for (let d = 0; d < dim; d++)
+      this.scale[d] = this.scale[d]! > 1e-12 ? (weights[d] ?? 1) / Math.sqrt(this.scale[d]!) : 0;
+    for (let row = 0; row < vectors.length; row++) {
+      const values = vectors[row]!.values;
+      const offset = row * dim;
+      let length = 0;
+      for (let d = 0; d < dim; d++) {
+        const x = (values[d]! - this.mean[d]!) * this.scale[d]!;
+        this.data[offset + d] = x;
+        length += x * x;
+      }
+      const inverse = length > 0 ? 1 / Math.sqrt(length) : 0;
+      for (let d = 0; d < dim; d++) this.data[offset + d]! *= inverse;
+      if ((row + 1) % STANDARDISE_SLICE === 0) yield;
+    }
   }
 
-  /** Spherical k-means: centroids are unit vectors, a vector joins the centroid of largest dot product. */
-  private cluster(cellCount: number, rounds: number, random: () => number): void {
+  /**
+   * Spherical k-means: centroids are unit vectors, a vector joins the centroid of largest dot product. The centroids
+   * are trained on a sample of TRAINING_PER_CELL vectors a cell (all of them in a small library), then every vector
+   * joins its nearest; the work is yielded in slices (buildInSlices).
+   */
+  private *cluster(cellCount: number, rounds: number, random: () => number): Generator<void> {
     const dim = this.dim;
     this.centroids = new Float32Array(cellCount * dim);
     for (let c = 0; c < cellCount && this.size > 0; c++) {
       const row = Math.floor(random() * this.size);
       this.centroids.set(this.data.subarray(row * dim, (row + 1) * dim), c * dim);
     }
-    const assignment = new Int32Array(this.size);
+    const training = sampleRows(this.size, cellCount * TRAINING_PER_CELL, random);
+    const assignment = new Int32Array(training.length);
     for (let round = 0; round < rounds; round++) {
-      this.assign(assignment, cellCount);
-      this.moveCentroids(assignment, cellCount, random);
+      yield* this.assign(training, assignment, cellCount);
+      this.moveCentroids(training, assignment, cellCount, random);
     }
-    this.assign(assignment, cellCount);
+    const everyRow = Int32Array.from({ length: this.size }, (_, row) => row);
+    const final = new Int32Array(this.size);
+    yield* this.assign(everyRow, final, cellCount);
     const counts = new Int32Array(cellCount);
-    for (const cell of assignment) counts[cell] = (counts[cell] ?? 0) + 1;
+    for (const cell of final) counts[cell] = (counts[cell] ?? 0) + 1;
     this.cells = Array.from(counts, (count) => new Int32Array(count));
     const filled = new Int32Array(cellCount);
-    assignment.forEach((cell, row) => {
+    final.forEach((cell, row) => {
       const at = filled[cell] ?? 0;
       filled[cell] = at + 1;
       const members = this.cells[cell];
@@ -196,26 +252,34 @@ export class VectorIndex {
     });
   }
 
-  private assign(assignment: Int32Array, cellCount: number): void {
-    for (let row = 0; row < this.size; row++) {
+  /** Each of `rows` to its nearest centroid (`assignment[i]` for `rows[i]`), a slice of SLICE_WORK at a time. */
+  private *assign(rows: Int32Array, assignment: Int32Array, cellCount: number): Generator<void> {
+    const dim = this.dim;
+    const perSlice = Math.max(1, Math.floor(SLICE_WORK / Math.max(1, cellCount * dim)));
+    for (let i = 0; i < rows.length; i++) {
+      const offset = (rows[i] ?? 0) * dim;
       let best = 0;
       let bestScore = -Infinity;
       for (let c = 0; c < cellCount; c++) {
-        const score = dot(this.centroids, c * this.dim, this.data.subarray(row * this.dim), this.dim);
-        if (score > bestScore) [best, bestScore] = [c, score];
+        const score = dotAt(this.centroids, c * dim, this.data, offset, dim);
+        if (score > bestScore) {
+          best = c;
+          bestScore = score;
+        }
       }
-      assignment[row] = best;
+      assignment[i] = best;
+      if ((i + 1) % perSlice === 0) yield;
     }
   }
 
-  private moveCentroids(assignment: Int32Array, cellCount: number, random: () => number): void {
+  private moveCentroids(rows: Int32Array, assignment: Int32Array, cellCount: number, random: () => number): void {
     const dim = this.dim;
     const sums = new Float32Array(cellCount * dim);
     const counts = new Int32Array(cellCount);
-    assignment.forEach((cell, row) => {
+    assignment.forEach((cell, i) => {
+      const offset = (rows[i] ?? 0) * dim;
       counts[cell] = (counts[cell] ?? 0) + 1;
-      for (let d = 0; d < dim; d++)
-        sums[cell * dim + d] = (sums[cell * dim + d] ?? 0) + (this.data[row * dim + d] ?? 0);
+      for (let d = 0; d < dim; d++) sums[cell * dim + d] = (sums[cell * dim + d] ?? 0) + (this.data[offset + d] ?? 0);
     });
     for (let c = 0; c < cellCount; c++) {
       // An empty cell restarts at a random vector rather than staying useless.
@@ -225,6 +289,23 @@ export class VectorIndex {
       this.centroids.set(normalised(Float32Array.from(source)), c * dim);
     }
   }
+}
+
+/** `count` distinct rows of `size` drawn at random (every row, in order, when count ≥ size). */
+function sampleRows(size: number, count: number, random: () => number): Int32Array {
+  const rows = Int32Array.from({ length: size }, (_, row) => row);
+  if (count >= size) return rows;
+  // A partial Fisher–Yates shuffle: the first `count` places end up a uniform sample.
+  for (let i = 0; i < count; i++) {
+    const j = i + Math.floor(random() * (size - i));
+    [rows[i], rows[j]] = [rows[j] ?? 0, rows[i] ?? 0];
+  }
+  return rows.slice(0, count);
+}
+
+function allFinite(values: Float32Array): boolean {
+  for (const value of values) if (!Number.isFinite(value)) return false;
+  return true;
 }
 
 function defaultProbes(cellCount: number): number {
@@ -241,8 +322,13 @@ function commonLength(vectors: RawVector[]): number {
 }
 
 function dot(a: Float32Array, offset: number, b: Float32Array, dim: number): number {
+  return dotAt(a, offset, b, 0, dim);
+}
+
+/** The hot loop of the index (both offsets are in range: rows and cells of `dim` values). */
+function dotAt(a: Float32Array, aOffset: number, b: Float32Array, bOffset: number, dim: number): number {
   let sum = 0;
-  for (let d = 0; d < dim; d++) sum += (a[offset + d] ?? 0) * (b[d] ?? 0);
+  for (let d = 0; d < dim; d++) sum += a[aOffset + d]! * b[bOffset + d]!;
   return sum;
 }
 
