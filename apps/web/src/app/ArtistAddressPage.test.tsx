@@ -99,6 +99,18 @@ describe('/dashboard/artist/:id (issue 26)', () => {
     expect(view.player.store.getState().feed?.source).toEqual({ kind: 'radio', seedIds: [7] });
   });
 
+  it('asks the server for the artist’s songs by the caller’s rating when Sort by says so (issue 28)', async () => {
+    const api = artistApi();
+    renderAt('/dashboard/artist/3');
+    await advance(1000);
+    const select = screen.getByRole('combobox', { name: 'Sort by' });
+    fireEvent.change(select, { target: { value: 'rating:desc' } });
+    await flush();
+    const asked = new URL(api.requests('songs.page').at(-1)?.url ?? '').searchParams;
+    expect(Object.fromEntries(asked)).toMatchObject({ artistId: '3', order: 'rating', direction: 'desc' });
+    expect(within(select).getByRole('option', { name: 'Rating (lowest rated first)' })).toBeTruthy();
+  });
+
   const pending: MockRoutes['songs.page'] = () => new Promise<Response>(() => undefined);
   const none: MockRoutes['songs.page'] = () => makeSongPage([], { total: 0 });
   it.each([
