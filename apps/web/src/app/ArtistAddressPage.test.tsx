@@ -1,8 +1,10 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RadioWaitReasons } from '../features/radio/StartRadioButton.js';
 import { UiMessages } from '../lib/ui-messages.js';
 import { errorResponse, makeArtist, makeSong, makeSongPage } from '../test/fixtures.js';
 import { mockApi, type MockRoutes } from '../test/mock-api.js';
+import { radioAnswering, sentRadioSeeds, startRadioButton } from '../test/radio.js';
 import { renderInApp } from '../test/render.js';
 import { advance, flush } from '../test/timers.js';
 import { ArtistAddressPage, artistIdOf } from './ArtistAddressPage.js';
@@ -83,6 +85,43 @@ describe('/dashboard/artist/:id (issue 26)', () => {
       within(screen.getByRole('group', { name: 'Rating of Nina Simone' })).getByText('Rated 4 stars of 5'),
     ).toBeInTheDocument();
     expect(view.alertMessages()).toEqual([UiMessages.ratingFailed]);
+  });
+
+  it('starts the artist’s radio from the header, seeded with their loaded songs (issue 28)', async () => {
+    const like = makeSong(30, { name: 'Like Feeling Good' });
+    const api = artistApi({ 'radio.next': radioAnswering([like]) });
+    const view = renderAt('/dashboard/artist/3');
+    await advance(1000);
+    fireEvent.click(startRadioButton());
+    await flush();
+    expect(await sentRadioSeeds(api)).toEqual([7]);
+    expect(view.player.store.getState().current).toEqual(like);
+    expect(view.player.store.getState().feed?.source).toEqual({ kind: 'radio', seedIds: [7] });
+  });
+
+  it('asks the server for the artist’s songs by the caller’s rating when Sort by says so (issue 28)', async () => {
+    const api = artistApi();
+    renderAt('/dashboard/artist/3');
+    await advance(1000);
+    const select = screen.getByRole('combobox', { name: 'Sort by' });
+    fireEvent.change(select, { target: { value: 'rating:desc' } });
+    await flush();
+    const asked = new URL(api.requests('songs.page').at(-1)?.url ?? '').searchParams;
+    expect(Object.fromEntries(asked)).toMatchObject({ artistId: '3', order: 'rating', direction: 'desc' });
+    expect(within(select).getByRole('option', { name: 'Rating (lowest rated first)' })).toBeTruthy();
+  });
+
+  const pending: MockRoutes['songs.page'] = () => new Promise<Response>(() => undefined);
+  const none: MockRoutes['songs.page'] = () => makeSongPage([], { total: 0 });
+  it.each([
+    ['while their songs load', pending, RadioWaitReasons.loading],
+    ['when they have no songs', none, RadioWaitReasons.empty],
+  ])('disables Start radio, saying why, %s', async (_, songsPage, reason) => {
+    artistApi({ 'songs.page': songsPage });
+    renderAt('/dashboard/artist/3');
+    await advance(1000);
+    expect(startRadioButton()).toBeDisabled();
+    expect(startRadioButton()).toHaveAttribute('title', reason);
   });
 
   it('on a cold load (no navigation state) fetches the artist and shows header, albums, songs and other credits', async () => {

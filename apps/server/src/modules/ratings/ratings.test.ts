@@ -43,6 +43,11 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
   const song = async (who: TestUser, id: number) => Song.parse((await t.as(who).get(`/api/songs/${id}`)).json());
   const album = async (who: TestUser, id: number) => Album.parse((await t.as(who).get(`/api/albums/${id}`)).json());
   const artist = async (who: TestUser, id: number) => Artist.parse((await t.as(who).get(`/artists/${id}`)).json());
+  const makeAlbum = async (name: string, albumArtistId: number) => {
+    const created = await t.as(admin).post('/api/albums', { name, artistId: albumArtistId });
+    expect(created.statusCode, created.body).toBe(201);
+    return AlbumSummary.parse(created.json()).id;
+  };
 
   beforeAll(async () => {
     admin = await makeAdmin(t);
@@ -51,9 +56,7 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
     artistId = await makeArtist(t, admin, 'Star Chart');
     songA = await makeSong(t, admin, { name: 'First Light', artistId });
     songB = await makeSong(t, admin, { name: 'Second Wind', artistId });
-    const created = await t.as(admin).post('/api/albums', { name: 'Constellations', artistId });
-    expect(created.statusCode, created.body).toBe(201);
-    albumId = AlbumSummary.parse(created.json()).id;
+    albumId = await makeAlbum('Constellations', artistId);
     await placeOnAlbum(t, songA, albumId, 1, 1);
     await placeOnAlbum(t, songB, albumId, 1, 2);
 
@@ -252,11 +255,11 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
   describe('GET /api/albums?sort=rating: the caller’s rated albums by stars, then the unrated by name', () => {
     let otherAlbum: number;
 
-    const names = async (who: TestUser, limit: number) => {
+    const names = async (who: TestUser, limit: number, filter = '') => {
       const found: string[] = [];
       let cursor: string | null = null;
       do {
-        const url = `/api/albums?sort=rating&limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`;
+        const url = `/api/albums?sort=rating${filter}&limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`;
         const answer = await t.as(who).get(url);
         expect(answer.statusCode, answer.body).toBe(200);
         const page = AlbumPage.parse(answer.json());
@@ -267,9 +270,7 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
     };
 
     beforeAll(async () => {
-      const created = await t.as(admin).post('/api/albums', { name: 'Another Sky', artistId });
-      expect(created.statusCode, created.body).toBe(201);
-      otherAlbum = AlbumSummary.parse(created.json()).id;
+      otherAlbum = await makeAlbum('Another Sky', artistId);
       await rate(alice, 'albums', otherAlbum, 5);
       await rate(alice, 'albums', albumId, 4);
       await unrate(bob, 'albums', otherAlbum);
@@ -286,6 +287,20 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
       expect(first.total).toBe(3);
       const stolen = await t.as(bob).get(`/api/albums?sort=rating&limit=1&cursor=${first.nextCursor ?? ''}`);
       expect(stolen.statusCode).toBe(400);
+    });
+
+    it('breaks ties of stars by id, newest first, and pages the unrated by name, across page boundaries', async () => {
+      const band = await makeArtist(t, admin, 'Tie Breakers');
+      const ids: Record<string, number> = {};
+      for (const name of ['Echo', 'Alpha', 'Delta', 'Bravo', 'Charlie']) ids[name] = await makeAlbum(name, band);
+      await rate(alice, 'albums', ids.Echo ?? 0, 3);
+      await rate(alice, 'albums', ids.Alpha ?? 0, 3);
+      await rate(alice, 'albums', ids.Delta ?? 0, 5);
+      await rate(bob, 'albums', ids.Bravo ?? 0, 5);
+      for (const limit of [1, 2, 3, 50]) {
+        expect(await names(alice, limit, `&artistId=${band}`)).toEqual(['Delta', 'Alpha', 'Echo', 'Bravo', 'Charlie']);
+        expect(await names(bob, limit, `&artistId=${band}`)).toEqual(['Bravo', 'Alpha', 'Charlie', 'Delta', 'Echo']);
+      }
     });
   });
 
@@ -325,6 +340,11 @@ describeEachDialect('ratings API (%s)', { env: { SCAN_WATCH: '0' } }, (t) => {
       expect(byName[0]?.name).toBe('Aardvark Trio');
       const bad = await t.as(alice).get('/artists?sort=stars');
       expect(bad.statusCode).toBe(400);
+    });
+
+    it('keeps the name order among artists with the same stars', async () => {
+      for (const name of ['Tied Beta', 'Tied Alpha']) await rate(bob, 'artists', await makeArtist(t, admin, name), 3);
+      expect((await names(bob)).slice(0, 3)).toEqual(['Star Chart', 'Tied Alpha', 'Tied Beta']);
     });
   });
 });

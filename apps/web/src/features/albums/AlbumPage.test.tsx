@@ -13,8 +13,10 @@ import {
   textResponse,
 } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
+import { radioAnswering, sentRadioSeeds, startRadioButton } from '../../test/radio.js';
 import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
+import { RadioWaitReasons } from '../radio/StartRadioButton.js';
 import { albumLength, AlbumPage, discsOf } from './AlbumPage.js';
 
 const onAlbum = { albumId: 5, albumName: 'Kind of Blue' };
@@ -173,6 +175,28 @@ describe('/dashboard/album', () => {
     expect(state.current.name).toBe('So What');
     expect(state.playing).toBe(true);
     expect(state.queue).toEqual([11, 12, 13]);
+  });
+
+  it('"Start radio" plays a radio seeded with the album’s tracks; disabled, saying why, for an empty album', async () => {
+    const like = makeSong(30, { name: 'Like So What' });
+    const api = mockApi({
+      'albums.get': () => makeAlbum(),
+      'artists.get': () => makeArtist(3),
+      'radio.next': radioAnswering([like]),
+    });
+    const view = renderAlbum();
+    await flush();
+    fireEvent.click(startRadioButton());
+    await flush();
+    expect(await sentRadioSeeds(api)).toEqual([11, 12, 13]);
+    expect(view.player.store.getState().current).toEqual(like);
+    view.unmount();
+
+    mockApi({ 'albums.get': () => makeAlbum({ songs: [] }), 'artists.get': () => makeArtist(3) });
+    renderAlbum();
+    await flush();
+    expect(startRadioButton()).toBeDisabled();
+    expect(startRadioButton()).toHaveAttribute('title', RadioWaitReasons.empty);
   });
 
   it('"Add album to playlist" adds every track in order, skipping those already there', async () => {

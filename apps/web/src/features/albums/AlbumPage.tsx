@@ -10,12 +10,11 @@ import { useAlerts } from '../../shell/alerts/useAlerts.js';
 import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon, CameraIcon, PlayIcon, PlaylistAddIcon } from '../../ui/icons.js';
-import { RadioIcon } from '../../ui/discovery-icons.js';
-import { useStartRadio } from '../radio/useStartRadio.js';
 import { NotFoundState } from '../../ui/NotFoundState.js';
 import { StarRating } from '../../ui/StarRating.js';
 import { artistQueries } from '../artists/queries.js';
 import { SelectPlaylistDialog } from '../playlists/SelectPlaylistDialog.js';
+import { StartRadioButton } from '../radio/StartRadioButton.js';
 import { countLabel } from '../songs/SongsHeader.js';
 import { filledColumns, sortSongs, useSongOrder } from '../songs/song-order.js';
 import { SongRow } from '../songs/SongRow.js';
@@ -203,7 +202,6 @@ function ChangeCover({ album }: { album: Album }) {
 function AlbumView({ album }: { album: Album }) {
   const user = useCurrentUser();
   const controls = usePlayerControls();
-  const startRadio = useStartRadio();
   const [choosingPlaylist, setChoosingPlaylist] = useState(false);
   const [editing, setEditing] = useState(false);
   const empty = album.songs.length === 0;
@@ -250,20 +248,7 @@ function AlbumView({ album }: { album: Album }) {
             <PlaylistAddIcon size={18} />
             Add album to playlist
           </button>
-          <button
-            type="button"
-            className="button button--ghost"
-            disabled={empty}
-            onClick={() => {
-              startRadio(
-                album.songs.map((song) => song.id),
-                album.name,
-              );
-            }}
-          >
-            <RadioIcon size={18} />
-            Start radio
-          </button>
+          <StartRadioButton songs={album.songs} label={album.name} />
           {isAdmin(user) && (
             <>
               <ChangeCover album={album} />

@@ -1,10 +1,20 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { PlaylistClientMessages } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorResponse, makePlaylist, makeSong, makeUser, pagedSongs, textResponse } from '../../test/fixtures.js';
-import { mockApi } from '../../test/mock-api.js';
+import {
+  errorResponse,
+  makePlaylist,
+  makeSong,
+  makeSongPage,
+  makeUser,
+  pagedSongs,
+  textResponse,
+} from '../../test/fixtures.js';
+import { mockApi, type MockRoutes } from '../../test/mock-api.js';
+import { radioAnswering, sentRadioSeeds, startRadioButton } from '../../test/radio.js';
 import { renderInApp } from '../../test/render.js';
 import { advance, flush } from '../../test/timers.js';
+import { RadioWaitReasons } from '../radio/StartRadioButton.js';
 import { PlaylistPage } from './PlaylistPage.js';
 
 const owner = makeUser({ id: 7 });
@@ -14,6 +24,11 @@ const songs = [
   makeSong(3, { name: 'Blue in Green' }),
 ];
 const playlist = makePlaylist(4, { name: 'Road trip', userId: 7, songIds: [1, 2, 3] });
+const smartPlaylist = makePlaylist(4, {
+  name: 'Road trip',
+  userId: 7,
+  smart: { rules: { match: 'all', rules: [] }, sort: { field: 'random', direction: 'asc' }, limit: null },
+});
 
 function playlistApi(overrides: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
@@ -167,6 +182,33 @@ describe('/dashboard/playlist', () => {
       'http://localhost/api/playlists/4',
     ]);
     expect(view.alertMessages()).toContain('Playlist “Road trip” deleted');
+  });
+
+  it.each([
+    ['a playlist', playlist],
+    ['a smart playlist', smartPlaylist],
+  ])('starts the radio of %s from its header, seeded with its loaded songs (issue 28)', async (_, shown) => {
+    const like = makeSong(30, { name: 'Like So What' });
+    const api = playlistApi({ 'playlists.get': () => shown, 'radio.next': radioAnswering([like]) });
+    const view = renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
+    await advance(1);
+    fireEvent.click(startRadioButton());
+    await flush();
+    expect(await sentRadioSeeds(api)).toEqual([1, 2, 3]);
+    expect(view.player.store.getState().current).toEqual(like);
+  });
+
+  const pending: MockRoutes['songs.playlistPage'] = () => new Promise<Response>(() => undefined);
+  const none: MockRoutes['songs.playlistPage'] = () => makeSongPage([], { total: 0 });
+  it.each([
+    ['while its songs load', pending, RadioWaitReasons.loading],
+    ['when it is empty', none, RadioWaitReasons.empty],
+  ])('disables Start radio, saying why, %s', async (_, songsPage, reason) => {
+    playlistApi({ 'songs.playlistPage': songsPage });
+    renderInApp(<PlaylistPage />, { user: owner, route: '/dashboard/playlist?id=4' });
+    await advance(1);
+    expect(startRadioButton()).toBeDisabled();
+    expect(startRadioButton()).toHaveAttribute('title', reason);
   });
 
   it('shows someone else’s public playlist without reorder handles, edit or delete', async () => {

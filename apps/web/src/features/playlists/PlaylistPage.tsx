@@ -22,6 +22,7 @@ import { Cover } from '../../ui/Cover.js';
 import { ArrowLeftIcon, CloseIcon, DownloadIcon, EditIcon, PlayIcon, PlusIcon, TrashIcon } from '../../ui/icons.js';
 import type { MenuItem } from '../../ui/MenuButton.js';
 import { NotFoundState } from '../../ui/NotFoundState.js';
+import { StartRadioButton } from '../radio/StartRadioButton.js';
 import { PagedSongList } from '../songs/PagedSongList.js';
 import { COLUMN_LABELS, filledColumns, sortSongs, useSongOrder } from '../songs/song-order.js';
 import { SongSortHeader } from '../songs/SongSortHeader.js';
@@ -180,6 +181,7 @@ function PlaylistHeader({ playlist, list }: { playlist: Playlist | undefined; li
             {PlaylistClientMessages.exportM3u8}
           </a>
         )}
+        <StartRadioButton songs={list.songs} label={playlist?.name ?? 'this playlist'} loading={list.query.isPending} />
         {canEdit(user, playlist) && (
           <>
             <Link

@@ -8,6 +8,7 @@ import { ArrowLeftIcon } from '../../ui/icons.js';
 import { StarRating } from '../../ui/StarRating.js';
 import { useRateArtist } from '../artists/mutations.js';
 import { artistQueries } from '../artists/queries.js';
+import { StartRadioButton } from '../radio/StartRadioButton.js';
 import { orderedCatalogue } from './catalogue.js';
 import { useSongOrder } from './song-order.js';
 import { PagedSongList } from './PagedSongList.js';
@@ -76,6 +77,7 @@ export function ArtistSongsPage({
             nextCursor={list.paging.nextCursor}
             label={`Play ${artist.name}`}
           />
+          <StartRadioButton songs={list.songs} label={artist.name} loading={list.query.isPending} />
         </div>
       </header>
       {before}
