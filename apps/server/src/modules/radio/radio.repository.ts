@@ -1,8 +1,21 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { songSeen } from '../../db/library-visibility.js';
 import type { DB } from '../../db/schema.js';
 import type { RadioSong } from './radio-rules.js';
 import { decodeVector, type RawVector } from './vector-index.js';
+
+/** Genres of a seed whose songs are read as tag candidates (an album or a playlist may span many). */
+const TAG_GENRES_MAX = 4;
+
+/** A seed's latest sessions (user and hour) whose other songs are read as co-listens. */
+const SESSIONS_MAX = 50;
+
+/** The ISO times bounding the hour of an ISO time: [its hour's start, the next hour's start); null if not a time. */
+function hourOf(playedAt: string): [string, string] | null {
+  const start = new Date(`${playedAt.slice(0, 13)}:00:00.000Z`).getTime();
+  if (Number.isNaN(start)) return null;
+  return [new Date(start).toISOString(), new Date(start + 3_600_000).toISOString()];
+}
 
 /** The SQL of issue 28's radio: vectors, the songs a listener may play, co-listens and skips. */
 export function createRadioRepository(db: Kysely<DB>) {
@@ -52,41 +65,61 @@ export function createRadioRepository(db: Kysely<DB>) {
       ).map(toRadioSong);
     },
 
-    /** Songs sharing a genre or an artist with the seed: the candidates when vectors say little or nothing. */
+    /**
+     * The most played songs of the seed's genres (as stored) and of its artists, `limit` of each: the candidates when
+     * vectors say little or nothing. One query per genre, each read in order from songs_genre_plays_idx (034).
+     */
     async byTags(genres: readonly string[], artistIds: readonly number[], hidden: readonly number[], limit: number) {
-      if (genres.length === 0 && artistIds.length === 0) return [];
-      const rows = await radioSongs(hidden)
-        .where((eb) =>
-          eb.or([
-            ...(genres.length > 0 ? [eb('songs.genre', 'in', [...genres])] : []),
-            ...(artistIds.length > 0 ? [eb('songs.artist_id', 'in', [...artistIds])] : []),
-          ]),
-        )
-        .orderBy('songs.play_count', 'desc')
-        .orderBy('songs.id')
-        .limit(limit)
-        .execute();
-      return rows.map(toRadioSong);
+      const mostPlayed = (query: ReturnType<typeof radioSongs>) =>
+        query.orderBy('songs.play_count', 'desc').orderBy('songs.id').limit(limit).execute();
+      const found = new Map<number, RadioSong>();
+      for (const genre of genres.slice(0, TAG_GENRES_MAX)) {
+        for (const row of await mostPlayed(radioSongs(hidden).where('songs.genre', '=', genre))) {
+          found.set(row.songId, toRadioSong(row));
+        }
+      }
+      if (artistIds.length > 0) {
+        for (const row of await mostPlayed(radioSongs(hidden).where('songs.artist_id', 'in', [...artistIds]))) {
+          found.set(row.songId, toRadioSong(row));
+        }
+      }
+      return [...found.values()];
     },
 
     /**
      * Songs this server's listeners played in the same session as a seed song (the same user, the same hour of the
-     * same day), with how many such sessions; read from `listens`, the plays that counted.
+     * same day), with how many listens; read from `listens`, the plays that counted. The seed's SESSIONS_MAX latest
+     * sessions are found first, then each is read as a range of listens_user_played_idx (ISO times of one fixed
+     * format compare in time order under any collation).
      */
     async coListens(seedIds: readonly number[], limit: number): Promise<Map<number, number>> {
       if (seedIds.length === 0) return new Map();
+      const seedListens = await db
+        .selectFrom('listens')
+        .select(['user_id', 'played_at'])
+        .where('song_id', 'in', [...seedIds])
+        .orderBy('played_at', 'desc')
+        .limit(SESSIONS_MAX)
+        .execute();
+      const sessions = new Map<string, { userId: number; hour: [string, string] }>();
+      for (const { user_id: userId, played_at: playedAt } of seedListens) {
+        const hour = hourOf(playedAt);
+        if (hour) sessions.set(`${userId} ${hour[0]}`, { userId, hour });
+      }
+      if (sessions.size === 0) return new Map();
       const rows = await db
-        .selectFrom('listens as seed')
-        .innerJoin('listens as other', (join) =>
-          join
-            .onRef('other.user_id', '=', 'seed.user_id')
-            .on(sql`substr(other.played_at, 1, 13)`, '=', sql`substr(seed.played_at, 1, 13)`),
-        )
-        .select('other.song_id as songId')
+        .selectFrom('listens')
+        .select('song_id as songId')
         .select((eb) => eb.fn.countAll<number | string>().as('sessions'))
-        .where('seed.song_id', 'in', [...seedIds])
-        .where('other.song_id', 'is not', null)
-        .groupBy('other.song_id')
+        .where((eb) =>
+          eb.or(
+            [...sessions.values()].map(({ userId, hour: [from, to] }) =>
+              eb.and([eb('user_id', '=', userId), eb('played_at', '>=', from), eb('played_at', '<', to)]),
+            ),
+          ),
+        )
+        .where('song_id', 'is not', null)
+        .groupBy('song_id')
         .orderBy('sessions', 'desc')
         .limit(limit)
         .execute();

@@ -4,9 +4,9 @@ import { FEATURE_LENGTH, FEATURE_WEIGHTS } from '../analysis/feature-layout.js';
 import { VectorIndex } from './vector-index.js';
 
 /** Neighbours read from the index per request: a few times a batch, so the rules still have choice. */
-const AUDIO_CANDIDATES = 200;
-const TAG_CANDIDATES = 200;
-const CO_LISTEN_CANDIDATES = 100;
+const AUDIO_CANDIDATES = 100;
+const TAG_CANDIDATES = 100;
+const CO_LISTEN_CANDIDATES = 50;
 /** How often the stored vectors' stamp is read; another instance's or the analyser's writes show within this. */
 const STAMP_CHECK_MS = 5000;
 /**
@@ -76,13 +76,15 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
       (query ? vectors.nearest(query, AUDIO_CANDIDATES) : []).map((n) => [n.songId, n.similarity] as const),
     );
     const profile = seedProfile(seedSongs);
+    const genres = [...new Set(seedSongs.flatMap((s) => (s.genre ? [s.genre] : [])))];
     const [tagged, together] = await Promise.all([
-      repository.byTags([...profile.genres], [...profile.artistIds], request.hidden, TAG_CANDIDATES),
+      repository.byTags(genres, [...profile.artistIds], request.hidden, TAG_CANDIDATES),
       repository.coListens(seedIds, CO_LISTEN_CANDIDATES),
     ]);
+    const taggedIds = new Set(tagged.map((s) => s.songId));
     const ids = new Set([...audio.keys(), ...together.keys()]);
     const visible = await repository.songs(
-      [...ids].filter((id) => !tagged.some((s) => s.songId === id)),
+      [...ids].filter((id) => !taggedIds.has(id)),
       request.hidden,
     );
     const songs = [...tagged, ...visible];

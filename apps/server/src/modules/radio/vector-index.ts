@@ -309,7 +309,7 @@ function allFinite(values: Float32Array): boolean {
 }
 
 function defaultProbes(cellCount: number): number {
-  return Math.max(8, Math.ceil(cellCount / 10));
+  return Math.max(8, Math.ceil(cellCount / 20));
 }
 
 function commonLength(vectors: RawVector[]): number {
