@@ -2,8 +2,14 @@ import { RADIO_BATCH_MAX, RADIO_SEED_MAX } from '@tonearm/contract';
 import type { SessionViewer } from '../../../http/session.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import { parseSubsonicId } from '../subsonic-ids.js';
-import { orNotFound } from './info.methods.js';
-import { intParam, notFoundError, requiredParam, type MethodTable, type SubsonicCall } from '../subsonic-method.js';
+import {
+  intParam,
+  notFoundError,
+  orNotFound,
+  requiredParam,
+  type MethodTable,
+  type SubsonicCall,
+} from '../subsonic-method.js';
 
 /** Subsonic's default of getSimilarSongs(2) and getTopSongs; the radio answers at most RADIO_BATCH_MAX at once. */
 const SIMILAR_DEFAULT = 50;

@@ -1,6 +1,5 @@
 import { SubsonicMessages, THUMBNAIL_WIDTHS, imageUrl } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../../../http/errors.js';
 import type { SessionViewer } from '../../../http/session.js';
 import type { AlbumListRow } from '../../albums/albums.repository.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
@@ -8,6 +7,7 @@ import { idOfKind, parseFolderId, parseSubsonicId } from '../subsonic-ids.js';
 import {
   intParam,
   notFoundError,
+  orNotFound,
   requiredParam,
   subsonicFail,
   type MethodTable,
@@ -30,17 +30,6 @@ function imageUrls(base: string, key: string | null): SubsonicNode {
   if (key === null) return {};
   const [small, medium, large] = THUMBNAIL_WIDTHS.map((width) => `${base}${imageUrl(key, width)}`);
   return { smallImageUrl: small, mediumImageUrl: medium, largeImageUrl: large };
-}
-
-/** What an HttpError 404 of a service means here: error 70 for `what`. */
-/** `work`, with a service's 404 answered as Subsonic's 70 (`what` not found). */
-export async function orNotFound<T>(what: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 404) throw notFoundError(what);
-    throw error;
-  }
 }
 
 /** A boolean parameter (`true`/`false`), absent as `fallback`; anything else is error 0. */
