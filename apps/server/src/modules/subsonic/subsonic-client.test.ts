@@ -209,6 +209,7 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
         'transcodeOffset',
         'playbackReport',
         'indexBasedQueue',
+        'topSongsByArtistId',
       ]);
       const plays = async () =>
         (await t.db.selectFrom('songs').select('play_count').where('id', '=', Number(id)).executeTakeFirstOrThrow())

@@ -1,7 +1,8 @@
 import { RADIO_BATCH_MAX, RADIO_SEED_MAX } from '@tonearm/contract';
 import type { SessionViewer } from '../../../http/session.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
-import { parseSubsonicId } from '../subsonic-ids.js';
+import type { TopSongsArtist } from '../subsonic-catalogue.repository.js';
+import { idOfKind, parseSubsonicId } from '../subsonic-ids.js';
 import {
   intParam,
   notFoundError,
@@ -10,6 +11,7 @@ import {
   type MethodTable,
   type SubsonicCall,
 } from '../subsonic-method.js';
+import type { SubsonicParams } from '../subsonic-params.js';
 
 /** Subsonic's default of getSimilarSongs(2) and getTopSongs; the radio answers at most RADIO_BATCH_MAX at once. */
 const SIMILAR_DEFAULT = 50;
@@ -17,7 +19,8 @@ const TOP_MAX = 500;
 
 /**
  * Issue 28's song radio for Subsonic apps: getSimilarSongs and getSimilarSongs2 (the radio of a song, an album or an
- * artist, the seed itself left out), and getTopSongs (an artist's songs this server's listeners heard most).
+ * artist, the seed itself left out), and getTopSongs (an artist's songs this server's listeners heard most, by name or,
+ * OpenSubsonic's topSongsByArtistId, by id).
  */
 export function discoveryMethods(deps: SubsonicDeps): MethodTable {
   const { marks } = deps;
@@ -39,6 +42,19 @@ export function discoveryMethods(deps: SubsonicDeps): MethodTable {
       return listing.rows.map((row) => row.id);
     }
     throw notFoundError('Song');
+  }
+
+  /**
+   * getTopSongs' artist: `id` (topSongsByArtistId; before `artist`), an artist the caller sees (70 otherwise), or else
+   * `artist`, a name (10 without either).
+   */
+  async function topSongsArtist(user: SessionViewer, params: SubsonicParams): Promise<TopSongsArtist> {
+    const id = params.get('id');
+    if (id === undefined) return { name: requiredParam(params, 'artist') };
+    const artistId = idOfKind(id, 'artist');
+    const artist = artistId === null ? undefined : await deps.browse.artist(artistId, { hidden: user.hiddenLibraries });
+    if (artist === undefined) throw notFoundError('Artist');
+    return { id: artist.id };
   }
 
   async function similar(call: SubsonicCall) {
@@ -67,7 +83,7 @@ export function discoveryMethods(deps: SubsonicDeps): MethodTable {
     getTopSongs: {
       run: async (call) => {
         const user = call.caller.user;
-        const artist = requiredParam(call.params, 'artist');
+        const artist = await topSongsArtist(user, call.params);
         const count = intParam(call.params, 'count', SIMILAR_DEFAULT, 0, TOP_MAX);
         const ids = count === 0 ? [] : await deps.catalogue.topSongIds(artist, count, user.hiddenLibraries);
         return { topSongs: { song: await marks.songs(user, await deps.songs.listByIds(user, ids)) } };
