@@ -86,6 +86,16 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
       .set({ genre: 'Rock' })
       .where('artist_id', '=', (eb) => eb.selectFrom('songs').select('artist_id').where('id', '=', partner))
       .execute();
+    // The seed's artist alone has its genre (the database keeps the earlier tests' songs, of the default genre).
+    await t.db
+      .updateTable('songs')
+      .set({ genre: 'Folk' })
+      .where(
+        'id',
+        'in',
+        near.map((s) => s.id),
+      )
+      .execute();
     for (const [songId, at] of [
       [seedSong, '2026-03-01T20:05:00Z'],
       [partner, '2026-03-01T20:09:00Z'],
@@ -100,6 +110,18 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
     // The co-listened song of another genre and artist comes right after the seed's artist's songs of its genre.
     expect(ids(next)).toContain(partner);
     expect(ids(next).filter((id) => far.some((s) => s.id === id))).toEqual([partner]);
+  });
+
+  it("finds the songs of the seed's genre as they are tagged, capitals and all", async () => {
+    const genre = `Deep Kin ${String(near[0]?.id)}`;
+    const kin = far[2]?.id ?? 0;
+    await t.db
+      .updateTable('songs')
+      .set({ genre })
+      .where('id', 'in', [near[0]?.id ?? 0, kin])
+      .execute();
+    const next = await service().next({ seedIds: [near[0]?.id ?? 0], historyIds: [], count: 10, hidden: [] });
+    expect(ids(next)).toContain(kin);
   });
 
   it('continues a radio without the seed and without what was played or queued', async () => {

@@ -55,8 +55,10 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
       (query ? vectors.nearest(query, AUDIO_CANDIDATES) : []).map((n) => [n.songId, n.similarity] as const),
     );
     const profile = seedProfile(seedSongs);
+    // The genres as the songs store them (the profile's are lower case, for the score): what songs_genre_idx finds.
+    const genres = new Set(seedSongs.flatMap((song) => (song.genre ? [song.genre] : [])));
     const [tagged, together] = await Promise.all([
-      repository.byTags([...profile.genres], [...profile.artistIds], request.hidden, TAG_CANDIDATES),
+      repository.byTags([...genres], [...profile.artistIds], request.hidden, TAG_CANDIDATES),
       repository.coListens(seedIds, CO_LISTEN_CANDIDATES),
     ]);
     const ids = new Set([...audio.keys(), ...together.keys()]);
