@@ -210,6 +210,7 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
         'playbackReport',
         'indexBasedQueue',
         'topSongsByArtistId',
+        'sonicSimilarity',
       ]);
       const plays = async () =>
         (await t.db.selectFrom('songs').select('play_count').where('id', '=', Number(id)).executeTakeFirstOrThrow())

@@ -442,6 +442,7 @@ describeEachDialect('Subsonic stream without ffmpeg (%s)', { env: { FFMPEG_PATH:
       { name: 'playbackReport', versions: [1] },
       { name: 'indexBasedQueue', versions: [1] },
       { name: 'topSongsByArtistId', versions: [1] },
+      { name: 'sonicSimilarity', versions: [1] },
     ]);
   });
 });
