@@ -1,4 +1,5 @@
 import { RADIO_BATCH_MAX, RADIO_SEED_MAX } from '@tonearm/contract';
+import type { ArtistRow } from '../../../db/schema.js';
 import type { SessionViewer } from '../../../http/session.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
 import type { TopSongsArtist } from '../subsonic-catalogue.repository.js';
@@ -12,6 +13,7 @@ import {
   type SubsonicCall,
 } from '../subsonic-method.js';
 import type { SubsonicParams } from '../subsonic-params.js';
+import { inOrder } from '../subsonic-star-marks.js';
 import type { SubsonicNode } from '../subsonic.response.js';
 
 /** Subsonic's default of getSimilarSongs(2) and getTopSongs; the radio answers at most RADIO_BATCH_MAX at once. */
@@ -40,6 +42,30 @@ function sonicScore(cosine: number | null | undefined): number {
 async function artistSeeds(deps: SubsonicDeps, user: SessionViewer, artistId: number): Promise<number[]> {
   const listing = await deps.songs.list(user, { artistId, limit: RADIO_SEED_MAX });
   return listing.rows.map((row) => row.id);
+}
+
+/**
+ * getArtistInfo(2)'s similar artists: those of the songs a radio of the artist's songs chooses, the most chosen first
+ * (the radio service's similarArtists), only artists the caller sees, at most `count`.
+ */
+export async function similarArtistRows(
+  deps: SubsonicDeps,
+  user: SessionViewer,
+  artistId: number,
+  count: number,
+): Promise<ArtistRow[]> {
+  if (count === 0) return [];
+  const hidden = user.hiddenLibraries;
+  const seedIds = await artistSeeds(deps, user, artistId);
+  const ids = await deps.radio.similarArtists({ artistId, seedIds, count, hidden });
+  const [seen, rows] = await Promise.all([
+    deps.catalogue.existing('artist', ids, hidden),
+    deps.catalogue.artistsByIds(ids),
+  ]);
+  return inOrder(
+    ids.filter((id) => seen.has(id)),
+    rows,
+  );
 }
 
 /**

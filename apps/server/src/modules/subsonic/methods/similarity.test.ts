@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { SubsonicSonicMatch } from '@tonearm/contract';
+import { SubsonicArtistInfo, SubsonicArtistInfo2, SubsonicSonicMatch } from '@tonearm/contract';
 import { SubsonicAPI } from 'subsonic-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,6 +11,8 @@ import { subsonicFetch } from '../../../../test/subsonic-answers.js';
 import { encodeVector } from '../../radio/vector-index.js';
 
 const Matches = z.strictObject({ sonicMatch: z.array(SubsonicSonicMatch) });
+const ArtistInfo = z.strictObject({ artistInfo: SubsonicArtistInfo });
+const ArtistInfo2 = z.strictObject({ artistInfo2: SubsonicArtistInfo2 });
 
 /**
  * What Subsonic apps get of issue 28's radio besides similar songs: OpenSubsonic's sonicSimilarity
@@ -34,6 +36,7 @@ describeEachDialect('Subsonic sonic similarity and similar artists (%s)', { env:
   const idOf = (songs: TestSong[], at = 0) => String(songs[at]?.id ?? 0);
   const idsOf = (songs: TestSong[]) => songs.map((song) => String(song.id));
   const matchIds = (answer: { sonicMatch: { entry: { id: string } }[] }) => answer.sonicMatch.map((m) => m.entry.id);
+  const names = (artists: { name: string }[] | undefined) => (artists ?? []).map((artist) => artist.name);
   const artistOf = async (songs: TestSong[]) =>
     (
       await t.db
@@ -185,6 +188,40 @@ describeEachDialect('Subsonic sonic similarity and similar artists (%s)', { env:
         await api.error('findSonicPath', { startSongId: id, endSongId: idOf(band) }, 70);
         await api.error('findSonicPath', { startSongId: idOf(band), endSongId: id }, 70);
       }
+    });
+  });
+
+  describe('similar artists in getArtistInfo and getArtistInfo2', () => {
+    it("lists the artists of the songs the artist's radio chooses, the most chosen first, at most `count`", async () => {
+      const { artistInfo2 } = await api.shape('getArtistInfo2', { id: `ar-${bandArtist}` }, ArtistInfo2);
+      expect(names(artistInfo2.similarArtist)).toEqual(['Near Twin', 'Far Away']);
+      const one = await api.shape('getArtistInfo2', { id: bandArtist, count: 1, includeNotPresent: true }, ArtistInfo2);
+      expect(names(one.artistInfo2.similarArtist)).toEqual(['Near Twin']);
+      const none = await api.shape('getArtistInfo2', { id: bandArtist, count: 0 }, ArtistInfo2);
+      expect(none.artistInfo2.similarArtist).toBeUndefined();
+      const byClient = await client.getArtistInfo2({ id: `ar-${bandArtist}` });
+      expect(names(byClient.artistInfo2.similarArtist)).toEqual(['Near Twin', 'Far Away']);
+    });
+
+    it("getArtistInfo lists them as the folder model's artists, for an artist's or a song's id", async () => {
+      for (const id of [`ar-${bandArtist}`, idOf(band, 2)]) {
+        const { artistInfo } = await api.shape('getArtistInfo', { id }, ArtistInfo);
+        expect(names(artistInfo.similarArtist)).toEqual(['Near Twin', 'Far Away']);
+        expect(artistInfo.similarArtist?.every((artist) => artist.id.startsWith('ar-'))).toBe(true);
+      }
+    });
+
+    it('never lists an artist the caller may not see', async () => {
+      const { artistInfo2 } = await asAdmin.shape('getArtistInfo2', { id: `ar-${bandArtist}` }, ArtistInfo2);
+      expect(names(artistInfo2.similarArtist)).toContain('Secret Band');
+      const listener = await api.shape('getArtistInfo', { id: `ar-${bandArtist}`, count: 50 }, ArtistInfo);
+      expect(names(listener.artistInfo.similarArtist)).not.toContain('Secret Band');
+      await api.error('getArtistInfo2', { id: `ar-${await artistOf(secret)}` }, 70);
+    });
+
+    it('lists none for an artist whose songs lead to no other artist', async () => {
+      const { artistInfo2 } = await api.shape('getArtistInfo2', { id: `ar-${await artistOf(plain)}` }, ArtistInfo2);
+      expect(artistInfo2.similarArtist).toBeUndefined();
     });
   });
 });
