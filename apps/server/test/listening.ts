@@ -31,17 +31,30 @@ export async function songsOfLength(t: WithDb, count: number, durationMs: number
  * LibraryAccess.changed, so the app reads who sees what again.
  */
 export async function hiddenLibrarySong(t: WithDb, forget: () => void, durationMs = 200_000): Promise<TestSong> {
+  const [song] = await songsOfLength(t, 1, durationMs);
+  if (song === undefined) throw new Error('no song');
+  await hideSongs(t, [song.id], forget);
+  return song;
+}
+
+/**
+ * Moves the songs into a new library that only its members see (and it has none), then calls `forget` (the app's
+ * `libraryAccess.changed()`). Answers the library's id.
+ */
+export async function hideSongs(t: WithDb, songIds: readonly number[], forget: () => void): Promise<number> {
   const name = `Hidden ${randomBytes(4).toString('hex')}`;
   const library = await t.db
     .insertInto('libraries')
     .values({ name, path: `/nonexistent/${name}`, created_at: new Date().toISOString(), everyone: 0 })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const [song] = await songsOfLength(t, 1, durationMs);
-  if (song === undefined) throw new Error('no song');
-  await t.db.updateTable('songs').set({ library_id: library.id }).where('id', '=', song.id).execute();
+  await t.db
+    .updateTable('songs')
+    .set({ library_id: library.id })
+    .where('id', 'in', [...songIds])
+    .execute();
   forget();
-  return song;
+  return library.id;
 }
 
 export interface ListenRow {

@@ -208,6 +208,12 @@ export const SubsonicArtistInfo2 = z.strictObject({
   similarArtist: z.array(SubsonicArtistID3).optional(),
 });
 
+/**
+ * OpenSubsonic's sonicMatch (the sonicSimilarity extension): a song, and how like the query's (or the path's start's)
+ * its sound is, from 0 (most different) to 1 (the same song); -1 when the server cannot tell.
+ */
+export const SubsonicSonicMatch = z.strictObject({ entry: SubsonicChild, similarity: z.number().min(-1).max(1) });
+
 /** What the server knows of an album beyond its tracks (getAlbumInfo, getAlbumInfo2). */
 export const SubsonicAlbumInfo = z.strictObject({
   notes: z.string().optional(),
@@ -407,6 +413,8 @@ export const SubsonicResponseBodies = {
   getSimilarSongs: one('similarSongs', songs),
   getSimilarSongs2: one('similarSongs2', songs),
   getTopSongs: one('topSongs', songs),
+  getSonicSimilarTracks: one('sonicMatch', z.array(SubsonicSonicMatch)),
+  findSonicPath: one('sonicMatch', z.array(SubsonicSonicMatch)),
   getNowPlaying: one('nowPlaying', z.strictObject({ entry: z.array(SubsonicNowPlayingEntry) })),
   getStarred: one('starred', folderResults),
   getStarred2: one('starred2', id3Results),

@@ -3,6 +3,7 @@ import {
   MAX_ARTIST_RUN,
   nextSongs,
   NO_REPEAT_WINDOW,
+  rankArtists,
   scoreCandidate,
   seedProfile,
   type Candidate,
@@ -100,5 +101,15 @@ describe('the radio’s next songs', () => {
     const oneArtist = Array.from({ length: 10 }, (_, i) => candidate(i + 2, 0.9, { artistId: 9 }));
     const next = nextSongs({ candidates: oneArtist, seed, seedSongs: [seedSong], history: [seedSong], count: 10 });
     expect(next).toHaveLength(MAX_ARTIST_RUN);
+  });
+});
+
+describe('the artists like one, by its radio', () => {
+  it('ranks the artists of the chosen songs by how often they were chosen, then by who came first', () => {
+    const chosen = [song(1, 7), song(2, 8), song(3, 9), song(4, 9), song(5, 7), song(6, null), song(7, 8), song(8, 6)];
+    expect(rankArtists(chosen, 7, 10)).toEqual([8, 9, 6]);
+    expect(rankArtists(chosen, 9, 2)).toEqual([7, 8]);
+    expect(rankArtists(chosen, 7, 0)).toEqual([]);
+    expect(rankArtists([], 7, 5)).toEqual([]);
   });
 });

@@ -116,3 +116,19 @@ function endsArtistRun(queue: RadioSong[], artistId: number | null): boolean {
   if (artistId === null || queue.length < MAX_ARTIST_RUN) return false;
   return queue.slice(-MAX_ARTIST_RUN).every((s) => s.artistId === artistId);
 }
+
+/**
+ * The artists most like `artistId` by a radio of its songs: those of the songs the radio chose, the most chosen first
+ * (ties: the first chosen first), without the artist itself and songs of no artist; at most `count`.
+ */
+export function rankArtists(chosen: readonly RadioSong[], artistId: number, count: number): number[] {
+  const times = new Map<number, number>();
+  for (const song of chosen) {
+    if (song.artistId !== null && song.artistId !== artistId)
+      times.set(song.artistId, (times.get(song.artistId) ?? 0) + 1);
+  }
+  return [...times.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Math.max(0, count))
+    .map(([id]) => id);
+}

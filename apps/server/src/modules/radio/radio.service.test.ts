@@ -34,6 +34,16 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
   }
 
   const service = () => createRadioService(createRadioRepository(t.db));
+  /** A new library (its id), for songs a listener may not see (the database is kept from test to test). */
+  const privateLibrary = async () => {
+    const name = `Private ${String(near[0]?.id)}`;
+    const row = await t.db
+      .insertInto('libraries')
+      .values({ name, path: `/music/${name}`, created_at: '2026-01-01T00:00:00Z' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  };
   const ids = (songs: { songId: number }[]) => songs.map((s) => s.songId);
 
   it('starts with the seed and continues with the songs whose audio is nearest', async () => {
@@ -86,6 +96,16 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
       .set({ genre: 'Rock' })
       .where('artist_id', '=', (eb) => eb.selectFrom('songs').select('artist_id').where('id', '=', partner))
       .execute();
+    // The seed's artist alone has its genre (the database keeps the earlier tests' songs, of the default genre).
+    await t.db
+      .updateTable('songs')
+      .set({ genre: 'Folk' })
+      .where(
+        'id',
+        'in',
+        near.map((s) => s.id),
+      )
+      .execute();
     for (const [songId, at] of [
       [seedSong, '2026-03-01T20:05:00Z'],
       [partner, '2026-03-01T20:09:00Z'],
@@ -102,6 +122,18 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
     expect(ids(next).filter((id) => far.some((s) => s.id === id))).toEqual([partner]);
   });
 
+  it("finds the songs of the seed's genre as they are tagged, capitals and all", async () => {
+    const genre = `Deep Kin ${String(near[0]?.id)}`;
+    const kin = far[2]?.id ?? 0;
+    await t.db
+      .updateTable('songs')
+      .set({ genre })
+      .where('id', 'in', [near[0]?.id ?? 0, kin])
+      .execute();
+    const next = await service().next({ seedIds: [near[0]?.id ?? 0], historyIds: [], count: 10, hidden: [] });
+    expect(ids(next)).toContain(kin);
+  });
+
   it('continues a radio without the seed and without what was played or queued', async () => {
     await storeTwoStyles();
     const seed = near[0]?.id ?? 0;
@@ -109,6 +141,78 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
     const next = await service().next({ seedIds: [seed], historyIds: history, count: 20, hidden: [] });
     expect(ids(next).some((id) => history.includes(id))).toBe(false);
     expect(new Set(ids(next)).size).toBe(next.length);
+  });
+
+  it('tells the audio similarity of songs to one: 1 for itself, null without vectors', async () => {
+    await storeTwoStyles();
+    const [seed, close, away] = [near[0]?.id ?? 0, near[1]?.id ?? 0, far[0]?.id ?? 0];
+    const bare = (await insertSongs(t, 1))[0]?.id ?? 0;
+    const radio = service();
+    const similar = await radio.similarities(seed, [seed, close, away, bare]);
+    expect(similar.get(seed)).toBe(1);
+    expect(similar.get(close)).toBeGreaterThan(0.9);
+    expect(similar.get(away)).toBeLessThan(0);
+    expect(similar.get(bare)).toBeNull();
+    expect((await radio.similarities(bare, [seed, bare])).get(seed)).toBeNull();
+  });
+
+  it('finds the artists like one among those of the songs its radio chooses, that the listener sees', async () => {
+    // No vectors here: a genre of their own ties the seed's artist to one other, and a third shares nothing.
+    const [kin, stranger] = [await insertSongs(t, 4), await insertSongs(t, 3)];
+    const genre = `Kin ${String(near[0]?.id)}`;
+    const ofSongs = (songs: TestSong[]) => songs.map((s) => s.id);
+    await t.db
+      .updateTable('songs')
+      .set({ genre })
+      .where('id', 'in', [...ofSongs(near), ...ofSongs(kin)])
+      .execute();
+    const artistOf = async (songId: number) =>
+      (await t.db.selectFrom('songs').select('artist_id').where('id', '=', songId).executeTakeFirstOrThrow())
+        .artist_id ?? 0;
+    const [artistId, kinArtist] = [await artistOf(near[0]?.id ?? 0), await artistOf(kin[0]?.id ?? 0)];
+    expect(await artistOf(stranger[0]?.id ?? 0)).not.toBe(kinArtist);
+    const request = { artistId, seedIds: ofSongs(near), count: 5, hidden: [] };
+    expect(await service().similarArtists(request)).toEqual([kinArtist]);
+    expect(await service().similarArtists({ ...request, count: 0 })).toEqual([]);
+    expect(await service().similarArtists({ ...request, seedIds: [] })).toEqual([]);
+    const library = await privateLibrary();
+    await t.db.updateTable('songs').set({ library_id: library }).where('id', 'in', ofSongs(kin)).execute();
+    expect(await service().similarArtists({ ...request, hidden: [library] })).toEqual([]);
+  });
+
+  it('leads a sonic path from one song to another through the songs between their sounds', async () => {
+    // A line of sounds from the first near song's to the last far song's: the path walks along it.
+    const line = [...near, ...far];
+    for (const [i, s] of line.entries())
+      await storeVector(s.id, [Math.cos((i * Math.PI) / 22), Math.sin((i * Math.PI) / 22), 5 + (i % 2) * 0.001]);
+    const [start, end] = [line[0]?.id ?? 0, line.at(-1)?.id ?? 0];
+    const radio = service();
+    const path = await radio.path({ startId: start, endId: end, length: 6, hidden: [] });
+    expect(path[0]).toBe(start);
+    expect(path.at(-1)).toBe(end);
+    expect(path).toHaveLength(6);
+    expect(new Set(path).size).toBe(6);
+    // Each step further from the start's sound.
+    const similar = await radio.similarities(start, path);
+    const steps = path.map((id) => similar.get(id) ?? 2);
+    expect([...steps].sort((a, b) => b - a)).toEqual(steps);
+    expect(await radio.path({ startId: start, endId: start, length: 6, hidden: [] })).toEqual([start]);
+    expect(await radio.path({ startId: start, endId: end, length: 1, hidden: [] })).toEqual([start, end]);
+  });
+
+  it('gives a path of the two ends alone without vectors, and none through songs the listener may not play', async () => {
+    const radio = service();
+    const [start, end] = [near[0]?.id ?? 0, far[0]?.id ?? 0];
+    expect(await radio.path({ startId: start, endId: end, length: 10, hidden: [] })).toEqual([start, end]);
+    await storeTwoStyles();
+    const library = await privateLibrary();
+    const hidden = [near[1]?.id ?? 0, near[2]?.id ?? 0, far[1]?.id ?? 0];
+    await t.db.updateTable('songs').set({ library_id: library }).where('id', 'in', hidden).execute();
+    const path = await service().path({ startId: start, endId: end, length: 12, hidden: [library] });
+    expect([path[0], path.at(-1)]).toEqual([start, end]);
+    expect(path.length).toBeGreaterThan(2);
+    expect(path.some((id) => hidden.includes(id))).toBe(false);
+    expect(await service().path({ startId: hidden[0] ?? 0, endId: end, length: 5, hidden: [library] })).toEqual([]);
   });
 
   it('reads vectors again when they change, and only those of the newest version', async () => {

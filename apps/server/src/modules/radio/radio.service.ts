@@ -1,6 +1,8 @@
+import { RADIO_BATCH_MAX } from '@tonearm/contract';
 import type { RadioRepository } from './radio.repository.js';
-import { nextSongs, seedProfile, type Candidate, type RadioSong } from './radio-rules.js';
 import { FEATURE_LENGTH, FEATURE_WEIGHTS } from '../analysis/feature-layout.js';
+import { nextSongs, rankArtists, seedProfile, type Candidate, type RadioSong } from './radio-rules.js';
+import { pickPath, waypoints } from './sonic-path.js';
 import { VectorIndex } from './vector-index.js';
 
 /** Neighbours read from the index per request: a few times a batch, so the rules still have choice. */
@@ -16,6 +18,8 @@ const STAMP_CHECK_MS = 5000;
  */
 const REBUILD_MIN_MS = 30_000;
 const BUILD_SPACING = 10;
+/** Neighbours read per waypoint of a sonic path beyond one per waypoint (those taken, those the listener may not play). */
+const PATH_SPARE = 8;
 
 export interface RadioRequest {
   /** The seed's songs (a song, or an album's, artist's or playlist's), in order. */
@@ -24,6 +28,22 @@ export interface RadioRequest {
   historyIds: readonly number[];
   count: number;
   /** The listener's hidden libraries. */
+  hidden: readonly number[];
+}
+
+export interface SimilarArtistsRequest {
+  artistId: number;
+  /** The artist's songs, the seed of the radio whose choices tell the similar artists. */
+  seedIds: readonly number[];
+  count: number;
+  hidden: readonly number[];
+}
+
+export interface PathRequest {
+  startId: number;
+  endId: number;
+  /** The most songs on the path, both ends included (2 at least). */
+  length: number;
   hidden: readonly number[];
 }
 
@@ -76,9 +96,10 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
       (query ? vectors.nearest(query, AUDIO_CANDIDATES) : []).map((n) => [n.songId, n.similarity] as const),
     );
     const profile = seedProfile(seedSongs);
-    const genres = [...new Set(seedSongs.flatMap((s) => (s.genre ? [s.genre] : [])))];
+    // The genres as the songs store them (the profile's are lower case, for the score): what songs_genre_plays_idx finds.
+    const genres = new Set(seedSongs.flatMap((song) => (song.genre ? [song.genre] : [])));
     const [tagged, together] = await Promise.all([
-      repository.byTags(genres, [...profile.artistIds], request.hidden, TAG_CANDIDATES),
+      repository.byTags([...genres], [...profile.artistIds], request.hidden, TAG_CANDIDATES),
       repository.coListens(seedIds, CO_LISTEN_CANDIDATES),
     ]);
     const taggedIds = new Set(tagged.map((s) => s.songId));
@@ -102,21 +123,64 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
     });
   }
 
+  /** The next songs of a radio; the seed songs the listener may not see are no seed. */
+  async function next(request: RadioRequest): Promise<RadioSong[]> {
+    const seen = await repository.songs(request.seedIds, request.hidden);
+    const seedSongs = request.seedIds.flatMap((id) => seen.filter((s) => s.songId === id));
+    if (seedSongs.length === 0) return [];
+    const history = await repository.songs(request.historyIds, []);
+    const byId = new Map(history.map((s) => [s.songId, s]));
+    return nextSongs({
+      candidates: await candidates(request, seedSongs),
+      seed: seedProfile(seedSongs),
+      seedSongs,
+      history: request.historyIds.flatMap((id) => byId.get(id) ?? []),
+      count: request.count,
+    });
+  }
+
+  /** The songs between the two ends of a path whose vectors are known (sonic-path.ts), in order. */
+  async function between(vectors: VectorIndex, from: Float32Array, to: Float32Array, request: PathRequest) {
+    const points = waypoints(from, to, request.length - 2);
+    const ends = new Set([request.startId, request.endId]);
+    const near = points.map((point) =>
+      vectors.nearest(point, points.length + PATH_SPARE, (id) => ends.has(id)).map((n) => n.songId),
+    );
+    const playable = await repository.songs([...new Set(near.flat())], request.hidden);
+    return pickPath(near, new Set(playable.map((song) => song.songId)));
+  }
+
   return {
-    /** The next songs of a radio; the seed songs the listener may not see are no seed. */
-    async next(request: RadioRequest): Promise<RadioSong[]> {
-      const seen = await repository.songs(request.seedIds, request.hidden);
-      const seedSongs = request.seedIds.flatMap((id) => seen.filter((s) => s.songId === id));
-      if (seedSongs.length === 0) return [];
-      const history = await repository.songs(request.historyIds, []);
-      const byId = new Map(history.map((s) => [s.songId, s]));
-      return nextSongs({
-        candidates: await candidates(request, seedSongs),
-        seed: seedProfile(seedSongs),
-        seedSongs,
-        history: request.historyIds.flatMap((id) => byId.get(id) ?? []),
-        count: request.count,
-      });
+    next,
+
+    /** Each song's audio similarity to `songId` (1 for itself), null where either has no vector. */
+    async similarities(songId: number, songIds: readonly number[]): Promise<Map<number, number | null>> {
+      const vectors = await currentIndex();
+      const query = vectors.vectorOf(songId);
+      const similarity = (id: number) => (id === songId ? 1 : query ? vectorSimilarity(vectors, query, id) : null);
+      return new Map(songIds.map((id) => [id, similarity(id)]));
+    },
+
+    /** The artists most like one: those of the songs a radio of its songs chooses (rankArtists), that the listener sees. */
+    async similarArtists(request: SimilarArtistsRequest): Promise<number[]> {
+      const chosen = await next({ ...request, historyIds: [], count: RADIO_BATCH_MAX });
+      return rankArtists(chosen, request.artistId, request.count);
+    },
+
+    /**
+     * A sonic path: the start, the songs on the way from its sound to the end's (sonic-path.ts), then the end, at most
+     * `length` songs. Without both songs' vectors there is no way to follow: only the two ends. Empty when the listener
+     * may not play either end.
+     */
+    async path(request: PathRequest): Promise<number[]> {
+      const { startId, endId } = request;
+      const ends = await repository.songs([startId, endId], request.hidden);
+      if (![startId, endId].every((id) => ends.some((song) => song.songId === id))) return [];
+      if (startId === endId) return [startId];
+      const vectors = await currentIndex();
+      const [from, to] = [vectors.vectorOf(startId), vectors.vectorOf(endId)];
+      const middle = from && to ? await between(vectors, from, to, request) : [];
+      return [startId, ...middle, endId];
     },
 
     /** Reads the vectors now, building the index again if they changed (tests). */

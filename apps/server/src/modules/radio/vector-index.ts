@@ -340,7 +340,8 @@ function normaliseInPlace(v: Float32Array): Float32Array {
   return v;
 }
 
-function normalised(v: Float32Array): Float32Array {
+/** A copy of `v` of length 1 (all zeros for the zero vector). */
+export function normalised(v: Float32Array): Float32Array {
   return normaliseInPlace(Float32Array.from(v));
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import {
   albumInScope,
   artistInScope,
@@ -18,6 +18,9 @@ export interface PlaylistSummary {
   lastAddedAt: string | null;
 }
 
+/** Whose top songs: an artist's id (OpenSubsonic's topSongsByArtistId), or a name as Subsonic's getTopSongs gives it. */
+export type TopSongsArtist = { id: number } | { name: string };
+
 /**
  * The SQL only Subsonic needs (issue 13): the whole catalogue paged in a stable order (search3 with an empty query,
  * how apps such as Symfonium sync a library), rows by ids, which ids exist, and what a playlist list shows. Every
@@ -32,10 +35,10 @@ export interface SubsonicCatalogueRepository {
   /** Rows of these ids, in no particular order; unknown ids are skipped. */
   artistsByIds(ids: readonly number[]): Promise<ArtistRow[]>;
   /**
-   * getTopSongs (issue 28): the songs of the artist of this name (main or credited, any case) the server's listeners
-   * heard most (counted listens), then the most played, outside the `hidden` libraries and not missing.
+   * getTopSongs (issue 28): the songs of the artist (by id, or by name in any case; main or credited) the server's
+   * listeners heard most (counted listens), then the most played, outside the `hidden` libraries and not missing.
    */
-  topSongIds(artistName: string, count: number, hidden: readonly number[]): Promise<number[]>;
+  topSongIds(artist: TopSongsArtist, count: number, hidden: readonly number[]): Promise<number[]>;
   /** Those of the artist or album ids that are in the scope (all of them when it narrows nothing). */
   inScope(kind: 'album' | 'artist', ids: readonly number[], scope: SongScope): Promise<Set<number>>;
   /** How many albums each artist has, of those not only in `hidden` libraries (artists with none are absent). */
@@ -53,8 +56,11 @@ const TABLE = { song: 'songs', album: 'albums', artist: 'artists' } as const;
 
 export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatalogueRepository {
   return {
-    async topSongIds(artistName, count, hidden) {
-      const name = artistName.trim().toLowerCase();
+    async topSongIds(artist, count, hidden) {
+      const named = (eb: ExpressionBuilder<DB, 'artists'>) =>
+        'id' in artist
+          ? eb('artists.id', '=', artist.id)
+          : eb(sql<string>`lower(artists.name)`, '=', artist.name.trim().toLowerCase());
       const rows = await db
         .selectFrom('songs')
         .leftJoin(
@@ -72,11 +78,7 @@ export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatal
         .where((eb) =>
           eb.or([
             eb.exists(
-              eb
-                .selectFrom('artists')
-                .select('artists.id')
-                .whereRef('artists.id', '=', 'songs.artist_id')
-                .where(sql<string>`lower(artists.name)`, '=', name),
+              eb.selectFrom('artists').select('artists.id').whereRef('artists.id', '=', 'songs.artist_id').where(named),
             ),
             eb.exists(
               eb
@@ -84,7 +86,7 @@ export function createSubsonicCatalogueRepository(db: Kysely<DB>): SubsonicCatal
                 .innerJoin('artists', 'artists.id', 'song_artists.artist_id')
                 .select('song_artists.song_id')
                 .whereRef('song_artists.song_id', '=', 'songs.id')
-                .where(sql<string>`lower(artists.name)`, '=', name),
+                .where(named),
             ),
           ]),
         )

@@ -209,6 +209,8 @@ describeEachDialect('a Subsonic client library against Tonearm (%s)', (t) => {
         'transcodeOffset',
         'playbackReport',
         'indexBasedQueue',
+        'topSongsByArtistId',
+        'sonicSimilarity',
       ]);
       const plays = async () =>
         (await t.db.selectFrom('songs').select('play_count').where('id', '=', Number(id)).executeTakeFirstOrThrow())

@@ -53,6 +53,8 @@ const CALLS: Record<string, (f: Fixture, turn: 0 | 1) => SubsonicQuery> = {
   getSimilarSongs: (f) => ({ id: f.songIds[0], count: 5 }),
   getSimilarSongs2: (f) => ({ id: `ar-${f.artistId}` }),
   getTopSongs: () => ({ artist: 'Harbour Lights', count: 3 }),
+  getSonicSimilarTracks: (f) => ({ id: f.songIds[0], count: 5 }),
+  findSonicPath: (f) => ({ startSongId: f.songIds[0], endSongId: f.songIds[1] }),
   getNowPlaying: () => ({}),
   getStarred: () => ({}),
   getStarred2: () => ({}),

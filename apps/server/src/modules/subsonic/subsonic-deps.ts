@@ -41,7 +41,7 @@ export interface SubsonicDeps extends Pick<ModuleDeps, 'config' | 'blobs' | 'off
   /** Each user's stars (issue 28): setRating, and `userRating` on albums and artists. */
   ratings: RatingsService;
   playlists: PlaylistsService;
-  /** Song radio (issue 28): getSimilarSongs and getSimilarSongs2. */
+  /** Song radio (issue 28): getSimilarSongs(2), getSonicSimilarTracks, findSonicPath, getArtistInfo(2)'s similar artists. */
   radio: RadioService;
   plays: PlaysService;
   /** The user's devices and their one queue (issue 27): an app is a device; its queue and playback are the web's too. */

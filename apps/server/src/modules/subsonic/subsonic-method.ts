@@ -1,6 +1,7 @@
 import { SubsonicErrorCodes, SubsonicMessages } from '@tonearm/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../../db/schema.js';
+import { HttpError } from '../../http/errors.js';
 import type { SessionViewer } from '../../http/session.js';
 import { SubsonicError, type SubsonicNode } from './subsonic.response.js';
 import type { SubsonicParams } from './subsonic-params.js';
@@ -45,6 +46,16 @@ export const subsonicFail = (code: keyof typeof SubsonicErrorCodes, message: str
 
 /** Error 70: what the id names does not exist, or the caller may not see it (the same answer, as 404 is in /api). */
 export const notFoundError = (what: string): SubsonicError => subsonicFail('notFound', SubsonicMessages.notFound(what));
+
+/** `work`, with a service's 404 answered as Subsonic's 70 (`what` not found). */
+export async function orNotFound<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) throw notFoundError(what);
+    throw error;
+  }
+}
 
 /** The value of a parameter the method cannot do without (error 10 when it is missing). */
 export function requiredParam(params: SubsonicParams, name: string): string {

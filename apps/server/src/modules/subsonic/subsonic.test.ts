@@ -114,7 +114,7 @@ describeEachDialect('Subsonic API (%s)', (t) => {
     it('getOpenSubsonicExtensions needs no credentials and lists every extension implemented', async () => {
       // Each is tested where it works: formPost above, apiKeyAuthentication below (and subsonic-client.test.ts),
       // songLyrics in methods/lyrics.test.ts, transcodeOffset in methods/media.test.ts (not listed without ffmpeg), playbackReport in playback.test.ts,
-      // indexBasedQueue in modules/devices/devices-subsonic.test.ts.
+      // indexBasedQueue in modules/devices/devices-subsonic.test.ts, topSongsByArtistId and sonicSimilarity in methods/discovery.test.ts.
       expect((await restJson('getOpenSubsonicExtensions')).openSubsonicExtensions).toEqual([
         { name: 'formPost', versions: [1] },
         { name: 'apiKeyAuthentication', versions: [1] },
@@ -122,6 +122,8 @@ describeEachDialect('Subsonic API (%s)', (t) => {
         { name: 'transcodeOffset', versions: [1] },
         { name: 'playbackReport', versions: [1] },
         { name: 'indexBasedQueue', versions: [1] },
+        { name: 'topSongsByArtistId', versions: [1] },
+        { name: 'sonicSimilarity', versions: [1] },
       ]);
     });
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEachDialect } from '../../../../test/dialects.js';
 import { insertSongs, makeUser, type TestSong, type TestUser } from '../../../../test/factories.js';
-import { insertListens } from '../../../../test/listening.js';
+import { hideSongs, insertListens } from '../../../../test/listening.js';
 import { apiKeyOf, Child, subsonicApi, type SubsonicApi } from '../../../../test/subsonic.js';
 import { subsonicFetch } from '../../../../test/subsonic-answers.js';
 
@@ -24,7 +24,12 @@ describeEachDialect('Subsonic similar and top songs (%s)', { env: { SCAN_WATCH: 
   let band: TestSong[];
   let others: TestSong[];
   let artistId: number;
+  /** Songs of an artist in a library only its members see (none of them is a member). */
+  let secret: TestSong[];
+  let secretArtistId: number;
   const ids = (answer: { song?: { id: string }[] | undefined }) => (answer.song ?? []).map((song) => song.id);
+  const artistOf = async (songId: number) =>
+    (await t.db.selectFrom('songs').select('artist_id').where('id', '=', songId).executeTakeFirstOrThrow()).artist_id;
 
   beforeAll(async () => {
     listener = await makeUser(t);
@@ -40,12 +45,14 @@ describeEachDialect('Subsonic similar and top songs (%s)', { env: { SCAN_WATCH: 
         others.map((song) => song.id),
       )
       .execute();
-    const row = await t.db
-      .selectFrom('songs')
-      .select('artist_id')
-      .where('id', '=', band[0]?.id ?? 0)
-      .executeTakeFirstOrThrow();
-    artistId = row.artist_id ?? 0;
+    artistId = (await artistOf(band[0]?.id ?? 0)) ?? 0;
+    secret = await insertSongs(t, 3, 'Secret Band');
+    secretArtistId = (await artistOf(secret[0]?.id ?? 0)) ?? 0;
+    await hideSongs(
+      t,
+      secret.map((song) => song.id),
+      () => t.composition.services.libraryAccess.changed(),
+    );
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     client = new SubsonicAPI({ url: base, auth: { apiKey: await apiKeyOf(t, listener) }, fetch: subsonicFetch() });
@@ -101,6 +108,30 @@ describeEachDialect('Subsonic similar and top songs (%s)', { env: { SCAN_WATCH: 
       ]);
       expect(ids((await api.shape('getTopSongs', { artist: 'Nobody At All' }, Top)).topSongs)).toEqual([]);
       await api.error('getTopSongs', {}, 10);
+    });
+
+    it('takes the artist by id (topSongsByArtistId), before any `artist` name, also through the npm client', async () => {
+      const byName = ids((await api.shape('getTopSongs', { artist: 'Radio Waves', count: 4 }, Top)).topSongs);
+      expect(byName).toHaveLength(4);
+      for (const id of [`ar-${artistId}`, String(artistId)]) {
+        const { topSongs } = await api.shape('getTopSongs', { id, artist: 'Quiet Other', count: 4 }, Top);
+        expect(ids(topSongs)).toEqual(byName);
+      }
+      // The client's getTopSongs passes any parameter it is given.
+      const args = { artist: '', id: `ar-${artistId}`, count: 4 };
+      const answer = await client.getTopSongs(args);
+      expect((answer.topSongs.song ?? []).map((song) => song.id)).toEqual(byName);
+      const none = await api.shape('getTopSongs', { id: `ar-${artistId}`, count: 0 }, Top);
+      expect(ids(none.topSongs)).toEqual([]);
+    });
+
+    it('answers 70 for an id that names no artist the caller sees, and keeps hidden songs out', async () => {
+      for (const id of ['ar-999999', `al-${artistId}`, 'nonsense']) await api.error('getTopSongs', { id }, 70);
+      // An empty id is none (as every parameter): then `artist` is needed.
+      await api.error('getTopSongs', { id: '' }, 10);
+      await api.error('getTopSongs', { id: `ar-${secretArtistId}` }, 70);
+      const top = await api.shape('getTopSongs', { artist: 'Secret Band' }, Top);
+      expect(ids(top.topSongs)).toEqual([]);
     });
   });
 });

@@ -1,13 +1,15 @@
 import { SubsonicMessages, THUMBNAIL_WIDTHS, imageUrl } from '@tonearm/contract';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../../../http/errors.js';
+import type { ArtistRow } from '../../../db/schema.js';
 import type { SessionViewer } from '../../../http/session.js';
 import type { AlbumListRow } from '../../albums/albums.repository.js';
 import type { SubsonicDeps } from '../subsonic-deps.js';
+import { similarArtistRows } from './discovery.methods.js';
 import { idOfKind, parseFolderId, parseSubsonicId } from '../subsonic-ids.js';
 import {
   intParam,
   notFoundError,
+  orNotFound,
   requiredParam,
   subsonicFail,
   type MethodTable,
@@ -16,7 +18,7 @@ import {
 import type { SubsonicParams } from '../subsonic-params.js';
 import type { SubsonicNode } from '../subsonic.response.js';
 
-/** getArtistInfo's `count` of similar artists: 20 unless asked (Tonearm knows none, so it only checks the number). */
+/** getArtistInfo(2)'s `count` of similar artists: 20 unless asked (one radio batch gives fewer than the most). */
 const SIMILAR_DEFAULT = 20;
 const SIMILAR_MAX = 500;
 
@@ -32,17 +34,6 @@ function imageUrls(base: string, key: string | null): SubsonicNode {
   return { smallImageUrl: small, mediumImageUrl: medium, largeImageUrl: large };
 }
 
-/** What an HttpError 404 of a service means here: error 70 for `what`. */
-/** `work`, with a service's 404 answered as Subsonic's 70 (`what` not found). */
-export async function orNotFound<T>(what: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 404) throw notFoundError(what);
-    throw error;
-  }
-}
-
 /** A boolean parameter (`true`/`false`), absent as `fallback`; anything else is error 0. */
 function booleanParam(params: SubsonicParams, name: string, fallback: boolean): boolean {
   const raw = params.get(name);
@@ -52,12 +43,13 @@ function booleanParam(params: SubsonicParams, name: string, fallback: boolean): 
 }
 
 /**
- * What Tonearm knows of an artist or an album beyond its songs: its pictures (as URLs of the stored thumbnails) and
- * its MusicBrainz id when the tags gave one. There is no biography, no album notes, no last.fm page and no similar
- * artists to tell, so those fields are left out rather than made up.
+ * What Tonearm knows of an artist or an album beyond its songs: its pictures (as URLs of the stored thumbnails), its
+ * MusicBrainz id when the tags gave one, and an artist's similar artists from issue 28's radio (only artists of this
+ * server: `includeNotPresent` changes nothing). There is no biography, no album notes and no last.fm page to tell, so
+ * those fields are left out rather than made up.
  */
 export function infoMethods(deps: SubsonicDeps): MethodTable {
-  const { browse } = deps;
+  const { browse, marks } = deps;
 
   /** The artist `id` names for the caller (70 when it names none they see). */
   async function artistOf(user: SessionViewer, id: number) {
@@ -66,11 +58,15 @@ export function infoMethods(deps: SubsonicDeps): MethodTable {
     return artist;
   }
 
-  function artistInfo(call: SubsonicCall, artist: { image_key: string | null; mb_artist_id: string | null }) {
+  /** An artist's info, with at most `count` similar artists as `shape` (getArtistInfo: `entry`; 2: `id3`). */
+  async function artistInfo(call: SubsonicCall, artist: ArtistRow, shape: 'id3' | 'entry', count: number) {
+    const user = call.caller.user;
     const base = serverOrigin(call.request, deps.config.publicUrl);
+    const similar = await marks.artists(user, await similarArtistRows(deps, user, artist.id, count), shape);
     return {
       ...(artist.mb_artist_id === null ? {} : { musicBrainzId: artist.mb_artist_id }),
       ...imageUrls(base, artist.image_key),
+      ...(similar.length === 0 ? {} : { similarArtist: similar }),
     };
   }
 
@@ -131,20 +127,21 @@ export function infoMethods(deps: SubsonicDeps): MethodTable {
     getArtistInfo: {
       run: async (call) => {
         const id = requiredParam(call.params, 'id');
-        intParam(call.params, 'count', SIMILAR_DEFAULT, 0, SIMILAR_MAX);
+        const count = intParam(call.params, 'count', SIMILAR_DEFAULT, 0, SIMILAR_MAX);
         booleanParam(call.params, 'includeNotPresent', false);
         const artistId = await artistOfAnyId(call.caller.user, id);
         if (artistId === null) return { artistInfo: {} };
-        return { artistInfo: artistInfo(call, await artistOf(call.caller.user, artistId)) };
+        const artist = await artistOf(call.caller.user, artistId);
+        return { artistInfo: await artistInfo(call, artist, 'entry', count) };
       },
     },
     getArtistInfo2: {
       run: async (call) => {
         const id = idOfKind(requiredParam(call.params, 'id'), 'artist');
-        intParam(call.params, 'count', SIMILAR_DEFAULT, 0, SIMILAR_MAX);
+        const count = intParam(call.params, 'count', SIMILAR_DEFAULT, 0, SIMILAR_MAX);
         booleanParam(call.params, 'includeNotPresent', false);
         if (id === null) throw notFoundError('Artist');
-        return { artistInfo2: artistInfo(call, await artistOf(call.caller.user, id)) };
+        return { artistInfo2: await artistInfo(call, await artistOf(call.caller.user, id), 'id3', count) };
       },
     },
     getAlbumInfo: {

@@ -441,6 +441,8 @@ describeEachDialect('Subsonic stream without ffmpeg (%s)', { env: { FFMPEG_PATH:
       { name: 'songLyrics', versions: [1] },
       { name: 'playbackReport', versions: [1] },
       { name: 'indexBasedQueue', versions: [1] },
+      { name: 'topSongsByArtistId', versions: [1] },
+      { name: 'sonicSimilarity', versions: [1] },
     ]);
   });
 });

@@ -10,7 +10,8 @@ export interface OpenSubsonicExtension {
  * The OpenSubsonic extensions this server implements: formPost (POST with a form body), apiKeyAuthentication,
  * songLyrics (getLyricsBySongId), transcodeOffset (stream's timeOffset; only where ffmpeg converts audio, since an
  * original cannot start at a time), playbackReport (reportPlayback, and the playback state in getNowPlaying) and
- * indexBasedQueue (savePlayQueueByIndex, getPlayQueueByIndex: the same queue as the web player's, issue 27).
+ * indexBasedQueue (savePlayQueueByIndex, getPlayQueueByIndex: the same queue as the web player's, issue 27),
+ * topSongsByArtistId (getTopSongs' `id`) and sonicSimilarity (getSonicSimilarTracks, findSonicPath: issue 28's radio).
  */
 export function openSubsonicExtensions(features: { transcoding: boolean }): OpenSubsonicExtension[] {
   return [
@@ -20,6 +21,8 @@ export function openSubsonicExtensions(features: { transcoding: boolean }): Open
     ...(features.transcoding ? [{ name: 'transcodeOffset', versions: [1] }] : []),
     { name: 'playbackReport', versions: [1] },
     { name: 'indexBasedQueue', versions: [1] },
+    { name: 'topSongsByArtistId', versions: [1] },
+    { name: 'sonicSimilarity', versions: [1] },
   ];
 }
 
