@@ -31,7 +31,7 @@ import { scrobblingMigration } from './030-scrobbling.js';
 import { smartPlaylistsMigration } from './031-smart-playlists.js';
 import { listeningStatsMigration } from './032-listening-stats.js';
 import { songFeaturesAudioMigration } from './033-song-features-audio.js';
-import { radioTagCandidatesMigration } from './034-radio-tag-candidates.js';
+import { radioIndexesMigration } from './034-radio-indexes.js';
 
 /**
  * Every migration, in order. Listed statically (no directory globbing) so the set is the same under tsx, a bundle and
@@ -69,7 +69,7 @@ export const migrations: Record<string, Migration> = {
   '031-smart-playlists': smartPlaylistsMigration,
   '032-listening-stats': listeningStatsMigration,
   '033-song-features-audio': songFeaturesAudioMigration,
-  '034-radio-tag-candidates': radioTagCandidatesMigration,
+  '034-radio-indexes': radioIndexesMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

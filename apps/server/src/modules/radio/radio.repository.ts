@@ -7,6 +7,9 @@ import { decodeVector, type RawVector } from './vector-index.js';
 /** Genres of a seed whose songs are read as tag candidates (an album or a playlist may span many). */
 const TAG_GENRES_MAX = 4;
 
+/** Vectors read per query when the index is built (about 10 ms of SQLite here). */
+const VECTOR_PAGE = 2000;
+
 /** A seed's latest sessions (user and hour) whose other songs are read as co-listens. */
 const SESSIONS_MAX = 50;
 
@@ -33,26 +36,46 @@ export function createRadioRepository(db: Kysely<DB>) {
   };
 
   return {
-    /** The version and count of the stored vectors: when it changes, the index is rebuilt. */
+    /** The newest analysis's time: when it changes, the index is rebuilt. */
     async vectorsStamp(): Promise<string> {
+      // Every analysis writes its time, so the newest time moves with every new vector (song_features_analysed_idx
+      // answers it from the end of the index). A song deleted since is left in the index harmlessly: every candidate is
+      // read again from the songs the listener may play.
       const row = await db
         .selectFrom('song_features')
-        .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.max('analysed_at').as('latest')])
-        .select((eb) => eb.fn.max('version').as('version'))
-        .where('vector', 'is not', null)
+        .select((eb) => eb.fn.max('analysed_at').as('latest'))
         .executeTakeFirst();
-      return `${row?.version ?? 0}:${Number(row?.count ?? 0)}:${row?.latest ?? ''}`;
+      return row?.latest ?? '';
     },
 
-    /** Every vector of the newest analysis version (older versions have another layout). */
+    /**
+     * Every vector of the newest analysis version (older versions have another layout), read VECTOR_PAGE rows at a
+     * time by song id with a turn of the event loop between pages: one read of 100 000 held SQLite's synchronous
+     * driver, and so every request, for half a second.
+     */
     async latestVectors(): Promise<RawVector[]> {
-      const rows = await db
+      const newest = await db
         .selectFrom('song_features')
-        .select(['song_id', 'vector'])
-        .where('vector', 'is not', null)
-        .where('version', '=', (eb) => eb.selectFrom('song_features').select((f) => f.fn.max('version').as('v')))
-        .execute();
-      return rows.flatMap((row) => (row.vector ? [{ songId: row.song_id, values: decodeVector(row.vector) }] : []));
+        .select((f) => f.fn.max('version').as('version'))
+        .executeTakeFirst();
+      const version = newest?.version ?? null;
+      const vectors: RawVector[] = [];
+      if (version === null) return vectors;
+      for (let after = 0; ;) {
+        const rows = await db
+          .selectFrom('song_features')
+          .select(['song_id', 'vector'])
+          .where('version', '=', version)
+          .where('vector', 'is not', null)
+          .where('song_id', '>', after)
+          .orderBy('song_id')
+          .limit(VECTOR_PAGE)
+          .execute();
+        for (const row of rows) if (row.vector) vectors.push({ songId: row.song_id, values: decodeVector(row.vector) });
+        if (rows.length < VECTOR_PAGE) return vectors;
+        after = rows.at(-1)?.song_id ?? after;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
 
     /** The songs of these ids the listener may play, in no particular order. */

@@ -15,7 +15,7 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
   });
 
   /** Stores a vector for a song as the analyser would (version 1). */
-  async function storeVector(songId: number, values: number[], version = 1) {
+  async function storeVector(songId: number, values: number[], version = 1, analysedAt = '2026-01-01T00:00:00Z') {
     await t.db
       .insertInto('song_features')
       .values({
@@ -23,7 +23,7 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
         version,
         vector: Buffer.from(encodeVector(values)),
         failed: null,
-        analysed_at: '2026-01-01T00:00:00Z',
+        analysed_at: analysedAt,
       })
       .execute();
   }
@@ -221,7 +221,7 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
     await storeVector(near[0]?.id ?? 0, [1, 0, 5]);
     await radio.refresh();
     expect(radio.indexed(near[0]?.id ?? 0)).toBe(true);
-    for (const s of far) await storeVector(s.id, [0, 1, 2], 2);
+    for (const s of far) await storeVector(s.id, [0, 1, 2], 2, '2026-01-02T00:00:00Z');
     // Within the stamp's interval the index stays as it was; after it, the newest version replaces the old.
     await radio.next({ seedIds: [far[0]?.id ?? 0], historyIds: [], count: 1, hidden: [] });
     expect(radio.indexed(far[0]?.id ?? 0)).toBe(false);
