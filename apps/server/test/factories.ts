@@ -119,7 +119,8 @@ export async function makeSong(t: WithApp, admin: TestUser, upload: SongUpload):
     name: upload.name ?? `Song ${toneCounter}`,
     genre: upload.genre ?? 'Pop',
     artistId: String(upload.artistId),
-    songFile: { data: upload.audio ?? toneWav(200 + toneCounter * 7), filename: 'song.wav', type: 'audio/wav' },
+    // A frequency no test's own tone has (they are whole numbers): the catalogue refuses a second copy of one file.
+    songFile: { data: upload.audio ?? toneWav(200.5 + toneCounter * 7), filename: 'song.wav', type: 'audio/wav' },
     imageFile: { data: upload.cover ?? (await picture(toneCounter)), filename: 'cover.png', type: 'image/png' },
   });
   expect(response.statusCode, response.body).toBe(201);
