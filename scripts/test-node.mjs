@@ -91,39 +91,49 @@ function copyCheckout(target) {
   return sqlite;
 }
 
-async function leg(version, filters) {
+/**
+ * Everything a version's leg needs before its tests: its Node, a checkout copy, no engine warning from npm install,
+ * better-sqlite3 built for its ABI. Answers what the tests need, or why the leg failed.
+ */
+async function prepare(version) {
   const work = mkdtempSync(join(tmpdir(), `tonearm-node-${version}-`));
+  console.log(`\n▶ Node ${version}: installing from the npm registry`);
+  const home = await installNode(version, join(work, 'node'));
+  const checkout = join(work, 'checkout');
+  mkdirSync(checkout);
+  const sqlite = copyCheckout(checkout);
+  const node = join(home, 'bin', 'node');
+  // Anything the tests spawn as `node` (built servers, CLIs) is this Node too.
+  // SQLite only: what changes between Node versions is the SQLite driver (node:sqlite on 24), native builds and
+  // Node's own APIs; the pg driver is the same JavaScript everywhere, and the first leg runs the PostgreSQL half.
+  const env = { ...process.env, PATH: `${join(home, 'bin')}:${process.env.PATH}`, TEST_DIALECTS: 'sqlite' };
+  const prepared = { version, work, node, checkout, env };
+  const warnings = engineWarnings(node, checkout, env);
+  if (warnings.length > 0) {
+    console.error(warnings.join('\n'));
+    return { ...prepared, failed: 'npm install prints engine warnings' };
+  }
+  console.log(`▶ Node ${version}: npm install prints no engine warning`);
+  // Also on Node 24, whose server never loads it: `npm install` builds it there too, and must succeed.
+  console.log(`▶ Node ${version}: building better-sqlite3 for its ABI`);
+  // npm passes its own config to scripts as npm_config_*; a machine's `nodedir` there would win over the flag.
+  const gypEnv = { ...env, npm_config_nodedir: home };
+  const built = await run(
+    node,
+    [npmFile('node_modules/node-gyp/bin/node-gyp.js'), 'rebuild', '--release', `--nodedir=${home}`],
+    {
+      cwd: sqlite,
+      env: gypEnv,
+    },
+  );
+  return built.code === 0 ? prepared : { ...prepared, failed: 'better-sqlite3 did not build' };
+}
+
+/** A prepared version's server suite (or `filters` of it); answers its result line. */
+async function leg({ version, work, node, checkout, env, failed }, filters) {
   try {
-    console.log(`\n▶ Node ${version}: installing from the npm registry`);
-    const home = await installNode(version, join(work, 'node'));
-    const checkout = join(work, 'checkout');
-    mkdirSync(checkout);
-    const sqlite = copyCheckout(checkout);
-    const node = join(home, 'bin', 'node');
-    // Anything the tests spawn as `node` (built servers, CLIs) is this Node too.
-    // SQLite only: what changes between Node versions is the SQLite driver (node:sqlite on 24), native builds and
-    // Node's own APIs; the pg driver is the same JavaScript everywhere, and the first leg runs the PostgreSQL half.
-    const env = { ...process.env, PATH: `${join(home, 'bin')}:${process.env.PATH}`, TEST_DIALECTS: 'sqlite' };
-    const warnings = engineWarnings(node, checkout, env);
-    if (warnings.length > 0) {
-      console.error(warnings.join('\n'));
-      return { version, ok: false, why: 'npm install prints engine warnings' };
-    }
-    console.log(`▶ Node ${version}: npm install prints no engine warning`);
-    // Also on Node 24, whose server never loads it: `npm install` builds it there too, and must succeed.
-    console.log(`▶ Node ${version}: building better-sqlite3 for its ABI`);
-    // npm passes its own config to scripts as npm_config_*; a machine's `nodedir` there would win over the flag.
-    const gypEnv = { ...env, npm_config_nodedir: home };
-    const built = await run(
-      node,
-      [npmFile('node_modules/node-gyp/bin/node-gyp.js'), 'rebuild', '--release', `--nodedir=${home}`],
-      {
-        cwd: sqlite,
-        env: gypEnv,
-      },
-    );
-    if (built.code !== 0) return { version, ok: false, why: 'better-sqlite3 did not build' };
-    console.log(`▶ Node ${version}: the server suite`);
+    if (failed) return { version, ok: false, why: failed };
+    console.log(`\n▶ Node ${version}: the server suite`);
     const vitest = join(checkout, 'node_modules', 'vitest', 'vitest.mjs');
     const report = join(work, 'vitest.json');
     const reporters = ['--reporter=default', '--reporter=json', `--outputFile=${report}`];
@@ -144,9 +154,12 @@ const isVersion = (arg) => /^\d+\.\d+\.\d+$/.test(arg);
 const wanted = process.argv.slice(2).filter(isVersion);
 const filters = process.argv.slice(2).filter((arg) => !isVersion(arg));
 const versions = wanted.length > 0 ? wanted : TESTED_NODE_VERSIONS.filter((version) => version !== current);
+// The versions are installed and better-sqlite3 built for each at once (each build is one long single-threaded
+// compile of SQLite), then their suites run one after another.
+const prepared = await Promise.all(versions.map(prepare));
 const results = [];
-for (const version of versions) {
-  const major = version.split('.')[0];
+for (const version of prepared) {
+  const major = version.version.split('.')[0];
   results.push(await leg(version, filters.length > 0 ? filters : (DEFAULT_SCOPE[major] ?? [])));
 }
 console.log('\n──────── Node versions ────────');
