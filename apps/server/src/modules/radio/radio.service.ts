@@ -112,7 +112,7 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
     const stats = await repository.playStats(songs.map((s) => s.songId));
     return songs.map((song) => {
       const played = stats.get(song.songId) ?? { starts: 0, listens: 0 };
-      const similarity = audio.get(song.songId) ?? (query ? vectorSimilarity(vectors, query, song.songId) : null);
+      const similarity = audio.get(song.songId) ?? (query ? vectors.similarityTo(query, song.songId) : null);
       return {
         ...song,
         audio: similarity,
@@ -126,7 +126,8 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
   /** The next songs of a radio; the seed songs the listener may not see are no seed. */
   async function next(request: RadioRequest): Promise<RadioSong[]> {
     const seen = await repository.songs(request.seedIds, request.hidden);
-    const seedSongs = request.seedIds.flatMap((id) => seen.filter((s) => s.songId === id));
+    const seenById = new Map(seen.map((s) => [s.songId, s]));
+    const seedSongs = request.seedIds.flatMap((id) => seenById.get(id) ?? []);
     if (seedSongs.length === 0) return [];
     const history = await repository.songs(request.historyIds, []);
     const byId = new Map(history.map((s) => [s.songId, s]));
@@ -157,7 +158,7 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
     async similarities(songId: number, songIds: readonly number[]): Promise<Map<number, number | null>> {
       const vectors = await currentIndex();
       const query = vectors.vectorOf(songId);
-      const similarity = (id: number) => (id === songId ? 1 : query ? vectorSimilarity(vectors, query, id) : null);
+      const similarity = (id: number) => (id === songId ? 1 : query ? vectors.similarityTo(query, id) : null);
       return new Map(songIds.map((id) => [id, similarity(id)]));
     },
 
@@ -194,12 +195,3 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
 }
 
 export type RadioService = ReturnType<typeof createRadioService>;
-
-/** A tag or co-listen candidate outside the index's neighbours still gets its similarity when it has a vector. */
-function vectorSimilarity(index: VectorIndex, query: Float32Array, songId: number): number | null {
-  const vector = index.vectorOf(songId);
-  if (!vector) return null;
-  let sum = 0;
-  for (let d = 0; d < vector.length; d++) sum += (vector[d] ?? 0) * (query[d] ?? 0);
-  return sum;
-}

@@ -143,6 +143,12 @@ export class VectorIndex {
     return row === undefined ? undefined : this.data.subarray(row * this.dim, (row + 1) * this.dim);
   }
 
+  /** The cosine similarity of a song's vector to a unit query, or null when the song has none in the index. */
+  similarityTo(query: Float32Array, songId: number): number | null {
+    const row = this.rowOf.get(songId);
+    return row === undefined ? null : this.dotRow(row, query);
+  }
+
   /** The unit centroid of several songs' vectors (a radio seeded by an album, artist or playlist). */
   centroidOf(songIds: Iterable<number>): Float32Array | undefined {
     const sum = new Float32Array(this.dim);
