@@ -77,7 +77,7 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
       const dim = vectors[0]?.values.length;
       index = await VectorIndex.buildInSlices(vectors, dim === FEATURE_LENGTH ? { weights: FEATURE_WEIGHTS } : {});
     }
-    if (currentSongs !== songsStamp || !built) facts = new RadioFacts(await repository.radioFacts());
+    if (currentSongs !== songsStamp || !built) facts = await RadioFacts.buildInSlices(await repository.radioFacts());
     [stamp, songsStamp, built, builtAt, buildMs] = [current, currentSongs, true, now(), now() - started];
   }
 
