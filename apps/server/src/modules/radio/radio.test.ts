@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { insertSongs, makeUser } from '../../../test/factories.js';
 import { errorOf } from '../../../test/harness.js';
+import { hideSongs } from '../../../test/listening.js';
 
 describeEachDialect('radio API (%s)', (t) => {
   it('answers the seed and then more songs, for a signed-in listener', async () => {
@@ -17,6 +18,26 @@ describeEachDialect('radio API (%s)', (t) => {
     // The same songs as the song lists answer them, for the player's queue.
     expect(answer.songs.map((song) => song.id)).toEqual(songIds);
     expect(answer.songs.every((song) => song.link.length > 0)).toBe(true);
+  });
+
+  it('never answers a song hidden from the listener after an earlier radio, and its ids match its songs', async () => {
+    const songs = await insertSongs(t, 8, 'Hidden Radio Band');
+    const user = await makeUser(t);
+    const seed = songs[0]?.id ?? 0;
+    const ask = async () =>
+      (await t.as(user).post('/api/radio/next', { seedIds: [seed], historyIds: [], count: 8 })).json<{
+        songIds: number[];
+        songs: { id: number }[];
+      }>();
+    const before = await ask();
+    // Hiding them changes no stamp the radio's facts are read again by (radio.service.test checks the stale case itself).
+    const hidden = before.songIds.slice(1, 4);
+    expect(hidden).toHaveLength(3);
+    await hideSongs(t, hidden, () => t.composition.services.libraryAccess.changed());
+    const after = await ask();
+    expect(after.songIds[0]).toBe(seed);
+    expect(after.songIds.some((id) => hidden.includes(id))).toBe(false);
+    expect(after.songs.map((song) => song.id)).toEqual(after.songIds);
   });
 
   it('refuses a request without a seed, with too many songs asked, or with a bad id (400 naming the field)', async () => {
