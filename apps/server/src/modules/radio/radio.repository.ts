@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely';
 import { songSeen } from '../../db/library-visibility.js';
 import type { DB } from '../../db/schema.js';
+import type { RadioFact } from './radio-facts.js';
 import type { RadioSong } from './radio-rules.js';
 import { decodeVector, type RawVector } from './vector-index.js';
 
-/** Genres of a seed whose songs are read as tag candidates (an album or a playlist may span many). */
-const TAG_GENRES_MAX = 4;
-
 /** Vectors read per query when the index is built (about 10 ms of SQLite here). */
 const VECTOR_PAGE = 2000;
+
+/** Songs whose radio facts are read per page (three queries: the songs, their starts, their listens; about 12 ms here). */
+const FACTS_PAGE = 1000;
 
 /** A seed's latest sessions (user and hour) whose other songs are read as co-listens. */
 const SESSIONS_MAX = 50;
@@ -33,6 +34,19 @@ export function createRadioRepository(db: Kysely<DB>) {
       .where('songs.missing_since', 'is', null);
     if (hidden.length > 0) query = query.where(songSeen(hidden));
     return query;
+  };
+
+  /** Counts per song of `table` for the songs `from`…`to` (an id range: a range of its song_id index). */
+  const countsBetween = async (table: 'plays' | 'listens', from: number, to: number) => {
+    const rows = await db
+      .selectFrom(table)
+      .select('song_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('song_id', '>=', from)
+      .where('song_id', '<=', to)
+      .groupBy('song_id')
+      .execute();
+    return new Map(rows.flatMap((row) => (row.song_id === null ? [] : [[row.song_id, Number(row.n)] as const])));
   };
 
   return {
@@ -78,6 +92,63 @@ export function createRadioRepository(db: Kysely<DB>) {
       }
     },
 
+    /**
+     * What the songs' radio facts were read from, cheaply: when it changes they are read again. Added or removed songs
+     * and plays move it; an edit of a song's tags or library does not, until the next rebuild (the answer is checked
+     * against the database anyway).
+     */
+    async songsStamp(): Promise<string> {
+      const row = await db
+        .selectFrom('songs')
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.max('id').as('top'),
+          eb.fn.sum<number | string | null>('play_count').as('plays'),
+        ])
+        .executeTakeFirst();
+      return row ? `${String(row.n)} ${String(row.top)} ${String(row.plays)}` : '';
+    },
+
+    /**
+     * Every song's radio facts (radio-facts.ts), missing ones too, read FACTS_PAGE songs at a time by id with a turn
+     * of the event loop between pages, as latestVectors.
+     */
+    async radioFacts(): Promise<RadioFact[]> {
+      const facts: RadioFact[] = [];
+      for (let after = 0; ;) {
+        const rows = await db
+          .selectFrom('songs')
+          .leftJoin('album_tracks', 'album_tracks.song_id', 'songs.id')
+          .select(['songs.id as songId', 'songs.artist_id as artistId', 'album_tracks.album_id as albumId'])
+          .select(['songs.genre as genre', 'songs.year as year', 'songs.library_id as libraryId'])
+          .select(['songs.missing_since as missingSince', 'songs.play_count as playCount'])
+          .where('songs.id', '>', after)
+          .orderBy('songs.id')
+          .limit(FACTS_PAGE)
+          .execute();
+        const [first, last] = [rows[0]?.songId, rows.at(-1)?.songId];
+        if (first !== undefined && last !== undefined) {
+          const [starts, listens] = [
+            await countsBetween('plays', first, last),
+            await countsBetween('listens', first, last),
+          ];
+          for (const row of rows) {
+            facts.push({
+              ...toRadioSong(row),
+              libraryId: row.libraryId ?? null,
+              missing: row.missingSince !== null,
+              playCount: row.playCount,
+              starts: starts.get(row.songId) ?? 0,
+              listens: listens.get(row.songId) ?? 0,
+            });
+          }
+        }
+        if (rows.length < FACTS_PAGE) return facts;
+        after = last ?? after;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+
     /** The songs of these ids the listener may play, in no particular order. */
     async songs(ids: readonly number[], hidden: readonly number[]): Promise<RadioSong[]> {
       if (ids.length === 0) return [];
@@ -86,27 +157,6 @@ export function createRadioRepository(db: Kysely<DB>) {
           .where('songs.id', 'in', [...ids])
           .execute()
       ).map(toRadioSong);
-    },
-
-    /**
-     * The most played songs of the seed's genres (as stored) and of its artists, `limit` of each: the candidates when
-     * vectors say little or nothing. One query per genre, each read in order from songs_genre_plays_idx (034).
-     */
-    async byTags(genres: readonly string[], artistIds: readonly number[], hidden: readonly number[], limit: number) {
-      const mostPlayed = (query: ReturnType<typeof radioSongs>) =>
-        query.orderBy('songs.play_count', 'desc').orderBy('songs.id').limit(limit).execute();
-      const found = new Map<number, RadioSong>();
-      for (const genre of genres.slice(0, TAG_GENRES_MAX)) {
-        for (const row of await mostPlayed(radioSongs(hidden).where('songs.genre', '=', genre))) {
-          found.set(row.songId, toRadioSong(row));
-        }
-      }
-      if (artistIds.length > 0) {
-        for (const row of await mostPlayed(radioSongs(hidden).where('songs.artist_id', 'in', [...artistIds]))) {
-          found.set(row.songId, toRadioSong(row));
-        }
-      }
-      return [...found.values()];
     },
 
     /**
@@ -147,36 +197,6 @@ export function createRadioRepository(db: Kysely<DB>) {
         .limit(limit)
         .execute();
       return new Map(rows.flatMap((row) => (row.songId === null ? [] : [[row.songId, Number(row.sessions)]])));
-    },
-
-    /**
-     * Play starts and counted listens of these songs. A start with no listen is a skip; `plays` keeps each user's last
-     * 1000 starts, so skips are those of the recent past.
-     */
-    async playStats(ids: readonly number[]): Promise<Map<number, { starts: number; listens: number }>> {
-      const stats = new Map<number, { starts: number; listens: number }>();
-      if (ids.length === 0) return stats;
-      const starts = await db
-        .selectFrom('plays')
-        .select('song_id')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('song_id', 'in', [...ids])
-        .groupBy('song_id')
-        .execute();
-      const listens = await db
-        .selectFrom('listens')
-        .select('song_id')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('song_id', 'in', [...ids])
-        .groupBy('song_id')
-        .execute();
-      for (const row of starts) stats.set(row.song_id, { starts: Number(row.n), listens: 0 });
-      for (const row of listens) {
-        if (row.song_id === null) continue;
-        const known = stats.get(row.song_id) ?? { starts: 0, listens: 0 };
-        stats.set(row.song_id, { ...known, listens: Number(row.n) });
-      }
-      return stats;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { endpoints } from '@tonearm/contract';
 import type { App } from '../../http/app-types.js';
 import { route } from '../../http/endpoint-route.js';
+import { seesLibrary } from '../../db/library-visibility.js';
 import { requireViewer } from '../../http/session.js';
 import { toSongsJson } from '../songs/songs.presenter.js';
 import type { SongsService } from '../songs/songs.service.js';
@@ -11,7 +12,15 @@ export function radioRoutes(app: App, radio: RadioService, songs: SongsService):
   route(app, endpoints.radio.next, async (request) => {
     const user = await requireViewer(request);
     const next = await radio.next({ ...request.body, hidden: user.hiddenLibraries });
-    const songIds = next.map((song) => song.songId);
-    return { songIds, songs: toSongsJson(await songs.listByIds(user, songIds)) };
+    // listByIds reads the songs as they are now, without judging who may see them: the service checked its choice
+    // against the database, and this drops again any song gone, hidden from the listener or missing since.
+    const listing = await songs.listByIds(
+      user,
+      next.map((song) => song.songId),
+    );
+    const rows = listing.rows.filter(
+      (row) => row.missing_since === null && seesLibrary(user.hiddenLibraries, row.library_id),
+    );
+    return { songIds: rows.map((row) => row.id), songs: toSongsJson({ ...listing, rows }) };
   });
 }

@@ -88,6 +88,27 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
     expect(await radio.next({ seedIds: [hiddenSong], historyIds: [], count: 5, hidden: [library.id] })).toEqual([]);
   });
 
+  it('checks its songs against the database: a song hidden or missing since its facts were read is not answered', async () => {
+    await storeTwoStyles();
+    const radio = service();
+    const seed = near[0]?.id ?? 0;
+    const before = await radio.next({ seedIds: [seed], historyIds: [], count: 6, hidden: [] });
+    const [hiddenSong, missingSong] = [ids(before)[1] ?? 0, ids(before)[2] ?? 0];
+    const library = await privateLibrary();
+    // Neither edit changes what the facts' stamp reads (the songs' count, newest id and plays): the facts stay stale.
+    await t.db.updateTable('songs').set({ library_id: library }).where('id', '=', hiddenSong).execute();
+    await t.db
+      .updateTable('songs')
+      .set({ missing_since: '2026-01-02T00:00:00Z' })
+      .where('id', '=', missingSong)
+      .execute();
+    const after = await radio.next({ seedIds: [seed], historyIds: [], count: 6, hidden: [library] });
+    expect(ids(after)).not.toContain(hiddenSong);
+    expect(ids(after)).not.toContain(missingSong);
+    // The batch is chosen again without them: still full.
+    expect(after).toHaveLength(6);
+  });
+
   it('gives songs without vectors a radio from their tags and what listeners play together', async () => {
     const user = await insertUser(t, { username: 'ann' });
     const [seedSong, partner] = [near[0]?.id ?? 0, far[4]?.id ?? 0];

@@ -1,6 +1,7 @@
 import { RADIO_BATCH_MAX } from '@tonearm/contract';
 import type { RadioRepository } from './radio.repository.js';
 import { FEATURE_LENGTH, FEATURE_WEIGHTS } from '../analysis/feature-layout.js';
+import { RadioFacts } from './radio-facts.js';
 import { nextSongs, rankArtists, seedProfile, type Candidate, type RadioSong } from './radio-rules.js';
 import { pickPath, waypoints } from './sonic-path.js';
 import { VectorIndex } from './vector-index.js';
@@ -9,6 +10,10 @@ import { VectorIndex } from './vector-index.js';
 const AUDIO_CANDIDATES = 100;
 const TAG_CANDIDATES = 100;
 const CO_LISTEN_CANDIDATES = 50;
+/** Genres of a seed whose songs are read as tag candidates (an album or a playlist may span many). */
+const TAG_GENRES_MAX = 4;
+/** Times a batch is chosen again when the database says some of its songs may no longer be played. */
+const CHECK_ROUNDS = 3;
 /** How often the stored vectors' stamp is read; another instance's or the analyser's writes show within this. */
 const STAMP_CHECK_MS = 5000;
 /**
@@ -53,7 +58,9 @@ export interface PathRequest {
  */
 export function createRadioService(repository: RadioRepository, now: () => number = Date.now) {
   let index = VectorIndex.build([]);
+  let facts = new RadioFacts([]);
   let stamp = '';
+  let songsStamp = '';
   let built = false;
   let checkedAt = -Infinity;
   let builtAt = -Infinity;
@@ -61,14 +68,17 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
   let refreshing: Promise<void> | null = null;
 
   async function refreshIndex(): Promise<void> {
-    const current = await repository.vectorsStamp();
+    const [current, currentSongs] = [await repository.vectorsStamp(), await repository.songsStamp()];
     checkedAt = now();
-    if (current === stamp && built) return;
+    if (current === stamp && currentSongs === songsStamp && built) return;
     const started = now();
-    const vectors = await repository.latestVectors();
-    const dim = vectors[0]?.values.length;
-    index = await VectorIndex.buildInSlices(vectors, dim === FEATURE_LENGTH ? { weights: FEATURE_WEIGHTS } : {});
-    [stamp, built, builtAt, buildMs] = [current, true, now(), now() - started];
+    if (current !== stamp || !built) {
+      const vectors = await repository.latestVectors();
+      const dim = vectors[0]?.values.length;
+      index = await VectorIndex.buildInSlices(vectors, dim === FEATURE_LENGTH ? { weights: FEATURE_WEIGHTS } : {});
+    }
+    if (currentSongs !== songsStamp || !built) facts = await RadioFacts.buildInSlices(await repository.radioFacts());
+    [stamp, songsStamp, built, builtAt, buildMs] = [current, currentSongs, true, now(), now() - started];
   }
 
   /** One refresh at a time, shared by whoever asks meanwhile. */
@@ -90,54 +100,86 @@ export function createRadioService(repository: RadioRepository, now: () => numbe
 
   async function candidates(request: RadioRequest, seedSongs: RadioSong[]): Promise<Candidate[]> {
     const vectors = await currentIndex();
+    const known = facts;
     const seedIds = seedSongs.map((s) => s.songId);
     const query = vectors.centroidOf(seedIds);
     const audio = new Map(
       (query ? vectors.nearest(query, AUDIO_CANDIDATES) : []).map((n) => [n.songId, n.similarity] as const),
     );
     const profile = seedProfile(seedSongs);
-    // The genres as the songs store them (the profile's are lower case, for the score): what songs_genre_plays_idx finds.
+    // The genres as the songs store them (the profile's are lower case, for the score).
     const genres = new Set(seedSongs.flatMap((song) => (song.genre ? [song.genre] : [])));
-    const [tagged, together] = await Promise.all([
-      repository.byTags([...genres], [...profile.artistIds], request.hidden, TAG_CANDIDATES),
-      repository.coListens(seedIds, CO_LISTEN_CANDIDATES),
-    ]);
-    const taggedIds = new Set(tagged.map((s) => s.songId));
-    const ids = new Set([...audio.keys(), ...together.keys()]);
-    const visible = await repository.songs(
-      [...ids].filter((id) => !taggedIds.has(id)),
-      request.hidden,
-    );
-    const songs = [...tagged, ...visible];
-    const stats = await repository.playStats(songs.map((s) => s.songId));
-    return songs.map((song) => {
-      const played = stats.get(song.songId) ?? { starts: 0, listens: 0 };
+    const tagged = known.byTags([...genres], [...profile.artistIds], request.hidden, TAG_CANDIDATES, TAG_GENRES_MAX);
+    const together = await repository.coListens(seedIds, CO_LISTEN_CANDIDATES);
+    const candidates: Candidate[] = [];
+    const add = (song: RadioSong, starts: number, listens: number) => {
       const similarity = audio.get(song.songId) ?? (query ? vectors.similarityTo(query, song.songId) : null);
-      return {
-        ...song,
+      candidates.push({
+        songId: song.songId,
+        artistId: song.artistId,
+        albumId: song.albumId,
+        genre: song.genre,
+        year: song.year,
         audio: similarity,
         coListens: together.get(song.songId) ?? 0,
-        skips: Math.max(0, played.starts - played.listens),
-        listens: played.listens,
-      };
-    });
+        skips: Math.max(0, starts - listens),
+        listens,
+      });
+    };
+    const taken = new Set<number>();
+    for (const fact of tagged) {
+      taken.add(fact.songId);
+      add(fact, fact.starts, fact.listens);
+    }
+    // Songs added since the facts were read are asked of the database (their plays are few: none counted).
+    const unknown: number[] = [];
+    for (const id of [...audio.keys(), ...together.keys()]) {
+      if (taken.has(id)) continue;
+      taken.add(id);
+      const fact = known.get(id);
+      if (fact === undefined) unknown.push(id);
+      else if (known.seen(fact, request.hidden)) add(fact, fact.starts, fact.listens);
+    }
+    for (const song of await repository.songs(unknown, request.hidden)) add(song, 0, 0);
+    return candidates;
   }
 
-  /** The next songs of a radio; the seed songs the listener may not see are no seed. */
+  /** The songs of these ids as the facts know them (the database for those it does not), visibility aside. */
+  async function anySongs(ids: readonly number[]): Promise<RadioSong[]> {
+    const known = facts;
+    const unknown = ids.filter((id) => known.get(id) === undefined);
+    const read = new Map((await repository.songs(unknown, [])).map((s) => [s.songId, s]));
+    return ids.flatMap((id) => known.get(id) ?? read.get(id) ?? []);
+  }
+
+  /**
+   * The next songs of a radio; the seed songs the listener may not see are no seed. The candidates come from facts
+   * as last read, so the chosen songs are checked against the database (seen, not missing), and the batch chosen
+   * again without those that fail.
+   */
   async function next(request: RadioRequest): Promise<RadioSong[]> {
     const seen = await repository.songs(request.seedIds, request.hidden);
     const seenById = new Map(seen.map((s) => [s.songId, s]));
     const seedSongs = request.seedIds.flatMap((id) => seenById.get(id) ?? []);
     if (seedSongs.length === 0) return [];
-    const history = await repository.songs(request.historyIds, []);
-    const byId = new Map(history.map((s) => [s.songId, s]));
-    return nextSongs({
-      candidates: await candidates(request, seedSongs),
-      seed: seedProfile(seedSongs),
-      seedSongs,
-      history: request.historyIds.flatMap((id) => byId.get(id) ?? []),
-      count: request.count,
-    });
+    const history = await anySongs(request.historyIds);
+    let pool = await candidates(request, seedSongs);
+    const seed = seedProfile(seedSongs);
+    for (let round = 0; ; round++) {
+      const chosen = nextSongs({ candidates: pool, seed, seedSongs, history, count: request.count });
+      const checked = new Set(
+        (
+          await repository.songs(
+            chosen.map((s) => s.songId),
+            request.hidden,
+          )
+        ).map((s) => s.songId),
+      );
+      const gone = chosen.filter((s) => !checked.has(s.songId));
+      if (gone.length === 0 || round + 1 >= CHECK_ROUNDS) return chosen.filter((s) => checked.has(s.songId));
+      const dropped = new Set(gone.map((s) => s.songId));
+      pool = pool.filter((c) => !dropped.has(c.songId));
+    }
   }
 
   /** The songs between the two ends of a path whose vectors are known (sonic-path.ts), in order. */
