@@ -41,9 +41,9 @@ function noCycles(name, root) {
 const belowModules = {
   name: 'server-layers-below-modules',
   comment:
-    'maintenance/, storage/, http/, media/, sessions/, db/, counters/, plugins/ and metrics/ never import modules/.',
+    'maintenance/, storage/, http/, media/, sessions/, db/, counters/, plugins/, metrics/ and threads/ never import modules/.',
   severity: 'error',
-  from: { path: '^apps/server/src/(maintenance|storage|http|media|sessions|db|counters|plugins|metrics)/' },
+  from: { path: '^apps/server/src/(maintenance|storage|http|media|sessions|db|counters|plugins|metrics|threads)/' },
   to: { path: '^apps/server/src/modules/' },
 };
 

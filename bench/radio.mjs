@@ -20,7 +20,8 @@
 // Environment: BENCH_SONGS (100000), BENCH_LISTENS (as many as songs), BENCH_DURATION (15s), BENCH_CONNECTIONS
 // (8,64), BENCH_DIALECTS (sqlite; sqlite,postgres adds a throwaway PostgreSQL). A quick check that it runs:
 // BENCH_SONGS=2000 BENCH_DURATION=3s npm run bench:radio. BENCH_DATA_DIR=/some/dir keeps the SQLite library there
-// and reuses it on the next run (same BENCH_SONGS). Runs under tsx (it seeds and builds the index with the
+// and reuses it on the next run (same BENCH_SONGS). BENCH_NODE_ARGS (space-separated) go to the server's node, for
+// example "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where a radio's time goes. Runs under tsx (it seeds and builds the index with the
 // server's TypeScript).
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,7 @@ const WATCHDOG_MS =
 const work = mkdtempSync(join(tmpdir(), 'tonearm-radio-'));
 /** BENCH_DATA_DIR: where the SQLite library is seeded once and kept, to measure it again without seeding. */
 const KEPT = process.env.BENCH_DATA_DIR;
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const listener = { username: 'bench_listener', email: 'listener@example.com', password: 'bench-password-1' };
@@ -333,7 +335,7 @@ async function measure(dialect, databaseUrl) {
       `(${fmt(here.mib, 1)} MiB)`,
   );
 
-  const { base, server } = await startBuiltServer({ dataDir, databaseUrl });
+  const { base, server } = await startBuiltServer({ dataDir, databaseUrl, nodeArgs: NODE_ARGS });
   const cookie = await logIn(base, listener);
   const headers = { cookie };
   const rssBefore = treeMiB(server.pid, 'VmRSS');

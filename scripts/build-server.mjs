@@ -56,6 +56,7 @@ export async function buildServer() {
         join(root, 'apps/server/src/main.ts'),
         join(root, 'apps/server/src/modules/libraries/scan-worker.ts'),
         join(root, 'apps/server/src/modules/analysis/analysis-worker.ts'),
+        join(root, 'apps/server/src/modules/radio/radio-worker.ts'),
       ],
       outdir: dirname(serverEntry),
       entryNames: '[name]',

@@ -96,6 +96,8 @@ describe.each(testDatabases())('closing an app (%s)', (dialect) => {
       expect((await as.get('/api/songs/page?seed=7')).statusCode).toBe(200);
       const song = (await as.get(`/api/songs/${String(songId)}`)).json<{ link: string }>();
       expect((await as.get(song.link)).statusCode).toBe(200);
+      // The radio, whose engine has a thread of its own.
+      expect((await as.post('/api/radio/next', { seedIds: [songId], historyIds: [], count: 5 })).statusCode).toBe(200);
       await t.app.close();
       closed = true;
       watch.closed();

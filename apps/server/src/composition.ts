@@ -65,6 +65,7 @@ import { createPlaysRepository } from './modules/plays/plays.repository.js';
 import { PlaysService } from './modules/plays/plays.service.js';
 import { createRadioRepository } from './modules/radio/radio.repository.js';
 import { createRadioService } from './modules/radio/radio.service.js';
+import { engineOnThread } from './modules/radio/radio-thread.js';
 import { SearchService } from './modules/search/search.service.js';
 import { SongPagesService } from './modules/songs/song-pages.service.js';
 import { createSongLyricsRepository } from './modules/songs/song-lyrics.repository.js';
@@ -350,7 +351,12 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
   );
   plays.onListen((listen) => scrobbling.listened(listen));
   plays.onStart((userId, songId) => scrobbling.nowPlaying(userId, songId));
-  const radio = make('radioService', () => createRadioService(createRadioRepository(db)));
+  const radio = make('radioService', () =>
+    createRadioService(createRadioRepository(db), {
+      engine: engineOnThread(),
+      onError: (error) => log.error({ err: error }, 'radio: the index could not be built again'),
+    }),
+  );
   // The Folders view: the libraries browsed by the paths of their files.
   const folders = make(
     'libraryFoldersService',
@@ -484,6 +490,8 @@ export async function composeApp(options: ComposeOptions): Promise<Composition> 
     { name: 'library scans', start: () => libraries.start(), stop: () => libraries.stop() },
     // After the scans in this list, so it is stopped before them: a scan ending while the app closes wakes nothing.
     { name: 'audio analysis', start: () => analysis.start(), stop: () => analysis.stop() },
+    // The radio's thread starts with the first radio request; a rebuild under way ends before the thread stops.
+    { name: 'radio thread', start: () => undefined, stop: () => radio.close() },
   ];
 
   return {

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../threads/module-worker.js';
 import { ANALYSIS_NICE } from './decode-pcm.js';
 
 /** Samples for the thread to measure. */
@@ -33,21 +31,7 @@ export interface AnalysisThread {
  * TypeScript source (tests, `npm run dev`), loaded through tsx (as the library scan's threads are, scan-readers.ts).
  */
 function startWorker(): Worker {
-  const options = { workerData: { nice: ANALYSIS_NICE } };
-  const built = ['./analysis-worker.js', '../analysis-worker.js']
-    .map((name) => new URL(name, import.meta.url))
-    .find((url) => url.pathname.endsWith('/dist/analysis-worker.js') && existsSync(fileURLToPath(url)));
-  if (built !== undefined) return new Worker(built, options);
-  const source = new URL('./analysis-worker.ts', import.meta.url).href;
-  // require.resolve answers tsx's CommonJS entry, whose hooks cannot load inside a worker: its ES module is beside it.
-  const api = createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs');
-  const tsx = pathToFileURL(api).href;
-  return new Worker(
-    `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`,
-    { eval: true, ...options },
-  );
+  return startModuleWorker(import.meta.url, 'analysis-worker', { workerData: { nice: ANALYSIS_NICE } });
 }
 
 interface Pending {

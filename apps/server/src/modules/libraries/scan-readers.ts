@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../threads/module-worker.js';
 import { foldersByRoot, readScanFile, type ScanFileRead } from './scan-file.js';
 
 /**
@@ -42,21 +40,7 @@ function inThisThread(): ScanReader {
  * TypeScript source (tests, `npm run dev`), loaded through tsx.
  */
 function startThread(): Worker {
-  const options = { workerData: { nice: SCAN_THREAD_NICE } };
-  const built = ['./scan-worker.js', '../scan-worker.js']
-    .map((name) => new URL(name, import.meta.url))
-    .find((url) => url.pathname.endsWith('/dist/scan-worker.js') && existsSync(fileURLToPath(url)));
-  if (built !== undefined) return new Worker(built, options);
-  const source = new URL('./scan-worker.ts', import.meta.url).href;
-  // require.resolve answers tsx's CommonJS entry, whose hooks cannot load inside a worker: its ES module is beside it.
-  const api = createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs');
-  const tsx = pathToFileURL(api).href;
-  return new Worker(
-    `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`,
-    { eval: true, ...options },
-  );
+  return startModuleWorker(import.meta.url, 'scan-worker', { workerData: { nice: SCAN_THREAD_NICE } });
 }
 
 interface Pending {

@@ -3,6 +3,7 @@ import { describeEachDialect } from '../../../test/dialects.js';
 import { insertSongs, insertUser, type TestSong } from '../../../test/factories.js';
 import { createRadioRepository } from './radio.repository.js';
 import { createRadioService } from './radio.service.js';
+import { engineOnThread } from './radio-thread.js';
 import { encodeVector } from './vector-index.js';
 
 describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
@@ -236,21 +237,42 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
     expect(await service().path({ startId: hidden[0] ?? 0, endId: end, length: 5, hidden: [library] })).toEqual([]);
   });
 
+  it('answers the same with its engine on a thread of its own as in this thread', async () => {
+    await storeTwoStyles();
+    const here = service();
+    const thread = createRadioService(createRadioRepository(t.db), { engine: engineOnThread() });
+    try {
+      const seed = near[0]?.id ?? 0;
+      const request = { seedIds: [seed], historyIds: [near[3]?.id ?? 0], count: 6, hidden: [] };
+      const chosen = ids(await thread.next(request));
+      expect(chosen).toHaveLength(6);
+      expect(chosen).toEqual(ids(await here.next(request)));
+      const path = { startId: seed, endId: far[0]?.id ?? 0, length: 8, hidden: [] };
+      expect(await thread.path(path)).toEqual(await here.path(path));
+      const others = far.map((s) => s.id);
+      expect(await thread.similarities(seed, others)).toEqual(await here.similarities(seed, others));
+      expect(await thread.indexed(seed)).toBe(true);
+      expect(await thread.indexBytes()).toBe(await here.indexBytes());
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('reads vectors again when they change, and only those of the newest version', async () => {
     let clock = 0;
-    const radio = createRadioService(createRadioRepository(t.db), () => clock);
+    const radio = createRadioService(createRadioRepository(t.db), { now: () => clock });
     await storeVector(near[0]?.id ?? 0, [1, 0, 5]);
     await radio.refresh();
-    expect(radio.indexed(near[0]?.id ?? 0)).toBe(true);
+    expect(await radio.indexed(near[0]?.id ?? 0)).toBe(true);
     for (const s of far) await storeVector(s.id, [0, 1, 2], 2, '2026-01-02T00:00:00Z');
     // Within the stamp's interval the index stays as it was; after it, the newest version replaces the old.
     await radio.next({ seedIds: [far[0]?.id ?? 0], historyIds: [], count: 1, hidden: [] });
-    expect(radio.indexed(far[0]?.id ?? 0)).toBe(false);
+    expect(await radio.indexed(far[0]?.id ?? 0)).toBe(false);
     clock += 60_000;
     // After it, a request starts the check in the background; the new index is there once its build ends.
     await radio.next({ seedIds: [far[0]?.id ?? 0], historyIds: [], count: 1, hidden: [] });
     await radio.refreshed();
-    expect(far.every((s) => radio.indexed(s.id))).toBe(true);
-    expect(radio.indexed(near[0]?.id ?? 0)).toBe(false);
+    expect(await Promise.all(far.map((s) => radio.indexed(s.id)))).toEqual(far.map(() => true));
+    expect(await radio.indexed(near[0]?.id ?? 0)).toBe(false);
   });
 });
