@@ -93,20 +93,21 @@ export function createRadioRepository(db: Kysely<DB>) {
     },
 
     /**
-     * What the songs' radio facts were read from, cheaply: when it changes they are read again. Added or removed songs
-     * and plays move it; an edit of a song's tags or library does not, until the next rebuild (the answer is checked
-     * against the database anyway).
+     * What the songs' radio facts were read from, cheaply (four reads of an index's end; the sum of play_count it was
+     * read from before walked every song, 6 ms at 100 000 songs): when it changes they are read again. Added or removed
+     * songs, plays (each one adds a row to plays as it counts in play_count) and listens move it; an edit of a song's
+     * tags or library does not, until the next rebuild (the answer is checked against the database anyway).
      */
     async songsStamp(): Promise<string> {
       const row = await db
-        .selectFrom('songs')
-        .select((eb) => [
-          eb.fn.countAll<number | string>().as('n'),
-          eb.fn.max('id').as('top'),
-          eb.fn.sum<number | string | null>('play_count').as('plays'),
+        .selectNoFrom((eb) => [
+          eb.selectFrom('songs').select((s) => s.fn.countAll<number | string>().as('n')).as('n'),
+          eb.selectFrom('songs').select((s) => s.fn.max('id').as('top')).as('top'),
+          eb.selectFrom('plays').select((s) => s.fn.max('id').as('play')).as('play'),
+          eb.selectFrom('listens').select((s) => s.fn.max('id').as('listen')).as('listen'),
         ])
         .executeTakeFirst();
-      return row ? `${String(row.n)} ${String(row.top)} ${String(row.plays)}` : '';
+      return row ? [row.n, row.top, row.play, row.listen].map(String).join(' ') : '';
     },
 
     /**

@@ -258,6 +258,57 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
     }
   });
 
+  it("reads the songs' facts again when songs, plays or listens are added, and not before the stamp's interval", async () => {
+    let clock = 0;
+    const radio = createRadioService(createRadioRepository(t.db), { now: () => clock });
+    const genre = `Stamp Kin ${String(near[0]?.id)}`;
+    await t.db
+      .updateTable('songs')
+      .set({ genre })
+      .where('id', '=', near[0]?.id ?? 0)
+      .execute();
+    const seed = { seedIds: [near[0]?.id ?? 0], historyIds: [], count: 10, hidden: [] };
+    expect(ids(await radio.next(seed))[0]).toBe(near[0]?.id);
+    // A song of the seed's genre added since: a tag candidate only once the facts are read again.
+    const [kin] = await insertSongs(t, 1);
+    await t.db
+      .updateTable('songs')
+      .set({ genre })
+      .where('id', '=', kin?.id ?? 0)
+      .execute();
+    expect(ids(await radio.next(seed))).not.toContain(kin?.id);
+    clock += 60_000;
+    await radio.next(seed);
+    await radio.refreshed();
+    expect(ids(await radio.next(seed))).toContain(kin?.id);
+  });
+
+  it("moves the songs' stamp with every song, play and listen added", async () => {
+    const repository = createRadioRepository(t.db);
+    const user = await insertUser(t, { username: `stamp${String(near[0]?.id)}` });
+    const stamps = [await repository.songsStamp()];
+    await insertSongs(t, 1);
+    stamps.push(await repository.songsStamp());
+    await t.db
+      .insertInto('plays')
+      .values({ user_id: user.id, song_id: near[0]?.id ?? 0, played_at: '2026-03-02T10:00:00Z' })
+      .execute();
+    stamps.push(await repository.songsStamp());
+    await t.db
+      .insertInto('listens')
+      .values({
+        user_id: user.id,
+        song_id: near[0]?.id ?? 0,
+        played_at: '2026-03-02T10:00:00Z',
+        listened_ms: 60_000,
+        source: 'web',
+        client: null,
+      })
+      .execute();
+    stamps.push(await repository.songsStamp());
+    expect(new Set(stamps).size).toBe(4);
+  });
+
   it('reads vectors again when they change, and only those of the newest version', async () => {
     let clock = 0;
     const radio = createRadioService(createRadioRepository(t.db), { now: () => clock });
