@@ -21,7 +21,8 @@
 // (8,64), BENCH_DIALECTS (sqlite; sqlite,postgres adds a throwaway PostgreSQL). A quick check that it runs:
 // BENCH_SONGS=2000 BENCH_DURATION=3s npm run bench:radio. BENCH_DATA_DIR=/some/dir keeps the SQLite library there
 // and reuses it on the next run (same BENCH_SONGS). BENCH_NODE_ARGS (space-separated) go to the server's node, for
-// example "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where a radio's time goes. Runs under tsx (it seeds and builds the index with the
+// example "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where a radio's time goes; BENCH_SERVER_LOG=file keeps the
+// server's output (with "--trace-gc", its collections). Runs under tsx (it seeds and builds the index with the
 // server's TypeScript).
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -387,6 +388,7 @@ async function measure(dialect, databaseUrl) {
   const rebuild = await duringBuild(base, cookie, someSongs(2, 4));
   const peak = treeMiB(server.pid, 'VmHWM');
   await stopProcess(server);
+  if (process.env.BENCH_SERVER_LOG) writeFileSync(process.env.BENCH_SERVER_LOG, server.output.join(''));
 
   const seedKb = fmt(sample.bytes / 1024, 1);
   const pageKb = fmt(pageBytes / 1024, 1);

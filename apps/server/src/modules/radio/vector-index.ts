@@ -331,8 +331,13 @@ function allFinite(values: Float32Array): boolean {
   return true;
 }
 
+/**
+ * Cells a query looks into: 8, or one in 40 at a library of more than 320 cells (100 000 songs): about 2.5 % of the
+ * songs. One in 20 (16 cells at 100 000 songs) found no more of the exact 100 nearest in bench:radio's library
+ * (recall 1.0 both) and took twice as long (1.5 ms a query here, against 0.85 ms).
+ */
 function defaultProbes(cellCount: number): number {
-  return Math.max(8, Math.ceil(cellCount / 20));
+  return Math.max(8, Math.ceil(cellCount / 40));
 }
 
 function commonLength(vectors: RawVector[]): number {
