@@ -8,6 +8,9 @@ import { startModuleWorker } from '../../threads/module-worker.js';
 import { RadioEngine, type Snapshot } from './radio-engine.js';
 import { transferables } from './radio-snapshot.js';
 
+/** The radio thread's young generation, in MB (V8's semi-spaces and more). */
+const RADIO_YOUNG_MB = 48;
+
 /** What the engine answers, each call as a message to its thread. */
 type Calls = Pick<RadioEngine, 'load' | 'choose' | 'similarities' | 'pathNeighbours' | 'indexed' | 'bytes'>;
 export type EngineCall = keyof Calls;
@@ -68,7 +71,11 @@ export function engineOnThread(): RadioEngineHost {
   const lost: (() => void)[] = [];
   const started = (): Worker => {
     if (worker !== null) return worker;
-    const thread = startModuleWorker(import.meta.url, 'radio-worker');
+    // A young generation larger than the server's (--max-semi-space-size=4): a request's objects die young instead of
+    // being promoted among the facts' 100 000, whose every full collection marks them all.
+    const thread = startModuleWorker(import.meta.url, 'radio-worker', {
+      resourceLimits: { maxYoungGenerationSizeMb: RADIO_YOUNG_MB },
+    });
     thread.unref();
     thread.on('message', (reply: EngineReply) => {
       const waiting = pending.get(reply.id);

@@ -199,13 +199,14 @@ export class VectorIndex {
     return best.sorted();
   }
 
+  /** The `probes` cells whose centroids are nearest the query, nearest first (a small sorted insert: no sort of all). */
   private nearestCells(query: Float32Array): number[] {
-    const scores = this.cells.map((_, cell) => ({
-      cell,
-      score: dot(this.centroids, cell * this.dim, query, this.dim),
-    }));
-    scores.sort((a, b) => b.score - a.score);
-    return scores.slice(0, this.probes).map((s) => s.cell);
+    const best = new TopK(this.probes);
+    for (let cell = 0; cell < this.cells.length; cell++) {
+      const score = dot(this.centroids, cell * this.dim, query, this.dim);
+      if (best.wants(score)) best.offer(cell, score);
+    }
+    return best.sorted().map((n) => n.songId);
   }
 
   private dotRow(row: number, query: Float32Array): number {
