@@ -12,8 +12,9 @@ export function radioRoutes(app: App, radio: RadioService, songs: SongsService):
   route(app, endpoints.radio.next, async (request) => {
     const user = await requireViewer(request);
     const next = await radio.next({ ...request.body, hidden: user.hiddenLibraries });
-    // listByIds reads the songs as they are now, without judging who may see them: the service checked its choice
-    // against the database, and this drops again any song gone, hidden from the listener or missing since.
+    // listByIds reads the songs as they are now and leaves out those of libraries the listener may not see, but keeps
+    // missing ones: the service checked its choice against the database, and this drops again any song gone, hidden
+    // or missing since.
     const listing = await songs.listByIds(
       user,
       next.map((song) => song.songId),
