@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { autocorrelation, onsetRate, rhythmOf } from './rhythm.js';
 import {
   comparable,
+  decodeStoredVector,
   decodeVector,
   encodeVector,
   FEATURE_LENGTH,
@@ -25,6 +26,14 @@ describe('the feature layout', () => {
     expect(bytes.readFloatLE(4)).toBe(original[1]);
     expect(decodeVector(bytes)).toEqual(original);
     expect(decodeVector(bytes.subarray(4))).toBeNull();
+  });
+
+  it('reads a stored vector of any length back, from any offset of its buffer', () => {
+    const bytes = encodeVector([1.5, -2, 3.25]);
+    expect(Array.from(bytes.subarray(0, 4))).toEqual([0, 0, 0xc0, 0x3f]);
+    expect(Array.from(decodeStoredVector(bytes))).toEqual([1.5, -2, 3.25]);
+    const padded = Buffer.concat([Buffer.from([9]), bytes]).subarray(1);
+    expect(Array.from(decodeStoredVector(padded))).toEqual([1.5, -2, 3.25]);
   });
 
   it('takes the named measures in order, a missing one as 0', () => {

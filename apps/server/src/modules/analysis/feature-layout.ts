@@ -81,18 +81,29 @@ export function vectorOf(measures: Measures): Float32Array<ArrayBuffer> {
   return Float32Array.from(FEATURE_NAMES.map((name) => measures[name] ?? 0));
 }
 
-/** The stored form: little-endian float32 values. */
-export function encodeVector(vector: Float32Array): Buffer {
+const LITTLE_ENDIAN = new Uint8Array(Float32Array.of(1).buffer)[3] === 0x3f;
+
+/** The stored form (song_features.vector): little-endian float32 values, of any length (tests write short ones). */
+export function encodeVector(vector: ArrayLike<number>): Buffer {
   const bytes = Buffer.alloc(vector.length * 4);
-  vector.forEach((value, i) => bytes.writeFloatLE(value, i * 4));
+  for (let i = 0; i < vector.length; i++) bytes.writeFloatLE(vector[i] ?? 0, i * 4);
   return bytes;
 }
 
-/** A stored vector back; null when its length is not this version's (written by another layout). */
-export function decodeVector(bytes: Uint8Array): Float32Array | null {
-  if (bytes.length !== FEATURE_LENGTH * 4) return null;
+/** A stored vector back, whatever its length (the radio's index reads every stored vector). */
+export function decodeStoredVector(bytes: Uint8Array): Float32Array<ArrayBuffer> {
+  // The stored order is the machine's own almost everywhere: then a copy of the bytes is the vector.
+  if (LITTLE_ENDIAN) {
+    const end = bytes.byteOffset + bytes.byteLength - (bytes.byteLength % 4);
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, end) as ArrayBuffer);
+  }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return Float32Array.from({ length: FEATURE_LENGTH }, (_, i) => view.getFloat32(i * 4, true));
+  return Float32Array.from({ length: Math.floor(bytes.byteLength / 4) }, (_, i) => view.getFloat32(i * 4, true));
+}
+
+/** A stored vector of this layout back; null when its length is not this version's (written by another layout). */
+export function decodeVector(bytes: Uint8Array): Float32Array | null {
+  return bytes.length === FEATURE_LENGTH * 4 ? decodeStoredVector(bytes) : null;
 }
 
 /** Each dimension's mean and standard deviation over a library's vectors. */

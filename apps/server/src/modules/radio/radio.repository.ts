@@ -3,7 +3,8 @@ import { songSeen } from '../../db/library-visibility.js';
 import type { DB } from '../../db/schema.js';
 import type { RadioFact } from './radio-facts.js';
 import type { RadioSong } from './radio-rules.js';
-import { decodeVector, type RawVector } from './vector-index.js';
+import { decodeStoredVector } from '../analysis/feature-layout.js';
+import type { RawVector } from './vector-index.js';
 
 /** Vectors read per query when the index is built (about 10 ms of SQLite here). */
 const VECTOR_PAGE = 2000;
@@ -85,7 +86,8 @@ export function createRadioRepository(db: Kysely<DB>) {
           .orderBy('song_id')
           .limit(VECTOR_PAGE)
           .execute();
-        for (const row of rows) if (row.vector) vectors.push({ songId: row.song_id, values: decodeVector(row.vector) });
+        for (const row of rows)
+          if (row.vector) vectors.push({ songId: row.song_id, values: decodeStoredVector(row.vector) });
         if (rows.length < VECTOR_PAGE) return vectors;
         after = rows.at(-1)?.song_id ?? after;
         await new Promise((resolve) => setImmediate(resolve));
@@ -101,10 +103,22 @@ export function createRadioRepository(db: Kysely<DB>) {
     async songsStamp(): Promise<string> {
       const row = await db
         .selectNoFrom((eb) => [
-          eb.selectFrom('songs').select((s) => s.fn.countAll<number | string>().as('n')).as('n'),
-          eb.selectFrom('songs').select((s) => s.fn.max('id').as('top')).as('top'),
-          eb.selectFrom('plays').select((s) => s.fn.max('id').as('play')).as('play'),
-          eb.selectFrom('listens').select((s) => s.fn.max('id').as('listen')).as('listen'),
+          eb
+            .selectFrom('songs')
+            .select((s) => s.fn.countAll<number | string>().as('n'))
+            .as('n'),
+          eb
+            .selectFrom('songs')
+            .select((s) => s.fn.max('id').as('top'))
+            .as('top'),
+          eb
+            .selectFrom('plays')
+            .select((s) => s.fn.max('id').as('play'))
+            .as('play'),
+          eb
+            .selectFrom('listens')
+            .select((s) => s.fn.max('id').as('listen'))
+            .as('listen'),
         ])
         .executeTakeFirst();
       return row ? [row.n, row.top, row.play, row.listen].map(String).join(' ') : '';

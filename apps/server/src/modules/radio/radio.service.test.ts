@@ -4,7 +4,7 @@ import { insertSongs, insertUser, type TestSong } from '../../../test/factories.
 import { createRadioRepository } from './radio.repository.js';
 import { createRadioService } from './radio.service.js';
 import { engineOnThread } from './radio-thread.js';
-import { encodeVector } from './vector-index.js';
+import { encodeVector } from '../analysis/feature-layout.js';
 
 describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
   let near: TestSong[];
@@ -22,7 +22,7 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
       .values({
         song_id: songId,
         version,
-        vector: Buffer.from(encodeVector(values)),
+        vector: encodeVector(values),
         failed: null,
         analysed_at: analysedAt,
       })

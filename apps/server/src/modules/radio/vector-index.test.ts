@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeVector, encodeVector, seededRandom, VectorIndex, type RawVector } from './vector-index.js';
+import { seededRandom, VectorIndex, type RawVector } from './vector-index.js';
 
 /** Random vectors around `styles` random centres, on unrelated scales per dimension (like raw audio features). */
 function styledVectors(count: number, dim: number, styles: number, seed: number): RawVector[] {
@@ -97,11 +97,5 @@ describe('the radio’s vector index', () => {
     const index = VectorIndex.build([]);
     expect(index.size).toBe(0);
     expect(index.centroidOf([1, 2])).toBeUndefined();
-  });
-
-  it('round-trips a vector through the stored little-endian float32 layout', () => {
-    const bytes = encodeVector([1.5, -2, 3.25]);
-    expect(Array.from(bytes.subarray(0, 4))).toEqual([0, 0, 0xc0, 0x3f]);
-    expect(Array.from(decodeVector(bytes))).toEqual([1.5, -2, 3.25]);
   });
 });

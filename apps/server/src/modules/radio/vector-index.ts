@@ -36,29 +36,6 @@ const SLICE_WORK = 2_000_000;
 /** Vectors standardised between two pauses. */
 const STANDARDISE_SLICE = 20_000;
 
-const LITTLE_ENDIAN = new Uint8Array(Float32Array.of(1).buffer)[3] === 0x3f;
-
-/** Decodes a song_features.vector blob (little-endian float32). */
-export function decodeVector(bytes: Uint8Array): Float32Array {
-  // The stored order is the machine's own almost everywhere: then a copy of the bytes is the vector.
-  if (LITTLE_ENDIAN)
-    return new Float32Array(
-      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength - (bytes.byteLength % 4)),
-    );
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const values = new Float32Array(Math.floor(bytes.byteLength / 4));
-  for (let i = 0; i < values.length; i++) values[i] = view.getFloat32(i * 4, true);
-  return values;
-}
-
-/** Encodes a vector as song_features stores it (tests and benches write their own vectors). */
-export function encodeVector(values: ArrayLike<number>): Uint8Array {
-  const bytes = new Uint8Array(values.length * 4);
-  const view = new DataView(bytes.buffer);
-  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i] ?? 0, true);
-  return bytes;
-}
-
 /** A small deterministic generator (mulberry32), so a rebuilt index is the same index. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;

@@ -8,7 +8,7 @@ import { insertSongs, makeAdmin, makeUser, type TestSong } from '../../../../tes
 import { hideSongs } from '../../../../test/listening.js';
 import { apiKeyOf, subsonicApi, type SubsonicApi } from '../../../../test/subsonic.js';
 import { subsonicFetch } from '../../../../test/subsonic-answers.js';
-import { encodeVector } from '../../radio/vector-index.js';
+import { encodeVector } from '../../analysis/feature-layout.js';
 
 const Matches = z.strictObject({ sonicMatch: z.array(SubsonicSonicMatch) });
 const ArtistInfo = z.strictObject({ artistInfo: SubsonicArtistInfo });
@@ -54,7 +54,7 @@ describeEachDialect('Subsonic sonic similarity and similar artists (%s)', { env:
         .values({
           song_id: song.id,
           version: 1,
-          vector: Buffer.from(encodeVector([sound[0] + i * 0.01, sound[1], 5])),
+          vector: encodeVector([sound[0] + i * 0.01, sound[1], 5]),
           failed: null,
           analysed_at: '2026-01-01T00:00:00Z',
         })
