@@ -7,6 +7,7 @@ import { mockApi, type MockRoutes } from '../test/mock-api.js';
 import { radioAnswering, sentRadioSeeds, startRadioButton } from '../test/radio.js';
 import { renderInApp } from '../test/render.js';
 import { advance, flush } from '../test/timers.js';
+import { ArtistPage } from '../features/artists/ArtistPage.js';
 import { ArtistAddressPage, artistIdOf } from './ArtistAddressPage.js';
 
 const nina = makeArtist(3, { name: 'Nina Simone', image: '/media/images/nina.webp', songs: [7] });
@@ -85,6 +86,30 @@ describe('/dashboard/artist/:id (issue 26)', () => {
       within(screen.getByRole('group', { name: 'Rating of Nina Simone' })).getByText('Rated 4 stars of 5'),
     ).toBeInTheDocument();
     expect(view.alertMessages()).toEqual([UiMessages.ratingFailed]);
+  });
+
+  it('reads the artists grid again once a rating is stored: sorted by rating, its order changes', async () => {
+    const api = artistApi({
+      'artists.list': () => [nina],
+      'ratings.rateArtist': () => new Response(null, { status: 204 }),
+    });
+    // The grid open beside the artist's page (as a cached list would be when the listener goes back to it).
+    renderInApp(
+      <>
+        <ArtistAddressPage />
+        <ArtistPage />
+      </>,
+      { route: '/dashboard/artist/3?sort=rating', path: '/dashboard/artist/:id' },
+    );
+    await advance(1000);
+    expect(api.requests('artists.list')).toHaveLength(1);
+    const group = screen.getByRole('group', { name: 'Rating of Nina Simone' });
+    fireEvent.click(within(group).getByRole('button', { name: 'Rate 4 stars' }));
+    await advance(0);
+    await flush();
+    const again = api.requests('artists.list');
+    expect(again).toHaveLength(2);
+    expect(new URL(again[1]?.url ?? '').searchParams.get('sort')).toBe('rating');
   });
 
   it('starts the artist’s radio from the header, seeded with their loaded songs (issue 28)', async () => {

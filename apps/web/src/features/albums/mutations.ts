@@ -29,9 +29,17 @@ export function useUpdateAlbum(albumId: number) {
   });
 }
 
-/** Issue 28: the caller's stars on the album (0 clears), shown at once on its page (songKeys.album's Album). */
+/**
+ * Issue 28: the caller's stars on the album (0 clears), shown at once on its page (songKeys.album's Album); the lists
+ * of albums are read again (one sorted by rating changes order).
+ */
 export function useRateAlbum(albumId: number) {
-  return useOptimisticRating(songKeys.album(albumId), (rating) =>
-    rating === 0 ? api.ratings.unrateAlbum({ id: albumId }) : api.ratings.rateAlbum({ id: albumId, body: { rating } }),
+  return useOptimisticRating(
+    songKeys.album(albumId),
+    (rating) =>
+      rating === 0
+        ? api.ratings.unrateAlbum({ id: albumId })
+        : api.ratings.rateAlbum({ id: albumId, body: { rating } }),
+    [albumKeys.all],
   );
 }

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { AlbumSort } from '@tonearm/contract';
 import { api } from '../../lib/api.js';
 import { Paths } from '../../lib/paths.js';
 import { songKeys } from '../../lib/query-keys.js';
@@ -30,10 +31,14 @@ export const albumQueries = {
       queryFn: ({ signal }) => api.albums.list({ query: { sort: 'recent', limit: ALBUM_GRID_SIZE } }, { signal }),
     }),
   /** One album artist's albums by name (the artist page). */
-  byArtist: (artistId: number) =>
+  byArtist: (artistId: number, sort: AlbumSort = 'name') =>
     queryOptions({
-      queryKey: albumKeys.byArtist(artistId),
-      queryFn: ({ signal }) => api.albums.list({ query: { artistId, limit: ALBUM_GRID_SIZE } }, { signal }),
+      queryKey: sort === 'name' ? albumKeys.byArtist(artistId) : ([...albumKeys.byArtist(artistId), sort] as const),
+      queryFn: ({ signal }) =>
+        api.albums.list(
+          { query: { artistId, limit: ALBUM_GRID_SIZE, ...(sort === 'name' ? {} : { sort }) } },
+          { signal },
+        ),
     }),
 };
 

@@ -36,6 +36,83 @@ describe('/dashboard/artist', () => {
     expect(screen.getByRole('listitem', { name: 'Feeling Good' })).toBeInTheDocument();
   });
 
+  it('sorts the artists by the listener’s stars, and opens sorted so from an address that says it', async () => {
+    const nina = makeArtist(3, { name: 'Nina Simone' });
+    const otis = makeArtist(4, { name: 'Otis Redding' });
+    const api = mockApi({
+      'artists.list': (request) =>
+        new URL(request.url).searchParams.get('sort') === 'rating' ? [otis, nina] : [nina, otis],
+    });
+    const names = () => {
+      const links = within(screen.getByRole('list', { name: 'Artists' })).getAllByRole('link');
+      return ['Nina Simone', 'Otis Redding'].sort(
+        (a, b) =>
+          links.findIndex((link) => link.textContent.startsWith(a)) -
+          links.findIndex((link) => link.textContent.startsWith(b)),
+      );
+    };
+    const first = renderInApp(<ArtistPage />, { route: '/dashboard/artist' });
+    await advance(0);
+    expect(names()).toEqual(['Nina Simone', 'Otis Redding']);
+    const select = screen.getByRole('combobox', { name: 'Sort artists' });
+    expect(select).toHaveValue('name');
+    fireEvent.change(select, { target: { value: 'rating' } });
+    await advance(0);
+    expect(new URL(api.requests('artists.list').at(-1)?.url ?? '').searchParams.get('sort')).toBe('rating');
+    expect(names()).toEqual(['Otis Redding', 'Nina Simone']);
+    first.unmount();
+
+    renderInApp(<ArtistPage />, { route: '/dashboard/artist?sort=rating' });
+    await advance(0);
+    expect(screen.getByRole('combobox', { name: 'Sort artists' })).toHaveValue('rating');
+    expect(names()).toEqual(['Otis Redding', 'Nina Simone']);
+  });
+
+  it('sorts an artist’s albums by name, newest first or the listener’s stars', async () => {
+    const album = (id: number, name: string, year: number) => ({
+      id,
+      name,
+      artistId: 3,
+      artistName: 'Nina Simone',
+      year,
+      imgLink: '',
+      songCount: 1,
+      durationMs: 1000,
+      placeholder: false,
+    });
+    const [pastel, spell] = [album(5, 'Pastel Blues', 1965), album(4, 'I Put a Spell on You', 1965)];
+    const api = mockApi({
+      'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7] })],
+      'artists.get': () => makeArtist(3, { name: 'Nina Simone', songs: [7] }),
+      'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
+      'albums.list': (request) => ({
+        items: new URL(request.url).searchParams.get('sort') === 'rating' ? [pastel, spell] : [spell, pastel],
+        nextCursor: null,
+        total: 2,
+      }),
+    });
+    renderInApp(<ArtistPage />, {
+      route: '/dashboard/artist',
+      routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
+    });
+    await advance(0);
+    fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
+    await advance(0);
+    const titles = () =>
+      within(screen.getByRole('list', { name: 'Albums by Nina Simone' }))
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('aria-label') ?? link.textContent);
+    expect(titles()[0]).toContain('I Put a Spell on You');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort albums' }), { target: { value: 'rating' } });
+    await advance(0);
+    const query = new URL(api.requests('albums.list').at(-1)?.url ?? '').searchParams;
+    expect([query.get('sort'), query.get('artistId')]).toEqual(['rating', '3']);
+    expect(titles()[0]).toContain('Pastel Blues');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort albums' }), { target: { value: 'recent' } });
+    await advance(0);
+    expect(new URL(api.requests('albums.list').at(-1)?.url ?? '').searchParams.get('sort')).toBe('recent');
+  });
+
   it('shows the artist’s albums before their songs', async () => {
     const api = mockApi({
       'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7] })],

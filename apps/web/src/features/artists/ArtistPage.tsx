@@ -1,19 +1,32 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { isAdmin, useCurrentUser } from '../../shell/auth/useAuth.js';
 import { PlusIcon } from '../../ui/icons.js';
 import { AddArtistDialog } from './AddArtistDialog.js';
 import { ArtistCard, ArtistSkeletons } from './ArtistCard.js';
-import { artistQueries } from './queries.js';
+import { SortSelect, type SortChoice } from '../../ui/SortSelect.js';
+import { artistQueries, type ArtistSort } from './queries.js';
 import '../../ui/buttons.css';
 import '../../ui/empty-state.css';
 import '../../ui/page.css';
 import '../../ui/tiles.css';
 
-/** `/dashboard/artist`: every artist; choosing one opens their songs. */
+const ARTIST_SORTS: readonly SortChoice<ArtistSort>[] = [
+  { value: 'name', label: 'Name' },
+  { value: 'rating', label: 'Your rating' },
+];
+
+/**
+ * `/dashboard/artist`: every artist; choosing one opens their songs. Sorted by name, or by the listener's stars
+ * (`?sort=rating`, issue 28), kept in the address.
+ */
 export function ArtistPage() {
   const user = useCurrentUser();
-  const artists = useQuery(artistQueries.list());
+  const [params, setParams] = useSearchParams();
+  const sort: ArtistSort = params.get('sort') === 'rating' ? 'rating' : 'name';
+  // The grid in its previous order stays while the new one loads.
+  const artists = useQuery({ ...artistQueries.list(sort), placeholderData: keepPreviousData });
   const [adding, setAdding] = useState(false);
   const list = artists.data ?? [];
 
@@ -56,6 +69,16 @@ export function ArtistPage() {
           <p className="empty-state__title">No artists yet</p>
           <p>{isAdmin(user) ? 'Add the first artist, then upload their songs.' : 'Check back soon.'}</p>
         </div>
+      )}
+      {list.length > 0 && (
+        <SortSelect
+          label="Sort artists"
+          value={sort}
+          choices={ARTIST_SORTS}
+          onChange={(next) => {
+            setParams(next === 'name' ? {} : { sort: next }, { replace: true });
+          }}
+        />
       )}
       {list.length > 0 && (
         <ul className="tile-grid" aria-label="Artists">

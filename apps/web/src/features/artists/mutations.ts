@@ -18,11 +18,17 @@ export function useCreateArtist() {
   });
 }
 
-/** Issue 28: the caller's stars on the artist (0 clears), shown at once in its own answer (GET /artists/{id}). */
+/**
+ * Issue 28: the caller's stars on the artist (0 clears), shown at once in its own answer (GET /artists/{id}); the
+ * artists grid is read again (sorted by rating, its order changes).
+ */
 export function useRateArtist(artistId: number) {
-  return useOptimisticRating(artistQueries.detail(artistId).queryKey, (rating) =>
-    rating === 0
-      ? api.ratings.unrateArtist({ id: artistId })
-      : api.ratings.rateArtist({ id: artistId, body: { rating } }),
+  return useOptimisticRating(
+    artistQueries.detail(artistId).queryKey,
+    (rating) =>
+      rating === 0
+        ? api.ratings.unrateArtist({ id: artistId })
+        : api.ratings.rateArtist({ id: artistId, body: { rating } }),
+    [artistKeys.list()],
   );
 }

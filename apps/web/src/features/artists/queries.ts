@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { ClientMessages, type ArtistCreditRole, type Song } from '@tonearm/contract';
+import { ClientMessages, type ArtistCreditRole, type ArtistListQuery, type Song } from '@tonearm/contract';
 import { api } from '../../lib/api.js';
 import { artistKeys, songKeys } from '../../lib/query-keys.js';
 
@@ -14,12 +14,18 @@ export interface CreditsPage {
   total: number;
 }
 
+/** The orders of the artists grid. */
+export type ArtistSort = NonNullable<ArtistListQuery['sort']>;
+
 export const artistQueries = {
-  /** GET /artists; failure raises the red alert "Error fetching artists". */
-  list: () =>
+  /**
+   * GET /artists; failure raises the red alert "Error fetching artists". By name, or (issue 28) `rating`: the caller's
+   * rated artists first, most stars first.
+   */
+  list: (sort: ArtistSort = 'name') =>
     queryOptions({
-      queryKey: artistKeys.list(),
-      queryFn: ({ signal }) => api.artists.list({}, { signal }),
+      queryKey: sort === 'name' ? artistKeys.list() : ([...artistKeys.list(), sort] as const),
+      queryFn: ({ signal }) => api.artists.list(sort === 'name' ? {} : { query: { sort } }, { signal }),
       meta: { errorMessage: ClientMessages.errorFetchingArtists },
     }),
   /** GET /artists?limit: the first artists of the list, for a shelf (the whole list is thousands at library scale). */

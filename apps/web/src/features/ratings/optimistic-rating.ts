@@ -11,7 +11,14 @@ interface Rated {
   rating?: number | null;
 }
 
-export function useOptimisticRating(queryKey: QueryKey, send: (rating: number) => Promise<unknown>) {
+/**
+ * `lists`: the cached lists the rating may reorder (those sorted by rating), read again once it is stored or refused.
+ */
+export function useOptimisticRating(
+  queryKey: QueryKey,
+  send: (rating: number) => Promise<unknown>,
+  lists: readonly QueryKey[] = [],
+) {
   const queryClient = useQueryClient();
   const alerts = useAlerts();
   const apply = (rating: number | null): void => {
@@ -30,5 +37,6 @@ export function useOptimisticRating(queryKey: QueryKey, send: (rating: number) =
       apply(context?.before ?? null);
       alerts.error(UiMessages.ratingFailed);
     },
+    onSettled: () => Promise.all(lists.map((list) => queryClient.invalidateQueries({ queryKey: list }))),
   });
 }
