@@ -62,9 +62,10 @@ interface Pending {
 
 /**
  * The engine on a thread, started on the first call. A thread that dies rejects what it had pending and tells the
- * `onLost` listeners (the service reads its snapshot again); the next call starts another.
+ * `onLost` listeners (the service reads its snapshot again); the next call starts another. `onStart` sees each thread
+ * started (tests stop one to see the radio recover).
  */
-export function engineOnThread(): RadioEngineHost {
+export function engineOnThread(options: { onStart?: (worker: Worker) => void } = {}): RadioEngineHost {
   let worker: Worker | null = null;
   let nextId = 0;
   const pending = new Map<number, Pending>();
@@ -93,6 +94,7 @@ export function engineOnThread(): RadioEngineHost {
     thread.on('error', gone);
     thread.on('exit', (code) => gone(new Error(`radio thread exited (${code})`)));
     worker = thread;
+    options.onStart?.(thread);
     return thread;
   };
   const send = (call: EngineCall, args: unknown[], transfer: ArrayBuffer[] = []) =>

@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/dialects.js';
 import { insertSongs, insertUser, type TestSong } from '../../../test/factories.js';
@@ -255,6 +256,26 @@ describeEachDialect('radio service (%s)', { uses: 'database' }, (t) => {
       expect(await thread.indexBytes()).toBe(await here.indexBytes());
     } finally {
       await thread.close();
+    }
+  });
+
+  it('recovers from the death of its thread: the next request starts another and reads the snapshot again', async () => {
+    await storeTwoStyles();
+    const threads: Worker[] = [];
+    const radio = createRadioService(createRadioRepository(t.db), {
+      engine: engineOnThread({ onStart: (worker) => threads.push(worker) }),
+    });
+    try {
+      const request = { seedIds: [near[0]?.id ?? 0], historyIds: [], count: 6, hidden: [] };
+      const before = ids(await radio.next(request));
+      expect(before).toHaveLength(6);
+      await threads[0]?.terminate();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(ids(await radio.next(request))).toEqual(before);
+      expect(threads).toHaveLength(2);
+      expect(await radio.indexed(near[0]?.id ?? 0)).toBe(true);
+    } finally {
+      await radio.close();
     }
   });
 
