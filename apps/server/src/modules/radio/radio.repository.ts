@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { CompiledStatements } from '../../db/compiled-statements.js';
 import { songSeen } from '../../db/library-visibility.js';
 import type { DB } from '../../db/schema.js';
 import type { RadioFact } from './radio-facts.js';
@@ -25,6 +26,7 @@ function hourOf(playedAt: string): [string, string] | null {
 /** The SQL of issue 28's radio: vectors, the songs a listener may play, co-listens and skips. */
 export function createRadioRepository(db: Kysely<DB>) {
   /** What the songs read for the blend: the artist, the album (album_tracks), genre and year. */
+  const compiled = CompiledStatements.of(db);
   const radioSongs = (hidden: readonly number[]) => {
     let query = db
       .selectFrom('songs')
@@ -167,11 +169,13 @@ export function createRadioRepository(db: Kysely<DB>) {
     /** The songs of these ids the listener may play, in no particular order. */
     async songs(ids: readonly number[], hidden: readonly number[]): Promise<RadioSong[]> {
       if (ids.length === 0) return [];
-      return (
-        await radioSongs(hidden)
-          .where('songs.id', 'in', [...ids])
-          .execute()
-      ).map(toRadioSong);
+      // Every radio request runs it twice (its seed, the check of its choice): compiled once per shape.
+      const list = [...ids];
+      const shape = `radio.songs:${hidden.length}:${list.length}`;
+      const rows = await compiled.rows(shape, [...hidden, ...list], () =>
+        radioSongs(hidden).where('songs.id', 'in', list),
+      );
+      return rows.map(toRadioSong);
     },
 
     /**
