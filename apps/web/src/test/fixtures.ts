@@ -1,4 +1,4 @@
-import type { Artist, Library, LibraryScan, Playlist, Song, SongPage, User } from '@tonearm/contract';
+import type { AlbumSummary, Artist, Library, LibraryScan, Playlist, Song, SongPage, User } from '@tonearm/contract';
 
 export function makeSong(id: number, overrides: Partial<Song> = {}): Song {
   return {
@@ -48,6 +48,22 @@ export function makeUser(overrides: Partial<User> = {}): User {
 
 export function makeArtist(id: number, overrides: Partial<Artist> = {}): Artist {
   return { id, name: `Artist ${id}`, image: null, songs: [], ...overrides };
+}
+
+/** An album as lists answer it (AlbumSummary), by Nina Simone (artist 3) unless overridden. */
+export function makeAlbumSummary(id: number, overrides: Partial<AlbumSummary> = {}): AlbumSummary {
+  return {
+    id,
+    name: `Album ${id}`,
+    artistId: 3,
+    artistName: 'Nina Simone',
+    year: 1965,
+    imgLink: '',
+    songCount: 1,
+    durationMs: 1000,
+    placeholder: false,
+    ...overrides,
+  };
 }
 
 export function makePlaylist(id: number, overrides: Partial<Playlist> = {}): Playlist {

@@ -1,4 +1,4 @@
-import '../ui/forms.css';
+import './forms.css';
 import './SortSelect.css';
 
 export interface SortChoice<T extends string> {

@@ -6,7 +6,7 @@
  */
 import { FEATURE_LENGTH, FEATURE_WEIGHTS } from '../analysis/feature-layout.js';
 import { RadioFacts } from './radio-facts.js';
-import { nextSongs, seedProfile, type Candidate, type RadioSong } from './radio-rules.js';
+import { nextSongs, seedProfile, type Candidate, type RadioSong, type SeedProfile } from './radio-rules.js';
 import { waypoints } from './sonic-path.js';
 import { unpackFacts, unpackVectors, type PackedFacts, type PackedVectors } from './radio-snapshot.js';
 import { VectorIndex } from './vector-index.js';
@@ -64,7 +64,8 @@ export class RadioEngine {
     const { facts } = this;
     const history = request.historyIds.map((id) => facts.get(id));
     const unknownHistory = request.historyIds.filter((_, i) => history[i] === undefined);
-    const pool = this.candidates(request);
+    const seed = seedProfile(request.seedSongs);
+    const pool = this.candidates(request, seed);
     const unknown = [...new Set([...pool.unknown, ...unknownHistory])];
     if (unknown.length > 0 && request.extra === null) return { unknown };
     const extra = new Map((request.extra ?? []).map((song) => [song.songId, song]));
@@ -72,7 +73,7 @@ export class RadioEngine {
     return {
       chosen: nextSongs({
         candidates: pool.candidates.filter((candidate) => !excluded.has(candidate.songId)),
-        seed: seedProfile(request.seedSongs),
+        seed,
         seedSongs: request.seedSongs,
         // A song of the history the facts do not know and the listener may not see counts for the repeats alone.
         history: request.historyIds.map((songId, i) => history[i] ?? extra.get(songId) ?? idOnly(songId)),
@@ -111,7 +112,7 @@ export class RadioEngine {
    * genres and artists, its co-listens, and the `extra` songs; and the ids of neighbours and co-listens the facts do
    * not know.
    */
-  private candidates(request: ChooseRequest): { candidates: Candidate[]; unknown: number[] } {
+  private candidates(request: ChooseRequest, profile: SeedProfile): { candidates: Candidate[]; unknown: number[] } {
     const { index, facts } = this;
     const seedIds = request.seedSongs.map((s) => s.songId);
     const query = index.centroidOf(seedIds);
@@ -119,7 +120,6 @@ export class RadioEngine {
       (query ? index.nearest(query, AUDIO_CANDIDATES) : []).map((n) => [n.songId, n.similarity] as const),
     );
     const together = new Map(request.together);
-    const profile = seedProfile(request.seedSongs);
     // The genres as the songs store them (the profile's are lower case, for the score).
     const genres = new Set(request.seedSongs.flatMap((song) => (song.genre ? [song.genre] : [])));
     const tagged = facts.byTags([...genres], [...profile.artistIds], request.hidden, TAG_CANDIDATES, TAG_GENRES_MAX);

@@ -1,8 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { UNKNOWN_ALBUM } from '@tonearm/contract';
+import { UNKNOWN_ALBUM, type AlbumSummary } from '@tonearm/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ArtistAddressPage } from '../../app/ArtistAddressPage.js';
-import { errorResponse, makeArtist, makeSong, makeSongPage } from '../../test/fixtures.js';
+import { errorResponse, makeAlbumSummary, makeArtist, makeSong, makeSongPage } from '../../test/fixtures.js';
 import { mockApi } from '../../test/mock-api.js';
 import { renderInApp } from '../../test/render.js';
 import { advance } from '../../test/timers.js';
@@ -15,6 +15,20 @@ describe('/dashboard/artist', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
+
+  /** The artists page, then Nina Simone's (artist 3) chosen from it. */
+  async function openNina() {
+    renderInApp(<ArtistPage />, {
+      route: '/dashboard/artist',
+      routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
+    });
+    await advance(0);
+    fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
+    await advance(0);
+  }
+
+  /** An albums.list answer of these albums. */
+  const albumList = (items: AlbumSummary[]) => ({ items, nextCursor: null, total: items.length });
 
   it('lists the artists; choosing one opens their page at its own address', async () => {
     const api = mockApi({
@@ -69,35 +83,18 @@ describe('/dashboard/artist', () => {
   });
 
   it('sorts an artist’s albums by name, newest first or the listener’s stars', async () => {
-    const album = (id: number, name: string, year: number) => ({
-      id,
-      name,
-      artistId: 3,
-      artistName: 'Nina Simone',
-      year,
-      imgLink: '',
-      songCount: 1,
-      durationMs: 1000,
-      placeholder: false,
-    });
-    const [pastel, spell] = [album(5, 'Pastel Blues', 1965), album(4, 'I Put a Spell on You', 1965)];
+    const [pastel, spell] = [
+      makeAlbumSummary(5, { name: 'Pastel Blues' }),
+      makeAlbumSummary(4, { name: 'I Put a Spell on You' }),
+    ];
     const api = mockApi({
       'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7] })],
       'artists.get': () => makeArtist(3, { name: 'Nina Simone', songs: [7] }),
       'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
-      'albums.list': (request) => ({
-        items: new URL(request.url).searchParams.get('sort') === 'rating' ? [pastel, spell] : [spell, pastel],
-        nextCursor: null,
-        total: 2,
-      }),
+      'albums.list': (request) =>
+        albumList(new URL(request.url).searchParams.get('sort') === 'rating' ? [pastel, spell] : [spell, pastel]),
     });
-    renderInApp(<ArtistPage />, {
-      route: '/dashboard/artist',
-      routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
-    });
-    await advance(0);
-    fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
-    await advance(0);
+    await openNina();
     const titles = () =>
       within(screen.getByRole('list', { name: 'Albums by Nina Simone' }))
         .getAllByRole('link')
@@ -118,31 +115,9 @@ describe('/dashboard/artist', () => {
       'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7] })],
       'artists.get': () => makeArtist(3, { name: 'Nina Simone', songs: [7] }),
       'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
-      'albums.list': () => ({
-        items: [
-          {
-            id: 4,
-            name: 'I Put a Spell on You',
-            artistId: 3,
-            artistName: 'Nina Simone',
-            year: 1965,
-            imgLink: '',
-            songCount: 1,
-            durationMs: 1000,
-            placeholder: false,
-          },
-        ],
-        nextCursor: null,
-        total: 1,
-      }),
+      'albums.list': () => albumList([makeAlbumSummary(4, { name: 'I Put a Spell on You' })]),
     });
-    renderInApp(<ArtistPage />, {
-      route: '/dashboard/artist',
-      routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
-    });
-    await advance(0);
-    fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
-    await advance(0);
+    await openNina();
     expect(new URL(api.requests('albums.list')[0]?.url ?? '').searchParams.get('artistId')).toBe('3');
     const albums = screen.getByRole('list', { name: 'Albums by Nina Simone' });
     expect(within(albums).getByRole('link', { name: 'I Put a Spell on You' }).textContent).toContain('1965');
@@ -154,35 +129,18 @@ describe('/dashboard/artist', () => {
   });
 
   it('shows the artist’s songs without an album in their “Unknown album”, last', async () => {
-    const album = (id: number, name: string, placeholder: boolean) => ({
-      id,
-      name,
-      artistId: 3,
-      artistName: 'Nina Simone',
-      year: placeholder ? null : 1965,
-      imgLink: '',
-      songCount: 1,
-      durationMs: 1000,
-      placeholder,
-    });
     mockApi({
       'artists.list': () => [makeArtist(3, { name: 'Nina Simone', songs: [7, 8] })],
       'artists.get': () => makeArtist(3, { name: 'Nina Simone', songs: [7, 8] }),
       'songs.page': () => makeSongPage([makeSong(7, { name: 'Feeling Good' })]),
       // By name, as the server answers: "Unknown album" before "Wild Is the Wind".
-      'albums.list': () => ({
-        items: [album(9, UNKNOWN_ALBUM, true), album(4, 'Wild Is the Wind', false)],
-        nextCursor: null,
-        total: 2,
-      }),
+      'albums.list': () =>
+        albumList([
+          makeAlbumSummary(9, { name: UNKNOWN_ALBUM, year: null, placeholder: true }),
+          makeAlbumSummary(4, { name: 'Wild Is the Wind' }),
+        ]),
     });
-    renderInApp(<ArtistPage />, {
-      route: '/dashboard/artist',
-      routes: { '/dashboard/artist/:id': <ArtistAddressPage /> },
-    });
-    await advance(0);
-    fireEvent.click(screen.getByRole('link', { name: 'Nina Simone' }));
-    await advance(0);
+    await openNina();
     const links = within(screen.getByRole('list', { name: 'Albums by Nina Simone' })).getAllByRole('link');
     expect(links.map((link) => link.getAttribute('aria-label'))).toEqual(['Wild Is the Wind', UNKNOWN_ALBUM]);
     expect(links[1]?.textContent).toContain('Songs without an album');
